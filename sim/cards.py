@@ -1,0 +1,172 @@
+"""The card model: one bit per card in a uint64 "bitboard", and the bit tricks that act on it.
+
+Encoding (RULES.md §0, §4.2)
+----------------------------
+A set of cards is a ``uint64``: bit ``b`` set means the card in slot ``b`` is present. A `Deck` lays
+the cards of a game out in *effective* order: every effective suit (the suit a card counts as for
+following and trumping) owns one contiguous range of bits, and inside a range the bit position is the
+card's strength (higher bit = stronger card). Hence
+
+* "the cards of suit s in a hand" is ``hand & deck.suit_masks[s]``,
+* "the strongest card of a set" is `highest_bit`, "the weakest" is `lowest_bit`,
+* a trick is won by the highest bit among the trumps played, else among the led suit's cards.
+
+Which card sits in which slot is data (`Deck.names`), so card orders such as deuces high, jokers or
+bowers (RULES.md §4.2) are new layouts, not new code paths: a deuce that counts as a spade simply
+lives in the spade range. Ranges may be of any width, so a spade suit with two jokers and four deuces
+(18 cards) fits; up to 64 distinct cards fit in one word. Two-deck games (RULES.md §4.7) hold the
+second copy of every card in a second word with the same layout (``copies = 2``); the engine of this
+version plays one-deck games only and says so when asked for more.
+
+Suit indices are fixed for all games: 0 = clubs, 1 = diamonds, 2 = hearts, 3 = spades (ascending
+bridge order), written ``C D H S``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+__all__ = [
+    "BIT",
+    "RANKS",
+    "SUITS",
+    "Deck",
+    "bit_index",
+    "highest_bit",
+    "lowest_bit",
+    "popcount",
+    "select_bit",
+    "standard_deck",
+]
+
+RANKS = "23456789TJQKA"  # rank characters, weakest first (RULES.md §0)
+SUITS = "CDHS"  # suit characters by suit index
+SPADES = 3
+
+U64 = np.uint64
+_ONE = U64(1)
+BIT = _ONE << np.arange(64, dtype=U64)  # BIT[b]: the one-card bitboard of slot b
+
+
+@dataclass(frozen=True, eq=False)
+class Deck:
+    """A card layout: which card name sits in which bit, and the bit range of each suit.
+
+    Attributes
+    ----------
+    names : tuple[str, ...]
+        ``names[b]`` is the card in slot ``b`` (``""`` for an unused slot).
+    suit_masks : uint64[4]
+        Bits of each effective suit (index 0..3 = C, D, H, S); 0 for a suit with no card.
+    copies : int
+        1 for one deck, 2 when every card exists twice (one word per copy).
+    """
+
+    names: tuple[str, ...]
+    suit_masks: np.ndarray
+    copies: int = 1
+
+    @property
+    def n_cards(self) -> int:
+        return sum(1 for n in self.names if n) * self.copies
+
+    @property
+    def full_mask(self) -> np.uint64:
+        return np.bitwise_or.reduce(self.suit_masks)
+
+    @cached_property
+    def suit_of_bit(self) -> np.ndarray:
+        """int8[64]: the effective suit of each slot (-1 for unused slots)."""
+        out = np.full(64, -1, dtype=np.int8)
+        for s, m in enumerate(self.suit_masks):
+            for b in range(64):
+                if int(m) >> b & 1:
+                    out[b] = s
+        return out
+
+    def bit_of(self, name: str) -> int:
+        """The slot of a card name such as ``"AS"``; raises KeyError for a card not in the deck."""
+        return self._index[name]
+
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        return {n: b for b, n in enumerate(self.names) if n}
+
+    def mask_of(self, names) -> int:
+        """A Python int bitboard of the given card names."""
+        index = self._index
+        m = 0
+        for n in names:
+            m |= 1 << index[n]
+        return m
+
+    def names_of(self, mask) -> list[str]:
+        """The card names in a bitboard, weakest first."""
+        m = int(mask)
+        return [self.names[b] for b in range(64) if m >> b & 1]
+
+
+def standard_deck() -> Deck:
+    """52 cards, A high, each suit in its own 13-bit range: slot = 13 * suit + rank (2 = 0, A = 12)."""
+    names = tuple(r + s for s in SUITS for r in RANKS) + ("",) * 12
+    masks = np.array([((1 << 13) - 1) << (13 * s) for s in range(4)], dtype=U64)
+    return Deck(names=names, suit_masks=masks)
+
+
+# --- bit tricks on uint64 arrays ------------------------------------------------------------
+
+def popcount(x: np.ndarray) -> np.ndarray:
+    """Number of cards in each bitboard (uint8)."""
+    return np.bitwise_count(x)
+
+
+def lowest_bit(x: np.ndarray) -> np.ndarray:
+    """The weakest card of each bitboard as a one-bit bitboard (0 stays 0)."""
+    return x & (~x + _ONE)
+
+
+def highest_bit(x: np.ndarray) -> np.ndarray:
+    """The strongest card of each bitboard as a one-bit bitboard (0 stays 0).
+
+    Smears the top bit into every lower bit, then keeps only the top one. Exact for all 64 bits
+    (a float64 conversion is not: it rounds above 2**53).
+    """
+    x = x | (x >> _ONE)
+    x |= x >> U64(2)
+    x |= x >> U64(4)
+    x |= x >> U64(8)
+    x |= x >> U64(16)
+    x |= x >> U64(32)
+    return x ^ (x >> _ONE)
+
+
+def bit_index(card: np.ndarray) -> np.ndarray:
+    """The slot (0..63) of one-bit bitboards, as int8."""
+    return np.bitwise_count(card - _ONE).astype(np.int8)
+
+
+# Tables for select_bit: popcount of a byte, and the position of the k-th set bit of a byte.
+_POP8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.uint8)
+_SELECT8 = np.zeros((256, 8), dtype=np.uint8)
+for _v in range(256):
+    for _k, _b in enumerate(b for b in range(8) if _v >> b & 1):
+        _SELECT8[_v, _k] = _b
+
+
+def select_bit(x: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """The ``k``-th lowest set bit (k = 0 is the lowest) of each bitboard, as a one-bit bitboard.
+
+    ``k`` must be below ``popcount(x)``. Works bytewise with lookup tables: find the byte that holds
+    the k-th bit from the running popcount of the bytes, then the bit inside that byte.
+    """
+    n = x.shape[0]
+    octets = np.ascontiguousarray(x, dtype="<u8").view(np.uint8).reshape(n, 8)
+    below = np.cumsum(_POP8[octets], axis=1, dtype=np.int16)  # set bits in bytes 0..j
+    byte = (below <= k[:, None]).sum(axis=1)
+    rows = np.arange(n)
+    before = np.where(byte > 0, below[rows, byte - 1], 0)
+    bit = _SELECT8[octets[rows, byte], k - before]
+    return _ONE << (byte.astype(U64) * U64(8) + bit.astype(U64))

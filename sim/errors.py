@@ -1,0 +1,31 @@
+"""The one exception type that the command line turns into a clear message and exit code 2."""
+
+from __future__ import annotations
+
+__all__ = ["UserError"]
+
+
+class UserError(Exception):
+    """Bad input from the user: a rules, experiment or record file, or a command-line value.
+
+    The message names where (``source``: a file, ``line``), what (``key``, trick, seat) and what is
+    allowed, so that one line tells the user how to fix it.
+    """
+
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None,
+                 key: str | None = None):
+        self.message = message
+        self.source = source
+        self.line = line
+        self.key = key
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = []
+        if self.source:
+            where.append(str(self.source) + (f", line {self.line}" if self.line else ""))
+        elif self.line:
+            where.append(f"line {self.line}")
+        if self.key:
+            where.append(f"key '{self.key}'")
+        return ": ".join([*where, self.message])

@@ -1,0 +1,41 @@
+"""Who plays which seat: a strategy per seat, and the batched dispatch of decisions to them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+__all__ = ["Lineup"]
+
+
+class Lineup:
+    """One strategy object per seat. Seats sharing an object are served by one batched call.
+
+    ``decide(view, method, out_dtype)`` calls ``getattr(strategy, method)(subview)`` once per
+    distinct strategy on the rows whose acting seat it plays, and assembles the answers.
+    """
+
+    def __init__(self, strategies: Sequence):
+        self.strategies = tuple(strategies)
+        distinct = list(dict.fromkeys(self.strategies))  # by identity, in seat order
+        owner = [next(i for i, s in enumerate(distinct) if s is st) for st in self.strategies]
+        self.groups = distinct
+        self._owner = np.array(owner, dtype=np.int8)  # seat -> index into groups
+
+    def __len__(self) -> int:
+        return len(self.strategies)
+
+    def decide(self, view, method: str, rng: np.random.Generator, dtype) -> np.ndarray:
+        if len(self.groups) == 1:
+            return np.asarray(getattr(self.groups[0], method)(view, rng), dtype=dtype)
+        owner = self._owner[view.seat]
+        out = np.zeros(len(view), dtype=dtype)
+        for g, strategy in enumerate(self.groups):
+            idx = np.flatnonzero(owner == g)
+            if idx.size:
+                out[idx] = getattr(strategy, method)(view.take(idx), rng)
+        return out
+
+    def map(self, fn: Callable) -> Lineup:
+        return Lineup([fn(s) for s in self.strategies])

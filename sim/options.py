@@ -1,0 +1,169 @@
+"""House rules as one frozen, validated value: declaration, validation, presets and loading.
+
+A game's rules are a frozen dataclass whose fields are declared with `option`, each with its
+RULES.md key, default, allowed values and a one-line meaning. From those declarations alone this
+module checks types and ranges, rejects unknown keys (listing the known ones), loads a preset name, a
+TOML file or an inline table, and lists the presets. Cross-key constraints ("impossible
+combinations") are each game's ``check`` method.
+
+A rules TOML file is flat (RULES.md keys), with two optional keys of its own:
+
+    preset = "spades.short"   # the base the other keys override (default: the game's first preset)
+    game = "spades"           # optional; must agree with the preset
+
+TOML has no null: an optional key is switched off with ``false`` or ``"off"`` (JSON ``null`` works too
+in the inline tables of hand records).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .errors import UserError
+
+__all__ = [
+    "PRESETS",
+    "load_rules",
+    "option",
+    "preset_names",
+    "register_preset",
+    "rules_from_mapping",
+    "rules_to_dict",
+]
+
+OFF = (None, False, "off")  # spellings of "switched off" for optional keys
+
+
+def option(default, doc: str, *, kind, choices=None, minimum=None, maximum=None,
+           optional: bool = False):
+    """Declare one rules key. ``kind`` is the Python type of its value (bool, int, str), or a tuple
+    of types when a key mixes them (``spades_broken``: true, false or "never"). ``choices`` lists the
+    allowed values of string keys; ``optional`` keys may be switched off (None)."""
+    meta = dict(doc=doc, kind=kind, choices=choices, minimum=minimum, maximum=maximum,
+                optional=optional)
+    return dataclasses.field(default=default, metadata=meta)
+
+
+def _describe(meta) -> str:
+    kinds = meta["kind"] if isinstance(meta["kind"], tuple) else (meta["kind"],)
+    parts = []
+    if meta["choices"]:
+        parts.append(" | ".join(_show(c) for c in meta["choices"]))
+    else:
+        names = {bool: "true | false", int: "an integer", str: "a string"}
+        parts.extend(names[k] for k in kinds if k in names)
+    if meta["minimum"] is not None or meta["maximum"] is not None:
+        lo = "" if meta["minimum"] is None else meta["minimum"]
+        hi = "" if meta["maximum"] is None else meta["maximum"]
+        parts[-1] += f" in [{lo}, {hi}]"
+    if meta["optional"]:
+        parts.append('false / "off" (switched off)')
+    return " or ".join(parts)
+
+
+def _show(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return "off" if value is None else str(value)
+
+
+def _coerce(field: dataclasses.Field, value, source) -> Any:
+    """Check one value against its declaration; returns it (None for 'off')."""
+    meta = field.metadata
+    if meta["optional"] and (value is None or value is False or value == "off"):
+        return None
+    kinds = meta["kind"] if isinstance(meta["kind"], tuple) else (meta["kind"],)
+    # bool is a subclass of int: an int key must not accept true/false, nor a bool key 0/1.
+    ok = any(type(value) is k for k in kinds)
+    if ok and meta["choices"] is not None:
+        ok = value in meta["choices"]
+    if ok and type(value) is int:
+        lo, hi = meta["minimum"], meta["maximum"]
+        ok = (lo is None or value >= lo) and (hi is None or value <= hi)
+    if not ok:
+        raise UserError(f"{_show(value)} is not allowed; allowed: {_describe(meta)}",
+                        source=source, key=field.name)
+    return value
+
+
+PRESETS: dict[str, Any] = {}  # preset name -> rules value, in registration order
+
+
+def register_preset(name: str, rules) -> None:
+    rules.check()
+    PRESETS[name] = rules
+
+
+def preset_names(game: str | None = None) -> list[str]:
+    return [n for n, r in PRESETS.items() if game is None or r.game == game]
+
+
+def rules_to_dict(rules) -> dict[str, Any]:
+    """The keys of a rules value, in declaration order, with ``game`` first."""
+    return {"game": rules.game, **dataclasses.asdict(rules)}
+
+
+def _unknown_preset(name: str, source=None) -> UserError:
+    return UserError(f"unknown preset '{name}'; known presets: {', '.join(PRESETS)}",
+                     source=source, key="preset" if source else None)
+
+
+def rules_from_mapping(table: Mapping[str, Any], source=None, default_preset: str | None = None):
+    """Build rules from a flat table of RULES.md keys over a preset (``preset`` key or default)."""
+    table = dict(table)
+    base_name = table.pop("preset", None) or default_preset
+    game = table.pop("game", None)
+    if base_name is None:
+        candidates = preset_names(game) if game else []
+        if not candidates:
+            games = sorted({r.game for r in PRESETS.values()})
+            raise UserError(f"say which game: a 'preset' or a 'game' ({', '.join(games)})",
+                            source=source)
+        base_name = candidates[0]
+    if base_name not in PRESETS:
+        raise _unknown_preset(base_name, source)
+    base = PRESETS[base_name]
+    if game is not None and game != base.game:
+        raise UserError(f"'{game}' does not match preset '{base_name}' (a {base.game} preset)",
+                        source=source, key="game")
+    fields = {f.name: f for f in dataclasses.fields(base)}
+    changes = {}
+    for key, value in table.items():
+        if key not in fields:
+            raise UserError(f"unknown key; allowed keys for {base.game}: "
+                            f"{', '.join(['preset', 'game', *fields])}", source=source, key=key)
+        changes[key] = _coerce(fields[key], value, source)
+    rules = dataclasses.replace(base, **changes)
+    try:
+        rules.check()
+    except UserError as err:
+        err.source = err.source or source
+        raise
+    return rules
+
+
+def load_rules(spec, default_preset: str | None = None):
+    """Rules from a preset name, a TOML file path, an inline mapping, or a rules value itself."""
+    if dataclasses.is_dataclass(spec) and not isinstance(spec, type):
+        return spec
+    if isinstance(spec, Mapping):
+        return rules_from_mapping(spec, source="inline rules", default_preset=default_preset)
+    spec = str(spec)
+    if spec in PRESETS:
+        return PRESETS[spec]
+    path = Path(spec)
+    if path.suffix != ".toml" and not path.exists():
+        raise _unknown_preset(spec)
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError("no such rules file", source=spec) from None
+    except tomllib.TOMLDecodeError as err:
+        raise UserError(f"not valid TOML: {err}", source=spec) from None
+    return rules_from_mapping(table, source=spec, default_preset=default_preset)

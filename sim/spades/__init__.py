@@ -1,0 +1,1 @@
+"""Spades (RULES.md §3, and §4 as its keys land)."""

@@ -1,0 +1,83 @@
+"""Spades house rules: the keys of RULES.md §3 and their presets.
+
+The later Spades variant families (RULES.md §4) add their keys here as further `option` fields; every
+key is declared once, with its default and meaning, and checked by `SpadesRules.check`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from ..errors import UserError
+from ..options import option, register_preset
+
+__all__ = ["SpadesRules"]
+
+NIL_TRICKS = ("bags_only", "count", "ignored")
+SPADES_BROKEN = (True, False, "never")
+
+
+@dataclass(frozen=True)
+class SpadesRules:
+    """The rules of one Spades game (RULES.md §3). Defaults are ``spades.standard``."""
+
+    game: ClassVar[str] = "spades"
+    players: ClassVar[int] = 4  # RULES.md §4.7 (other player counts) is not implemented yet
+    tricks_per_hand: ClassVar[int] = 13
+
+    nil: bool = option(True, "a bid of 0 is nil: the bidder promises to win no trick", kind=bool)
+    nil_bonus: int = option(100, "nil success +bonus, failure -bonus", kind=int, minimum=0)
+    nil_tricks: str = option(
+        "bags_only", "tricks won by a nil bidder: bags_only (bags, not toward the partner's "
+        "contract), count (toward the contract), ignored", kind=str, choices=NIL_TRICKS)
+    blind_nil: bool = option(True, "nil may be bid before looking at the cards", kind=bool)
+    blind_nil_bonus: int = option(200, "blind nil success +bonus, failure -bonus", kind=int,
+                                  minimum=0)
+    blind_nil_min_deficit: int = option(
+        100, "blind nil only for a side trailing by at least this (0 = always)", kind=int,
+        minimum=0)
+    spades_broken: bool | str = option(
+        True, "true: no spade lead before spades are broken unless only spades are held; false: "
+        "any time; never: only a player holding nothing else leads spades", kind=(bool, str),
+        choices=SPADES_BROKEN)
+    max_team_bid: int | None = option(None, "most a partnership's two bids may total", kind=int,
+                                      minimum=1, maximum=26, optional=True)
+    bag_limit: int = option(10, "bags that trigger the bag penalty", kind=int, minimum=1)
+    bag_penalty: int = option(100, "points lost each time the bags reach bag_limit", kind=int,
+                              minimum=0)
+    target_score: int | None = option(500, "a side reaching it ends the game", kind=int,
+                                      minimum=1, optional=True)
+    mercy_score: int | None = option(-200, "a side at or below it loses at once", kind=int,
+                                     maximum=0, optional=True)
+    max_hands: int | None = option(None, "fixed number of hands per game", kind=int, minimum=1,
+                                   optional=True)
+
+    @property
+    def min_bid(self) -> int:
+        """Smallest ordinary bid: 0 (nil) when nil is allowed, else 1 (RULES.md §3, `nil`)."""
+        return 0 if self.nil else 1
+
+    def check(self) -> None:
+        """Reject combinations of keys that cannot be played (each with its reason)."""
+        if self.blind_nil and not self.nil:
+            raise UserError("blind_nil = true needs nil = true (a blind nil is a nil bid)",
+                            key="blind_nil")
+        if self.max_team_bid is not None and self.max_team_bid < 2 * self.min_bid:
+            raise UserError(f"max_team_bid = {self.max_team_bid} leaves no legal bid for both "
+                            f"partners (each bids at least {self.min_bid})", key="max_team_bid")
+        if self.target_score is None and self.max_hands is None:
+            raise UserError("a game needs an end: set target_score or max_hands",
+                            key="target_score")
+        if (self.target_score is not None and self.mercy_score is not None
+                and self.mercy_score >= self.target_score):
+            raise UserError("mercy_score must be below target_score", key="mercy_score")
+
+
+register_preset("spades.standard", SpadesRules())
+register_preset("spades.short", SpadesRules(target_score=250, bag_limit=5, bag_penalty=50))
+# OpenSpiel's `spades` (RULES.md §3): nil tricks count toward the contract, no blind nil, a team
+# bids at most 13, spades are led only by a player holding nothing else; one hand from 0-0.
+register_preset("spades.openspiel", replace(
+    SpadesRules(), nil_tricks="count", blind_nil=False, max_team_bid=13, spades_broken="never",
+    mercy_score=None, max_hands=1))

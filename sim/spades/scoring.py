@@ -1,0 +1,87 @@
+"""Spades hand scoring (RULES.md §3): one pure, vectorised function composed of named parts.
+
+Inputs are per seat ``[N, 4]``; outputs per side ``[N, 2]`` (side 0 = seats 0 and 2, side 1 = seats
+1 and 3). ``x.reshape(N, 2, 2)[:, k, s]`` is seat ``2k + s``, so summing axis 1 gives the sides.
+A later scoring rule (RULES.md §4.6) adds a part here; the parts stay independent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .rules import SpadesRules
+
+__all__ = ["COMPONENTS", "HandScore", "score_hands"]
+
+COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil")  # the parts of `points`, in order
+
+
+@dataclass(frozen=True, eq=False)
+class HandScore:
+    """All int32[N, 2] per side: the parts, their sum ``points``, and the bags after the hand."""
+
+    contract: np.ndarray
+    overtricks: np.ndarray
+    bag_penalty: np.ndarray
+    nil: np.ndarray
+    bags_after: np.ndarray
+
+    @property
+    def points(self) -> np.ndarray:
+        return self.contract + self.overtricks + self.bag_penalty + self.nil
+
+    def components(self) -> dict[str, np.ndarray]:
+        return {name: getattr(self, name) for name in COMPONENTS}
+
+
+def _per_side(x: np.ndarray) -> np.ndarray:
+    return x.reshape(x.shape[0], 2, 2).sum(axis=1, dtype=np.int32)
+
+
+def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray,
+                rules: SpadesRules) -> HandScore:
+    """Score N hands. bids: int8[N, 4] (0 = nil); blind: bool[N, 4]; tricks: int8[N, 4];
+    bags_before: int[N, 2] the sides' running bag counts."""
+    tricks = tricks.astype(np.int32)
+    is_nil = bids == 0
+    contract, bags = _contract(bids, is_nil, tricks, rules)
+    bags = bags + _nil_tricks_as_bags(is_nil, tricks, rules)
+    penalty, bags_after = _bag_penalty(bags_before.astype(np.int32) + bags, rules)
+    return HandScore(contract=contract, overtricks=bags, bag_penalty=penalty,
+                     nil=_nil(is_nil, blind, tricks, rules), bags_after=bags_after)
+
+
+def _contract(bids, is_nil, tricks, rules):
+    """The partnership contract: +10 per bid trick and 1 per overtrick if made, else -10 per bid
+    trick. Tricks of a nil bidder count toward it only under ``nil_tricks = "count"``. A side whose
+    partners both bid nil has contract 0: every counted trick is an overtrick."""
+    contract = _per_side(bids.astype(np.int32))
+    counts = ~is_nil if rules.nil_tricks != "count" else np.ones_like(is_nil)
+    taken = _per_side(tricks * counts)
+    made = taken >= contract
+    points = np.where(made, 10 * contract, -10 * contract)
+    overtricks = np.where(made, taken - contract, 0)
+    return points, overtricks
+
+
+def _nil_tricks_as_bags(is_nil, tricks, rules):
+    """``nil_tricks = "bags_only"``: every trick a nil bidder takes is one bag (and one point)."""
+    if rules.nil_tricks != "bags_only":
+        return 0
+    return _per_side(tricks * is_nil)
+
+
+def _bag_penalty(bags, rules):
+    """Each time the running bag count reaches ``bag_limit``, ``bag_penalty`` is lost and the count
+    drops by ``bag_limit``; extra bags carry over (RULES.md §3)."""
+    times = bags // rules.bag_limit
+    return -rules.bag_penalty * times, bags - times * rules.bag_limit
+
+
+def _nil(is_nil, blind, tricks, rules):
+    """Each nil bidder: ±nil_bonus (blind: ±blind_nil_bonus), + when he took no trick."""
+    bonus = np.where(blind, rules.blind_nil_bonus, rules.nil_bonus)
+    sign = np.where(tricks == 0, 1, -1)
+    return _per_side(is_nil * bonus * sign)

@@ -1,0 +1,126 @@
+"""What a strategy sees when it decides: batched, read-only views of the table.
+
+Every array has the batch axis first; row ``i`` is one hand, ``rows[i]`` its index in the engine's
+whole batch (a scripted player uses it to look up its record). A view holds only public information
+plus the acting seat's own hand: a strategy cannot see other hands.
+
+Bitboards are ``uint64`` in the layout of ``deck`` (see `sim.cards`). Seats are 0..P-1 clockwise;
+in partnership games the partner of seat ``s`` is ``s ^ 2`` and its side is ``s & 1`` (RULES.md §0).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from .cards import Deck, highest_bit
+
+__all__ = ["BidView", "BlindView", "PlayView"]
+
+
+class _Batched:
+    """Row selection shared by the views: arrays are indexed, everything else is kept."""
+
+    def take(self, idx: np.ndarray):
+        changes = {f.name: getattr(self, f.name)[idx] for f in dataclasses.fields(self)
+                   if isinstance(getattr(self, f.name), np.ndarray)}
+        return dataclasses.replace(self, **changes)
+
+    def __len__(self) -> int:
+        return self.rows.shape[0]
+
+
+@dataclass(frozen=True, eq=False)
+class BlindView(_Batched):
+    """Before looking at the cards: the decision to bid blind (RULES.md §3 `blind_nil`).
+
+    rows: int64[n]; seat: int8[n] the seat deciding; dealer: int8[n];
+    legal: uint16[n] the ordinary bids open to the seat (bit v = bid v; they do not depend on the
+    cards); bids: int8[n, P] bids made so far (-1 = not yet), blind: bool[n, P];
+    scores, bags: int32[n, sides] running game score and bags before this hand.
+    """
+
+    rows: np.ndarray
+    seat: np.ndarray
+    dealer: np.ndarray
+    legal: np.ndarray
+    bids: np.ndarray
+    blind: np.ndarray
+    scores: np.ndarray
+    bags: np.ndarray
+    rules: object
+    deck: Deck
+
+    @property
+    def deficit(self) -> np.ndarray:
+        """int32[n]: how far the deciding seat's side trails the other side (negative = leads)."""
+        side = (self.seat & 1).astype(np.intp)
+        rows = np.arange(side.shape[0])
+        return self.scores[rows, 1 - side] - self.scores[rows, side]
+
+
+@dataclass(frozen=True, eq=False)
+class BidView(BlindView):
+    """A bid after looking: ``hand``: uint64[n] the seat's cards."""
+
+    hand: np.ndarray = None
+
+
+@dataclass(frozen=True, eq=False)
+class PlayView(_Batched):
+    """One card to play.
+
+    rows: int64[n]; seat: int8[n] the seat to play; hand: uint64[n] its cards;
+    legal: uint64[n] the cards it may play (never 0); position: int, 0 = leading, same for the
+    whole batch; trick_no: int, 0-based; leader: int8[n] who led this trick;
+    trick: uint64[n, P] card each seat played to this trick (0 = not yet);
+    led: uint64[n] bits of the led suit (0 when leading); trump: uint64[n] bits of the trump suit
+    (0 = no trump); played: uint64[n] every card of the earlier tricks;
+    bids: int8[n, P]; blind: bool[n, P]; tricks: int8[n, P] tricks won so far this hand;
+    scores, bags: int32[n, sides] before this hand.
+    """
+
+    rows: np.ndarray
+    seat: np.ndarray
+    hand: np.ndarray
+    legal: np.ndarray
+    position: int
+    trick_no: int
+    leader: np.ndarray
+    trick: np.ndarray
+    led: np.ndarray
+    trump: np.ndarray
+    played: np.ndarray
+    bids: np.ndarray
+    blind: np.ndarray
+    tricks: np.ndarray
+    scores: np.ndarray
+    bags: np.ndarray
+    rules: object
+    deck: Deck
+
+    @cached_property
+    def in_trick(self) -> np.ndarray:
+        """uint64[n]: the cards already played to this trick."""
+        return np.bitwise_or.reduce(self.trick, axis=1)
+
+    @cached_property
+    def winning(self) -> np.ndarray:
+        """uint64[n]: the card now winning the trick (0 when leading): the highest trump, else the
+        highest card of the led suit (RULES.md §0)."""
+        trumps = self.in_trick & self.trump
+        return highest_bit(np.where(trumps != 0, trumps, self.in_trick & self.led))
+
+    @cached_property
+    def winning_seat(self) -> np.ndarray:
+        """int8[n]: the seat now winning the trick (-1 when leading)."""
+        hit = (self.trick == self.winning[:, None]) & (self.winning[:, None] != 0)
+        return np.where(hit.any(axis=1), hit.argmax(axis=1), -1).astype(np.int8)
+
+    @cached_property
+    def unseen(self) -> np.ndarray:
+        """uint64[n]: cards neither played nor in this seat's hand (held by the others)."""
+        return self.deck.full_mask & ~(self.played | self.in_trick | self.hand)

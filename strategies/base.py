@@ -1,0 +1,60 @@
+"""What every strategy is: a small frozen object with keyword-only parameters.
+
+``to_dict()`` gives ``{"name": ..., **params}`` and `make_strategy` rebuilds an equal object from it,
+so an experiment can record, compare and sweep strategies. Decisions are batched methods over the
+views of `sim.views`, each returning one answer per row:
+
+    blind_nil(view: BlindView, rng) -> bool[n]     (only asked where a blind nil is legal)
+    bid(view: BidView, rng) -> int8[n]              (a bid whose bit is set in view.legal)
+    play(view: PlayView, rng) -> uint64[n]          (one card of view.legal)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from sim.errors import UserError
+
+__all__ = ["STRATEGIES", "Strategy", "make_strategy", "register"]
+
+STRATEGIES: dict[str, type] = {}
+
+
+def register(cls):
+    """Class decorator: make a strategy known by its ``name``."""
+    STRATEGIES[cls.name] = cls
+    return cls
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Strategy:
+    name: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, **dataclasses.asdict(self)}
+
+
+def make_strategy(spec, source: str | None = None) -> Strategy:
+    """A strategy from its name or a ``{"name": ..., **params}`` mapping."""
+    if isinstance(spec, Strategy):
+        return spec
+    params = dict(spec) if isinstance(spec, Mapping) else {"name": spec}
+    name = params.pop("name", None)
+    if name not in STRATEGIES:
+        raise UserError(f"unknown strategy '{name}'; known strategies: {', '.join(STRATEGIES)}",
+                        source=source, key="strategy")
+    cls = STRATEGIES[name]
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    for key, value in params.items():
+        if key not in fields:
+            allowed = ", ".join(fields) or "none"
+            raise UserError(f"unknown parameter of strategy '{name}'; allowed: {allowed}",
+                            source=source, key=key)
+        default = fields[key].default
+        if type(value) is not type(default) and not (type(default) is float
+                                                     and type(value) is int):
+            raise UserError(f"strategy '{name}': {value!r} is not a {type(default).__name__}",
+                            source=source, key=key)
+    return cls(**params)

@@ -1,0 +1,37 @@
+"""`random`: uniform over the legal choices — the baseline, and the conformance harness's player."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from sim.cards import popcount, select_bit
+
+from .base import Strategy, register
+
+__all__ = ["RandomStrategy"]
+
+
+def uniform_member(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly chosen set bit of each (non-zero) mask, as a one-bit uint64."""
+    mask = mask.astype(np.uint64)
+    k = (rng.random(mask.shape[0]) * popcount(mask)).astype(np.int64)
+    return select_bit(mask, k)
+
+
+@register
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class RandomStrategy(Strategy):
+    """Uniform over the legal bids (a blind nil, where legal, is one more bid) and cards."""
+
+    name = "random"
+
+    def blind_nil(self, view, rng):
+        return rng.random(len(view)) * (popcount(view.legal) + 1) < 1
+
+    def bid(self, view, rng):
+        return np.bitwise_count(uniform_member(view.legal, rng) - np.uint64(1)).astype(np.int8)
+
+    def play(self, view, rng):
+        return uniform_member(view.legal, rng)
