@@ -1,0 +1,532 @@
+"""Tests of the scalar Spades reference (tests/reference.py) against hand-derived expectations.
+
+Every expected number below is worked out by hand from RULES.md section 3 (or quoted from the seed
+and pagat) in the comment next to it; none was copied from the implementation's output.
+
+Sources quoted:
+* Seed 003 (RULES.md section 3 table): bid 5, take 8 -> +53; a side on 108 with 8 bags -> 161,
+  11 bags, pays 100 -> 61 with 1 bag; a successful nil with the partner bidding 5 and taking 4 ->
+  -50 + 100 = +50; a failed nil with the partner bidding and taking 5 -> -50.
+* pagat, "Spades" (John McLeod), https://www.pagat.com/auctionwhist/spades.html, sections "The
+  Bidding" and "Scoring" (text as reproduced verbatim in public rule copies; the page itself
+  could not be fetched from here).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+try:  # tests/ as a package or as a plain directory on sys.path
+    from tests import reference as ref
+except ImportError:  # pragma: no cover
+    import reference as ref
+
+IllegalBid = ref.IllegalBid
+IllegalPlay = ref.IllegalPlay
+
+
+def sheet(bids, tricks, *, dealer=0, blind=None, scores=(0, 0), bags=(0, 0)):
+    """A score-sheet mode record (RULES.md section 5)."""
+    rec = {
+        "dealer": dealer,
+        "bids": list(bids),
+        "tricks": list(tricks),
+        "before": {"scores": list(scores), "bags": list(bags)},
+    }
+    if blind is not None:
+        rec["blind"] = list(blind)
+    return rec
+
+
+def comps(out, side):
+    c = out["components"]
+    return (c["contract"][side], c["overtricks"][side], c["bag_penalty"][side], c["nil"][side])
+
+
+# --- cards and tricks --------------------------------------------------------------------------
+
+
+def test_parse_card():
+    assert ref.parse_card("AS") == (14, "S")
+    assert ref.parse_card("2C") == (2, "C")
+    assert ref.parse_card("TH") == (10, "H")
+    for bad in ("10H", "1S", "AX", "as", "", "A"):
+        with pytest.raises(ValueError):
+            ref.parse_card(bad)
+    assert len(set(ref.DECK)) == 52
+
+
+def test_trick_winner():
+    # Led heart, no spade: highest heart wins; the off-suit ace of clubs cannot win.
+    # trick[i] is played by seat (leader + i): leader 2 -> seats 2, 3, 0, 1.
+    assert ref.trick_winner(["5H", "KH", "AC", "9H"], leader=2) == 3  # KH by seat 3
+    # A low spade trumps; the higher of two spades wins.
+    assert ref.trick_winner(["AH", "2S", "KH", "3S"], leader=0) == 3  # 3S by seat 3
+    assert ref.trick_winner(["AH", "2S", "KH", "QH"], leader=1) == 2  # 2S by seat 2
+    # Spades led: highest spade.
+    assert ref.trick_winner(["TS", "AS", "KS", "AD"], leader=3) == 0  # AS by seat 0
+
+
+# --- bidding -----------------------------------------------------------------------------------
+
+
+def test_legal_bids_standard():
+    out = ref.legal_bids(1, {}, [0, 0], ref.STANDARD)
+    assert out["bids"] == list(range(0, 14))  # 0 (nil) .. 13
+    assert out["blind_nil"] is False  # not trailing by 100
+
+
+def test_blind_nil_deficit_rule():
+    # Seat 1 is side 1. Side 1 trails 250 - 150 = 100 >= 100: allowed.
+    assert ref.legal_bids(1, {}, [250, 150], ref.STANDARD)["blind_nil"] is True
+    # Trailing by 99: not allowed.
+    assert ref.legal_bids(1, {}, [250, 151], ref.STANDARD)["blind_nil"] is False
+    # Side 0 (seat 2) leads by 100: not allowed; seat 3 (side 1) may.
+    assert ref.legal_bids(2, {}, [250, 150], ref.STANDARD)["blind_nil"] is False
+    assert ref.legal_bids(3, {}, [250, 150], ref.STANDARD)["blind_nil"] is True
+    # blind_nil_min_deficit = 0 means always, even when leading.
+    always = {"blind_nil_min_deficit": 0}
+    assert ref.legal_bids(0, {}, [400, -50], always)["blind_nil"] is True
+    # Switched off, or with nil off (a blind nil is a nil bid).
+    assert ref.legal_bids(1, {}, [300, 0], {"blind_nil": False})["blind_nil"] is False
+    assert ref.legal_bids(1, {}, [300, 0], {"nil": False})["blind_nil"] is False
+    # OpenSpiel has no blind nil.
+    assert ref.legal_bids(1, {}, [300, 0], ref.OPENSPIEL)["blind_nil"] is False
+
+
+def test_nil_off_minimum_bid_is_one():
+    assert ref.legal_bids(0, {}, [0, 0], {"nil": False})["bids"] == list(range(1, 14))
+
+
+def test_max_team_bid():
+    # Partner (seat 3 for seat 1) bid 9; with max 13 seat 1 may bid 0..4.
+    assert ref.legal_bids(1, {3: 9, 0: 12}, [0, 0], ref.OPENSPIEL)["bids"] == [0, 1, 2, 3, 4]
+    # Opponents' bids do not matter; a nil partner counts 0.
+    assert ref.legal_bids(1, {0: 13, 2: 13, 3: 0}, [0, 0], ref.OPENSPIEL)["bids"] == list(range(14))
+    # No partner bid yet: anything up to 13.
+    assert ref.legal_bids(2, {1: 5}, [0, 0], ref.OPENSPIEL)["bids"] == list(range(14))
+    # Partner bid 13: only nil fits.
+    assert ref.legal_bids(0, {2: 13}, [0, 0], ref.OPENSPIEL)["bids"] == [0]
+    # Without the key, no limit.
+    assert ref.legal_bids(0, {2: 13}, [0, 0], ref.STANDARD)["bids"] == list(range(14))
+
+
+def test_illegal_bids_in_records():
+    # Dealer 3: bidding order 0, 1, 2, 3. Seat 0 bids 7, seat 2 bids 7: 14 > 13 at seat 2.
+    with pytest.raises(IllegalBid, match="seat 2"):
+        ref.replay_hand(sheet([7, 0, 7, 0], [7, 0, 6, 0], dealer=3), ref.OPENSPIEL)
+    # Dealer 0: bidding order 1, 2, 3, 0, so seat 0 bids after seat 2 and is the offender.
+    with pytest.raises(IllegalBid, match="seat 0"):
+        ref.replay_hand(sheet([7, 0, 7, 0], [7, 0, 6, 0], dealer=0), ref.OPENSPIEL)
+    # The same bids are fine without max_team_bid.
+    ref.replay_hand(sheet([7, 1, 5, 0], [7, 0, 6, 0], dealer=0), ref.STANDARD)
+    # Nil with nil = false.
+    with pytest.raises(IllegalBid, match="seat 1.*nil"):
+        ref.replay_hand(sheet([3, 0, 4, 5], [3, 1, 4, 5]), {"nil": False})
+    # Bid out of range.
+    with pytest.raises(IllegalBid, match="seat 3"):
+        ref.replay_hand(sheet([3, 1, 4, 14], [3, 1, 4, 5]))
+    # A blind bid other than blind nil does not exist in section 3.
+    with pytest.raises(IllegalBid, match="seat 1.*blind"):
+        ref.replay_hand(sheet([3, 4, 4, 2], [3, 4, 4, 2], blind=[0, 1, 0, 0], scores=(200, 0)))
+    # Blind nil by a side that does not trail by 100 (side 1 trails by 50 only).
+    with pytest.raises(IllegalBid, match="seat 1.*blind nil"):
+        ref.replay_hand(sheet([3, 0, 4, 2], [3, 0, 5, 5], blind=[0, 1, 0, 0], scores=(50, 0)))
+
+
+# --- play legality -----------------------------------------------------------------------------
+
+
+def test_must_follow():
+    hand = ["AH", "2H", "KS", "3C"]
+    assert ref.legal_plays(hand, ["5H"], False, ref.STANDARD) == ["AH", "2H"]
+    assert ref.legal_plays(["KS", "3C"], ["5H"], False, ref.STANDARD) == ["KS", "3C"]  # void
+    # Spades led: must follow with a spade.
+    assert ref.legal_plays(["2S", "AH"], ["KS", "3S"], True, ref.STANDARD) == ["2S"]
+    # Void in spades when spades are led: anything.
+    assert ref.legal_plays(["AH", "2D"], ["KS"], True, ref.STANDARD) == ["AH", "2D"]
+
+
+def test_spade_lead_standard_broken_rule():
+    # spades_broken = True (default): no spade lead before a spade fell on an earlier trick ...
+    assert ref.legal_plays(["AS", "2H", "3S"], [], False, ref.STANDARD) == ["2H"]
+    # ... unless the leader holds only spades ...
+    assert ref.legal_plays(["AS", "3S"], [], False, ref.STANDARD) == ["AS", "3S"]
+    # ... and anything once broken.
+    assert ref.legal_plays(["AS", "2H", "3S"], [], True, ref.STANDARD) == ["AS", "2H", "3S"]
+
+
+def test_spade_lead_false_and_never():
+    # spades_broken = False: spades may be led at any time.
+    assert ref.legal_plays(["AS", "2H"], [], False, {"spades_broken": False}) == ["AS", "2H"]
+    # "never": even after spades have been played, a spade lead needs a hand of only spades.
+    assert ref.legal_plays(["AS", "2H"], [], True, ref.OPENSPIEL) == ["2H"]
+    assert ref.legal_plays(["AS", "2H"], [], False, ref.OPENSPIEL) == ["2H"]
+    assert ref.legal_plays(["AS", "KS"], [], False, ref.OPENSPIEL) == ["AS", "KS"]
+    # "never" does not affect following.
+    assert ref.legal_plays(["AS", "2H"], ["KS"], False, ref.OPENSPIEL) == ["AS"]
+
+
+# --- a complete hand, derived trick by trick ---------------------------------------------------
+#
+# The deal: seat p holds, in suit number s (S=0, H=1, D=2, C=3), the ranks whose index i (2=0 ..
+# A=12) has (i + s) % 4 == p. So every seat has 4 cards of one suit and 3 of the others.
+HANDS = [
+    ["2S", "6S", "TS", "AS", "5H", "9H", "KH", "4D", "8D", "QD", "3C", "7C", "JC"],
+    ["3S", "7S", "JS", "2H", "6H", "TH", "AH", "5D", "9D", "KD", "4C", "8C", "QC"],
+    ["4S", "8S", "QS", "3H", "7H", "JH", "2D", "6D", "TD", "AD", "5C", "9C", "KC"],
+    ["5S", "9S", "KS", "4H", "8H", "QH", "3D", "7D", "JD", "2C", "6C", "TC", "AC"],
+]
+# Dealer 3, so seat 0 leads trick 1. Each line: the four cards in play order, starting with the
+# leader; the comment gives the leader, the winner and why.
+TRICKS = [
+    ["KH", "AH", "3H", "4H"],  # 1  leader 0; hearts only: AH (seat 1) wins
+    ["6H", "7H", "8H", "9H"],  # 2  leader 1 -> seats 1,2,3,0; 9H (seat 0) highest heart
+    ["5H", "TH", "JH", "QH"],  # 3  leader 0; QH (seat 3). Seats 0, 2, 3 are now void in hearts
+    ["AC", "3C", "4C", "5C"],  # 4  leader 3 -> 3,0,1,2; AC (seat 3)
+    ["2C", "7C", "8C", "9C"],  # 5  leader 3; 9C (seat 2)
+    ["KC", "6C", "JC", "QC"],  # 6  leader 2 -> 2,3,0,1; KC (seat 2). Only seat 3 keeps a club (TC)
+    ["AD", "3D", "4D", "5D"],  # 7  leader 2; AD (seat 2)
+    ["2D", "7D", "8D", "9D"],  # 8  leader 2; 9D (seat 1)
+    ["2H", "4S", "5S", "QD"],  # 9  leader 1 -> 1,2,3,0; seats 2, 3 trump, 0 discards: 5S (seat 3)
+    ["KS", "AS", "3S", "8S"],  # 10 leader 3 -> 3,0,1,2; spades broken in trick 9; AS (seat 0)
+    ["TS", "JS", "QS", "9S"],  # 11 leader 0; QS (seat 2)
+    ["TD", "JD", "2S", "KD"],  # 12 leader 2 -> 2,3,0,1; seat 0 void in diamonds trumps: seat 0
+    ["6S", "7S", "6D", "TC"],  # 13 leader 0; 7S (seat 1) is the higher spade
+]
+WINNERS = [1, 0, 3, 3, 2, 2, 2, 1, 3, 0, 2, 0, 1]
+# Tricks per seat from WINNERS: seat 0: 2, 10, 12 -> 3; seat 1: 1, 8, 13 -> 3;
+# seat 2: 5, 6, 7, 11 -> 4; seat 3: 3, 4, 9 -> 3. Side 0 = 3 + 4 = 7, side 1 = 3 + 3 = 6.
+TRICK_COUNTS = [3, 3, 4, 3]
+PLAYS = [card for trick in TRICKS for card in trick]
+
+
+def full_record(bids, **extra):
+    return {"dealer": 3, "hands": HANDS, "bids": list(bids), "plays": list(PLAYS), **extra}
+
+
+def test_hand_data_is_a_deal():
+    assert sorted(c for h in HANDS for c in h) == sorted(ref.DECK)
+    assert sorted(PLAYS) == sorted(ref.DECK)
+
+
+def test_full_hand_replay():
+    # Bids 3 + 3 = 6 for side 0 (takes 7): 60 + 1 bag = 61; 2 + 3 = 5 for side 1 (takes 6): 51.
+    out = ref.replay_hand(full_record([3, 2, 3, 3]), ref.STANDARD)
+    assert out["winners"] == WINNERS
+    assert out["tricks"] == TRICK_COUNTS
+    assert out["points"] == [61, 51]
+    assert comps(out, 0) == (60, 1, 0, 0)
+    assert comps(out, 1) == (50, 1, 0, 0)
+    assert out["after"] == {"scores": [61, 51], "bags": [1, 1]}
+
+
+def test_full_hand_same_under_other_spade_rules():
+    # spades_broken = False only allows more: the same plays replay to the same result.
+    out = ref.replay_hand(full_record([3, 2, 3, 3]), {"spades_broken": False})
+    assert out["winners"] == WINNERS
+
+
+def test_full_hand_nil_tricks_readings():
+    # Seat 0 bids nil and takes 3 tricks (fails: -100); seat 2 bids 5 and takes 4.
+    # Side 1 bids 3 + 3 = 6 and takes 6: +60 in every reading.
+    bids = [0, 3, 5, 3]
+    # bags_only: counted = 4 < 5 -> set -50; seat 0's 3 tricks are 3 bags (+3); -100.
+    # -50 + 3 - 100 = -147.
+    out = ref.replay_hand(full_record(bids), {"nil_tricks": "bags_only"})
+    assert comps(out, 0) == (-50, 3, 0, -100) and out["points"] == [-147, 60]
+    # count: counted = 4 + 3 = 7 >= 5 -> +50, 2 overtricks; -100. 50 + 2 - 100 = -48.
+    out = ref.replay_hand(full_record(bids), {"nil_tricks": "count"})
+    assert comps(out, 0) == (50, 2, 0, -100) and out["points"] == [-48, 60]
+    # ignored: set -50, no bags; -100. -150.
+    out = ref.replay_hand(full_record(bids), {"nil_tricks": "ignored"})
+    assert comps(out, 0) == (-50, 0, 0, -100) and out["points"] == [-150, 60]
+
+
+def test_full_hand_never_rule_rejects_spade_lead():
+    # Under "never", seat 3 may not lead KS in trick 10: he still holds JD and TC.
+    with pytest.raises(IllegalPlay, match=r"trick 10, seat 3.*spade") as exc:
+        ref.replay_hand(full_record([3, 2, 3, 3]), ref.OPENSPIEL)
+    assert "KS" in str(exc.value)
+
+
+# --- illegal plays: messages name the trick (1-based), the seat and the reason -----------------
+
+
+def truncated(plays):
+    """The first few plays of the hand above with a deliberate error at the end (the replay stops
+    at the first illegal card, before noticing that the hand is incomplete)."""
+    return full_record([3, 2, 3, 3]) | {"plays": plays}
+
+
+def test_illegal_play_must_follow():
+    # Trick 1: seat 0 leads KH; seat 1 holds four hearts but plays 3S.
+    with pytest.raises(IllegalPlay, match=r"trick 1, seat 1.*must follow suit H"):
+        ref.replay_hand(truncated(["KH", "3S"]), ref.STANDARD)
+
+
+def test_illegal_play_spades_not_broken():
+    # Trick 4: seat 3 leads KS instead of AC; no spade has been played, seat 3 holds other suits.
+    with pytest.raises(IllegalPlay, match=r"trick 4, seat 3.*spades not broken"):
+        ref.replay_hand(truncated(PLAYS[:12] + ["KS"]), ref.STANDARD)
+
+
+def test_illegal_play_not_in_hand():
+    # Trick 1: seat 2 plays AS, which was dealt to seat 0.
+    with pytest.raises(IllegalPlay, match=r"trick 1, seat 2.*not in hand"):
+        ref.replay_hand(truncated(["KH", "AH", "AS"]), ref.STANDARD)
+    # Trick 2: seat 1 (who won trick 1) leads AH again: already played.
+    with pytest.raises(IllegalPlay, match=r"trick 2, seat 1.*already played"):
+        ref.replay_hand(truncated(PLAYS[:4] + ["AH"]), ref.STANDARD)
+    # Not a card at all.
+    with pytest.raises(IllegalPlay, match=r"trick 1, seat 0.*not a card"):
+        ref.replay_hand(truncated(["1H"]), ref.STANDARD)
+    # Trick 1: seat 0 leads 2H, a card of seat 1's hand.
+    with pytest.raises(IllegalPlay, match=r"trick 1, seat 0"):
+        ref.replay_hand(truncated(["2H"]), ref.STANDARD)
+
+
+def test_incomplete_hand_is_an_error():
+    with pytest.raises(ValueError, match="incomplete"):
+        ref.replay_hand(truncated(PLAYS[:8]), ref.STANDARD)
+
+
+def test_first_lead_is_left_of_dealer():
+    # With dealer 0 the first card belongs to seat 1; KH is seat 0's card.
+    rec = full_record([3, 2, 3, 3]) | {"dealer": 0}
+    with pytest.raises(IllegalPlay, match=r"trick 1, seat 1.*not in hand"):
+        ref.replay_hand(rec, ref.STANDARD)
+
+
+def test_one_suit_each_hand():
+    # Seat 0 holds all the spades, seat 1 hearts, seat 2 diamonds, seat 3 clubs; dealer 3.
+    # Seat 0 leads (only spades, so legal before they are broken) and wins every trick: the
+    # others are void and cannot follow or trump.
+    hands = [[r + s for r in ref.RANKS] for s in "SHDC"]
+    plays = []
+    for i in range(13):
+        plays += [hands[0][i], hands[1][i], hands[2][i], hands[3][i]]
+    rec = {"dealer": 3, "hands": hands, "bids": [13, 0, 0, 0], "plays": plays}
+    out = ref.replay_hand(rec, {"blind_nil": False})
+    assert out["winners"] == [0] * 13
+    assert out["tricks"] == [13, 0, 0, 0]
+    # Side 0: contract 13 (seat 2's nil apart), made: +130; seat 2's nil made: +100 -> 230.
+    # Side 1: both nil, both made: +200, no tricks, no bags.
+    assert out["points"] == [230, 200]
+
+
+# --- scoring: the seed's examples (RULES.md section 3) -----------------------------------------
+
+
+def test_seed_bid_5_take_8_scores_53():
+    # Side 0 bids 3 + 2 = 5 and takes 5 + 3 = 8: 50 + 3 overtricks = 53.
+    # Side 1 bids 4 + 4 = 8 and takes 2 + 3 = 5: set, -80.
+    out = ref.replay_hand(sheet([3, 4, 2, 4], [5, 2, 3, 3]))
+    assert out["points"] == [53, -80]
+    assert comps(out, 0) == (50, 3, 0, 0)
+    assert out["after"]["bags"] == [3, 0]
+    assert out["winners"] is None  # score-sheet mode
+
+
+def test_seed_bag_out_108_to_61():
+    # Seed: the side had 108 with 8 bags; +53 -> 161 and 11 bags; pays 100 -> 61, 1 bag left.
+    out = ref.replay_hand(sheet([3, 4, 2, 4], [5, 2, 3, 3], scores=(108, 0), bags=(8, 0)))
+    assert comps(out, 0) == (50, 3, -100, 0)
+    assert out["points"][0] == -47  # 53 - 100
+    assert out["after"]["scores"][0] == 61
+    assert out["after"]["bags"][0] == 1
+
+
+def test_seed_nil_made_partner_set():
+    # Seed: nil made (+100), partner bids 5 and takes 4 (-50): the side scores +50.
+    out = ref.replay_hand(sheet([0, 4, 5, 3], [0, 5, 4, 4]))
+    assert comps(out, 0) == (-50, 0, 0, 100)
+    assert out["points"][0] == 50
+
+
+def test_seed_nil_failed_partner_made():
+    # Seed: nil fails (-100), partner bids and takes 5 (+50): net -50. The seed counts no bag for
+    # the nil bidder's trick, which is the "ignored" reading (seat 0 takes 1 trick here).
+    out = ref.replay_hand(sheet([0, 4, 5, 3], [1, 4, 5, 3]), {"nil_tricks": "ignored"})
+    assert out["points"][0] == -50
+    # Under the default "bags_only" that trick is also a bag: -50 + 1 = -49, 1 bag.
+    out = ref.replay_hand(sheet([0, 4, 5, 3], [1, 4, 5, 3]))
+    assert comps(out, 0) == (50, 1, 0, -100)
+    assert out["points"][0] == -49 and out["after"]["bags"][0] == 1
+
+
+# --- scoring: pagat, https://www.pagat.com/auctionwhist/spades.html ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("taken", "points", "score_after", "bags_after"),
+    [
+        # pagat, "Scoring", sandbagging rule: "Example: Suppose a team whose score is 337 bids 5
+        # tricks. If they win 7 tricks they score 52, taking their score to 389. If they win 8
+        # tricks they score 53, but lose 100 because they now have 10 bags, and their score
+        # becomes 290 (337 + 53 - 100). If they win 9 tricks they score 54 and lose 100, bringing
+        # their score to 291." pagat notes that the bag count is the units digit of the score,
+        # so 337 means 7 bags.
+        (7, 52, 389, 9),  # 50 + 2; 7 + 2 = 9 bags, no penalty
+        (8, 53 - 100, 290, 0),  # 50 + 3; 7 + 3 = 10 bags -> -100, 0 left
+        (9, 54 - 100, 291, 1),  # 50 + 4; 7 + 4 = 11 bags -> -100, 1 left
+    ],
+)
+def test_pagat_337_example(taken, points, score_after, bags_after):
+    # Side 0 bids 2 + 3 = 5 and takes `taken` (split between the partners), side 1 the rest.
+    tricks = [taken - 3, 0, 3, 13 - taken]
+    out = ref.replay_hand(sheet([2, 4, 3, 4], tricks, scores=(337, 0), bags=(7, 0)))
+    assert out["points"][0] == points
+    assert out["after"]["scores"][0] == score_after
+    assert out["after"]["bags"][0] == bags_after
+
+
+def test_pagat_bidding_example():
+    # pagat, "The Bidding": "South deals; West bids 3; North bids 1; East bids 4; South bids 4.
+    # The objective of North and South is to win at least 5 tricks (4+1), East and West try to
+    # win at least 7 (4+3)." Seats clockwise North 0, East 1, South 2, West 3: dealer 2, so the
+    # bidding order West, North, East, South is 3, 0, 1, 2 as pagat says.
+    bids = [1, 4, 4, 3]
+    # N-S take 1 + 3 = 4 tricks (set on 5: -50); E-W take 5 + 4 = 9 (made 7: 70 + 2 = 72).
+    out = ref.replay_hand(sheet(bids, [1, 5, 3, 4], dealer=2))
+    assert out["components"]["contract"] == [-50, 70]
+    assert out["points"] == [-50, 72]
+
+
+def test_pagat_nil_rules():
+    # pagat, "Scoring": a successful nil gets 100 "in addition to the score won (or lost) by the
+    # partner"; a failed nil loses 100 "but still receives any amount scored for the partner's
+    # bid"; "the usual rule is that when a nil fails, the tricks won by the nil bidder do not
+    # count towards making the partner's bid, but do count as bags for the team".
+    # North (0) nil takes 2, South (2) bids 4 and takes 3: the nil tricks do not rescue South:
+    # -40 (set) + 2 bags - 100 = -138.
+    out = ref.replay_hand(sheet([0, 4, 4, 2], [2, 5, 3, 3]))
+    assert comps(out, 0) == (-40, 2, 0, -100)
+    assert out["points"][0] == -138
+    # Nil made, South bids 4 and takes 6: 40 + 2 + 100 = 142.
+    out = ref.replay_hand(sheet([0, 4, 4, 2], [0, 4, 6, 3]))
+    assert out["points"][0] == 142
+
+
+def test_pagat_blind_nil_is_double():
+    # pagat: "A bid of blind nil scores twice as much as an ordinary nil - it wins 200 points if
+    # successful and loses 200 points if it fails." Side 0 trails 0 - 150 = -150: allowed.
+    # Made: seat 0 takes 0; seat 2 bids 4, takes 5: 40 + 1 + 200 = 241.
+    rec = sheet([0, 3, 4, 3], [0, 4, 5, 4], blind=[1, 0, 0, 0], scores=(0, 150))
+    out = ref.replay_hand(rec)
+    assert comps(out, 0) == (40, 1, 0, 200) and out["points"][0] == 241
+    # Side 1: 3 + 3 = 6, takes 8: 60 + 2 = 62.
+    assert out["points"][1] == 62
+    # Failed: seat 0 takes 1 trick (a bag under bags_only); seat 2 bids 4, takes 4:
+    # 40 + 1 - 200 = -159.
+    rec = sheet([0, 3, 4, 3], [1, 4, 4, 4], blind=[1, 0, 0, 0], scores=(0, 150))
+    out = ref.replay_hand(rec)
+    assert comps(out, 0) == (40, 1, 0, -200) and out["points"][0] == -159
+
+
+# --- scoring: other section 3 cases ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("nil_tricks", "side0"),
+    [
+        # Both of side 0 bid nil and fail (seat 0 takes 1, seat 2 takes 2): -100 - 100 = -200,
+        # no contract. Their 3 tricks: "count" -> all bags (+3); "bags_only" -> all nil tricks,
+        # so bags (+3); "ignored" -> nothing.
+        ("count", (0, 3, 0, -200)),
+        ("bags_only", (0, 3, 0, -200)),
+        ("ignored", (0, 0, 0, -200)),
+    ],
+)
+def test_double_nil(nil_tricks, side0):
+    out = ref.replay_hand(sheet([0, 3, 0, 4], [1, 6, 2, 4]), {"nil_tricks": nil_tricks})
+    assert comps(out, 0) == side0
+    # Side 1: 3 + 4 = 7, takes 10: 70 + 3 = 73.
+    assert out["points"][1] == 73
+
+
+def test_double_nil_made():
+    # Both nils made: +200; side 1 bids 7 and takes all 13: 70 + 6 = 76.
+    out = ref.replay_hand(sheet([0, 3, 0, 4], [0, 7, 0, 6]))
+    assert out["points"] == [200, 76]
+
+
+def test_openspiel_count_reading():
+    # OpenSpiel: the nil bidder's tricks count for the partner. Seat 0 nil takes 2, seat 2 bids 4
+    # and takes 3: counted 5 >= 4 -> 40 + 1 - 100 = -59. (Under bags_only it would be -138, see
+    # test_pagat_nil_rules.) Side 1: 4 + 2 = 6, takes 8: 60 + 2 = 62.
+    out = ref.replay_hand(sheet([0, 4, 4, 2], [2, 5, 3, 3], dealer=3), ref.OPENSPIEL)
+    assert comps(out, 0) == (40, 1, 0, -100)
+    assert out["points"] == [-59, 62]
+
+
+def test_several_bag_penalties_in_one_hand():
+    # 9 bags before; side 0 bids 1 + 1 = 2 and takes 13: 20 + 11 bags = 31;
+    # 9 + 11 = 20 bags -> two penalties (-200), 0 left. Side 1 bids 1 + 1, takes 0: -20.
+    out = ref.replay_hand(sheet([1, 1, 1, 1], [7, 0, 6, 0], bags=(9, 0)))
+    assert comps(out, 0) == (20, 11, -200, 0)
+    assert out["points"][0] == -169
+    assert out["after"]["bags"][0] == 0
+    assert out["points"][1] == -20
+
+
+def test_short_preset_bags():
+    # spades.short: every 5 bags cost 50. 3 bags before; bid 5 take 8: 53, 3 + 3 = 6 bags ->
+    # -50, 1 left: points 3.
+    out = ref.replay_hand(sheet([3, 4, 2, 4], [5, 2, 3, 3], bags=(3, 0)), ref.SHORT)
+    assert comps(out, 0) == (50, 3, -50, 0)
+    assert out["points"][0] == 3 and out["after"]["bags"][0] == 1
+
+
+def test_preset_values():
+    assert ref.STANDARD["target_score"] == 500 and ref.STANDARD["mercy_score"] == -200
+    assert (ref.SHORT["target_score"], ref.SHORT["bag_limit"], ref.SHORT["bag_penalty"]) == (
+        250,
+        5,
+        50,
+    )
+    assert ref.OPENSPIEL["nil_tricks"] == "count" and ref.OPENSPIEL["spades_broken"] == "never"
+    assert ref.OPENSPIEL["max_team_bid"] == 13 and ref.OPENSPIEL["blind_nil"] is False
+    assert ref.OPENSPIEL["mercy_score"] is None
+
+
+def test_score_sheet_validation():
+    with pytest.raises(ValueError, match="13"):
+        ref.replay_hand(sheet([3, 4, 2, 4], [5, 2, 3, 4]))  # 14 tricks
+    with pytest.raises(ValueError):
+        ref.replay_hand(sheet([3, 4, 2, 4], [5, 2, 3, 3]), {"no_such_rule": 1})
+    # A record with both plays and tricks must agree.
+    with pytest.raises(ValueError, match="tricks"):
+        ref.replay_hand(full_record([3, 2, 3, 3]) | {"tricks": [4, 3, 3, 3]}, ref.STANDARD)
+
+
+# --- game end (RULES.md section 3, section 4.8) ------------------------------------------------
+
+
+def test_game_over_target():
+    assert ref.game_over([500, 300], 5, ref.STANDARD) == (True, 0)
+    assert ref.game_over([499, 300], 5, ref.STANDARD) == (False, None)
+    # Both past the target: the higher score wins.
+    assert ref.game_over([520, 530], 9, ref.STANDARD) == (True, 1)
+    # Equal scores play another hand.
+    assert ref.game_over([510, 510], 9, ref.STANDARD) == (False, None)
+    # spades.short: 250.
+    assert ref.game_over([260, 100], 3, ref.SHORT) == (True, 0)
+
+
+def test_game_over_mercy():
+    assert ref.game_over([-200, 100], 2, ref.STANDARD) == (True, 1)  # at the mercy score
+    assert ref.game_over([100, -230], 2, ref.STANDARD) == (True, 0)
+    assert ref.game_over([-199, 100], 2, ref.STANDARD) == (False, None)
+    # Off in OpenSpiel's preset.
+    assert ref.game_over([-1000, 0], 2, ref.OPENSPIEL) == (False, None)
+    # Reading: both at or below it -> the higher score wins.
+    assert ref.game_over([-250, -300], 4, ref.STANDARD) == (True, 0)
+
+
+def test_game_over_max_hands():
+    rules = {"max_hands": 8}
+    assert ref.game_over([300, 250], 7, rules) == (False, None)
+    assert ref.game_over([300, 250], 8, rules) == (True, 0)
+    assert ref.game_over([300, 300], 8, rules) == (False, None)  # tie: play on
+    assert ref.game_over([300, 310], 9, rules) == (True, 1)
