@@ -148,25 +148,24 @@ def bit_index(card: np.ndarray) -> np.ndarray:
     return np.bitwise_count(card - _ONE).astype(np.int8)
 
 
-# Tables for select_bit: popcount of a byte, and the position of the k-th set bit of a byte.
-_POP8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.uint8)
-_SELECT8 = np.zeros((256, 8), dtype=np.uint8)
-for _v in range(256):
-    for _k, _b in enumerate(b for b in range(8) if _v >> b & 1):
-        _SELECT8[_v, _k] = _b
+# _SELECT16[v, k]: the position of the k-th lowest set bit of the 16-bit value v.
+_SET16 = (np.arange(1 << 16)[:, None] >> np.arange(16)) & 1
+_SELECT16 = np.argmax(np.cumsum(_SET16, axis=1)[:, :, None] > np.arange(16), axis=1).astype(np.uint8)
+_LOW16 = U64(0xFFFF)
 
 
 def select_bit(x: np.ndarray, k: np.ndarray) -> np.ndarray:
     """The ``k``-th lowest set bit (k = 0 is the lowest) of each bitboard, as a one-bit bitboard.
 
-    ``k`` must be below ``popcount(x)``. Works bytewise with lookup tables: find the byte that holds
-    the k-th bit from the running popcount of the bytes, then the bit inside that byte.
+    ``k`` must be below ``popcount(x)``. Finds the 16-bit chunk that holds the bit from the running
+    popcount of the chunks, then the bit inside the chunk from a lookup table.
     """
-    n = x.shape[0]
-    octets = np.ascontiguousarray(x, dtype="<u8").view(np.uint8).reshape(n, 8)
-    below = np.cumsum(_POP8[octets], axis=1, dtype=np.int16)  # set bits in bytes 0..j
-    byte = (below <= k[:, None]).sum(axis=1)
-    rows = np.arange(n)
-    before = np.where(byte > 0, below[rows, byte - 1], 0)
-    bit = _SELECT8[octets[rows, byte], k - before]
-    return _ONE << (byte.astype(U64) * U64(8) + bit.astype(U64))
+    k = k.astype(np.int64)
+    below = np.zeros((4, x.shape[0]), dtype=np.int64)  # below[c]: set bits in chunks < c
+    for c in range(1, 4):
+        below[c] = below[c - 1] + popcount((x >> U64(16 * (c - 1))) & _LOW16)
+    chunk = (k >= below[1]).astype(np.int64) + (k >= below[2]) + (k >= below[3])
+    shift = (chunk * 16).astype(U64)
+    value = ((x >> shift) & _LOW16).astype(np.intp)
+    bit = _SELECT16[value, k - np.take_along_axis(below, chunk[None, :], axis=0)[0]]
+    return _ONE << (shift + bit.astype(U64))

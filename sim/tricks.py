@@ -66,6 +66,7 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
         trick = np.zeros((n, players), dtype=U64)
         trick_flat = trick.reshape(-1)
         led = np.zeros(n, dtype=U64)
+        in_trick = np.zeros(n, dtype=U64)
         for j in range(players):
             seat = (leader + j) % players
             idx = base + seat
@@ -76,7 +77,8 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
                 follow = hand & led
                 legal = np.where(follow != 0, follow, hand)
             view = PlayView(rows=rows, seat=seat, hand=hand, legal=legal, position=j,
-                            trick_no=t, leader=leader, trick=trick, led=led, trump=trump,
+                            trick_no=t, leader=leader, trick=trick, in_trick=in_trick, led=led,
+                            trump=trump,
                             played=played, tricks=tricks, deck=deck, **context)
             card = lineup.decide(view, "play", rng, U64)
             bad = ((card & ~legal) != 0) | (popcount(card) != 1)
@@ -87,9 +89,9 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
             plays[:, t * players + j] = slot
             flat[idx] = hand ^ card
             trick_flat[idx] = card
+            in_trick = in_trick | card
             if j == 0:
                 led = deck.suit_masks[suit_of_bit[slot]]
-        in_trick = np.bitwise_or.reduce(trick, axis=1)
         trumps = in_trick & trump
         win_card = highest_bit(np.where(trumps != 0, trumps, in_trick & led))
         winner = (trick == win_card[:, None]).argmax(axis=1).astype(np.int8)

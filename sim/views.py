@@ -76,7 +76,8 @@ class PlayView(_Batched):
     rows: int64[n]; seat: int8[n] the seat to play; hand: uint64[n] its cards;
     legal: uint64[n] the cards it may play (never 0); position: int, 0 = leading, same for the
     whole batch; trick_no: int, 0-based; leader: int8[n] who led this trick;
-    trick: uint64[n, P] card each seat played to this trick (0 = not yet);
+    trick: uint64[n, P] card each seat played to this trick (0 = not yet); in_trick: uint64[n]
+    the same cards as one bitboard;
     led: uint64[n] bits of the led suit (0 when leading); trump: uint64[n] bits of the trump suit
     (0 = no trump); played: uint64[n] every card of the earlier tricks;
     bids: int8[n, P]; blind: bool[n, P]; tricks: int8[n, P] tricks won so far this hand;
@@ -91,6 +92,7 @@ class PlayView(_Batched):
     trick_no: int
     leader: np.ndarray
     trick: np.ndarray
+    in_trick: np.ndarray
     led: np.ndarray
     trump: np.ndarray
     played: np.ndarray
@@ -101,11 +103,6 @@ class PlayView(_Batched):
     bags: np.ndarray
     rules: object
     deck: Deck
-
-    @cached_property
-    def in_trick(self) -> np.ndarray:
-        """uint64[n]: the cards already played to this trick."""
-        return np.bitwise_or.reduce(self.trick, axis=1)
 
     @cached_property
     def winning(self) -> np.ndarray:

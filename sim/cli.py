@@ -1,0 +1,134 @@
+"""The ``whistlab`` command: run experiments, replay hand records, list presets.
+
+Every user error (bad file, key, value, record or play) ends as one line on standard error and exit
+code 2, with nothing written: inputs are validated before any output is opened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import __version__
+from .errors import UserError
+
+__all__ = ["main"]
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 0")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse's own errors: same one-line form, exit code 2
+        raise UserError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="whistlab", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"whistlab {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    run = sub.add_parser("run", help="simulate an experiment into Parquet tables")
+    run.add_argument("experiment", nargs="?", help="experiment TOML (default: the default one)")
+    run.add_argument("--rules", help="a preset name or a rules TOML file")
+    run.add_argument("--strategy", help="strategy name for every seat")
+    count = run.add_mutually_exclusive_group()
+    count.add_argument("--hands", type=_positive, help="independent hands to simulate")
+    count.add_argument("--games", type=_positive, help="whole games to simulate")
+    run.add_argument("--seed", type=_seed, help="root seed")
+    run.add_argument("--block-size", type=_positive, help="games or hands per block")
+    run.add_argument("--n-jobs", type=int, default=-1, help="processes (default: all cores)")
+    run.add_argument("--out", help="results folder (default: results/<experiment name>)")
+    run.add_argument("--records", help="also write hand records (JSON Lines) to this file")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    replay = sub.add_parser("replay", help="replay and score hand records (JSON Lines)")
+    replay.add_argument("records", help="records file")
+    replay.add_argument("--rules", help="score under these rules instead of the records' own")
+    replay.add_argument("--out", help="write the output records here instead of standard output")
+
+    presets = sub.add_parser("presets", help="list rules presets, or show one preset's keys")
+    presets.add_argument("name", nargs="?")
+    return parser
+
+
+def cmd_run(args) -> int:
+    from .experiment import load_experiment
+    from .runner import run_experiment
+    from .summary import format_summary, summarize
+
+    overrides = {k: v for k, v in dict(rules=args.rules, strategy=args.strategy, hands=args.hands,
+                                       games=args.games, seed=args.seed,
+                                       block_size=args.block_size).items() if v is not None}
+    exp = load_experiment(args.experiment, overrides)
+    out = Path(args.out) if args.out else Path("results") / exp.name
+    run_experiment(exp, out, n_jobs=args.n_jobs, progress=not args.quiet,
+                   records=bool(args.records))
+    if args.records:
+        from .records import collect_records
+
+        collect_records(out, exp, args.records)
+    print(f"results: {out}")
+    print(format_summary(summarize(out)))
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from .replay import replay_file
+
+    results = replay_file(args.records, args.rules)  # all checked before anything is written
+    lines = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in results)
+    if args.out:
+        Path(args.out).write_text(lines, encoding="utf-8")
+    else:
+        sys.stdout.write(lines)
+    return 0
+
+
+def cmd_presets(args) -> int:
+    from .options import PRESETS, rules_to_dict
+
+    if args.name is None:
+        print("\n".join(PRESETS))
+        return 0
+    if args.name not in PRESETS:
+        raise UserError(f"unknown preset '{args.name}'; known presets: {', '.join(PRESETS)}")
+    for key, value in rules_to_dict(PRESETS[args.name]).items():
+        print(f"{key} = {json.dumps(value)}")
+    return 0
+
+
+def main(argv=None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return {"run": cmd_run, "replay": cmd_replay, "presets": cmd_presets}[args.command](args)
+    except UserError as err:
+        print(f"whistlab: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("whistlab: interrupted; finished blocks are kept, run again to resume",
+              file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,178 @@
+"""Hand records (RULES.md §5): JSON Lines, one complete hand per line — reading, checking, writing.
+
+Cards are names (``"AS"``) in records and bitboard slots inside the engine; this module converts at
+the edge. A malformed record is rejected with its line number and the field at fault.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .cards import BIT, Deck
+from .errors import UserError
+
+__all__ = ["HandRecords", "block_records", "collect_records", "parse_records", "read_jsonl",
+           "write_jsonl"]
+
+
+def read_jsonl(path: str | Path) -> list[tuple[int, dict]]:
+    """(line number, object) for every non-blank line."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError("no such records file", source=str(path)) from None
+    out = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise UserError(f"not valid JSON: {err.msg}", source=str(path), line=number) from None
+        if not isinstance(obj, dict):
+            raise UserError("a record must be a JSON object", source=str(path), line=number)
+        out.append((number, obj))
+    return out
+
+
+def write_jsonl(records, path: str | Path) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        for rec in records:
+            f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+    tmp.replace(path)
+
+
+@dataclass(eq=False)
+class HandRecords:
+    """Records of one game as arrays (N records). ``hands`` uint64[N, 4] and ``plays`` int8[N, 52]
+    (slots in play order) are None in score-sheet mode, where ``tricks`` int8[N, 4] is given."""
+
+    dealer: np.ndarray
+    bids: np.ndarray
+    blind: np.ndarray
+    scores: np.ndarray
+    bags: np.ndarray
+    hands: np.ndarray | None
+    plays: np.ndarray | None
+    tricks: np.ndarray | None
+
+
+def _ints(rec, key, n, lo, hi, err):
+    value = rec.get(key)
+    if (not isinstance(value, list) or len(value) != n
+            or any(type(v) is not int or not lo <= v <= hi for v in value)):
+        raise err(f"'{key}' must be a list of {n} integers in [{lo}, {hi}]")
+    return value
+
+
+def _card_slots(names, deck: Deck, key, err) -> list[int]:
+    try:
+        return [deck.bit_of(c) for c in names]
+    except (KeyError, TypeError):
+        bad = next((c for c in names if not isinstance(c, str) or c not in deck._index), None)
+        raise err(f"'{key}' holds {bad!r}, which is not a card of this deck "
+                  "(cards are written like AS, TH, 2C)") from None
+
+
+def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, tricks_per_hand: int,
+                  source: str) -> HandRecords:
+    """Check and convert records (all full records, or all score-sheet records)."""
+    n = len(items)
+    dealer = np.zeros(n, np.int8)
+    bids = np.zeros((n, players), np.int8)
+    blind = np.zeros((n, players), bool)
+    scores = np.zeros((n, 2), np.int32)
+    bags = np.zeros((n, 2), np.int32)
+    sheet = "tricks" in items[0][1] and "plays" not in items[0][1] if items else False
+    hands = None if sheet else np.zeros((n, players), np.uint64)
+    plays = None if sheet else np.zeros((n, players * tricks_per_hand), np.int8)
+    tricks = np.zeros((n, players), np.int8) if sheet else None
+    for i, (line, rec) in enumerate(items):
+        def err(msg, line=line):
+            return UserError(msg, source=source, line=line)
+
+        if type(rec.get("dealer")) is not int or not 0 <= rec["dealer"] < players:
+            raise err(f"'dealer' must be a seat 0..{players - 1}")
+        dealer[i] = rec["dealer"]
+        bids[i] = _ints(rec, "bids", players, 0, tricks_per_hand, err)
+        b = rec.get("blind", [False] * players)
+        if not isinstance(b, list) or len(b) != players or any(type(v) is not bool for v in b):
+            raise err(f"'blind' must be a list of {players} true/false")
+        blind[i] = b
+        before = rec.get("before", {}) or {}
+        if not isinstance(before, dict) or set(before) - {"scores", "bags"}:
+            raise err("'before' must be an object with 'scores' and 'bags'")
+        scores[i] = _ints(before, "scores", 2, -10**6, 10**6, err) if "scores" in before else 0
+        bags[i] = _ints(before, "bags", 2, 0, 10**6, err) if "bags" in before else 0
+        if sheet:
+            if "hands" in rec or "plays" in rec:
+                raise err("give either 'tricks' (score-sheet mode) or 'hands' and 'plays'")
+            tricks[i] = _ints(rec, "tricks", players, 0, tricks_per_hand, err)
+            if int(tricks[i].sum()) != tricks_per_hand:
+                raise err(f"'tricks' must total {tricks_per_hand}")
+            continue
+        if "hands" not in rec or "plays" not in rec:
+            raise err("a record needs 'hands' and 'plays' (or 'tricks' alone, score-sheet mode); "
+                      "all records of one replay must be of the same mode")
+        hs = rec["hands"]
+        if (not isinstance(hs, list) or len(hs) != players
+                or any(not isinstance(h, list) or len(h) != tricks_per_hand for h in hs)):
+            raise err(f"'hands' must be {players} lists of {tricks_per_hand} cards")
+        slots = [_card_slots(h, deck, "hands", err) for h in hs]
+        flat = [s for h in slots for s in h]
+        if len(set(flat)) != len(flat):
+            raise err("'hands' deal a card twice")
+        hands[i] = [int(BIT[h].sum()) if h else 0 for h in slots]
+        ps = rec["plays"]
+        if not isinstance(ps, list) or len(ps) != players * tricks_per_hand:
+            raise err(f"'plays' must list all {players * tricks_per_hand} cards played")
+        plays[i] = _card_slots(ps, deck, "plays", err)
+    return HandRecords(dealer, bids, blind, scores, bags, hands, plays, tricks)
+
+
+def block_records(result, exp, game_offset: int) -> list[dict[str, Any]]:
+    """Hand records of everything a block simulated, in the order of its hands table."""
+    from .options import rules_to_dict
+    from .spades.hand import deck_for
+
+    deck = deck_for(exp.rules)
+    rules = rules_to_dict(exp.rules)
+    names = np.array([n or "?" for n in deck.names])
+    out = []
+    start = 0
+    for o in result.outcomes:
+        rows = slice(start, start + o.bidding.bids.shape[0])
+        start = rows.stop
+        hands = result.hands[rows]
+        for i in range(hands.shape[0]):
+            out.append({
+                "game": exp.rules.game, "rules": rules,
+                "game_id": int(result.game[rows][i]) + game_offset,
+                "hand_no": int(result.hand_no[rows][i]),
+                "dealer": int(result.dealer[rows][i]),
+                "hands": [deck.names_of(h) for h in hands[i]],
+                "bids": o.bidding.bids[i].tolist(), "blind": o.bidding.blind[i].tolist(),
+                "plays": names[o.play.plays[i]].tolist(),
+                "before": {"scores": result.before_scores[rows][i].tolist(),
+                           "bags": result.before_bags[rows][i].tolist()},
+            })
+    out.sort(key=lambda r: (r["game_id"], r["hand_no"]))
+    return out
+
+
+def collect_records(out: Path, exp, target: str | Path) -> None:
+    """Concatenate the blocks' record files (``out/records/part-*.jsonl``) in block order."""
+    parts = [Path(out) / "records" / f"part-{b:05d}.jsonl" for b in range(exp.n_blocks)]
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target, "w", encoding="utf-8") as f:
+        for p in parts:
+            f.write(p.read_text(encoding="utf-8"))

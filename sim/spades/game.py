@@ -1,0 +1,136 @@
+"""Whole Spades games and independent hands for one block of the batch (RULES.md §3, §4.8).
+
+A block is the unit of work and of randomness: its deals and its players' random choices are pure
+functions of (root seed, block index) — see `block_streams` — so how blocks are spread over
+processes never changes a result. Deals are also independent of the rules and the players: hand
+``h`` of game ``g`` gets the same cards in every experiment cell with the same seed and block size
+(common random numbers), because each group of `DEAL_GROUP` games draws its deals for hand ``h``
+from its own stream.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..deal import deal_in_order, to_seats
+from ..errors import UserError
+from .hand import HandOutcome, deck_for, play_hands
+from .rules import SpadesRules
+
+__all__ = ["DEAL_GROUP", "BlockResult", "game_over", "play_block"]
+
+DEAL_GROUP = 1024  # games whose deals for one hand number come from one stream
+FIRST_DEALER = 3  # the first hand of a game is dealt by seat 3, so seat 0 bids first and leads
+HAND_GUARD = 10_000  # a game still running after this many hands is reported, not looped forever
+
+
+def deal_rng(seed: int, block: int, hand_no: int, group: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1, block, hand_no, group)))
+
+
+def play_rng(seed: int, block: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(2, block)))
+
+
+def game_over(scores: np.ndarray, hand_no: int, rules: SpadesRules):
+    """The stop condition after a hand (RULES.md §3 and §4.8), for scores int32[N, 2].
+
+    A game may end when a side reaches ``target_score``, a side is at or below ``mercy_score``, or
+    ``max_hands`` hands were played; it then ends unless the scores are equal (ties play another
+    hand), and the higher score wins. Returns (done: bool[N], winner: int8[N], -1 if not done).
+    """
+    may_end = np.zeros(scores.shape[0], dtype=bool)
+    if rules.target_score is not None:
+        may_end |= (scores >= rules.target_score).any(axis=1)
+    if rules.mercy_score is not None:
+        may_end |= (scores <= rules.mercy_score).any(axis=1)
+    if rules.max_hands is not None and hand_no >= rules.max_hands:
+        may_end[:] = True
+    done = may_end & (scores[:, 0] != scores[:, 1])
+    winner = np.where(done, (scores[:, 1] > scores[:, 0]).astype(np.int8), -1).astype(np.int8)
+    return done, winner
+
+
+@dataclass(eq=False)
+class BlockResult:
+    """What a block produced: per played hand, its game row and hand number, the outcome arrays
+    (concatenated over hand numbers), and per game the final state."""
+
+    game: np.ndarray  # int64[H] row of the game in the block
+    hand_no: np.ndarray  # int16[H] 1-based
+    dealer: np.ndarray  # int8[H]
+    hands: np.ndarray  # uint64[H, 4] dealt cards
+    before_scores: np.ndarray  # int32[H, 2]
+    before_bags: np.ndarray  # int32[H, 2]
+    outcomes: list[HandOutcome]  # one per hand number, rows in the order of `game`
+    games: dict[str, np.ndarray] | None  # per game: n_hands, score_<s>, bags_<s>, winner, ...
+
+
+def play_block(rules: SpadesRules, lineup, seed: int, block: int, size: int, mode: str,
+               hand_offset: int = 0) -> BlockResult:
+    """Play ``size`` whole games (``mode = "games"``) or ``size`` independent hands (``"hands"``:
+    each from 0-0, the dealer rotating with the hand's global index ``hand_offset + i``)."""
+    deck = deck_for(rules)
+    prng = play_rng(seed, block)
+    if mode == "hands":
+        dealer = ((FIRST_DEALER + hand_offset + np.arange(size)) % 4).astype(np.int8)
+        hands = _deal_groups(deck, dealer, seed, block, 1, np.arange(size))
+        zeros = np.zeros((size, 2), dtype=np.int32)
+        out = play_hands(hands, dealer, zeros, zeros, lineup, rules, prng, deck)
+        return BlockResult(game=np.arange(size), hand_no=np.ones(size, np.int16), dealer=dealer,
+                           hands=hands, before_scores=zeros, before_bags=zeros, outcomes=[out],
+                           games=None)
+    return _play_games(rules, lineup, seed, block, size, deck, prng)
+
+
+def _deal_groups(deck, dealer, seed, block, hand_no, rows):
+    """Deals for the given game rows. Each group of DEAL_GROUP games draws its deals from its own
+    stream and is dealt whole, so a game's cards never depend on which other games still play."""
+    hands = np.zeros((rows.size, 4), dtype=np.uint64)
+    groups = rows // DEAL_GROUP
+    for g in np.unique(groups):
+        mine = groups == g
+        dealt = deal_in_order(deck, DEAL_GROUP, 4, deal_rng(seed, block, hand_no, g))
+        hands[mine] = to_seats(dealt[rows[mine] - g * DEAL_GROUP], dealer[mine])
+    return hands
+
+
+def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
+    scores = np.zeros((size, 2), dtype=np.int32)
+    bags = np.zeros((size, 2), dtype=np.int32)
+    penalties = np.zeros((size, 2), dtype=np.int32)
+    n_hands = np.zeros(size, dtype=np.int16)
+    winner = np.full(size, -1, dtype=np.int8)
+    active = np.arange(size)
+    parts = dict(game=[], hand_no=[], dealer=[], hands=[], before_scores=[], before_bags=[])
+    outcomes = []
+    hand_no = 0
+    while active.size:
+        hand_no += 1
+        if hand_no > HAND_GUARD:
+            raise UserError(f"{active.size} games did not end within {HAND_GUARD} hands; set "
+                            "max_hands or mercy_score", key="target_score")
+        dealer = ((FIRST_DEALER + hand_no - 1) % 4) * np.ones(active.size, np.int8)
+        hands = _deal_groups(deck, dealer, seed, block, hand_no, active)
+        out = play_hands(hands, dealer, scores[active], bags[active], lineup, rules, prng, deck)
+        for key, value in dict(game=active, hand_no=np.full(active.size, hand_no, np.int16),
+                               dealer=dealer, hands=hands, before_scores=scores[active],
+                               before_bags=bags[active]).items():
+            parts[key].append(value)
+        outcomes.append(out)
+        scores[active] = out.scores_after
+        bags[active] = out.score.bags_after
+        penalties[active] += out.score.bag_penalty < 0
+        n_hands[active] = hand_no
+        done, won = game_over(out.scores_after, hand_no, rules)
+        winner[active[done]] = won[done]
+        active = active[~done]
+    games = dict(n_hands=n_hands, winner=winner)
+    for s in range(2):
+        games[f"score_{s}"] = scores[:, s]
+        games[f"bags_{s}"] = bags[:, s]
+        games[f"bag_penalties_{s}"] = penalties[:, s]
+    return BlockResult(games=games, outcomes=outcomes,
+                       **{k: np.concatenate(v) for k, v in parts.items()})

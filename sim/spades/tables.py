@@ -1,0 +1,56 @@
+"""The tidy tables of a Spades block: ``hands`` (one row per hand) and ``games`` (one per game).
+
+The schema is documented in docs/SCHEMA.md; a test keeps the two in step. Seats are 0..3, sides 0
+(seats 0 and 2) and 1 (seats 1 and 3). ``hand_<seat>`` is the seat's dealt cards as a bitboard:
+bit ``13 * suit + rank`` with suits C, D, H, S = 0..3 and ranks 2..A = 0..12.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from .game import BlockResult
+from .scoring import COMPONENTS
+
+__all__ = ["block_tables"]
+
+
+def _cat(outcomes, get) -> np.ndarray:
+    return np.concatenate([get(o) for o in outcomes])
+
+
+def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Table | None]:
+    outs = result.outcomes
+    bids = _cat(outs, lambda o: o.bidding.bids)
+    blind = _cat(outs, lambda o: o.bidding.blind)
+    tricks = _cat(outs, lambda o: o.play.tricks)
+    after = _cat(outs, lambda o: o.scores_after)
+    bags = _cat(outs, lambda o: o.score.bags_after)
+    parts = {name: _cat(outs, lambda o, n=name: getattr(o.score, n)) for name in COMPONENTS}
+    points = sum(parts.values())
+    order = np.lexsort((result.hand_no, result.game))  # rows by game, then hand
+    cols: dict[str, np.ndarray] = {
+        "game_id": result.game.astype(np.int64) + game_offset,
+        "hand_no": result.hand_no.astype(np.int16),
+        "dealer": result.dealer.astype(np.int8),
+    }
+    for seat in range(4):
+        cols[f"bid_{seat}"] = bids[:, seat]
+        cols[f"blind_{seat}"] = blind[:, seat]
+        cols[f"tricks_{seat}"] = tricks[:, seat]
+    for side in range(2):
+        cols[f"points_{side}"] = points[:, side].astype(np.int16)
+        cols[f"score_{side}"] = after[:, side].astype(np.int32)
+        cols[f"bags_{side}"] = bags[:, side].astype(np.int8)
+        for name in COMPONENTS:
+            cols[f"{name}_{side}"] = parts[name][:, side].astype(np.int16)
+    for seat in range(4):
+        cols[f"hand_{seat}"] = result.hands[:, seat]
+    hands = pa.table({k: v[order] for k, v in cols.items()})
+    if result.games is None:
+        return hands, None
+    n = result.games["n_hands"].shape[0]
+    games = {"game_id": np.arange(n, dtype=np.int64) + game_offset}
+    games.update(result.games)
+    return hands, pa.table(games)
