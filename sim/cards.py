@@ -31,6 +31,7 @@ import numpy as np
 
 __all__ = [
     "BIT",
+    "at_or_below",
     "RANKS",
     "SUITS",
     "Deck",
@@ -87,6 +88,23 @@ class Deck:
                     out[b] = s
         return out
 
+    @cached_property
+    def offsets(self) -> np.ndarray:
+        """int8[4]: the lowest slot of each suit's range (its weakest card)."""
+        return np.array([(int(m) & -int(m)).bit_length() - 1 for m in self.suit_masks], np.int8)
+
+    @cached_property
+    def same_suit(self) -> dict[int, np.uint64]:
+        """``same_suit[k]``: slots ``b`` whose card ``b + k`` is of the same suit, for k = 1, 2, 4,
+        8, 16: the masks that keep a shift by ``k`` inside the suit ranges (see `at_or_below`)."""
+        out = {}
+        for k in (1, 2, 4, 8, 16):
+            m = 0
+            for suit_mask in (int(x) for x in self.suit_masks):
+                m |= suit_mask & (suit_mask >> k)
+            out[k] = U64(m)
+        return out
+
     def bit_of(self, name: str) -> int:
         """The slot of a card name such as ``"AS"``; raises KeyError for a card not in the deck."""
         return self._index[name]
@@ -141,6 +159,17 @@ def highest_bit(x: np.ndarray) -> np.ndarray:
     x |= x >> U64(16)
     x |= x >> U64(32)
     return x ^ (x >> _ONE)
+
+
+def at_or_below(x: np.ndarray, deck: Deck) -> np.ndarray:
+    """Every slot at or below a card of ``x`` in the same suit (a suit-local downward smear).
+
+    ``hand & ~at_or_below(unseen, deck)`` are the cards higher than every unseen card of their
+    suit; ``~at_or_below(card, deck)`` the cards that outrank ``card`` in its suit (and all cards
+    of other suits)."""
+    for k, keep in deck.same_suit.items():
+        x = x | ((x >> U64(k)) & keep)
+    return x
 
 
 def bit_index(card: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import SUITS, Deck, bit_index, highest_bit, popcount
+from .cards import SUITS, Deck, bit_index, popcount
 from .errors import UserError
 from .views import PlayView
 
@@ -51,56 +51,66 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
     """
     n, players = hands.shape
     n_tricks = int(popcount(hands[:1, 0])[0]) if n else 0
-    hands = hands.copy()
-    flat = hands.reshape(-1)  # flat[P*i + seat] is hands[i, seat]
+    dealt = hands.reshape(-1)  # dealt[P*i + seat] is hands[i, seat]
     base = np.arange(n, dtype=np.intp) * players
     rows = np.arange(n)
+    # seat_at[j][leader]: who plays j-th in a trick led by `leader`
+    seat_at = [np.array([(lead + j) % players for lead in range(players)], np.int8)
+               for j in range(players)]
     suit_of_bit = deck.suit_of_bit
+    # Spades and every game whose trump suit, if any, has the highest bit range: a card beats
+    # the winning card iff it follows or trumps and has a higher bit (see `beats` below).
+    trump_on_top = bool(np.all(trump == trump[:1])) and (
+        n == 0 or int(trump[0]) == 0 or int(trump[0]) > int(deck.full_mask & ~trump[0]))
     tricks = np.zeros((n, players), dtype=np.int8)
-    plays = np.zeros((n, n_tricks * players), dtype=np.int8)
-    winners = np.zeros((n, n_tricks), dtype=np.int8)
+    plays = np.zeros((n_tricks * players, n), dtype=np.int8)  # transposed: rows written whole
+    winners = np.zeros((n_tricks, n), dtype=np.int8)
     played = np.zeros(n, dtype=U64)
     trumped = np.zeros(n, dtype=bool)
-    leader = leader.astype(np.int8)
+    leader = leader.astype(np.intp)
     for t in range(n_tricks):
-        trick = np.zeros((n, players), dtype=U64)
-        trick_flat = trick.reshape(-1)
         led = np.zeros(n, dtype=U64)
         in_trick = np.zeros(n, dtype=U64)
+        win_card = np.zeros(n, dtype=U64)  # the card winning the trick so far
+        win_seat = np.full(n, -1, dtype=np.int8)
         for j in range(players):
-            seat = (leader + j) % players
-            idx = base + seat
-            hand = flat[idx]
+            seat = seat_at[j][leader]
+            hand = dealt[base + seat] & ~(played | in_trick)
             if j == 0:
                 legal = lead_rule(hand, trumped)
             else:
                 follow = hand & led
                 legal = np.where(follow != 0, follow, hand)
             view = PlayView(rows=rows, seat=seat, hand=hand, legal=legal, position=j,
-                            trick_no=t, leader=leader, trick=trick, in_trick=in_trick, led=led,
-                            trump=trump,
-                            played=played, tricks=tricks, deck=deck, **context)
+                            trick_no=t, leader=leader, in_trick=in_trick, led=led, trump=trump,
+                            winning=win_card, winning_seat=win_seat, played=played,
+                            tricks=tricks, deck=deck, **context)
             card = lineup.decide(view, "play", rng, U64)
             bad = ((card & ~legal) != 0) | (popcount(card) != 1)
             if bad.any():
                 raise _illegal(np.flatnonzero(bad)[0], t, seat, hand, legal, led, card, deck,
                                lead_rule)
             slot = bit_index(card)
-            plays[:, t * players + j] = slot
-            flat[idx] = hand ^ card
-            trick_flat[idx] = card
+            plays[t * players + j] = slot
             in_trick = in_trick | card
             if j == 0:
                 led = deck.suit_masks[suit_of_bit[slot]]
-        trumps = in_trick & trump
-        win_card = highest_bit(np.where(trumps != 0, trumps, in_trick & led))
-        winner = (trick == win_card[:, None]).argmax(axis=1).astype(np.int8)
-        tricks[rows, winner] += 1
-        winners[:, t] = winner
-        trumped |= trumps != 0
+            # The highest trump wins, else the highest card of the led suit (RULES.md §0); two
+            # cards of one suit compare as integers since a higher bit is a stronger card.
+            if trump_on_top:
+                beats = ((card & (trump | led)) != 0) & (card > win_card)
+            else:
+                beats = np.where((win_card & trump) != 0,
+                                 ((card & trump) != 0) & (card > win_card),
+                                 ((card & trump) != 0) | (((card & led) != 0) & (card > win_card)))
+            win_card = np.maximum(win_card, card * beats)  # a beating card is the larger one
+            win_seat = np.where(beats, seat, win_seat)
+        tricks[rows, win_seat] += 1
+        winners[t] = win_seat
+        trumped |= (in_trick & trump) != 0
         played |= in_trick
-        leader = winner
-    return TrickResult(tricks=tricks, plays=plays, winners=winners)
+        leader = win_seat.astype(np.intp)
+    return TrickResult(tricks=tricks, plays=plays.T.copy(), winners=winners.T.copy())
 
 
 def _illegal(row, t, seat, hand, legal, led, card, deck: Deck, lead_rule) -> IllegalPlay:

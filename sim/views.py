@@ -16,7 +16,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .cards import Deck, highest_bit
+from .cards import Deck
 
 __all__ = ["BidView", "BlindView", "PlayView"]
 
@@ -76,10 +76,11 @@ class PlayView(_Batched):
     rows: int64[n]; seat: int8[n] the seat to play; hand: uint64[n] its cards;
     legal: uint64[n] the cards it may play (never 0); position: int, 0 = leading, same for the
     whole batch; trick_no: int, 0-based; leader: int8[n] who led this trick;
-    trick: uint64[n, P] card each seat played to this trick (0 = not yet); in_trick: uint64[n]
-    the same cards as one bitboard;
+    in_trick: uint64[n] the cards played to this trick so far;
     led: uint64[n] bits of the led suit (0 when leading); trump: uint64[n] bits of the trump suit
-    (0 = no trump); played: uint64[n] every card of the earlier tricks;
+    (0 = no trump); winning: uint64[n] the card now winning the trick — the highest trump, else
+    the highest card of the led suit (RULES.md §0) — and winning_seat: int8[n] its player (0 and
+    -1 when leading); played: uint64[n] every card of the earlier tricks;
     bids: int8[n, P]; blind: bool[n, P]; tricks: int8[n, P] tricks won so far this hand;
     scores, bags: int32[n, sides] before this hand.
     """
@@ -91,10 +92,11 @@ class PlayView(_Batched):
     position: int
     trick_no: int
     leader: np.ndarray
-    trick: np.ndarray
     in_trick: np.ndarray
     led: np.ndarray
     trump: np.ndarray
+    winning: np.ndarray
+    winning_seat: np.ndarray
     played: np.ndarray
     bids: np.ndarray
     blind: np.ndarray
@@ -104,18 +106,10 @@ class PlayView(_Batched):
     rules: object
     deck: Deck
 
-    @cached_property
-    def winning(self) -> np.ndarray:
-        """uint64[n]: the card now winning the trick (0 when leading): the highest trump, else the
-        highest card of the led suit (RULES.md §0)."""
-        trumps = self.in_trick & self.trump
-        return highest_bit(np.where(trumps != 0, trumps, self.in_trick & self.led))
-
-    @cached_property
-    def winning_seat(self) -> np.ndarray:
-        """int8[n]: the seat now winning the trick (-1 when leading)."""
-        hit = (self.trick == self.winning[:, None]) & (self.winning[:, None] != 0)
-        return np.where(hit.any(axis=1), hit.argmax(axis=1), -1).astype(np.int8)
+    def has_played(self, seat: np.ndarray) -> np.ndarray:
+        """bool[n]: whether ``seat`` has already played to this trick."""
+        players = self.tricks.shape[1]
+        return (seat.astype(np.intp) - self.leader) % players < self.position
 
     @cached_property
     def unseen(self) -> np.ndarray:

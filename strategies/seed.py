@@ -1,0 +1,212 @@
+"""`seed`: a sound heuristic Spades player (RULES.md §3), every habit a tunable parameter.
+
+Bidding counts likely tricks — aces, guarded kings and queens, top spades, spade length, ruffs in
+short suits — and bids nil with a weak hand short of high spades, or blind nil when far behind.
+Play follows one of four aims per hand and seat, decided afresh at every card:
+
+* ``duck``   — the seat bid nil: lose every trick (the highest card that still loses, shed high
+  cards when void, lead low);
+* ``cover``  — the partner bid nil and has not been caught: win the tricks he could be caught in;
+* ``shed``   — the side's contract is safe (and the opponents cannot be set): avoid bags by
+  losing tricks cheaply;
+* ``win``    — otherwise: win tricks economically (sure winners first, partner's winning card left
+  alone, the cheapest card that beats the trick), which also sets the opponents.
+
+All decisions are batched bitboard arithmetic over the `sim.views` (no per-hand loops).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from sim.cards import SPADES, U64, at_or_below, bit_index, highest_bit, lowest_bit, popcount
+
+from .base import Strategy, register
+
+__all__ = ["SeedStrategy"]
+
+ZERO = U64(0)
+
+
+def _suit_cards(hand, deck, suit):
+    """uint16-range view of one suit: the suit's cards shifted down to bit 0 (bit r = rank r)."""
+    return ((hand & deck.suit_masks[suit]) >> U64(int(deck.offsets[suit]))).astype(np.int64)
+
+
+def _nearest_legal(want: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """The legal bid closest to ``want``: the highest legal bid not above it, else the lowest."""
+    want = np.clip(want, 0, 15).astype(np.int64)
+    legal = legal.astype(np.int64)
+    below = legal & ((np.int64(2) << want) - 1)
+    top = np.where(below != 0, np.floor(np.log2(np.maximum(below, 1))), -1).astype(np.int64)
+    low = np.log2(legal & -legal).astype(np.int64)
+    return np.where(top >= 0, top, low).astype(np.int8)
+
+
+def _choose(*options):
+    """The first non-zero bitboard of each row among ``options`` (tried in order)."""
+    out = options[-1]
+    for opt in options[-2::-1]:
+        out = np.where(opt != ZERO, opt, out)
+    return out
+
+
+@register
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SeedStrategy(Strategy):
+    """A heuristic partnership Spades player; parameters are in tricks unless said otherwise."""
+
+    name = "seed"
+
+    # -- bidding: expected tricks -------------------------------------------------------------
+    ace: float = 1.0  # a side-suit ace
+    king: float = 0.75  # a side-suit king with at least one other card of its suit
+    queen: float = 0.25  # a side-suit queen with at least two others
+    long_side_suit: int = 6  # side-suit honours count nothing from this length on (ruffed)
+    spade_honour: float = 1.0  # A♠; K♠ with 2+ spades; Q♠ with 3+ spades
+    spade_length_from: int = 4  # each spade from this one on counts `spade_length`
+    spade_length: float = 1.0
+    ruff: float = 0.75  # per void (2) or singleton (1) side-suit shortness, spades permitting
+    bid_round: float = 0.5  # bid floor(estimate + bid_round)
+    # -- nil ------------------------------------------------------------------------------------
+    nil_max_estimate: float = 1.5  # bid nil only with at most this many expected tricks
+    nil_max_spades: int = 3  # ... at most this many spades
+    nil_max_spade: int = 9  # ... and no spade above this rank (0 = 2, 9 = J, 12 = A)
+    blind_nil_deficit: int = 200  # bid blind nil when the side trails by this much (if legal)
+    # -- play -----------------------------------------------------------------------------------
+    cover_nil: bool = True  # protect a partner's nil
+    avoid_bags: bool = True  # duck once the contract is safe
+    set_margin: int = 1  # keep winning while the opponents are at most this many tricks
+    #                       from being set even when our contract is safe (-1 = never)
+
+    # ---------------------------------------------------------------------------------- bidding
+    def estimate(self, hand: np.ndarray, deck) -> np.ndarray:
+        """float64[n]: expected tricks of a hand."""
+        spades = _suit_cards(hand, deck, SPADES)
+        n_sp = popcount(spades.astype(U64)).astype(np.int64)
+        est = np.zeros(hand.shape[0])
+        short = np.zeros(hand.shape[0])
+        for suit in range(4):
+            if suit == SPADES:
+                continue
+            cards = _suit_cards(hand, deck, suit)
+            length = popcount(cards.astype(U64)).astype(np.int64)
+            live = length < self.long_side_suit
+            est += self.ace * (((cards >> 12) & 1) & live)
+            est += self.king * (((cards >> 11) & 1) & (length >= 2) & live)
+            est += self.queen * (((cards >> 10) & 1) & (length >= 3) & live)
+            short += np.maximum(0, 2 - length)
+        est += self.spade_honour * (((spades >> 12) & 1)
+                                    + ((spades >> 11) & 1) * (n_sp >= 2)
+                                    + ((spades >> 10) & 1) * (n_sp >= 3))
+        est += self.spade_length * np.maximum(0, n_sp - self.spade_length_from + 1)
+        spare = np.maximum(0, n_sp - 1)  # spades left to ruff with after leading/holding one
+        est += self.ruff * np.minimum(short, spare)
+        return est
+
+    def blind_nil(self, view, rng):
+        partner = (view.seat ^ 2).astype(np.intp)
+        rows = np.arange(len(view))
+        partner_nil = view.bids[rows, partner] == 0
+        return (view.deficit >= self.blind_nil_deficit) & ~partner_nil
+
+    def bid(self, view, rng):
+        deck = view.deck
+        est = self.estimate(view.hand, deck)
+        spades = _suit_cards(view.hand, deck, SPADES)
+        n_sp = popcount(spades.astype(U64))
+        top_sp = np.where(spades > 0, np.floor(np.log2(np.maximum(spades, 1))), -1)
+        partner = (view.seat ^ 2).astype(np.intp)
+        partner_nil = view.bids[np.arange(len(view)), partner] == 0
+        nil = ((est <= self.nil_max_estimate) & (n_sp <= self.nil_max_spades)
+               & (top_sp <= self.nil_max_spade) & ~partner_nil & ((view.legal & 1) != 0))
+        want = np.maximum(1, np.floor(est + self.bid_round)).astype(np.int64)
+        ordinary = view.legal & ~np.uint16(1)
+        nil |= ordinary == 0  # nothing but nil is left (a partner's high bid under max_team_bid)
+        return np.where(nil, 0, _nearest_legal(want, np.maximum(ordinary, 2)))
+
+    # ------------------------------------------------------------------------------------ play
+    def play(self, view, rng):
+        rules, deck = view.rules, view.deck
+        n = len(view)
+        flat = (np.arange(n) * 4)[:, None] + ((view.seat[:, None] + np.arange(4)) & 3)
+        # Columns in table order from the deciding seat: 0 me, 1 left, 2 partner, 3 right.
+        bids = view.bids.reshape(-1)[flat].astype(np.int64)
+        tricks = view.tricks.reshape(-1)[flat].astype(np.int64)
+        my_bid, partner_bid = bids[:, 0], bids[:, 2]
+        # Contract arithmetic (RULES.md §3): a nil bidder's tricks count toward the partner's
+        # contract only under nil_tricks = "count".
+        taken = tricks if rules.nil_tricks == "count" else tricks * (bids != 0)
+        need = my_bid + partner_bid - taken[:, 0] - taken[:, 2]
+        opp_need = bids[:, 1] + bids[:, 3] - taken[:, 1] - taken[:, 3]
+        left = 13 - view.trick_no
+        settable = (opp_need > 0) & (opp_need <= left) & (left - opp_need < self.set_margin + 1)
+        settable &= self.set_margin >= 0
+
+        duck = my_bid == 0
+        cover = (~duck & (partner_bid == 0) & (tricks[:, 2] == 0)) & self.cover_nil
+        shed = ~duck & ~cover & (need <= 0) & ~settable & self.avoid_bags
+
+        legal, trump = view.legal, view.trump
+        outranked = at_or_below(view.unseen, deck)  # at or below an unseen card of its suit
+        boss = legal & ~outranked  # cards that no unseen card outranks
+        if view.position == 0:
+            low = _choose(self._lowest_rank(legal & ~trump, deck), self._lowest_rank(legal, deck))
+            win = _choose(lowest_bit(boss & ~trump), lowest_bit(boss),
+                          self._from_longest(legal & ~trump, deck), low)
+            high = _choose(lowest_bit(boss), highest_bit(legal & ~trump), highest_bit(legal))
+            return np.where(duck | shed, low, np.where(cover, high, win))
+
+        w = view.winning
+        higher = ~at_or_below(w, deck)  # cards that outrank w in its suit, and all other suits
+        beat = np.where((w & trump) != ZERO, legal & trump & higher,
+                        (legal & view.led & higher) | (legal & trump))
+        lose = legal & ~beat
+        lowest_loser = _choose(lowest_bit(lose & ~trump), lowest_bit(lose))
+        lowest_any = _choose(lowest_bit(legal & ~trump), lowest_bit(legal))
+        # duck and shed: the highest card that still loses (non-trumps first); when every card
+        # wins, duck plays its highest (the nil is lost: keep low cards for later) and shed its
+        # lowest winner.
+        highest_loser = _choose(highest_bit(lose & ~trump), highest_bit(lose))
+        duck_card = _choose(highest_loser, highest_bit(legal))
+        shed_card = _choose(highest_loser, lowest_bit(beat))
+        # win: leave partner's sure winner alone; last to play, win as cheaply as possible;
+        # second, only with a sure winner; third, with a sure winner or else the highest card.
+        last = view.position == view.tricks.shape[1] - 1
+        partner = view.seat ^ 2
+        partner_winning = view.winning_seat == partner
+        partner_safe = partner_winning & (last | ((w & ~outranked) != ZERO))
+        sure_beat = beat & ~outranked
+        if last:
+            take = lowest_bit(beat)
+        elif view.position == 1:
+            take = lowest_bit(sure_beat)
+        else:
+            take = _choose(lowest_bit(sure_beat), highest_bit(beat))
+        win_card = np.where(partner_safe, lowest_any, _choose(take, lowest_loser, lowest_bit(beat)))
+        # cover: win the trick while the nil partner is still to play or is winning it.
+        danger = ~view.has_played(partner) | partner_winning
+        cover_card = np.where(danger, _choose(highest_bit(beat), lowest_any), win_card)
+        return np.where(duck, duck_card,
+                        np.where(shed, shed_card, np.where(cover, cover_card, win_card)))
+
+    @staticmethod
+    def _lowest_rank(cards, deck):
+        """The card of lowest rank among ``cards`` (ties: the lowest suit index)."""
+        best, best_rank = np.zeros_like(cards), np.full(cards.shape, 99, np.int64)
+        for suit in range(4):
+            low = lowest_bit(cards & deck.suit_masks[suit])
+            rank = np.where(low != ZERO, bit_index(low).astype(np.int64) - deck.offsets[suit], 99)
+            better = rank < best_rank
+            best = np.where(better, low, best)
+            best_rank = np.where(better, rank, best_rank)
+        return best
+
+    @staticmethod
+    def _from_longest(cards, deck):
+        """The lowest card of the longest suit among ``cards`` (ties: the lowest suit index)."""
+        lengths = np.stack([popcount(cards & m) for m in deck.suit_masks], axis=1)
+        suit = lengths.argmax(axis=1)
+        return lowest_bit(cards & deck.suit_masks[suit])
