@@ -71,10 +71,10 @@ class SeedStrategy(Strategy):
     ruff: float = 0.75  # per void (2) or singleton (1) side-suit shortness, spades permitting
     bid_round: float = 0.5  # bid floor(estimate + bid_round)
     # -- nil ------------------------------------------------------------------------------------
-    nil_max_estimate: float = 1.5  # bid nil only with at most this many expected tricks
+    nil_max_estimate: float = 1.25  # bid nil only with at most this many expected tricks
     nil_max_spades: int = 3  # ... at most this many spades
-    nil_max_spade: int = 9  # ... and no spade above this rank (0 = 2, 9 = J, 12 = A)
-    blind_nil_deficit: int = 200  # bid blind nil when the side trails by this much (if legal)
+    nil_max_spade: int = 8  # ... and no spade above this rank (0 = 2, 8 = T, 12 = A)
+    blind_nil_deficit: int = 300  # bid blind nil when the side trails by this much (if legal)
     # -- play -----------------------------------------------------------------------------------
     cover_nil: bool = True  # protect a partner's nil
     avoid_bags: bool = True  # duck once the contract is safe
@@ -130,33 +130,35 @@ class SeedStrategy(Strategy):
     # ------------------------------------------------------------------------------------ play
     def play(self, view, rng):
         rules, deck = view.rules, view.deck
-        n = len(view)
-        flat = (np.arange(n) * 4)[:, None] + ((view.seat[:, None] + np.arange(4)) & 3)
-        # Columns in table order from the deciding seat: 0 me, 1 left, 2 partner, 3 right.
-        bids = view.bids.reshape(-1)[flat].astype(np.int64)
-        tricks = view.tricks.reshape(-1)[flat].astype(np.int64)
-        my_bid, partner_bid = bids[:, 0], bids[:, 2]
-        # Contract arithmetic (RULES.md §3): a nil bidder's tricks count toward the partner's
-        # contract only under nil_tricks = "count".
-        taken = tricks if rules.nil_tricks == "count" else tricks * (bids != 0)
-        need = my_bid + partner_bid - taken[:, 0] - taken[:, 2]
-        opp_need = bids[:, 1] + bids[:, 3] - taken[:, 1] - taken[:, 3]
+        seat = view.seat
+        side0 = (seat & 1) == 0
+        b, t = view.bids.astype(np.int16), view.tricks.astype(np.int16)
+        # Contract arithmetic per side (RULES.md §3): a nil bidder's tricks count toward the
+        # partner's contract only under nil_tricks = "count".
+        counted = t if rules.nil_tricks == "count" else t * (b != 0)
+        need0 = b[:, 0] + b[:, 2] - counted[:, 0] - counted[:, 2]
+        need1 = b[:, 1] + b[:, 3] - counted[:, 1] - counted[:, 3]
+        need, opp_need = np.where(side0, need0, need1), np.where(side0, need1, need0)
         left = 13 - view.trick_no
-        settable = (opp_need > 0) & (opp_need <= left) & (left - opp_need < self.set_margin + 1)
-        settable &= self.set_margin >= 0
+        settable = (opp_need > 0) & (left - opp_need <= self.set_margin) & (self.set_margin >= 0)
+        at = np.arange(len(view)) * 4
+        my_bid = b.reshape(-1)[at + seat]
+        partner = seat ^ 2
+        partner_nil = (b.reshape(-1)[at + partner] == 0) & (t.reshape(-1)[at + partner] == 0)
 
         duck = my_bid == 0
-        cover = (~duck & (partner_bid == 0) & (tricks[:, 2] == 0)) & self.cover_nil
+        cover = ~duck & partner_nil & self.cover_nil
         shed = ~duck & ~cover & (need <= 0) & ~settable & self.avoid_bags
 
         legal, trump = view.legal, view.trump
+        side_cards = _choose(legal & ~trump, legal)  # prefer non-trumps
         outranked = at_or_below(view.unseen, deck)  # at or below an unseen card of its suit
         boss = legal & ~outranked  # cards that no unseen card outranks
         if view.position == 0:
-            low = _choose(self._lowest_rank(legal & ~trump, deck), self._lowest_rank(legal, deck))
-            win = _choose(lowest_bit(boss & ~trump), lowest_bit(boss),
+            low = self._lowest_rank(side_cards, deck)
+            win = _choose(lowest_bit(_choose(boss & ~trump, boss)),
                           self._from_longest(legal & ~trump, deck), low)
-            high = _choose(lowest_bit(boss), highest_bit(legal & ~trump), highest_bit(legal))
+            high = _choose(lowest_bit(boss), highest_bit(side_cards))
             return np.where(duck | shed, low, np.where(cover, high, win))
 
         w = view.winning
@@ -164,18 +166,17 @@ class SeedStrategy(Strategy):
         beat = np.where((w & trump) != ZERO, legal & trump & higher,
                         (legal & view.led & higher) | (legal & trump))
         lose = legal & ~beat
-        lowest_loser = _choose(lowest_bit(lose & ~trump), lowest_bit(lose))
-        lowest_any = _choose(lowest_bit(legal & ~trump), lowest_bit(legal))
+        lowest_loser = lowest_bit(_choose(lose & ~trump, lose))
+        lowest_any = lowest_bit(side_cards)
         # duck and shed: the highest card that still loses (non-trumps first); when every card
         # wins, duck plays its highest (the nil is lost: keep low cards for later) and shed its
         # lowest winner.
-        highest_loser = _choose(highest_bit(lose & ~trump), highest_bit(lose))
-        duck_card = _choose(highest_loser, highest_bit(legal))
-        shed_card = _choose(highest_loser, lowest_bit(beat))
+        highest_loser = highest_bit(_choose(lose & ~trump, lose, legal))
+        duck_card = highest_loser
+        shed_card = np.where(lose != ZERO, highest_loser, lowest_bit(beat))
         # win: leave partner's sure winner alone; last to play, win as cheaply as possible;
         # second, only with a sure winner; third, with a sure winner or else the highest card.
         last = view.position == view.tricks.shape[1] - 1
-        partner = view.seat ^ 2
         partner_winning = view.winning_seat == partner
         partner_safe = partner_winning & (last | ((w & ~outranked) != ZERO))
         sure_beat = beat & ~outranked
@@ -184,25 +185,27 @@ class SeedStrategy(Strategy):
         elif view.position == 1:
             take = lowest_bit(sure_beat)
         else:
-            take = _choose(lowest_bit(sure_beat), highest_bit(beat))
+            take = np.where(sure_beat != ZERO, lowest_bit(sure_beat), highest_bit(beat))
         win_card = np.where(partner_safe, lowest_any, _choose(take, lowest_loser, lowest_bit(beat)))
         # cover: win the trick while the nil partner is still to play or is winning it.
         danger = ~view.has_played(partner) | partner_winning
-        cover_card = np.where(danger, _choose(highest_bit(beat), lowest_any), win_card)
+        cover_card = np.where(danger & (beat != ZERO), highest_bit(beat), win_card)
         return np.where(duck, duck_card,
                         np.where(shed, shed_card, np.where(cover, cover_card, win_card)))
 
     @staticmethod
     def _lowest_rank(cards, deck):
         """The card of lowest rank among ``cards`` (ties: the lowest suit index)."""
-        best, best_rank = np.zeros_like(cards), np.full(cards.shape, 99, np.int64)
-        for suit in range(4):
-            low = lowest_bit(cards & deck.suit_masks[suit])
-            rank = np.where(low != ZERO, bit_index(low).astype(np.int64) - deck.offsets[suit], 99)
-            better = rank < best_rank
-            best = np.where(better, low, best)
-            best_rank = np.where(better, rank, best_rank)
-        return best
+        offsets = [U64(int(o)) for o in deck.offsets]
+        ranks = np.zeros_like(cards)  # bit r: some card of rank r
+        for off in offsets:
+            ranks |= cards >> off
+        rank = lowest_bit(ranks)
+        out = np.zeros_like(cards)
+        for off in offsets[::-1]:
+            hit = (cards >> off) & rank  # the minimal rank: no stray bit of the next suit
+            out = np.where(hit != ZERO, hit << off, out)
+        return out
 
     @staticmethod
     def _from_longest(cards, deck):
