@@ -16,7 +16,6 @@ allowed. The command line's options override the file's values.
 
 from __future__ import annotations
 
-import dataclasses
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -127,6 +126,3 @@ def load_experiment(path: str | Path | None = None, overrides: Mapping[str, Any]
     table.update(overrides)
     return build_experiment(table, str(path), path.parent)
 
-
-def replace(exp: Experiment, **changes) -> Experiment:
-    return dataclasses.replace(exp, **changes)

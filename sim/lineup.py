@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -37,5 +37,3 @@ class Lineup:
                 out[idx] = getattr(strategy, method)(view.take(idx), rng)
         return out
 
-    def map(self, fn: Callable) -> Lineup:
-        return Lineup([fn(s) for s in self.strategies])

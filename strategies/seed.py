@@ -21,7 +21,7 @@ import dataclasses
 
 import numpy as np
 
-from sim.cards import SPADES, U64, at_or_below, bit_index, highest_bit, lowest_bit, popcount
+from sim.cards import SPADES, U64, at_or_below, highest_bit, lowest_bit, popcount
 
 from .base import Strategy, register
 
