@@ -17,24 +17,19 @@ from .errors import UserError
 __all__ = ["main"]
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
+def _integer(minimum: int):
+    """An argparse type: an integer of at least ``minimum``."""
 
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text!r} must be at least {minimum}")
+        return value
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 0")
-    return value
+    return parse
 
 
 class _Parser(argparse.ArgumentParser):
@@ -52,10 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--rules", help="a preset name or a rules TOML file")
     run.add_argument("--strategy", help="strategy name for every seat")
     count = run.add_mutually_exclusive_group()
-    count.add_argument("--hands", type=_positive, help="independent hands to simulate")
-    count.add_argument("--games", type=_positive, help="whole games to simulate")
-    run.add_argument("--seed", type=_seed, help="root seed")
-    run.add_argument("--block-size", type=_positive, help="games or hands per block")
+    count.add_argument("--hands", type=_integer(1), help="independent hands to simulate")
+    count.add_argument("--games", type=_integer(1), help="whole games to simulate")
+    run.add_argument("--seed", type=_integer(0), help="root seed")
+    run.add_argument("--block-size", type=_integer(1), help="games or hands per block")
     run.add_argument("--n-jobs", type=int, default=-1, help="processes (default: all cores)")
     run.add_argument("--out", help="results folder (default: results/<experiment name>)")
     run.add_argument("--records", help="also write hand records (JSON Lines) to this file")
