@@ -11,7 +11,8 @@ __all__ = ["format_summary", "summarize"]
 
 def summarize(results: str | Path) -> dict[str, float]:
     """Nil and blind nil bid and success rates (per seat-hand), bags per side per hand, bag
-    penalties per side per 100 hands, mean points per side; hands and games counted."""
+    penalties per side per 100 hands, mean points per side; hands and games (0 in a run of
+    independent hands) counted."""
     hands = pl.scan_parquet(Path(results) / "hands" / "*.parquet")
     seats, sides = range(4), range(2)
     nil = [(pl.col(f"bid_{s}") == 0) & ~pl.col(f"blind_{s}") for s in seats]
@@ -23,7 +24,6 @@ def summarize(results: str | Path) -> dict[str, float]:
 
     row = hands.select(
         n=pl.len(),
-        games=pl.col("game_id").n_unique(),
         nil=total(nil),
         nil_made=total([a & b for a, b in zip(nil, made, strict=True)]),
         blind=total(blind),
@@ -34,9 +34,11 @@ def summarize(results: str | Path) -> dict[str, float]:
         **{f"points_{s}": pl.col(f"points_{s}").mean() for s in sides},
     ).collect().row(0, named=True)
     n = row["n"]
+    games = Path(results) / "games"
     return {
         "hands": n,
-        "games": row["games"],
+        "games": pl.scan_parquet(games / "*.parquet").select(pl.len()).collect().item()
+        if games.exists() else 0,
         "nil_bid_rate": row["nil"] / (4 * n),
         "nil_success_rate": row["nil_made"] / row["nil"] if row["nil"] else float("nan"),
         "blind_nil_bid_rate": row["blind"] / (4 * n),
@@ -52,7 +54,7 @@ def summarize(results: str | Path) -> dict[str, float]:
 
 def format_summary(s: dict[str, float]) -> str:
     return "\n".join([
-        f"hands {s['hands']:,}  games {s['games']:,}",
+        f"hands {s['hands']:,}" + (f"  games {s['games']:,}" if s["games"] else ""),
         f"nil        bid by {s['nil_bid_rate']:7.2%} of seats, made {s['nil_success_rate']:7.2%}",
         f"blind nil  bid by {s['blind_nil_bid_rate']:7.2%} of seats, "
         f"made {s['blind_nil_success_rate']:7.2%}",
