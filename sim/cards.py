@@ -177,24 +177,30 @@ def bit_index(card: np.ndarray) -> np.ndarray:
     return np.bitwise_count(card - _ONE).astype(np.int8)
 
 
-# _SELECT16[v, k]: the position of the k-th lowest set bit of the 16-bit value v.
-_SET16 = (np.arange(1 << 16)[:, None] >> np.arange(16)) & 1
-_SELECT16 = np.argmax(np.cumsum(_SET16, axis=1)[:, :, None] > np.arange(16), axis=1).astype(np.uint8)
-_LOW16 = U64(0xFFFF)
+# Broadword select (S. Vigna, "Broadword implementation of rank/select queries", 2008).
+_L8 = U64(0x0101010101010101)  # 1 in every byte
+_H8 = U64(0x8080808080808080)  # the top bit of every byte
+_M1, _M2, _M4 = U64(0x5555555555555555), U64(0x3333333333333333), U64(0x0F0F0F0F0F0F0F0F)
+# _SELECT8[v | r << 8]: the position of the r-th lowest set bit of the byte v.
+_SELECT8 = np.zeros(256 * 8, dtype=np.uint8)
+for _v in range(256):
+    for _r, _b in enumerate(b for b in range(8) if _v >> b & 1):
+        _SELECT8[_v | _r << 8] = _b
 
 
 def select_bit(x: np.ndarray, k: np.ndarray) -> np.ndarray:
     """The ``k``-th lowest set bit (k = 0 is the lowest) of each bitboard, as a one-bit bitboard.
 
-    ``k`` must be below ``popcount(x)``. Finds the 16-bit chunk that holds the bit from the running
-    popcount of the chunks, then the bit inside the chunk from a lookup table.
+    ``k`` must be below ``popcount(x)``. Byte popcounts are summed into running totals held in the
+    bytes of one word; comparing them with ``k`` in all bytes at once finds the byte that holds
+    the bit, and a table gives the bit inside that byte.
     """
-    k = k.astype(np.int64)
-    below = np.zeros((4, x.shape[0]), dtype=np.int64)  # below[c]: set bits in chunks < c
-    for c in range(1, 4):
-        below[c] = below[c - 1] + popcount((x >> U64(16 * (c - 1))) & _LOW16)
-    chunk = (k >= below[1]).astype(np.int64) + (k >= below[2]) + (k >= below[3])
-    shift = (chunk * 16).astype(U64)
-    value = ((x >> shift) & _LOW16).astype(np.intp)
-    bit = _SELECT16[value, k - np.take_along_axis(below, chunk[None, :], axis=0)[0]]
-    return _ONE << (shift + bit.astype(U64))
+    k = k.astype(U64)
+    s = x - ((x >> _ONE) & _M1)
+    s = (s & _M2) + ((s >> U64(2)) & _M2)
+    s = (s + (s >> U64(4))) & _M4  # popcount of each byte
+    running = s * _L8  # byte i: set bits in bytes 0..i
+    place = np.bitwise_count((((k * _L8) | _H8) - running) & _H8).astype(U64) * U64(8)
+    rank = k - (((running << U64(8)) >> place) & U64(0xFF))  # k among the bits of that byte
+    byte = (x >> place) & U64(0xFF)
+    return _ONE << (place + _SELECT8[(byte | (rank << U64(8))).astype(np.intp)])
