@@ -32,6 +32,26 @@ def _integer(minimum: int):
     return parse
 
 
+def _n_jobs(text: str) -> int:
+    value = _integer(-(10**6))(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("'0' is not a number of processes (1, 2, ... or -1 = all)")
+    return value
+
+
+def _check_output(path: str | Path | None, option: str, folder: bool = False) -> None:
+    """Refuse, before any work, an output file that is a folder, an output folder that is a
+    file, or a path under a file."""
+    if path is None:
+        return
+    p = Path(path)
+    if p.exists() and p.is_dir() != folder:
+        kind = "a folder; give a file name" if p.is_dir() else "a file; give a folder"
+        raise UserError(f"{path} is {kind}", source=option)
+    if any(parent.exists() and not parent.is_dir() for parent in p.parents):
+        raise UserError(f"cannot write {path}: a part of its path is a file", source=option)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse's own errors: same one-line form, exit code 2
         raise UserError(message)
@@ -51,7 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     count.add_argument("--games", type=_integer(1), help="whole games to simulate")
     run.add_argument("--seed", type=_integer(0), help="root seed")
     run.add_argument("--block-size", type=_integer(1), help="games or hands per block")
-    run.add_argument("--n-jobs", type=int, default=-1, help="processes (default: all cores)")
+    run.add_argument("--n-jobs", type=_n_jobs, default=-1,
+                     help="processes; -1 = all cores (default), -2 = all but one ...")
     run.add_argument("--out", help="results folder (default: results/<experiment name>)")
     run.add_argument("--records", help="also write hand records (JSON Lines) to this file")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -76,6 +97,8 @@ def cmd_run(args) -> int:
                                        block_size=args.block_size).items() if v is not None}
     exp = load_experiment(args.experiment, overrides)
     out = Path(args.out) if args.out else Path("results") / exp.name
+    _check_output(out, "--out", folder=True)
+    _check_output(args.records, "--records")
     run_experiment(exp, out, n_jobs=args.n_jobs, progress=not args.quiet,
                    records=bool(args.records))
     if args.records:
@@ -90,6 +113,7 @@ def cmd_run(args) -> int:
 def cmd_replay(args) -> int:
     from .replay import replay_file
 
+    _check_output(args.out, "--out")
     results = replay_file(args.records, args.rules)  # all checked before anything is written
     lines = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in results)
     if args.out:

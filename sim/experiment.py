@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import UserError
-from .options import load_rules, rules_to_dict
+from .options import load_rules, rules_to_dict, show_value
 
 __all__ = ["DEFAULT_EXPERIMENT", "Experiment", "load_experiment"]
 
@@ -90,7 +90,7 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
         types, meaning = KEYS[key]
         bad_int = type(value) is int and value < (0 if key == "seed" else 1)
         if type(value) not in types or bad_int:
-            raise UserError(f"{value!r} is not allowed; allowed: {meaning}", source=source,
+            raise UserError(f"{show_value(value)} is not allowed; allowed: {meaning}", source=source,
                             key=key)
     if "games" in table and "hands" in table:
         raise UserError("give either 'games' or 'hands', not both", source=source, key="hands")
@@ -99,7 +99,7 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
     if isinstance(rules_spec, str) and rules_spec.endswith(".toml") and base_dir is not None:
         candidate = base_dir / rules_spec
         rules_spec = str(candidate) if candidate.exists() else rules_spec
-    rules = load_rules(rules_spec)
+    rules = load_rules(rules_spec, source=f"{source}: rules" if source else None)
     label = rules_spec if isinstance(rules_spec, str) else "inline"
     return Experiment(
         name=table.get("name", "experiment"), rules=rules, rules_label=label,

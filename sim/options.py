@@ -9,7 +9,7 @@ combinations") are each game's ``check`` method.
 A rules TOML file is flat (RULES.md keys), with two optional keys of its own:
 
     preset = "spades.short"   # the base the other keys override (default: the game's first preset)
-    game = "spades"           # optional; must agree with the preset
+    game = "spades"           # optional (default "spades"); must agree with the preset
 
 TOML has no null: an optional key is switched off with ``false`` or ``"off"`` (JSON ``null`` works too
 in the inline tables of hand records).
@@ -27,6 +27,7 @@ from .errors import UserError
 
 __all__ = [
     "PRESETS",
+    "show_value",
     "load_rules",
     "option",
     "preset_names",
@@ -52,7 +53,7 @@ def _describe(meta) -> str:
     kinds = meta["kind"] if isinstance(meta["kind"], tuple) else (meta["kind"],)
     parts = []
     if meta["choices"]:
-        parts.append(" | ".join(_show(c) for c in meta["choices"]))
+        parts.append(" | ".join(show_value(c) for c in meta["choices"]))
     else:
         names = {bool: "true | false", int: "an integer", str: "a string"}
         parts.extend(names[k] for k in kinds if k in names)
@@ -65,7 +66,8 @@ def _describe(meta) -> str:
     return " or ".join(parts)
 
 
-def _show(value) -> str:
+def show_value(value) -> str:
+    """A value as the user wrote it in TOML or JSON (true, "text", 3; off for None)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
@@ -87,7 +89,7 @@ def _coerce(field: dataclasses.Field, value, source) -> Any:
         lo, hi = meta["minimum"], meta["maximum"]
         ok = (lo is None or value >= lo) and (hi is None or value <= hi)
     if not ok:
-        raise UserError(f"{_show(value)} is not allowed; allowed: {_describe(meta)}",
+        raise UserError(f"{show_value(value)} is not allowed; allowed: {_describe(meta)}",
                         source=source, key=field.name)
     return value
 
@@ -114,17 +116,21 @@ def _unknown_preset(name: str, source=None) -> UserError:
                      source=source, key="preset" if source else None)
 
 
-def rules_from_mapping(table: Mapping[str, Any], source=None, default_preset: str | None = None):
-    """Build rules from a flat table of RULES.md keys over a preset (``preset`` key or default)."""
+DEFAULT_GAME = "spades"
+
+
+def rules_from_mapping(table: Mapping[str, Any], source=None):
+    """Build rules from a flat table of RULES.md keys over a preset: the ``preset`` key, else the
+    first preset of the ``game`` key (default: spades)."""
     table = dict(table)
-    base_name = table.pop("preset", None) or default_preset
+    base_name = table.pop("preset", None)
     game = table.pop("game", None)
     if base_name is None:
-        candidates = preset_names(game) if game else []
+        candidates = preset_names(game or DEFAULT_GAME)
         if not candidates:
             games = sorted({r.game for r in PRESETS.values()})
-            raise UserError(f"say which game: a 'preset' or a 'game' ({', '.join(games)})",
-                            source=source)
+            raise UserError(f"unknown game {show_value(game)}; known games: {', '.join(games)}",
+                            source=source, key="game")
         base_name = candidates[0]
     if base_name not in PRESETS:
         raise _unknown_preset(base_name, source)
@@ -148,12 +154,13 @@ def rules_from_mapping(table: Mapping[str, Any], source=None, default_preset: st
     return rules
 
 
-def load_rules(spec, default_preset: str | None = None):
-    """Rules from a preset name, a TOML file path, an inline mapping, or a rules value itself."""
+def load_rules(spec, source: str | None = None):
+    """Rules from a preset name, a TOML file path, an inline mapping, or a rules value itself.
+    ``source`` names where an inline mapping came from, for error messages."""
     if dataclasses.is_dataclass(spec) and not isinstance(spec, type):
         return spec
     if isinstance(spec, Mapping):
-        return rules_from_mapping(spec, source="inline rules", default_preset=default_preset)
+        return rules_from_mapping(spec, source=source or "inline rules")
     spec = str(spec)
     if spec in PRESETS:
         return PRESETS[spec]
@@ -166,4 +173,4 @@ def load_rules(spec, default_preset: str | None = None):
         raise UserError("no such rules file", source=spec) from None
     except tomllib.TOMLDecodeError as err:
         raise UserError(f"not valid TOML: {err}", source=spec) from None
-    return rules_from_mapping(table, source=spec, default_preset=default_preset)
+    return rules_from_mapping(table, source=spec)

@@ -120,8 +120,7 @@ def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, trick
                 raise err(f"'tricks' must total {tricks_per_hand}")
             continue
         if "hands" not in rec or "plays" not in rec:
-            raise err("a record needs 'hands' and 'plays' (or 'tricks' alone, score-sheet mode); "
-                      "all records of one replay must be of the same mode")
+            raise err("a record needs 'hands' and 'plays' (or 'tricks' alone: score-sheet mode)")
         hs = rec["hands"]
         if (not isinstance(hs, list) or len(hs) != players
                 or any(not isinstance(h, list) or len(h) != tricks_per_hand for h in hs)):

@@ -17,7 +17,7 @@ from .errors import UserError
 from .lineup import Lineup
 from .options import load_rules
 from .records import parse_records, read_jsonl
-from .spades.bidding import IllegalBid, blind_nil_allowed
+from .spades.bidding import IllegalBid, blind_nil_allowed, check_bids
 from .spades.hand import deck_for, play_hands
 from .spades.scoring import COMPONENTS, score_hands
 from .tricks import IllegalPlay
@@ -43,7 +43,7 @@ class Scripted:
 
 def _load(spec, source, line):
     try:
-        return load_rules(spec)
+        return load_rules(spec, source=source)
     except UserError as err:
         err.source, err.line = err.source or source, err.line or line
         raise
@@ -79,6 +79,7 @@ def _replay_group(members, rules, source):
         _check_blind(recs, rules, lines, source)
         try:
             if sheet:
+                check_bids(recs.bids, recs.blind, recs.dealer, rules)
                 tricks = recs.tricks
                 score = score_hands(recs.bids, recs.blind, tricks, recs.bags, rules)
                 points, winners = score.points, None
@@ -91,7 +92,10 @@ def _replay_group(members, rules, source):
         except (IllegalPlay, IllegalBid) as err:
             err.source, err.line = source, lines[err.row]
             raise
-        for i, (pos, _, rec) in enumerate(part):
+        for i, (pos, line, rec) in enumerate(part):
+            if not sheet and "tricks" in rec and rec["tricks"] != tricks[i].tolist():
+                raise UserError(f"'tricks' {rec['tricks']} disagree with the plays, which give "
+                                f"{tricks[i].tolist()}", source=source, line=line)
             result = dict(rec)
             result["tricks"] = tricks[i].tolist()
             if winners is not None:

@@ -14,7 +14,7 @@ from ..errors import UserError
 from ..views import BidView, BlindView
 from .rules import SpadesRules
 
-__all__ = ["BidResult", "IllegalBid", "bid_masks", "blind_nil_allowed", "run_bidding"]
+__all__ = ["BidResult", "IllegalBid", "bid_masks", "blind_nil_allowed", "check_bids", "run_bidding"]
 
 
 class IllegalBid(UserError):
@@ -54,6 +54,28 @@ def blind_nil_allowed(seat: np.ndarray, scores: np.ndarray, rules: SpadesRules) 
     return deficit >= rules.blind_nil_min_deficit
 
 
+def _check(bid, goes_blind, legal, seat):
+    """Raise IllegalBid for the first hand whose (non-blind) bid is not in its legal mask."""
+    bad = ~goes_blind & ((bid < 0) | (bid > 13) | ((legal >> np.clip(bid, 0, 15)) & 1 == 0))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        allowed = [v for v in range(14) if int(legal[i]) >> v & 1]
+        raise IllegalBid(f"bid {int(bid[i])} is not allowed; allowed: {allowed}", row=i,
+                         seat=int(seat[i]))
+
+
+def check_bids(bids, blind, dealer, rules: SpadesRules) -> None:
+    """Check complete bids (score-sheet records) in bidding order, as `run_bidding` checks them."""
+    n = bids.shape[0]
+    rows = np.arange(n)
+    made = np.full((n, 4), -1, dtype=np.int8)
+    for j in range(4):
+        seat = ((dealer + 1 + j) % 4).astype(np.int8)
+        bid = bids[rows, seat]
+        _check(bid, blind[rows, seat], bid_masks(made[rows, seat ^ 2], rules), seat)
+        made[rows, seat] = bid
+
+
 def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, rng) -> BidResult:
     """Four bids per hand, seat ``dealer + 1`` first. Strategies' answers are checked."""
     n = hands.shape[0]
@@ -73,12 +95,7 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         view = BidView(hand=hands[rows, seat], **common)
         bid = lineup.decide(view, "bid", rng, np.int8)
         bid = np.where(goes_blind, 0, bid)
-        bad = ~goes_blind & ((bid < 0) | (bid > 13) | ((legal >> np.clip(bid, 0, 15)) & 1 == 0))
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            allowed = [v for v in range(14) if int(legal[i]) >> v & 1]
-            raise IllegalBid(f"bid {int(bid[i])} is not allowed; allowed: {allowed}", row=i,
-                             seat=int(seat[i]))
+        _check(bid, goes_blind, legal, seat)
         bids[rows, seat] = bid
         blind[rows, seat] = goes_blind
     return BidResult(bids=bids, blind=blind)
