@@ -1,0 +1,108 @@
+"""Shared plumbing of the engine-correctness tests (test_conformance, test_vs_reference).
+
+It runs one block of the vectorised engine, turns it into RULES.md section 5 hand records with
+``sim.records.block_records``, and lines the engine's per-hand arrays up with those records (row
+``i`` of every array is ``records[i]``). It computes no expected value: the tests derive those from
+``tests/reference.py`` (the independent scalar implementation) or by hand.
+
+Card encoding, re-derived here from the documented layout rather than imported from ``sim``: a
+hand is a uint64 bitboard, bit ``13 * suit + rank`` with suits C, D, H, S = 0..3 and ranks
+2..A = 0..12 (sim/cards.py, docs/SCHEMA.md).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+import sim  # noqa: F401  (registers the presets)
+from sim.experiment import build_experiment
+from sim.lineup import Lineup
+from sim.options import rules_to_dict
+from sim.records import block_records
+from sim.spades.game import BlockResult, play_block
+from strategies import make_strategy
+
+try:  # tests/ as a package or as a plain directory on sys.path
+    from tests import reference as ref
+except ImportError:  # pragma: no cover
+    import reference as ref
+
+__all__ = ["NAMES", "FULL_DECK", "SPADE_MASK", "Sim", "card_names", "ref", "ref_rules", "simulate"]
+
+RANKS = "23456789TJQKA"
+SUITS = "CDHS"
+NAMES = [rank + suit for suit in SUITS for rank in RANKS]  # NAMES[13 * suit + rank]
+FULL_DECK = (1 << 52) - 1
+SPADE_MASK = ((1 << 13) - 1) << 39  # suit 3 = spades: bits 39..51
+
+
+def card_names(mask: int) -> list[str]:
+    """The names of the cards of a bitboard, by the documented encoding."""
+    mask = int(mask)
+    return [NAMES[b] for b in range(52) if mask >> b & 1]
+
+
+def ref_rules(rules) -> dict:
+    """Our rules value as the reference's rules dict (every RULES.md section 3 key)."""
+    out = rules_to_dict(rules)
+    assert out.pop("game") == "spades"
+    return out
+
+
+@dataclass(eq=False)
+class Sim:
+    """One simulated block, flattened to one row per hand in the engine's order.
+
+    Per hand ``i``: ``records[i]`` (section 5 record), ``bids`` int8[H, 4], ``blind`` bool[H, 4],
+    ``tricks`` int8[H, 4], ``plays`` int8[H, 52] (slots in play order), ``winners`` int8[H, 13],
+    ``points`` / ``scores_after`` / ``bags_after`` and each of ``components`` int32[H, 2].
+    """
+
+    rules: object
+    strategy: str
+    mode: str
+    result: BlockResult
+    records: list[dict]
+    bids: np.ndarray
+    blind: np.ndarray
+    tricks: np.ndarray
+    plays: np.ndarray
+    winners: np.ndarray
+    points: np.ndarray
+    components: dict[str, np.ndarray]
+    bags_after: np.ndarray
+    scores_after: np.ndarray
+
+
+COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil")
+
+
+@functools.cache
+def simulate(rules, strategy: str, mode: str, size: int, seed: int, hand_offset: int = 0) -> Sim:
+    """Play block 0 of ``size`` games or hands with one strategy in every seat (cached: several
+    tests look at the same deterministic block)."""
+    lineup = Lineup([make_strategy(strategy)] * 4)
+    result = play_block(rules, lineup, seed, 0, size, mode, hand_offset=hand_offset)
+    exp = build_experiment({"rules": rules_to_dict(rules), "strategy": strategy, mode: size,
+                            "seed": seed, "block_size": size})
+    assert exp.rules == rules  # the inline table round-trips to the same rules value
+    by_key = {(r["game_id"], r["hand_no"]): r for r in block_records(result, exp, 0)}
+    records = [by_key[(int(g), int(h))] for g, h in zip(result.game, result.hand_no, strict=True)]
+    assert len(by_key) == len(records) == result.hands.shape[0]
+
+    outs = result.outcomes
+
+    def cat(get):
+        return np.concatenate([get(o) for o in outs])
+
+    return Sim(
+        rules=rules, strategy=strategy, mode=mode, result=result, records=records,
+        bids=cat(lambda o: o.bidding.bids), blind=cat(lambda o: o.bidding.blind),
+        tricks=cat(lambda o: o.play.tricks), plays=cat(lambda o: o.play.plays),
+        winners=cat(lambda o: o.play.winners), points=cat(lambda o: o.score.points),
+        components={c: cat(lambda o, c=c: getattr(o.score, c)) for c in COMPONENTS},
+        bags_after=cat(lambda o: o.score.bags_after), scores_after=cat(lambda o: o.scores_after),
+    )

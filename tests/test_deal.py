@@ -1,0 +1,244 @@
+"""The deal against exact combinatorics (STYLE.md section 11: statistical checks with an explicit
+tolerance), and the deal order of RULES.md section 0.
+
+Under a uniformly random deal every seat's hand is a uniform 13-card subset of the 52 cards, so:
+
+* card ``c`` is in column (seat) ``k`` with probability 1/4;
+* two given cards are in the same hand with probability 12/51 (the second card is one of the 51
+  others, 12 of which share the first card's hand);
+* the number of spades in a hand is hypergeometric(52 cards, 13 spades, 13 drawn):
+  ``P(k) = C(13, k) C(39, 13 - k) / C(52, 13)``;
+* a suit-length pattern ``l1 >= l2 >= l3 >= l4`` (e.g. 4-4-3-2) has probability
+  ``(ways to give the lengths to the 4 suits) * prod C(13, l_i) / C(52, 13)``.
+
+Tolerance. ``N = 100_000`` independent deals with a fixed seed. Each observed count is
+binomial(N, p) under the null hypothesis, and must lie within 5 standard deviations,
+``|obs - N p| < 5 sqrt(N p (1 - p))`` (two-sided tail 5.7e-7 per count). Each table as a whole
+must pass a chi-square test whose Wilson-Hilferty normal deviate is below 5 (upper tail about
+3e-7); bins with an expected count below 20 are pooled. With the fixed seed the test is
+deterministic; the tolerance is what a genuinely uniform deal fails with negligible probability.
+Sensitivity: a card-seat frequency has standard deviation sqrt(0.25 * 0.75 / N) = 0.0014, so a
+card that lands in one seat with probability 0.257 instead of 0.25 fails on its own; biases
+spread thinly over many cards are caught by the chi-square statistics.
+
+Deal order (section 0): one card at a time, clockwise, starting left of the dealer, so the
+dealer receives the last card. That is checked exactly with a stub random generator whose
+"shuffle" is known.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from sim.cards import standard_deck
+from sim.deal import deal, deal_in_order
+
+N = 100_000
+SEED = 20250314
+SIGMAS = 5.0
+FULL = np.uint64((1 << 52) - 1)
+# bit 13 * suit + rank, suits C, D, H, S = 0..3 (sim/cards.py, docs/SCHEMA.md)
+SUIT_MASKS = [np.uint64(((1 << 13) - 1) << (13 * s)) for s in range(4)]
+SPADES = SUIT_MASKS[3]
+
+
+@pytest.fixture(scope="module")
+def deals() -> np.ndarray:
+    """uint64[N, 4]: N deals, columns in deal order (column 3 = the dealer)."""
+    return deal_in_order(standard_deck(), N, 4, np.random.default_rng(SEED))
+
+
+@pytest.fixture(scope="module")
+def owner(deals) -> np.ndarray:
+    """int8[N, 52]: the column that holds each card."""
+    out = np.full((N, 52), -1, dtype=np.int8)
+    shifts = np.arange(52, dtype=np.uint64)
+    for col in range(4):
+        out[((deals[:, col, None] >> shifts) & np.uint64(1)).astype(bool)] = col
+    return out
+
+
+# --- the tolerance ------------------------------------------------------------------------------
+
+
+def binomial_z(observed, n: int, p) -> np.ndarray:
+    """Standardised deviation of binomial(n, p) counts."""
+    p = np.asarray(p, dtype=float)
+    return (np.asarray(observed, dtype=float) - n * p) / np.sqrt(n * p * (1 - p))
+
+
+def chi_square_z(observed, expected, df: int) -> float:
+    """The Wilson-Hilferty normal deviate of a chi-square statistic with ``df`` degrees of
+    freedom: ``((X / df)^(1/3) - (1 - 2 / (9 df))) / sqrt(2 / (9 df))``."""
+    observed = np.asarray(observed, dtype=float)
+    expected = np.asarray(expected, dtype=float)
+    x = float(((observed - expected) ** 2 / expected).sum())
+    return ((x / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))
+
+
+def check_distribution(observed: dict, probs: dict, n: int, what: str):
+    """Counts of categories against exact probabilities (which must total 1): every category
+    within SIGMAS, and a chi-square over the categories, rare ones pooled."""
+    assert sum(probs.values()) == 1, what
+    big = [k for k in probs if n * probs[k] >= 20]
+    small = [k for k in probs if k not in big]
+    obs = [observed.get(k, 0) for k in big]
+    exp = [n * float(probs[k]) for k in big]
+    if small:
+        obs.append(sum(observed.get(k, 0) for k in small))
+        exp.append(n * float(sum(probs[k] for k in small)))
+    assert sum(obs) == n, what
+    z = binomial_z(obs, n, np.array(exp) / n)
+    assert np.abs(z).max() < SIGMAS, (what, dict(zip(big + ["rest"], z.round(2), strict=False)))
+    assert chi_square_z(obs, exp, len(obs) - 1) < SIGMAS, what
+
+
+# --- every deal is a partition ------------------------------------------------------------------
+
+
+def test_every_deal_is_a_partition(deals):
+    assert deals.dtype == np.uint64 and deals.shape == (N, 4)
+    assert (np.bitwise_count(deals) == 13).all()
+    assert (np.bitwise_or.reduce(deals, axis=1) == FULL).all()
+    for a in range(4):
+        for b in range(a + 1, 4):
+            assert not (deals[:, a] & deals[:, b]).any()
+
+
+def test_seat_indexed_deal_is_a_partition():
+    dealer = np.arange(2000, dtype=np.int8) % 4
+    hands = deal(standard_deck(), dealer, 4, np.random.default_rng(SEED + 1))
+    assert hands.dtype == np.uint64 and hands.shape == (2000, 4)
+    assert (np.bitwise_count(hands) == 13).all()
+    assert (np.bitwise_or.reduce(hands, axis=1) == FULL).all()
+    assert (np.bitwise_xor.reduce(hands, axis=1) == FULL).all()  # disjoint: OR == XOR
+
+
+# --- uniformity ----------------------------------------------------------------------------------
+
+
+def test_each_card_equally_likely_in_each_seat(owner):
+    counts = np.stack([(owner == col).sum(axis=0) for col in range(4)], axis=1)  # [52, 4]
+    assert (counts.sum(axis=1) == N).all()
+    z = binomial_z(counts, N, 0.25)
+    assert np.abs(z).max() < SIGMAS, np.unravel_index(np.abs(z).argmax(), z.shape)
+    # each card's row sums to N: 52 * 3 degrees of freedom
+    assert chi_square_z(counts, np.full(counts.shape, N / 4), 52 * 3) < SIGMAS
+
+
+def test_two_cards_share_a_hand_with_probability_12_of_51(owner):
+    together = np.zeros((52, 52))
+    for col in range(4):
+        x = (owner == col).astype(np.float32)  # exact: counts stay far below 2**24
+        together += x.T @ x
+    iu = np.triu_indices(52, k=1)  # the 1326 pairs of distinct cards
+    z = binomial_z(together[iu], N, 12 / 51)
+    assert np.abs(z).max() < SIGMAS, np.abs(z).max()
+
+
+def hypergeometric(k: int) -> Fraction:
+    """P(k spades in 13 cards from 52 holding 13 spades)."""
+    return Fraction(math.comb(13, k) * math.comb(39, 13 - k), math.comb(52, 13))
+
+
+@pytest.mark.parametrize("col", range(4))
+def test_spades_per_hand_is_hypergeometric(deals, col):
+    spades = np.bitwise_count(deals[:, col] & SPADES)
+    observed = Counter(spades.tolist())
+    probs = {k: hypergeometric(k) for k in range(14)}
+    check_distribution(observed, probs, N, f"spades in column {col}")
+    # mean 13 * 13/52 = 3.25; variance 13 (1/4)(3/4)(39/51) = 1.8640 (finite-population factor)
+    sd_mean = math.sqrt(13 * 0.25 * 0.75 * 39 / 51 / N)
+    assert abs(spades.mean() - 3.25) < SIGMAS * sd_mean
+
+
+def pattern_probabilities() -> dict[tuple[int, ...], Fraction]:
+    """Every suit-length pattern (lengths in decreasing order) and its exact probability."""
+    out = {}
+    total = math.comb(52, 13)
+    for a in range(14):
+        for b in range(a + 1):
+            for c in range(b + 1):
+                d = 13 - a - b - c
+                if not 0 <= d <= c:
+                    continue
+                pattern = (a, b, c, d)
+                ways = math.factorial(4)  # distinct assignments of the lengths to the 4 suits
+                for same in Counter(pattern).values():
+                    ways //= math.factorial(same)
+                out[pattern] = Fraction(ways * math.prod(math.comb(13, n) for n in pattern), total)
+    return out
+
+
+def test_pattern_probabilities_match_the_published_table():
+    """The derivation against the standard bridge table of hand patterns (percent, 4 decimals;
+    e.g. Wikipedia "Contract bridge probabilities")."""
+    probs = pattern_probabilities()
+    assert len(probs) == 39 and sum(probs.values()) == 1
+    published = {(4, 4, 3, 2): 21.5512, (5, 3, 3, 2): 15.5168, (5, 4, 3, 1): 12.9307,
+                 (5, 4, 2, 2): 10.5797, (4, 3, 3, 3): 10.5361, (6, 3, 2, 2): 5.6425,
+                 (13, 0, 0, 0): 6.3e-10}
+    for pattern, percent in published.items():
+        assert abs(100 * float(probs[pattern]) - percent) < 6e-5, pattern
+    # 4-4-3-2 by hand: 12 ways (choose the 3-suit and the 2-suit: 4 * 3) * 715^2 * 286 * 78
+    assert probs[(4, 4, 3, 2)] == Fraction(12 * 715 * 715 * 286 * 78, math.comb(52, 13))
+
+
+@pytest.mark.parametrize("col", range(4))
+def test_suit_length_patterns(deals, col):
+    lengths = np.stack([np.bitwise_count(deals[:, col] & m) for m in SUIT_MASKS], axis=1)
+    lengths = -np.sort(-lengths.astype(np.int64), axis=1)  # decreasing
+    observed = Counter(map(tuple, lengths.tolist()))
+    check_distribution(observed, pattern_probabilities(), N, f"patterns in column {col}")
+
+
+# --- deal order: one card at a time from the dealer's left; the dealer gets the last card ----
+
+
+class KnownShuffle:
+    """A stand-in for numpy's Generator whose shuffle is a known permutation ``perm``: the
+    shuffled deck's position ``i`` holds the input's element ``perm[i]``, for every row."""
+
+    def __init__(self, perm):
+        self.perm = np.asarray(perm)
+
+    def permuted(self, x, axis=None, out=None):
+        assert axis in (1, -1)
+        result = np.asarray(x)[:, self.perm]
+        if out is None:
+            return result
+        out[...] = result
+        return out
+
+    def permutation(self, x, axis=0):
+        x = np.asarray(x)
+        return x[..., self.perm] if x.ndim > 1 else x[self.perm]
+
+    def shuffle(self, x, axis=0):
+        x[...] = self.permutation(x)
+
+
+@pytest.mark.parametrize("perm_seed", [None, 5, 6])
+def test_deal_order_dealer_gets_the_last_card(perm_seed):
+    """With the shuffled deck known (slot order, or a fixed permutation of the slots), card ``i``
+    of it must go to seat ``dealer + 1 + i`` (mod 4): left of the dealer gets the first card and
+    every fourth after it, the dealer the 4th, 8th, ... and the 52nd (last)."""
+    perm = (np.arange(52) if perm_seed is None
+            else np.random.default_rng(perm_seed).permutation(52))
+    shuffled = perm  # the standard deck's slots are 0..51, in bit order, so slot list = 0..51
+    deck = standard_deck()
+    dealers = np.array([0, 1, 2, 3], dtype=np.int8)
+    hands = deal(deck, dealers, 4, KnownShuffle(perm))
+    for row, dealer in enumerate(dealers.tolist()):
+        for i, slot in enumerate(shuffled.tolist()):
+            seat = (dealer + 1 + i) % 4
+            assert int(hands[row, seat]) >> int(slot) & 1, (dealer, i, slot)
+        assert int(hands[row, dealer]) >> int(shuffled[-1]) & 1  # the last card
+    if perm_seed is None:  # slot 51 is AS, slot 0 is 2C: dealer holds AS, his left 2C
+        assert all(int(hands[r, d]) >> 51 & 1 for r, d in enumerate(dealers.tolist()))
+        assert all(int(hands[r, (d + 1) % 4]) & 1 for r, d in enumerate(dealers.tolist()))
