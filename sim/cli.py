@@ -88,9 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_run(args) -> int:
+    from reports import format_summary, summarize
+
     from .experiment import load_experiment
     from .runner import run_experiment
-    from .summary import format_summary, summarize
 
     overrides = {k: v for k, v in dict(rules=args.rules, strategy=args.strategy, hands=args.hands,
                                        games=args.games, seed=args.seed,
