@@ -6,24 +6,60 @@ import numpy as np
 
 from .cards import BIT, Deck
 
-__all__ = ["deal", "deal_in_order", "to_seats"]
+__all__ = ["deal", "deal_in_order", "hands_from_order", "shuffled", "to_seats"]
+
+U64 = np.uint64
+_LOW32 = U64(0xFFFFFFFF)
+
+
+def shuffled(items: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` independent uniformly random orders of ``items`` (int8), as int8[len(items), n]:
+    column ``c`` is one order (position-major, so that each step below works on a whole row).
+
+    A Fisher-Yates shuffle run on all columns at once: at step ``i`` every column swaps position
+    ``i`` with a uniform position ``j <= i``. ``j`` is drawn exactly by Lemire's multiply-shift
+    method (D. Lemire, "Fast random integer generation in an interval", 2019): the high half of
+    ``x * (i + 1)`` for a uniform 32-bit ``x``, redrawing ``x`` in the rare case (probability below
+    (i + 1) / 2**32) that its low half falls under ``2**32 mod (i + 1)``.
+    """
+    m = items.size
+    order = np.empty((m, n), dtype=np.int8)
+    order[:] = items[:, None]
+    flat = order.reshape(-1)
+    columns = np.arange(n)
+    draws = rng.integers(0, 2**32, size=(max(m - 1, 0), n), dtype=np.uint64)
+    for i in range(m - 1, 0, -1):
+        span = U64(i + 1)
+        product = draws[m - 1 - i] * span
+        threshold = U64(2**32 % (i + 1))
+        bad = np.flatnonzero((product & _LOW32) < threshold)
+        while bad.size:  # exact uniformity: redraw the biased few
+            product[bad] = rng.integers(0, 2**32, size=bad.size, dtype=np.uint64) * span
+            bad = bad[(product[bad] & _LOW32) < threshold]
+        at = (product >> U64(32)).astype(np.intp) * n + columns
+        row = order[i].copy()
+        order[i] = flat[at]
+        flat[at] = row
+    return order
+
+
+def hands_from_order(order: np.ndarray, players: int, cards_each: int) -> np.ndarray:
+    """Deal ordered decks (int8[m, n] slots, position-major) one card at a time: position ``i``
+    goes to column ``i mod players``. Returns uint64[n, players] indexed by deal order."""
+    bits = BIT[order[: cards_each * players]].reshape(cards_each, players, -1)
+    return np.bitwise_or.reduce(bits, axis=0).T
 
 
 def deal_in_order(deck: Deck, n: int, players: int, rng: np.random.Generator,
                   cards_each: int | None = None) -> np.ndarray:
     """``n`` deals as uint64[n, players] indexed by *deal order*: column ``k`` holds the cards of the
     player ``k + 1`` places left of the dealer (so the last column is the dealer's, who receives the
-    last card). Card ``i`` of the shuffled deck goes to column ``i mod players``; ``cards_each``
-    cards per player (default: the whole deck), the rest stay undealt."""
+    last card). ``cards_each`` cards per player (default: the whole deck), the rest undealt."""
     if deck.copies != 1:
         raise NotImplementedError("two-deck games (RULES.md §4.7) are not implemented yet")
     slots = np.flatnonzero([bool(name) for name in deck.names]).astype(np.int8)
     cards_each = cards_each or slots.size // players
-    order = np.empty((n, slots.size), dtype=np.int8)
-    order[:] = slots
-    rng.permuted(order, axis=1, out=order)  # each row a uniform random order (Fisher-Yates)
-    bits = BIT[order[:, : cards_each * players]].reshape(n, cards_each, players)
-    return np.bitwise_or.reduce(bits, axis=1)
+    return hands_from_order(shuffled(slots, n, rng), players, cards_each)
 
 
 def to_seats(by_order: np.ndarray, dealer: np.ndarray) -> np.ndarray:

@@ -66,6 +66,7 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
     plays = np.zeros((n_tricks * players, n), dtype=np.int8)  # transposed: rows written whole
     winners = np.zeros((n_tricks, n), dtype=np.int8)
     played = np.zeros(n, dtype=U64)
+    unplayed = np.full(n, ~U64(0))  # ~(played | cards of the current trick)
     trumped = np.zeros(n, dtype=bool)
     leader = leader.astype(np.intp)
     for t in range(n_tricks):
@@ -75,7 +76,7 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
         win_seat = np.full(n, -1, dtype=np.int8)
         for j in range(players):
             seat = seat_at[j][leader]
-            hand = dealt[base + seat] & ~(played | in_trick)
+            hand = dealt[base + seat] & unplayed
             if j == 0:
                 legal = lead_rule(hand, trumped)
             else:
@@ -93,6 +94,7 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
             slot = bit_index(card)
             plays[t * players + j] = slot
             in_trick = in_trick | card
+            unplayed &= ~card
             if j == 0:
                 led = deck.suit_masks[suit_of_bit[slot]]
             # The highest trump wins, else the highest card of the led suit (RULES.md §0); two

@@ -15,7 +15,7 @@ __all__ = ["RandomStrategy"]
 
 def uniform_member(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly chosen set bit of each (non-zero) mask, as a one-bit uint64."""
-    mask = mask.astype(np.uint64)
+    mask = mask.astype(np.uint64, copy=False)
     k = (rng.random(mask.shape[0]) * popcount(mask)).astype(np.int64)
     return select_bit(mask, k)
 

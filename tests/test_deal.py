@@ -22,8 +22,8 @@ card that lands in one seat with probability 0.257 instead of 0.25 fails on its 
 spread thinly over many cards are caught by the chi-square statistics.
 
 Deal order (section 0): one card at a time, clockwise, starting left of the dealer, so the
-dealer receives the last card. That is checked exactly with a stub random generator whose
-"shuffle" is known.
+dealer receives the last card. That is checked exactly by dealing decks whose order is known
+(`hands_from_order`, the step after the shuffle).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import numpy as np
 import pytest
 
 from sim.cards import standard_deck
-from sim.deal import deal, deal_in_order
+from sim.deal import deal, deal_in_order, hands_from_order, shuffled, to_seats
 
 N = 100_000
 SEED = 20250314
@@ -200,29 +200,6 @@ def test_suit_length_patterns(deals, col):
 # --- deal order: one card at a time from the dealer's left; the dealer gets the last card ----
 
 
-class KnownShuffle:
-    """A stand-in for numpy's Generator whose shuffle is a known permutation ``perm``: the
-    shuffled deck's position ``i`` holds the input's element ``perm[i]``, for every row."""
-
-    def __init__(self, perm):
-        self.perm = np.asarray(perm)
-
-    def permuted(self, x, axis=None, out=None):
-        assert axis in (1, -1)
-        result = np.asarray(x)[:, self.perm]
-        if out is None:
-            return result
-        out[...] = result
-        return out
-
-    def permutation(self, x, axis=0):
-        x = np.asarray(x)
-        return x[..., self.perm] if x.ndim > 1 else x[self.perm]
-
-    def shuffle(self, x, axis=0):
-        x[...] = self.permutation(x)
-
-
 @pytest.mark.parametrize("perm_seed", [None, 5, 6])
 def test_deal_order_dealer_gets_the_last_card(perm_seed):
     """With the shuffled deck known (slot order, or a fixed permutation of the slots), card ``i``
@@ -233,7 +210,8 @@ def test_deal_order_dealer_gets_the_last_card(perm_seed):
     shuffled = perm  # the standard deck's slots are 0..51, in bit order, so slot list = 0..51
     deck = standard_deck()
     dealers = np.array([0, 1, 2, 3], dtype=np.int8)
-    hands = deal(deck, dealers, 4, KnownShuffle(perm))
+    order = np.repeat(perm.astype(np.int8)[:, None], dealers.size, axis=1)  # one column per deal
+    hands = to_seats(hands_from_order(order, 4, 13), dealers)
     for row, dealer in enumerate(dealers.tolist()):
         for i, slot in enumerate(shuffled.tolist()):
             seat = (dealer + 1 + i) % 4
@@ -242,3 +220,39 @@ def test_deal_order_dealer_gets_the_last_card(perm_seed):
     if perm_seed is None:  # slot 51 is AS, slot 0 is 2C: dealer holds AS, his left 2C
         assert all(int(hands[r, d]) >> 51 & 1 for r, d in enumerate(dealers.tolist()))
         assert all(int(hands[r, (d + 1) % 4]) & 1 for r, d in enumerate(dealers.tolist()))
+
+
+def test_shuffle_orders_are_uniform_permutations():
+    """Every position of the shuffle holds each of 5 items with probability 1/5 and all 120
+    orders of 5 items are equally likely (chi-square, 5 sigma), which a biased swap would break."""
+    n = 120_000
+    order = shuffled(np.arange(5, dtype=np.int8), n, np.random.default_rng(SEED + 2))
+    assert (np.sort(order, axis=0) == np.arange(5)[:, None]).all()
+    codes = (order.astype(np.int64) * 5 ** np.arange(5)[:, None]).sum(axis=0)
+    counts = Counter(codes.tolist())
+    assert len(counts) == 120
+    check_distribution(counts, {c: Fraction(1, 120) for c in counts}, n, "orders of 5 items")
+
+
+class ZerosFirst:
+    """A generator whose first batch of 32-bit draws is all zeros, the one value every step of
+    Lemire's method rejects when 2**32 is not a multiple of the span (i + 1 in 3, 5, 6, 7, ...)."""
+
+    def __init__(self, seed):
+        self.real = np.random.default_rng(seed)
+        self.calls = 0
+
+    def integers(self, low, high, size, dtype):
+        self.calls += 1
+        if self.calls == 1:
+            return np.zeros(size, dtype=dtype)
+        return self.real.integers(low, high, size=size, dtype=dtype)
+
+
+def test_shuffle_redraws_rejected_draws():
+    rng = ZerosFirst(SEED + 3)
+    order = shuffled(np.arange(52, dtype=np.int8), 4, rng)
+    assert (np.sort(order, axis=0) == np.arange(52)[:, None]).all()
+    # one redraw per step whose span does not divide 2**32: 51 steps minus the spans 2, 4, 8,
+    # 16, 32 (powers of two, never rejected; span 1 is not drawn)
+    assert rng.calls == 1 + 51 - 5

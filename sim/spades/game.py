@@ -21,7 +21,7 @@ from .rules import SpadesRules
 
 __all__ = ["DEAL_GROUP", "BlockResult", "game_over", "play_block"]
 
-DEAL_GROUP = 1024  # games whose deals for one hand number come from one stream
+DEAL_GROUP = 1024  # games whose deals for one hand number come from one stream (games mode)
 FIRST_DEALER = 3  # the first hand of a game is dealt by seat 3, so seat 0 bids first and leads
 HAND_GUARD = 10_000  # a game still running after this many hands is reported, not looped forever
 
@@ -76,7 +76,7 @@ def play_block(rules: SpadesRules, lineup, seed: int, block: int, size: int, mod
     prng = play_rng(seed, block)
     if mode == "hands":
         dealer = ((FIRST_DEALER + hand_offset + np.arange(size)) % 4).astype(np.int8)
-        hands = _deal_groups(deck, dealer, seed, block, 1, np.arange(size))
+        hands = _deal_groups(deck, dealer, seed, block, 1, np.arange(size), group=size)
         zeros = np.zeros((size, 2), dtype=np.int32)
         out = play_hands(hands, dealer, zeros, zeros, lineup, rules, prng, deck)
         return BlockResult(game=np.arange(size), hand_no=np.ones(size, np.int16), dealer=dealer,
@@ -85,15 +85,16 @@ def play_block(rules: SpadesRules, lineup, seed: int, block: int, size: int, mod
     return _play_games(rules, lineup, seed, block, size, deck, prng)
 
 
-def _deal_groups(deck, dealer, seed, block, hand_no, rows):
-    """Deals for the given game rows. Each group of DEAL_GROUP games draws its deals from its own
-    stream and is dealt whole, so a game's cards never depend on which other games still play."""
+def _deal_groups(deck, dealer, seed, block, hand_no, rows, group=DEAL_GROUP):
+    """Deals for the given game rows. Each group of ``group`` games draws its deals from its own
+    stream and is dealt whole, so a game's cards never depend on which other games still play
+    (a run of independent hands deals its whole block as one group)."""
     hands = np.zeros((rows.size, 4), dtype=np.uint64)
-    groups = rows // DEAL_GROUP
+    groups = rows // group
     for g in np.unique(groups):
         mine = groups == g
-        dealt = deal_in_order(deck, DEAL_GROUP, 4, deal_rng(seed, block, hand_no, g))
-        hands[mine] = to_seats(dealt[rows[mine] - g * DEAL_GROUP], dealer[mine])
+        dealt = deal_in_order(deck, group, 4, deal_rng(seed, block, hand_no, g))
+        hands[mine] = to_seats(dealt[rows[mine] - g * group], dealer[mine])
     return hands
 
 
