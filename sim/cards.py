@@ -38,6 +38,7 @@ __all__ = [
     "bit_index",
     "highest_bit",
     "lowest_bit",
+    "pick",
     "popcount",
     "select_bit",
     "standard_deck",
@@ -159,6 +160,14 @@ def highest_bit(x: np.ndarray) -> np.ndarray:
     x |= x >> U64(16)
     x |= x >> U64(32)
     return x ^ (x >> _ONE)
+
+
+def pick(cond: np.ndarray, a, b) -> np.ndarray:
+    """``np.where(cond, a, b)`` for integer arrays, branch-free: ``b ^ ((a ^ b) * cond)``.
+
+    numpy's ``where`` branches per element and is several times slower when ``cond`` is
+    unpredictable, as it is for per-hand decisions."""
+    return b ^ ((a ^ b) * cond)
 
 
 def at_or_below(x: np.ndarray, deck: Deck) -> np.ndarray:

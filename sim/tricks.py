@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import SUITS, Deck, bit_index, popcount
+from .cards import SUITS, Deck, bit_index, pick, popcount
 from .errors import UserError
 from .views import PlayView
 
@@ -81,7 +81,7 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
                 legal = lead_rule(hand, trumped)
             else:
                 follow = hand & led
-                legal = np.where(follow != 0, follow, hand)
+                legal = pick(follow != 0, follow, hand)
             view = PlayView(rows=rows, seat=seat, hand=hand, legal=legal, position=j,
                             trick_no=t, leader=leader, in_trick=in_trick, led=led, trump=trump,
                             winning=win_card, winning_seat=win_seat, played=played,
@@ -102,11 +102,11 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
             if trump_on_top:
                 beats = ((card & (trump | led)) != 0) & (card > win_card)
             else:
-                beats = np.where((win_card & trump) != 0,
-                                 ((card & trump) != 0) & (card > win_card),
-                                 ((card & trump) != 0) | (((card & led) != 0) & (card > win_card)))
+                beats = pick((win_card & trump) != 0,
+                             ((card & trump) != 0) & (card > win_card),
+                             ((card & trump) != 0) | (((card & led) != 0) & (card > win_card)))
             win_card = np.maximum(win_card, card * beats)  # a beating card is the larger one
-            win_seat = np.where(beats, seat, win_seat)
+            win_seat = pick(beats, seat, win_seat)
         tricks[rows, win_seat] += 1
         winners[t] = win_seat
         trumped |= (in_trick & trump) != 0

@@ -21,7 +21,7 @@ import dataclasses
 
 import numpy as np
 
-from sim.cards import SPADES, U64, at_or_below, highest_bit, lowest_bit, popcount
+from sim.cards import SPADES, U64, at_or_below, highest_bit, lowest_bit, pick, popcount
 
 from .base import Strategy, register
 
@@ -42,14 +42,14 @@ def _nearest_legal(want: np.ndarray, legal: np.ndarray) -> np.ndarray:
     below = legal & ((np.int64(2) << want) - 1)
     top = np.where(below != 0, np.floor(np.log2(np.maximum(below, 1))), -1).astype(np.int64)
     low = np.log2(legal & -legal).astype(np.int64)
-    return np.where(top >= 0, top, low).astype(np.int8)
+    return pick(top >= 0, top, low).astype(np.int8)
 
 
 def _choose(*options):
     """The first non-zero bitboard of each row among ``options`` (tried in order)."""
     out = options[-1]
     for opt in options[-2::-1]:
-        out = np.where(opt != ZERO, opt, out)
+        out = pick(opt != ZERO, opt, out)
     return out
 
 
@@ -125,7 +125,7 @@ class SeedStrategy(Strategy):
         want = np.maximum(1, np.floor(est + self.bid_round)).astype(np.int64)
         ordinary = view.legal & ~np.uint16(1)
         nil |= ordinary == 0  # nothing but nil is left (a partner's high bid under max_team_bid)
-        return np.where(nil, 0, _nearest_legal(want, np.maximum(ordinary, 2)))
+        return pick(nil, 0, _nearest_legal(want, np.maximum(ordinary, 2)))
 
     # ------------------------------------------------------------------------------------ play
     def play(self, view, rng):
@@ -138,7 +138,7 @@ class SeedStrategy(Strategy):
         counted = t if rules.nil_tricks == "count" else t * (b != 0)
         need0 = b[:, 0] + b[:, 2] - counted[:, 0] - counted[:, 2]
         need1 = b[:, 1] + b[:, 3] - counted[:, 1] - counted[:, 3]
-        need, opp_need = np.where(side0, need0, need1), np.where(side0, need1, need0)
+        need, opp_need = pick(side0, need0, need1), pick(side0, need1, need0)
         left = 13 - view.trick_no
         settable = (opp_need > 0) & (left - opp_need <= self.set_margin) & (self.set_margin >= 0)
         at = np.arange(len(view)) * 4
@@ -159,11 +159,11 @@ class SeedStrategy(Strategy):
             win = _choose(lowest_bit(_choose(boss & ~trump, boss)),
                           self._from_longest(legal & ~trump, deck), low)
             high = _choose(lowest_bit(boss), highest_bit(side_cards))
-            return np.where(duck | shed, low, np.where(cover, high, win))
+            return pick(duck | shed, low, pick(cover, high, win))
 
         w = view.winning
         higher = ~at_or_below(w, deck)  # cards that outrank w in its suit, and all other suits
-        beat = np.where((w & trump) != ZERO, legal & trump & higher,
+        beat = pick((w & trump) != ZERO, legal & trump & higher,
                         (legal & view.led & higher) | (legal & trump))
         lose = legal & ~beat
         lowest_loser = lowest_bit(_choose(lose & ~trump, lose))
@@ -173,7 +173,7 @@ class SeedStrategy(Strategy):
         # lowest winner.
         highest_loser = highest_bit(_choose(lose & ~trump, lose, legal))
         duck_card = highest_loser
-        shed_card = np.where(lose != ZERO, highest_loser, lowest_bit(beat))
+        shed_card = pick(lose != ZERO, highest_loser, lowest_bit(beat))
         # win: leave partner's sure winner alone; last to play, win as cheaply as possible;
         # second, only with a sure winner; third, with a sure winner or else the highest card.
         last = view.position == view.tricks.shape[1] - 1
@@ -185,13 +185,13 @@ class SeedStrategy(Strategy):
         elif view.position == 1:
             take = lowest_bit(sure_beat)
         else:
-            take = np.where(sure_beat != ZERO, lowest_bit(sure_beat), highest_bit(beat))
-        win_card = np.where(partner_safe, lowest_any, _choose(take, lowest_loser, lowest_bit(beat)))
+            take = pick(sure_beat != ZERO, lowest_bit(sure_beat), highest_bit(beat))
+        win_card = pick(partner_safe, lowest_any, _choose(take, lowest_loser, lowest_bit(beat)))
         # cover: win the trick while the nil partner is still to play or is winning it.
         danger = ~view.has_played(partner) | partner_winning
-        cover_card = np.where(danger & (beat != ZERO), highest_bit(beat), win_card)
-        return np.where(duck, duck_card,
-                        np.where(shed, shed_card, np.where(cover, cover_card, win_card)))
+        cover_card = pick(danger & (beat != ZERO), highest_bit(beat), win_card)
+        return pick(duck, duck_card,
+                    pick(shed, shed_card, pick(cover, cover_card, win_card)))
 
     @staticmethod
     def _lowest_rank(cards, deck):
@@ -204,7 +204,7 @@ class SeedStrategy(Strategy):
         out = np.zeros_like(cards)
         for off in offsets[::-1]:
             hit = (cards >> off) & rank  # the minimal rank: no stray bit of the next suit
-            out = np.where(hit != ZERO, hit << off, out)
+            out = pick(hit != ZERO, hit << off, out)
         return out
 
     @staticmethod

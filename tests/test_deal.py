@@ -207,16 +207,15 @@ def test_deal_order_dealer_gets_the_last_card(perm_seed):
     every fourth after it, the dealer the 4th, 8th, ... and the 52nd (last)."""
     perm = (np.arange(52) if perm_seed is None
             else np.random.default_rng(perm_seed).permutation(52))
-    shuffled = perm  # the standard deck's slots are 0..51, in bit order, so slot list = 0..51
-    deck = standard_deck()
+    order_of_slots = perm  # the standard deck's slots are 0..51 in bit order
     dealers = np.array([0, 1, 2, 3], dtype=np.int8)
     order = np.repeat(perm.astype(np.int8)[:, None], dealers.size, axis=1)  # one column per deal
     hands = to_seats(hands_from_order(order, 4, 13), dealers)
     for row, dealer in enumerate(dealers.tolist()):
-        for i, slot in enumerate(shuffled.tolist()):
+        for i, slot in enumerate(order_of_slots.tolist()):
             seat = (dealer + 1 + i) % 4
             assert int(hands[row, seat]) >> int(slot) & 1, (dealer, i, slot)
-        assert int(hands[row, dealer]) >> int(shuffled[-1]) & 1  # the last card
+        assert int(hands[row, dealer]) >> int(order_of_slots[-1]) & 1  # the last card
     if perm_seed is None:  # slot 51 is AS, slot 0 is 2C: dealer holds AS, his left 2C
         assert all(int(hands[r, d]) >> 51 & 1 for r, d in enumerate(dealers.tolist()))
         assert all(int(hands[r, (d + 1) % 4]) & 1 for r, d in enumerate(dealers.tolist()))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import SPADES, Deck, standard_deck
+from ..cards import SPADES, Deck, pick, standard_deck
 from ..tricks import TrickResult, play_tricks
 from .bidding import BidResult, run_bidding
 from .rules import SpadesRules
@@ -31,11 +31,11 @@ def lead_rule_for(rules: SpadesRules, deck: Deck):
 
     def until_broken(hand, broken):
         others = hand & ~spades
-        return np.where(broken | (others == 0), hand, others)
+        return pick(broken | (others == 0), hand, others)
 
     def never(hand, broken):
         others = hand & ~spades
-        return np.where(others == 0, hand, others)
+        return pick(others == 0, hand, others)
 
     until_broken.reason = "may not be led: spades are not broken and the leader holds other suits"
     never.reason = "may not be led: spades are led only by a player holding nothing else"
