@@ -37,7 +37,8 @@ class HandScore:
 
 
 def _per_side(x: np.ndarray) -> np.ndarray:
-    return x.reshape(x.shape[0], 2, 2).sum(axis=1, dtype=np.int32)
+    pairs = x.reshape(x.shape[0], 2, 2)  # [:, k, s] is seat 2k + s
+    return pairs[:, 0].astype(np.int32) + pairs[:, 1]
 
 
 def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray,
@@ -49,8 +50,9 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     contract, bags = _contract(bids, is_nil, tricks, rules)
     bags = bags + _nil_tricks_as_bags(is_nil, tricks, rules)
     penalty, bags_after = _bag_penalty(bags_before.astype(np.int32) + bags, rules)
-    return HandScore(contract=contract, overtricks=bags, bag_penalty=penalty,
-                     nil=_nil(is_nil, blind, tricks, rules), bags_after=bags_after)
+    parts = dict(contract=contract, overtricks=bags, bag_penalty=penalty,
+                 nil=_nil(is_nil, blind, tricks, rules), bags_after=bags_after)
+    return HandScore(**{k: np.asarray(v, dtype=np.int32) for k, v in parts.items()})
 
 
 def _contract(bids, is_nil, tricks, rules):
@@ -61,8 +63,8 @@ def _contract(bids, is_nil, tricks, rules):
     counts = ~is_nil if rules.nil_tricks != "count" else np.ones_like(is_nil)
     taken = _per_side(tricks * counts)
     made = taken >= contract
-    points = np.where(made, 10 * contract, -10 * contract)
-    overtricks = np.where(made, taken - contract, 0)
+    points = 10 * contract * (2 * made - 1)
+    overtricks = (taken - contract) * made
     return points, overtricks
 
 
@@ -82,6 +84,6 @@ def _bag_penalty(bags, rules):
 
 def _nil(is_nil, blind, tricks, rules):
     """Each nil bidder: ±nil_bonus (blind: ±blind_nil_bonus), + when he took no trick."""
-    bonus = np.where(blind, rules.blind_nil_bonus, rules.nil_bonus)
-    sign = np.where(tricks == 0, 1, -1)
+    bonus = rules.nil_bonus + (rules.blind_nil_bonus - rules.nil_bonus) * blind
+    sign = 2 * (tricks == 0) - 1
     return _per_side(is_nil * bonus * sign)

@@ -17,7 +17,8 @@ __all__ = ["block_tables"]
 
 
 def _cat(outcomes, get) -> np.ndarray:
-    return np.concatenate([get(o) for o in outcomes])
+    parts = [get(o) for o in outcomes]
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Table | None]:
@@ -29,7 +30,8 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
     bags = _cat(outs, lambda o: o.score.bags_after)
     parts = {name: _cat(outs, lambda o, n=name: getattr(o.score, n)) for name in COMPONENTS}
     points = sum(parts.values())
-    order = np.lexsort((result.hand_no, result.game))  # rows by game, then hand
+    # rows by game, then hand (a run of independent hands is in that order already)
+    order = np.lexsort((result.hand_no, result.game)) if result.games is not None else slice(None)
     cols: dict[str, np.ndarray] = {
         "game_id": result.game.astype(np.int64) + game_offset,
         "hand_no": result.hand_no.astype(np.int16),
