@@ -210,6 +210,10 @@ class SeedStrategy(Strategy):
     @staticmethod
     def _from_longest(cards, deck):
         """The lowest card of the longest suit among ``cards`` (ties: the lowest suit index)."""
-        lengths = np.stack([popcount(cards & m) for m in deck.suit_masks], axis=1)
-        suit = lengths.argmax(axis=1)
-        return lowest_bit(cards & deck.suit_masks[suit])
+        best_len, best = popcount(cards & deck.suit_masks[0]), cards & deck.suit_masks[0]
+        for mask in deck.suit_masks[1:]:
+            suit = cards & mask
+            length = popcount(suit)
+            longer = length > best_len
+            best_len, best = pick(longer, length, best_len), pick(longer, suit, best)
+        return lowest_bit(best)
