@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -148,6 +149,9 @@ def main(argv=None) -> int:
         print("whistlab: interrupted; finished blocks are kept, run again to resume",
               file=sys.stderr)
         return 130
+    except BrokenPipeError:  # e.g. `whistlab replay f | head`: the reader left, nothing to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit flush
+        return 0
 
 
 if __name__ == "__main__":

@@ -111,8 +111,8 @@ def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
     while active.size:
         hand_no += 1
         if hand_no > HAND_GUARD:
-            raise UserError(f"{active.size} games did not end within {HAND_GUARD} hands; set "
-                            "max_hands or mercy_score", key="target_score")
+            raise UserError(f"{active.size} games did not end within {HAND_GUARD} hands; these "
+                            "rules need max_hands, a mercy_score or a reachable target_score")
         dealer = ((FIRST_DEALER + hand_no - 1) % 4) * np.ones(active.size, np.int8)
         hands = _deal_groups(deck, dealer, seed, block, hand_no, active)
         out = play_hands(hands, dealer, scores[active], bags[active], lineup, rules, prng, deck)
