@@ -105,7 +105,7 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
                 beats = pick((win_card & trump) != 0,
                              ((card & trump) != 0) & (card > win_card),
                              ((card & trump) != 0) | (((card & led) != 0) & (card > win_card)))
-            win_card = np.maximum(win_card, card * beats)  # a beating card is the larger one
+            win_card = pick(beats, card, win_card)
             win_seat = pick(beats, seat, win_seat)
         tricks[rows, win_seat] += 1
         winners[t] = win_seat
