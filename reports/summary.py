@@ -9,11 +9,20 @@ import polars as pl
 __all__ = ["format_summary", "summarize"]
 
 
-def summarize(results: str | Path) -> dict[str, float]:
-    """Nil and blind nil bid and success rates (per seat-hand), bags per side per hand, bag
-    penalties per side per 100 hands, mean points per side; hands and games (0 in a run of
-    independent hands) counted."""
-    hands = pl.scan_parquet(Path(results) / "hands" / "*.parquet")
+CELL = ["variant", "lineup", "swapped"]
+
+
+def _scan(results, table: str) -> pl.LazyFrame:
+    """A table of a results folder, its labels as plain strings."""
+    frame = pl.scan_parquet(Path(results) / table / "*.parquet")
+    return frame.with_columns(pl.col("variant", "lineup").cast(pl.String))
+
+
+def summarize(results: str | Path) -> list[dict]:
+    """Per cell of the experiment: nil and blind nil bid and success rates (per seat-hand), bags
+    per side per hand, bag penalties per side per 100 hands, mean points per side; hands and
+    games (0 in a run of independent hands) counted."""
+    hands = _scan(results, "hands")
     seats, sides = range(4), range(2)
     nil = [(pl.col(f"bid_{s}") == 0) & ~pl.col(f"blind_{s}") for s in seats]
     blind = [(pl.col(f"bid_{s}") == 0) & pl.col(f"blind_{s}") for s in seats]
@@ -22,7 +31,7 @@ def summarize(results: str | Path) -> dict[str, float]:
     def total(exprs):
         return pl.sum_horizontal([e.cast(pl.Int64) for e in exprs]).sum()
 
-    row = hands.select(
+    rows = hands.group_by(CELL).agg(
         n=pl.len(),
         nil=total(nil),
         nil_made=total([a & b for a, b in zip(nil, made, strict=True)]),
@@ -32,13 +41,20 @@ def summarize(results: str | Path) -> dict[str, float]:
         penalty_points=pl.sum_horizontal([pl.col(f"bag_penalty_{s}") for s in sides]).sum(),
         penalties=total([pl.col(f"bag_penalty_{s}") < 0 for s in sides]),
         **{f"points_{s}": pl.col(f"points_{s}").mean() for s in sides},
-    ).collect().row(0, named=True)
+    ).sort(CELL).collect()
+    games_dir = Path(results) / "games"
+    games = (_scan(results, "games").group_by(CELL).len().collect() if games_dir.exists()
+             else pl.DataFrame(schema={**rows.select(CELL).schema, "len": pl.UInt32}))
+    rows = rows.join(games, on=CELL, how="left").with_columns(pl.col("len").fill_null(0))
+    return [_rates(row) for row in rows.iter_rows(named=True)]
+
+
+def _rates(row: dict) -> dict:
     n = row["n"]
-    games = Path(results) / "games"
     return {
+        **{k: row[k] for k in CELL},
         "hands": n,
-        "games": pl.scan_parquet(games / "*.parquet").select(pl.len()).collect().item()
-        if games.exists() else 0,
+        "games": row["len"],
         "nil_bid_rate": row["nil"] / (4 * n),
         "nil_success_rate": row["nil_made"] / row["nil"] if row["nil"] else float("nan"),
         "blind_nil_bid_rate": row["blind"] / (4 * n),
@@ -52,7 +68,30 @@ def summarize(results: str | Path) -> dict[str, float]:
     }
 
 
-def format_summary(s: dict[str, float]) -> str:
+def format_summary(cells: list[dict]) -> str:
+    """One cell in sentences; several as a table, one row per cell."""
+    if len(cells) == 1:
+        return _format_cell(cells[0])
+    wide_v = max(7, *(len(c["variant"]) for c in cells))
+    wide_l = max(6, *(len(c["lineup"]) + 4 * c["swapped"] for c in cells))
+    head = (f"{'variant':<{wide_v}}  {'lineup':<{wide_l}}  {'hands':>9}  {'nil':>6} {'made':>6}"
+            f"  {'blind':>6} {'made':>6}  {'bags':>5} {'pen/100':>7}  {'pts 0':>7} {'pts 1':>7}")
+    rows = [head]
+    for c in cells:
+        lineup = c["lineup"] + (" (s)" if c["swapped"] else "")
+        rows.append(
+            f"{c['variant']:<{wide_v}}  {lineup:<{wide_l}}  {c['hands']:>9,}"
+            f"  {c['nil_bid_rate']:6.1%} {c['nil_success_rate']:6.1%}"
+            f"  {c['blind_nil_bid_rate']:6.1%} {c['blind_nil_success_rate']:6.1%}"
+            f"  {c['bags_per_side_hand']:5.2f} {c['bag_penalties_per_100_side_hands']:7.2f}"
+            f"  {c['mean_points_side_0']:+7.1f} {c['mean_points_side_1']:+7.1f}")
+    rows.append("nil, blind: share of seats bidding it and share made; bags per side per hand; "
+                "bag penalties per 100 side-hands; mean points per hand of sides 0 and 1; "
+                "(s) = sides' seats swapped")
+    return "\n".join(rows)
+
+
+def _format_cell(s: dict) -> str:
     return "\n".join([
         f"hands {s['hands']:,}" + (f"  games {s['games']:,}" if s["games"] else ""),
         f"nil        bid by {s['nil_bid_rate']:7.2%} of seats, made {s['nil_success_rate']:7.2%}",

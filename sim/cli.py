@@ -74,6 +74,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--block-size", type=_integer(1), help="games or hands per block")
     run.add_argument("--n-jobs", type=_n_jobs, default=-1,
                      help="processes; -1 = all cores (default), -2 = all but one ...")
+    run.add_argument("--backend", choices=("loky", "dask"), default="loky",
+                     help="local processes (default) or a Dask cluster")
+    run.add_argument("--scheduler", help="with --backend dask: the scheduler's address "
+                     "(tcp://host:8786); default: a local cluster of --n-jobs workers")
     run.add_argument("--out", help="results folder (default: results/<experiment name>)")
     run.add_argument("--records", help="also write hand records (JSON Lines) to this file")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -82,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("records", help="records file")
     replay.add_argument("--rules", help="score under these rules instead of the records' own")
     replay.add_argument("--out", help="write the output records here instead of standard output")
+
+    report = sub.add_parser("report", help="build the report of a results folder")
+    report.add_argument("results", help="a results folder written by `whistlab run`")
+    report.add_argument("--out", help="report folder (default: RESULTS/report)")
 
     presets = sub.add_parser("presets", help="list rules presets, or show one preset's keys")
     presets.add_argument("name", nargs="?")
@@ -101,8 +109,10 @@ def cmd_run(args) -> int:
     out = Path(args.out) if args.out else Path("results") / exp.name
     _check_output(out, "--out", folder=True)
     _check_output(args.records, "--records")
+    if args.scheduler and args.backend != "dask":
+        raise UserError("--scheduler goes with --backend dask")
     run_experiment(exp, out, n_jobs=args.n_jobs, progress=not args.quiet,
-                   records=bool(args.records))
+                   records=bool(args.records), backend=args.backend, scheduler=args.scheduler)
     if args.records:
         from .records import collect_records
 
@@ -125,6 +135,16 @@ def cmd_replay(args) -> int:
     return 0
 
 
+def cmd_report(args) -> int:
+    from reports import build_report
+
+    out = Path(args.out) if args.out else Path(args.results) / "report"
+    _check_output(out, "--out", folder=True)
+    index = build_report(args.results, out)
+    print(f"report: {index}")
+    return 0
+
+
 def cmd_presets(args) -> int:
     from .options import PRESETS, rules_to_dict
 
@@ -141,7 +161,9 @@ def cmd_presets(args) -> int:
 def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        return {"run": cmd_run, "replay": cmd_replay, "presets": cmd_presets}[args.command](args)
+        commands = {"run": cmd_run, "replay": cmd_replay, "report": cmd_report,
+                    "presets": cmd_presets}
+        return commands[args.command](args)
     except UserError as err:
         print(f"whistlab: error: {err}", file=sys.stderr)
         return 2

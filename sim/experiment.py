@@ -1,21 +1,35 @@
-"""Experiment files: what to simulate — rules, players, how many hands or games, seed, block size.
+"""Experiment files: what to simulate — a grid of rules variants × player line-ups, run as cells.
 
-An experiment is a small TOML file (see experiments/default.toml):
+An experiment is a small TOML file (examples in experiments/)::
 
-    name = "default"
-    rules = "spades.standard"      # a preset, a rules file (relative to this file) or an inline table
-    strategy = "seed"              # every seat; or a list of four; a table adds parameters:
-                                   #   strategy = { name = "seed", nil_max_tricks = 1.0 }
+    name = "nil"
     games = 20000                  # whole games; or  hands = 200000  (independent hands from 0-0)
     seed = 20261130
-    block_size = 1000              # games (or hands) per block: the unit of work and of randomness
+    block_size = 5000              # games (or hands) per block: the unit of work and of randomness
+
+    [variants]                     # name = a preset, a rules file (relative to this file) or a table
+    standard = "spades.standard"
+    count = { preset = "spades.standard", nil_tricks = "count" }
+
+    [lineups]                      # name = who plays
+    seed = "seed"                                       # one strategy at every seat
+    cautious = { name = "seed", nil_max_estimate = 0.5 }  # ... with parameters
+    duel = { sides = ["seed", "random"], swap = true }  # side 0 (seats 0, 2) vs side 1 (1, 3)
+    table = ["seed", "random", "seed", "random"]        # one per seat
+
+Every variant is played with every line-up; a line-up with ``swap = true`` is played a second time
+with the sides' seats exchanged (each player moved one seat left). All cells play the same deals:
+duplicate deals, so that cells compare pairwise. A single cell can be written with the keys
+``rules`` and ``strategy`` instead of the two tables.
 
 Unknown keys, wrong types and impossible values are rejected with the file, the key and what is
-allowed. The command line's options override the file's values.
+allowed. The command line's options override the file's values (``--rules`` and ``--strategy``
+replace the whole table of variants or line-ups).
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -23,21 +37,40 @@ from pathlib import Path
 from typing import Any
 
 from .errors import UserError
-from .options import load_rules, rules_to_dict, show_value
+from .options import PRESETS, load_rules, rules_to_dict, show_value
 
-__all__ = ["DEFAULT_EXPERIMENT", "Experiment", "load_experiment"]
+__all__ = ["DEFAULT_EXPERIMENT", "Cell", "Experiment", "build_experiment", "load_experiment"]
 
 DEFAULT_EXPERIMENT = Path(__file__).resolve().parent.parent / "experiments" / "default.toml"
+NAME = re.compile(r"^[A-Za-z0-9_.]+$")  # variant and line-up names: they appear in file names
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of the grid: a rules variant and a line-up (one strategy spec dict per seat)."""
+
+    variant: str
+    rules: Any
+    lineup: str
+    seats: tuple[dict, ...]
+    swapped: bool = False
+
+    @property
+    def key(self) -> str:
+        """The cell's name in file names: ``variant-lineup`` (``-swapped`` when swapped)."""
+        return f"{self.variant}-{self.lineup}" + ("-swapped" if self.swapped else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"variant": self.variant, "rules": rules_to_dict(self.rules),
+                "lineup": self.lineup, "seats": list(self.seats), "swapped": self.swapped}
 
 
 @dataclass(frozen=True)
 class Experiment:
-    """A validated experiment. ``lineup`` holds one strategy spec (a dict) per seat."""
+    """A validated experiment: its cells, and how many games or hands each cell plays."""
 
     name: str
-    rules: Any
-    rules_label: str
-    lineup: tuple[dict, ...]
+    cells: tuple[Cell, ...]
     mode: str  # "games" or "hands"
     count: int
     seed: int
@@ -46,24 +79,42 @@ class Experiment:
 
     def to_dict(self) -> dict[str, Any]:
         """Everything that determines the results (written into the manifest and Parquet)."""
-        return {"name": self.name, "rules_label": self.rules_label,
-                "rules": rules_to_dict(self.rules), "lineup": list(self.lineup),
+        return {"name": self.name, "cells": [c.to_dict() for c in self.cells],
                 "mode": self.mode, "count": self.count, "seed": self.seed,
                 "block_size": self.block_size}
 
     @property
     def n_blocks(self) -> int:
+        """Blocks per cell."""
         return -(-self.count // self.block_size)
 
     def block_sizes(self) -> list[int]:
         full, rest = divmod(self.count, self.block_size)
         return [self.block_size] * full + ([rest] if rest else [])
 
+    @property
+    def rules(self):
+        """The rules of a single-variant experiment."""
+        variants = {c.variant: c.rules for c in self.cells}
+        if len(variants) != 1:
+            raise ValueError("this experiment has several variants: use .cells")
+        return next(iter(variants.values()))
+
+    @property
+    def lineup(self) -> tuple[dict, ...]:
+        """The seats of a single-cell experiment."""
+        if len(self.cells) != 1:
+            raise ValueError("this experiment has several cells: use .cells")
+        return self.cells[0].seats
+
 
 KEYS = {  # key -> (python types, meaning)
     "name": ((str,), "a string"),
+    "game": ((str,), '"spades"'),
     "rules": ((str, dict), "a preset name, a rules file or an inline table"),
+    "variants": ((dict,), "a table: variant name = a preset, a rules file or an inline table"),
     "strategy": ((str, dict, list), "a strategy name, a table with 'name', or a list of 4"),
+    "lineups": ((dict,), "a table: line-up name = a strategy, a list of 4 or {sides, swap}"),
     "games": ((int,), "a positive integer"),
     "hands": ((int,), "a positive integer"),
     "seed": ((int,), "a non-negative integer"),
@@ -71,14 +122,52 @@ KEYS = {  # key -> (python types, meaning)
 }
 
 
-def _lineup(spec, source) -> tuple[dict, ...]:
+def _seats(spec, source, key) -> tuple[tuple[dict, ...], bool]:
+    """The four seats of a line-up spec, and whether it is also played swapped."""
     from strategies import make_strategy  # strategies depend on sim, not the other way round
 
+    swap = False
+    if isinstance(spec, dict) and ("sides" in spec or "seats" in spec):
+        extra = set(spec) - {"sides", "seats", "swap"}
+        if extra or ("sides" in spec) == ("seats" in spec):
+            raise UserError("a line-up table has 'sides' (2 strategies) or 'seats' (4), and "
+                            f"optionally 'swap'; got {sorted(spec)}", source=source, key=key)
+        swap = spec.get("swap", False)
+        if type(swap) is not bool:
+            raise UserError(f"swap = {show_value(swap)} is not allowed; allowed: true | false",
+                            source=source, key=key)
+        if "sides" in spec:
+            sides = spec["sides"]
+            if not isinstance(sides, list) or len(sides) != 2:
+                raise UserError("'sides' needs a list of 2 strategies (side 0, side 1)",
+                                source=source, key=key)
+            spec = [sides[0], sides[1], sides[0], sides[1]]
+        else:
+            spec = spec["seats"]
     seats = spec if isinstance(spec, list) else [spec] * 4
     if len(seats) != 4:
         raise UserError(f"a list of strategies needs one per seat (4), got {len(seats)}",
-                        source=source, key="strategy")
-    return tuple(make_strategy(s, source).to_dict() for s in seats)
+                        source=source, key=key)
+    return tuple(make_strategy(s, source).to_dict() for s in seats), swap
+
+
+def _label(spec, fallback: str) -> str:
+    """A cell name for the single-cell form: the preset or strategy name when it is one."""
+    if isinstance(spec, str) and NAME.match(spec):
+        return spec
+    if isinstance(spec, dict) and isinstance(spec.get("name"), str) and NAME.match(spec["name"]):
+        return spec["name"]
+    return fallback
+
+
+def _named(table, key, source) -> dict:
+    for name in table:
+        if not NAME.match(name):
+            raise UserError(f"name {name!r}: use letters, digits, '_' and '.' only",
+                            source=source, key=key)
+    if not table:
+        raise UserError("needs at least one entry", source=source, key=key)
+    return table
 
 
 def build_experiment(table: Mapping[str, Any], source: str | None = None,
@@ -90,39 +179,62 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
         types, meaning = KEYS[key]
         bad_int = type(value) is int and value < (0 if key == "seed" else 1)
         if type(value) not in types or bad_int:
-            raise UserError(f"{show_value(value)} is not allowed; allowed: {meaning}", source=source,
-                            key=key)
-    if "games" in table and "hands" in table:
-        raise UserError("give either 'games' or 'hands', not both", source=source, key="hands")
-    mode = "hands" if "hands" in table else "games"
+            raise UserError(f"{show_value(value)} is not allowed; allowed: {meaning}",
+                            source=source, key=key)
+    for one, many in (("games", "hands"), ("rules", "variants"), ("strategy", "lineups")):
+        if one in table and many in table:
+            raise UserError(f"give either '{one}' or '{many}', not both", source=source, key=many)
+    game = table.get("game", "spades")
+    if game != "spades":
+        raise UserError(f"{show_value(game)} is not implemented yet; allowed: \"spades\"",
+                        source=source, key="game")
     rules_spec = table.get("rules", "spades.standard")
-    if isinstance(rules_spec, str) and rules_spec.endswith(".toml") and base_dir is not None:
-        candidate = base_dir / rules_spec
-        rules_spec = str(candidate) if candidate.exists() else rules_spec
-    rules = load_rules(rules_spec, source=f"{source}: rules" if source else None)
-    label = rules_spec if isinstance(rules_spec, str) else "inline"
-    return Experiment(
-        name=table.get("name", "experiment"), rules=rules, rules_label=label,
-        lineup=_lineup(table.get("strategy", "seed"), source), mode=mode,
-        count=table.get(mode, 1000), seed=table.get("seed", 0),
-        block_size=table.get("block_size", 1000), source=source)
+    variants = _named(table.get("variants") or {_label(rules_spec, "custom"): rules_spec},
+                      "variants", source)
+    strategy_spec = table.get("strategy", "seed")
+    lineups = _named(table.get("lineups") or {_label(strategy_spec, "custom"): strategy_spec},
+                     "lineups", source)
+    cells = []
+    for vname, spec in variants.items():
+        if isinstance(spec, str) and spec not in PRESETS and base_dir is not None:
+            candidate = base_dir / spec
+            spec = str(candidate) if candidate.exists() else spec
+        where = f"{source}: variant {vname}" if source else None
+        rules = load_rules(spec, source=where)
+        if rules.game != game:
+            raise UserError(f"variant {vname} is a {rules.game} variant in a {game} experiment",
+                            source=source, key="variants")
+        for lname, lspec in lineups.items():
+            seats, swap = _seats(lspec, source, f"lineups.{lname}" if "lineups" in table
+                                 else "strategy")
+            cells.append(Cell(vname, rules, lname, seats))
+            if swap:
+                cells.append(Cell(vname, rules, lname, seats[1:] + seats[:1], swapped=True))
+    mode = "hands" if "hands" in table else "games"
+    return Experiment(name=table.get("name", "experiment"), cells=tuple(cells), mode=mode,
+                      count=table.get(mode, 1000), seed=table.get("seed", 0),
+                      block_size=table.get("block_size", 1000), source=source)
 
 
 def load_experiment(path: str | Path | None = None, overrides: Mapping[str, Any] = ()):
     """Read an experiment file (default: experiments/default.toml) and apply overrides (the
-    command line's values, already parsed; ``games`` replaces ``hands`` and vice versa)."""
+    command line's values: ``games`` replaces ``hands`` and vice versa, ``rules`` the variants,
+    ``strategy`` the line-ups)."""
     path = Path(path) if path else DEFAULT_EXPERIMENT
     try:
         table = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UserError("no such experiment file", source=str(path)) from None
+    except IsADirectoryError:
+        raise UserError("is a folder, not an experiment file", source=str(path)) from None
     except tomllib.TOMLDecodeError as err:
         raise UserError(f"not valid TOML: {err}", source=str(path)) from None
     build_experiment(table, str(path), path.parent)  # the file alone must be valid
     overrides = dict(overrides)
-    if "games" in overrides or "hands" in overrides:
-        table.pop("games", None)
-        table.pop("hands", None)
+    replaced = {"games": ("games", "hands"), "hands": ("games", "hands"),
+                "rules": ("rules", "variants"), "strategy": ("strategy", "lineups")}
+    for key in overrides:
+        for old in replaced.get(key, ()):
+            table.pop(old, None)
     table.update(overrides)
     return build_experiment(table, str(path), path.parent)
-

@@ -137,13 +137,13 @@ def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, trick
     return HandRecords(dealer, bids, blind, scores, bags, hands, plays, tricks)
 
 
-def block_records(result, exp, game_offset: int) -> list[dict[str, Any]]:
-    """Hand records of everything a block simulated, in the order of its hands table."""
+def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
+    """Hand records of everything a block of a cell simulated, in the order of its hands table."""
     from .options import rules_to_dict
     from .spades.hand import deck_for
 
-    deck = deck_for(exp.rules)
-    rules = rules_to_dict(exp.rules)
+    deck = deck_for(cell.rules)
+    rules = rules_to_dict(cell.rules)
     names = np.array([n or "?" for n in deck.names])
     out = []
     start = 0
@@ -153,7 +153,7 @@ def block_records(result, exp, game_offset: int) -> list[dict[str, Any]]:
         hands = result.hands[rows]
         for i in range(hands.shape[0]):
             out.append({
-                "game": exp.rules.game, "rules": rules,
+                "game": cell.rules.game, "rules": rules,
                 "game_id": int(result.game[rows][i]) + game_offset,
                 "hand_no": int(result.hand_no[rows][i]),
                 "dealer": int(result.dealer[rows][i]),
@@ -168,8 +168,10 @@ def block_records(result, exp, game_offset: int) -> list[dict[str, Any]]:
 
 
 def collect_records(out: Path, exp, target: str | Path) -> None:
-    """Concatenate the blocks' record files (``out/records/part-*.jsonl``) in block order."""
-    parts = [Path(out) / "records" / f"part-{b:05d}.jsonl" for b in range(exp.n_blocks)]
+    """Concatenate the blocks' record files (``out/records/part-*.jsonl``), cell by cell in
+    block order."""
+    parts = [Path(out) / "records" / f"part-{cell.key}-{b:05d}.jsonl"
+             for cell in exp.cells for b in range(exp.n_blocks)]
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     with open(target, "w", encoding="utf-8") as f:

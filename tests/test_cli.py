@@ -522,8 +522,8 @@ def test_run_overrides(capsys, exp, tmp_path):
     manifest = json.loads((out / "manifest.json").read_text())["experiment"]
     assert manifest["mode"] == "hands" and manifest["count"] == 30
     assert manifest["block_size"] == 7 and manifest["seed"] == 3
-    assert manifest["rules"] == rules_to_dict(PRESETS["spades.short"])
-    assert [s["name"] for s in manifest["lineup"]] == ["seed"] * 4
+    assert manifest["cells"][0]["rules"] == rules_to_dict(PRESETS["spades.short"])
+    assert [s["name"] for s in manifest["cells"][0]["seats"]] == ["seed"] * 4
     assert len(list((out / "hands").glob("*.parquet"))) == 5  # 7 + 7 + 7 + 7 + 2
 
 

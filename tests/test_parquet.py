@@ -76,13 +76,14 @@ def test_zstd_and_metadata(results):
                 assert meta.row_group(rg).column(col).compression == "ZSTD", (path, col)
         info = json.loads(pq.read_schema(path).metadata[b"whistlab"])
         exp = info["experiment"]
-        assert exp["rules"] == rules_to_dict(PRESETS[RULES])
-        assert exp["rules_label"] == RULES
-        assert [s["name"] for s in exp["lineup"]] == ["seed"] * 4
-        assert exp["lineup"][0]["nil_max_estimate"] == 1.25  # parameters are recorded too
+        (cell,) = exp["cells"]
+        assert cell["rules"] == rules_to_dict(PRESETS[RULES])
+        assert cell["variant"] == RULES and cell["lineup"] == "seed" and not cell["swapped"]
+        assert [s["name"] for s in cell["seats"]] == ["seed"] * 4
+        assert cell["seats"][0]["nil_max_estimate"] == 1.25  # parameters are recorded too
         assert exp["seed"] == SEED and exp["block_size"] == 10
         assert exp["mode"] == "games" and exp["count"] == 40
-        assert info["block"] == int(path.stem.split("-")[1])
+        assert info["cell"] == 0 and info["block"] == int(path.stem.split("-")[-1])
         assert "version" in info
     manifest = json.loads((results / "manifest.json").read_text())
     assert manifest["experiment"] == exp
@@ -118,7 +119,7 @@ def documented_columns(table: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("table", ["hands", "games"])
 def test_columns_and_types_are_documented(results, table):
-    schema = pq.read_schema(results / table / "part-00000.parquet")
+    schema = pq.read_schema(sorted((results / table).glob("part-*.parquet"))[0])
     actual = {field.name: str(field.type) for field in schema}
     documented = documented_columns(table)
     assert set(actual) - set(documented) == set(), "columns missing from docs/SCHEMA.md"

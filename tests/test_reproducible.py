@@ -14,7 +14,7 @@ import pytest
 
 from sim.cli import main
 from sim.experiment import build_experiment
-from sim.runner import block_path, run_block, run_experiment
+from sim.runner import block_path, run_block, run_experiment, write_block
 
 SEATS = range(4)
 
@@ -45,6 +45,12 @@ def assert_same_results(a: Path, b: Path) -> None:
             assert pq.read_table(a / table).equals(pq.read_table(b / table))
 
 
+def run_one_block(exp, block: int, out: Path) -> None:
+    """Simulate and write one block of the experiment's only cell, as a worker and the runner do."""
+    cell, done, files = run_block(exp, 0, block)
+    write_block(files, out, exp.cells[cell], done)
+
+
 @pytest.fixture(scope="module")
 def serial(tmp_path_factory):
     """The reference run: every block in order in this process."""
@@ -68,12 +74,12 @@ def test_block_order_and_grouping_do_not_matter(serial, tmp_path):
     exp = experiment()
     backwards = tmp_path / "backwards"
     for block in reversed(range(exp.n_blocks)):
-        run_block(exp, block, backwards)
+        run_one_block(exp, block, backwards)
     assert_same_results(serial, backwards)
     # Two blocks by hand, the rest by the runner in parallel (which skips finished blocks).
     mixed = tmp_path / "mixed"
-    run_block(exp, 3, mixed)
-    run_block(exp, 1, mixed)
+    run_one_block(exp, 3, mixed)
+    run_one_block(exp, 1, mixed)
     run_experiment(exp, mixed, n_jobs=2)
     assert_same_results(serial, mixed)
 
@@ -83,7 +89,7 @@ def test_resume_restores_identical_files(serial, tmp_path):
     resumed = tmp_path / "resumed"
     shutil.copytree(serial, resumed)
     for table in ("hands", "games"):
-        block_path(resumed, table, 2).unlink()
+        block_path(resumed, table, exp.cells[0], 2).unlink()
     kept = {p: p.stat().st_mtime_ns for p in resumed.glob("*/part-*.parquet")}
     run_experiment(exp, resumed, n_jobs=1)
     assert_same_results(serial, resumed)
@@ -101,8 +107,9 @@ def test_cli_resume_and_n_jobs(tmp_path, capsys):
     assert main(["run", str(exp), "--out", str(two), "--n-jobs", "2", "--quiet"]) == 0
     assert capsys.readouterr().out.splitlines()[1:] == summary
     assert_same_results(one, two)
-    (two / "hands" / "part-00001.parquet").unlink()
-    (two / "games" / "part-00001.parquet").unlink()
+    for table in ("hands", "games"):
+        (part,) = (two / table).glob("part-*-00001.parquet")
+        part.unlink()
     assert main(["run", str(exp), "--out", str(two), "--n-jobs", "2", "--quiet"]) == 0
     assert capsys.readouterr().out.splitlines()[1:] == summary
     assert_same_results(one, two)
@@ -169,7 +176,8 @@ def test_other_seed_other_deals(tmp_path):
 
 
 def test_part_metadata_names_the_block(serial):
+    cell = experiment().cells[0]
     for table in ("hands", "games"):
         for block in range(4):
-            meta = pq.read_schema(block_path(serial, table, block)).metadata[b"whistlab"]
-            assert json.loads(meta)["block"] == block
+            meta = pq.read_schema(block_path(serial, table, cell, block)).metadata[b"whistlab"]
+            assert json.loads(meta)["block"] == block and json.loads(meta)["cell"] == 0
