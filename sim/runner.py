@@ -198,6 +198,8 @@ def run_experiment(exp: Experiment, out: str | Path, n_jobs: int = 1, progress: 
     if not manifest_path.exists():
         out.mkdir(parents=True, exist_ok=True)
         _atomic_write(json.dumps(manifest, indent=1).encode(), manifest_path)
+    for stale in out.glob("*/.part-*.tmp*"):  # half-written files of an interrupted run
+        stale.unlink()
     with _backend(backend, scheduler, n_jobs) as jobs:
         tasks = (joblib.delayed(run_block)(exp, c, b, records) for c, b in todo)
         results = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)

@@ -1,0 +1,69 @@
+"""The Python API for notebooks: run an experiment, or simulate quickly, and get DataFrames back.
+
+    >>> import sim
+    >>> hands = sim.simulate(rules="spades.short", strategy="random", hands=10_000, seed=1)
+    >>> hands.group_by("dealer").agg(pl.col("points_0").mean())
+    >>> folder = sim.run("experiments/nil.toml", out="results/nil", n_jobs=2)
+    >>> lazy = sim.load(folder)             # a polars LazyFrame over every block of every cell
+    >>> games = sim.load(folder, "games")
+
+`simulate` runs in a temporary folder and returns the whole table in memory (use it for quick
+looks); `run` writes a results folder exactly as ``whistlab run`` does and `load` reads it lazily,
+so that queries over millions of hands stream.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from .errors import UserError
+from .experiment import Experiment, build_experiment, load_experiment
+from .runner import run_experiment
+
+__all__ = ["load", "run", "simulate"]
+
+
+def run(experiment: str | Path | Mapping[str, Any] | Experiment, out: str | Path,
+        n_jobs: int = -1, backend: str = "loky", scheduler: str | None = None,
+        progress: bool = False, **overrides) -> Path:
+    """Run an experiment (a TOML file, a table of its keys, or an `Experiment`) into ``out``;
+    keyword arguments override the file's keys (``hands=``, ``games=``, ``seed=``, ``rules=``,
+    ``strategy=``, ``block_size=``). Resumes a run that was interrupted. Returns ``out``."""
+    if isinstance(experiment, Experiment):
+        exp = experiment
+    elif isinstance(experiment, Mapping):
+        exp = build_experiment({**experiment, **overrides}, source="experiment table")
+    else:
+        exp = load_experiment(experiment, overrides)
+    return run_experiment(exp, out, n_jobs=n_jobs, progress=progress, backend=backend,
+                          scheduler=scheduler)
+
+
+def load(results: str | Path, table: str = "hands") -> pl.LazyFrame:
+    """A table of a results folder as a polars LazyFrame (``table``: "hands" or "games")."""
+    folder = Path(results) / table
+    if not folder.is_dir():
+        raise UserError(f"has no {table} table (is it a results folder of whistlab run?)",
+                        source=str(results))
+    return pl.scan_parquet(folder / "*.parquet")
+
+
+def simulate(rules="spades.standard", strategy="seed", *, hands: int | None = None,
+             games: int | None = None, seed: int = 0, block_size: int = 50_000,
+             n_jobs: int = 1, table: str = "hands") -> pl.DataFrame:
+    """Simulate one cell and return its ``hands`` (or ``games``) table as a DataFrame.
+
+    ``rules``: a preset, a rules file or a table of keys; ``strategy``: a name, a table with
+    parameters or a list of four seats. Give ``hands`` (independent hands) or ``games``."""
+    if (hands is None) == (games is None):
+        raise UserError("give either hands= or games=")
+    spec = {"rules": rules, "strategy": strategy, "seed": seed, "block_size": block_size,
+            "name": "simulate", **({"hands": hands} if hands else {"games": games})}
+    with tempfile.TemporaryDirectory(prefix="whistlab-") as tmp:
+        run(spec, tmp, n_jobs=n_jobs)
+        return load(tmp, table).collect()
