@@ -22,7 +22,7 @@ from typing import Any
 import polars as pl
 
 from .errors import UserError
-from .experiment import Experiment, build_experiment, load_experiment
+from .experiment import Experiment, build_experiment, load_experiment, with_overrides
 from .runner import run_experiment
 
 __all__ = ["load", "run", "simulate"]
@@ -35,9 +35,12 @@ def run(experiment: str | Path | Mapping[str, Any] | Experiment, out: str | Path
     keyword arguments override the file's keys (``hands=``, ``games=``, ``seed=``, ``rules=``,
     ``strategy=``, ``block_size=``). Resumes a run that was interrupted. Returns ``out``."""
     if isinstance(experiment, Experiment):
+        if overrides:
+            raise UserError(f"overrides ({', '.join(overrides)}) apply to an experiment file or "
+                            "table, not to an Experiment value")
         exp = experiment
     elif isinstance(experiment, Mapping):
-        exp = build_experiment({**experiment, **overrides}, source="experiment table")
+        exp = build_experiment(with_overrides(experiment, overrides), source="experiment table")
     else:
         exp = load_experiment(experiment, overrides)
     return run_experiment(exp, out, n_jobs=n_jobs, progress=progress, backend=backend,
@@ -63,7 +66,7 @@ def simulate(rules="spades.standard", strategy="seed", *, hands: int | None = No
     if (hands is None) == (games is None):
         raise UserError("give either hands= or games=")
     spec = {"rules": rules, "strategy": strategy, "seed": seed, "block_size": block_size,
-            "name": "simulate", **({"hands": hands} if hands else {"games": games})}
+            "name": "simulate", **({"hands": hands} if hands is not None else {"games": games})}
     with tempfile.TemporaryDirectory(prefix="whistlab-") as tmp:
         run(spec, tmp, n_jobs=n_jobs)
         return load(tmp, table).collect()

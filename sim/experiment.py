@@ -39,7 +39,8 @@ from typing import Any
 from .errors import UserError
 from .options import PRESETS, load_rules, rules_to_dict, show_value
 
-__all__ = ["DEFAULT_EXPERIMENT", "Cell", "Experiment", "build_experiment", "load_experiment"]
+__all__ = ["DEFAULT_EXPERIMENT", "Cell", "Experiment", "build_experiment", "load_experiment",
+           "with_overrides"]
 
 DEFAULT_EXPERIMENT = Path(__file__).resolve().parent.parent / "experiments" / "default.toml"
 NAME = re.compile(r"^[A-Za-z0-9_.]+$")  # variant and line-up names: they appear in file names
@@ -148,7 +149,7 @@ def _seats(spec, source, key) -> tuple[tuple[dict, ...], bool]:
     if len(seats) != 4:
         raise UserError(f"a list of strategies needs one per seat (4), got {len(seats)}",
                         source=source, key=key)
-    return tuple(make_strategy(s, source).to_dict() for s in seats), swap
+    return tuple(make_strategy(s, source, key).to_dict() for s in seats), swap
 
 
 def _label(spec, fallback: str) -> str:
@@ -189,18 +190,24 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
         raise UserError(f"{show_value(game)} is not implemented yet; allowed: \"spades\"",
                         source=source, key="game")
     rules_spec = table.get("rules", "spades.standard")
-    variants = _named(table.get("variants") or {_label(rules_spec, "custom"): rules_spec},
-                      "variants", source)
+    variants = _named(table["variants"] if "variants" in table
+                      else {_label(rules_spec, "custom"): rules_spec}, "variants", source)
     strategy_spec = table.get("strategy", "seed")
-    lineups = _named(table.get("lineups") or {_label(strategy_spec, "custom"): strategy_spec},
-                     "lineups", source)
+    lineups = _named(table["lineups"] if "lineups" in table
+                     else {_label(strategy_spec, "custom"): strategy_spec}, "lineups", source)
     cells = []
     for vname, spec in variants.items():
         if isinstance(spec, str) and spec not in PRESETS and base_dir is not None:
             candidate = base_dir / spec
             spec = str(candidate) if candidate.exists() else spec
-        where = f"{source}: variant {vname}" if source else None
-        rules = load_rules(spec, source=where)
+        where = f"{source}: variant {vname}" if source else f"variant {vname}"
+        try:
+            rules = load_rules(spec, source=where)
+        except UserError as err:
+            if not isinstance(spec, str):
+                raise  # an inline table's errors already name the file and the variant
+            key = f"variants.{vname}" if "variants" in table else "rules"
+            raise UserError(str(err), source=source, key=key) from None
         if rules.game != game:
             raise UserError(f"variant {vname} is a {rules.game} variant in a {game} experiment",
                             source=source, key="variants")
@@ -230,11 +237,17 @@ def load_experiment(path: str | Path | None = None, overrides: Mapping[str, Any]
     except tomllib.TOMLDecodeError as err:
         raise UserError(f"not valid TOML: {err}", source=str(path)) from None
     build_experiment(table, str(path), path.parent)  # the file alone must be valid
-    overrides = dict(overrides)
+    return build_experiment(with_overrides(table, overrides), str(path), path.parent)
+
+
+def with_overrides(table: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """An experiment table with the command line's values: ``games`` replaces ``hands`` and vice
+    versa, ``rules`` the variants, ``strategy`` the line-ups, any other key itself."""
     replaced = {"games": ("games", "hands"), "hands": ("games", "hands"),
                 "rules": ("rules", "variants"), "strategy": ("strategy", "lineups")}
+    table = dict(table)
     for key in overrides:
         for old in replaced.get(key, ()):
             table.pop(old, None)
     table.update(overrides)
-    return build_experiment(table, str(path), path.parent)
+    return table

@@ -132,10 +132,10 @@ def _block_done(exp: Experiment, out: Path, c: int, block: int) -> bool:
     """Whether a block's files exist and are whole; a damaged one is reported, not guessed at."""
     cell = exp.cells[c]
     paths = [block_path(out, "hands", cell, block)]
-    if not paths[0].exists():
-        return False
     if exp.mode == "games":
         paths.append(block_path(out, "games", cell, block))
+    if not all(p.exists() for p in paths):
+        return False  # simulated anew; a lone games or hands file is overwritten
     for path in paths:
         try:
             meta = json.loads(pq.read_schema(path).metadata[b"whistlab"])
@@ -164,9 +164,9 @@ def _backend(backend: str, scheduler: str | None, n_jobs: int):
     if scheduler:
         client, cluster = Client(scheduler), None
     else:
-        workers = os.cpu_count() if n_jobs < 0 else n_jobs
+        workers = n_jobs if n_jobs > 0 else max(1, os.cpu_count() + 1 + n_jobs)  # joblib's
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=":0")  # any free port, never a clash
         client = Client(cluster)
     try:
         with joblib.parallel_config(backend="dask"):
@@ -187,7 +187,7 @@ def run_experiment(exp: Experiment, out: str | Path, n_jobs: int = 1, progress: 
     if manifest_path.exists():
         try:
             old = json.loads(manifest_path.read_text())["experiment"]
-        except (ValueError, KeyError):
+        except (ValueError, KeyError, TypeError, IndexError):
             raise UserError("is not a whistlab manifest; choose another --out folder",
                             source=str(manifest_path)) from None
         if old != manifest["experiment"]:

@@ -36,25 +36,27 @@ class Strategy:
         return {"name": self.name, **dataclasses.asdict(self)}
 
 
-def make_strategy(spec, source: str | None = None) -> Strategy:
-    """A strategy from its name or a ``{"name": ..., **params}`` mapping."""
+def make_strategy(spec, source: str | None = None, key: str = "strategy") -> Strategy:
+    """A strategy from its name or a ``{"name": ..., **params}`` mapping. ``source`` and ``key``
+    say where the spec was written, for error messages."""
     if isinstance(spec, Strategy):
         return spec
     params = dict(spec) if isinstance(spec, Mapping) else {"name": spec}
     name = params.pop("name", None)
     if name not in STRATEGIES:
         raise UserError(f"unknown strategy '{name}'; known strategies: {', '.join(STRATEGIES)}",
-                        source=source, key="strategy")
+                        source=source, key=key)
     cls = STRATEGIES[name]
     fields = {f.name: f for f in dataclasses.fields(cls)}
-    for key, value in params.items():
-        if key not in fields:
+    where = "" if key == "strategy" else f"{key}."
+    for param, value in params.items():
+        if param not in fields:
             allowed = ", ".join(fields) or "none"
             raise UserError(f"unknown parameter of strategy '{name}'; allowed: {allowed}",
-                            source=source, key=key)
-        default = fields[key].default
+                            source=source, key=where + param)
+        default = fields[param].default
         if type(value) is not type(default) and not (type(default) is float
                                                      and type(value) is int):
             raise UserError(f"strategy '{name}': {value!r} is not a {type(default).__name__}",
-                            source=source, key=key)
+                            source=source, key=where + param)
     return cls(**params)
