@@ -1,0 +1,103 @@
+"""95% confidence intervals, from scipy, for counts and moments aggregated in polars.
+
+Nothing here sees a row of the tables: the report aggregates lazily (polars ``group_by``) to
+counts ``k`` of ``n`` or to moments ``n``, ``sum``, ``sum of squares`` and turns those into
+intervals here.
+
+* proportions: Wilson score intervals, ``scipy.stats.binomtest(k, n).proportion_ci(0.95,
+  method="wilson")``;
+* means and paired differences: Student t intervals from the aggregated moments, ``mean ±
+  scipy.stats.t.ppf(0.975, n - 1) * sqrt(var / n)`` (the interval that
+  ``scipy.stats.ttest_1samp(x).confidence_interval(0.95)`` gives on the raw values ``x``);
+* unpaired differences of two means: Welch's interval, ``t.ppf(0.975, df)`` on
+  ``sqrt(var_a / n_a + var_b / n_b)`` with the Welch-Satterthwaite ``df``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+from scipy import stats
+
+__all__ = ["LEVEL", "mean_ci", "moments", "proportion_ci", "sums", "welch_ci", "with_means",
+           "with_proportion_ci"]
+
+LEVEL = 0.95
+
+
+def proportion_ci(k: int, n: int) -> tuple[float, float, float]:
+    """The share ``k / n`` and its 95% Wilson interval; NaNs when ``n`` is 0."""
+    if n <= 0:
+        return (float("nan"),) * 3
+    # The interval depends on k and n alone; p = k / n only spares binomtest the search its
+    # two-sided p-value (unused here) needs for other values of p.
+    ci = stats.binomtest(int(k), int(n), p=k / n).proportion_ci(LEVEL, method="wilson")
+    return k / n, float(ci.low), float(ci.high)
+
+
+def with_proportion_ci(frame: pl.DataFrame, k: str, n: str, name: str,
+                       scale: float = 1.0) -> pl.DataFrame:
+    """Add ``name``, ``name_lo``, ``name_hi``: the share ``k / n`` (times ``scale``, e.g. 100 for
+    a rate per 100) with its Wilson interval, one scipy call per row (the frames are small)."""
+    rows = [proportion_ci(a, b) for a, b in zip(frame[k].to_list(), frame[n].to_list(),
+                                                strict=True)]
+    est = np.array(rows, dtype=float).reshape(-1, 3) * scale
+    return frame.with_columns(pl.Series(name, est[:, 0]), pl.Series(f"{name}_lo", est[:, 1]),
+                              pl.Series(f"{name}_hi", est[:, 2]))
+
+
+def mean_ci(n, mean, var) -> tuple[np.ndarray, np.ndarray]:
+    """The 95% t interval of a mean from its sample's size, mean and variance (ddof 1), as
+    arrays; NaN below two values."""
+    n, mean, var = (np.asarray(a, dtype=float) for a in (n, mean, var))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = stats.t.ppf(0.5 + LEVEL / 2, n - 1) * np.sqrt(var / n)
+    half = np.where(n >= 2, half, np.nan)
+    return mean - half, mean + half
+
+
+def welch_ci(n_a, mean_a, var_a, n_b, mean_b, var_b) -> tuple[np.ndarray, np.ndarray]:
+    """The 95% interval of ``mean_a - mean_b`` for two independent samples (Welch)."""
+    n_a, mean_a, var_a, n_b, mean_b, var_b = (np.asarray(a, dtype=float) for a in
+                                              (n_a, mean_a, var_a, n_b, mean_b, var_b))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ua, ub = var_a / n_a, var_b / n_b
+        se = np.sqrt(ua + ub)
+        df = (ua + ub) ** 2 / (ua**2 / (n_a - 1) + ub**2 / (n_b - 1))
+        half = stats.t.ppf(0.5 + LEVEL / 2, df) * se
+    half = np.where(se > 0, half, 0.0)
+    diff = mean_a - mean_b
+    return diff - half, diff + half
+
+
+def moments(frame: pl.DataFrame, prefix: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Size, mean and variance (ddof 1) from the summed moments ``n``, ``<prefix>_s1`` (sum) and
+    ``<prefix>_s2`` (sum of squares) that the block-by-block passes accumulate."""
+    n = frame["n"].to_numpy().astype(float)
+    s1 = frame[f"{prefix}_s1"].to_numpy().astype(float)
+    s2 = frame[f"{prefix}_s2"].to_numpy().astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = s1 / n
+        var = np.maximum(s2 - s1 * mean, 0.0) / (n - 1)
+    return n, mean, var
+
+
+def sums(name: str, expr: pl.Expr) -> list[pl.Expr]:
+    """Aggregations of the moments of ``expr``: ``<name>_s1`` (sum) and ``<name>_s2`` (sum of
+    squares), as floats, so that groups and blocks add up and `with_means` finishes them."""
+    x = expr.cast(pl.Float64)
+    return [x.sum().alias(f"{name}_s1"), (x * x).sum().alias(f"{name}_s2")]
+
+
+def with_means(frame: pl.DataFrame, names: list[str], n: str = "n",
+               scale: float = 1.0) -> pl.DataFrame:
+    """Replace the summed moments ``<name>_s1``, ``<name>_s2`` of each name by the mean
+    ``<name>`` (times ``scale``) and its 95% t interval ``<name>_lo``, ``<name>_hi``."""
+    for name in names:
+        size, mean, var = moments(frame.rename({n: "n"}) if n != "n" else frame, name)
+        lo, hi = mean_ci(size, mean, var)
+        frame = frame.with_columns(pl.Series(name, mean * scale),
+                                   pl.Series(f"{name}_lo", lo * scale),
+                                   pl.Series(f"{name}_hi", hi * scale)
+                                   ).drop(f"{name}_s1", f"{name}_s2")
+    return frame
