@@ -31,6 +31,11 @@ Parts (``--parts``, comma separated; default all):
     for ``random`` and ``seed``: 1,000,000 independent hands (``--quick``: 200,000) with
     ``block_size = 50,000``, Parquet written, summary printed. Wall time covers the whole command
     (interpreter start, imports, simulation, Parquet, the summary's scan of the Parquet).
+``report``
+    ``whistlab run`` of 1,000,000 and 10,000,000 ``seed`` hands on both cores (``--quick``:
+    200,000 and 1,000,000), then ``whistlab report`` on the folder, its process tree sampled:
+    wall time and peak RSS of building the report (lazy polars queries), and the Parquet bytes
+    per hand on disk.
 ``memory``
     ``whistlab run`` with ``--n-jobs 2`` (both cores) for 1,000,000 and 10,000,000 hands
     (``--quick``: 200,000 and 1,000,000), strategy ``random`` (``--mem-strategies`` for more), with
@@ -329,6 +334,38 @@ def whistlab_run(strategy: str, hands: int, n_jobs: int, block_size: int, tmp: P
         shutil.rmtree(work, ignore_errors=True)
 
 
+def report_run(strategy: str, hands: int, block_size: int, tmp: Path) -> dict:
+    """``whistlab run`` of ``hands`` hands on both cores, then ``whistlab report`` on its folder
+    with the report's process tree sampled; bytes per hand on disk; the folder is deleted."""
+    work = Path(tempfile.mkdtemp(prefix="whistlab-bench-", dir=tmp))
+    try:
+        exp = work / "exp.toml"
+        exp.write_text(f'name = "report-{hands}"\nrules = "spades.standard"\n'
+                       f'strategy = "{strategy}"\nhands = {hands}\nseed = {SEED}\n'
+                       f"block_size = {block_size}\n")
+        out = work / "out"
+        exe = shutil.which("whistlab")
+        base = [exe] if exe else [sys.executable, "-m", "sim.cli"]
+        subprocess.run(base + ["run", str(exp), "--out", str(out), "--n-jobs", "2", "--quiet"],
+                       check=True, capture_output=True, text=True)
+        disk = sum(f.stat().st_size for f in out.rglob("*.parquet"))
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(base + ["report", str(out)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        sampler = TreeSampler(proc.pid)
+        sampler.start()
+        _, stderr = proc.communicate()
+        wall = time.perf_counter() - t0
+        sampler.stop()
+        if proc.returncode != 0:
+            raise RuntimeError(f"whistlab report failed ({proc.returncode}):\n{stderr}")
+        return {"strategy": strategy, "hands": hands, "wall_s": wall,
+                "peak_rss_mib": max((s[1] for s in sampler.samples), default=0) / 2**20,
+                "bytes_per_hand": disk / hands}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 # --- parts --------------------------------------------------------------------------------------
 
 
@@ -387,6 +424,15 @@ def part_memory(quick: bool, tmp: Path, strategies: list[str], log) -> list[dict
         for hands in counts:
             log(f"whistlab run {strategy} {hands:,} hands --n-jobs 2 ...")
             out.append(whistlab_run(strategy, hands, 2, RUN_BLOCK, tmp))
+    return out
+
+
+def part_report(quick: bool, tmp: Path, log) -> list[dict]:
+    counts = (200_000, 1_000_000) if quick else (1_000_000, 10_000_000)
+    out = []
+    for hands in counts:
+        log(f"whistlab run seed {hands:,} hands --n-jobs 2, then whistlab report ...")
+        out.append(report_run("seed", hands, RUN_BLOCK, tmp))
     return out
 
 
@@ -453,6 +499,11 @@ def report(res: dict) -> str:
                      f"{_f(r['peak_rss_mib'])}, PSS {_f(r['peak_pss_mib'])}",
                      f"last quarter of simulation: RSS {_f(r['sim_last_quarter_peak_rss_mib'])};"
                      f" {r['max_procs']} processes; simulation phase {_f(r['sim_phase_s'], 1)} s"])
+    for r in res.get("report", []):
+        rows.append(["whistlab report", f"{r['strategy']} run of {_f(r['hands'])} hands",
+                     _f(r["hands"]), _f(r["wall_s"], 1), _f(r["hands"] / r["wall_s"]), "-", "-",
+                     f"tree RSS {_f(r['peak_rss_mib'])}",
+                     f"Parquet on disk: {_f(r['bytes_per_hand'], 1)} bytes per hand"])
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|" + "|".join(" --- " for _ in head) + "|")
     lines += ["| " + " | ".join(row) + " |" for row in rows]
@@ -464,8 +515,8 @@ def main(argv=None) -> int:
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="smoke run, under a minute")
     size.add_argument("--full", action="store_true", help="everything at full size (default)")
-    parser.add_argument("--parts", default="engine,openspiel,run,memory",
-                        help="comma-separated subset of engine,openspiel,run,memory")
+    parser.add_argument("--parts", default="engine,openspiel,run,memory,report",
+                        help="comma-separated subset of engine,openspiel,run,memory,report")
     parser.add_argument("--mem-strategies", default="random",
                         help="strategies for the memory part (default: random)")
     parser.add_argument("--run-repeats", type=int,
@@ -486,7 +537,7 @@ def main(argv=None) -> int:
         return 0
 
     parts = [p.strip() for p in args.parts.split(",") if p.strip()]
-    unknown = set(parts) - {"engine", "openspiel", "run", "memory"}
+    unknown = set(parts) - {"engine", "openspiel", "run", "memory", "report"}
     if unknown:
         parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
     quick = args.quick
@@ -511,6 +562,8 @@ def main(argv=None) -> int:
     if "memory" in parts:
         strategies = [s.strip() for s in args.mem_strategies.split(",") if s.strip()]
         res["memory"] = part_memory(quick, tmp, strategies, log)
+    if "report" in parts:
+        res["report"] = part_report(quick, tmp, log)
     runs = res.get("run", []) + res.get("memory", [])
     if runs:
         res["memory_reader"] = runs[0]["memory_reader"]
