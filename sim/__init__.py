@@ -1,11 +1,17 @@
 """whistlab's engine: vectorised whist-family card games.
 
-The notebook API is `simulate`, `run` and `load` (see `sim.api`)."""
+The notebook API is `simulate`, `run` and `load` (see `sim.api`); it is imported on first use, so
+that the engine's worker processes do not load polars."""
 
 from .spades import rules as _spades_rules  # noqa: F401  (registers the Spades presets)
 
 __version__ = "0.1.0"
-
-from .api import load, run, simulate  # noqa: E402  (after __version__, which the runner reads)
-
 __all__ = ["load", "run", "simulate"]
+
+
+def __getattr__(name):
+    if name in __all__:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'sim' has no attribute {name!r}")
