@@ -111,7 +111,7 @@ class Experiment:
 
 KEYS = {  # key -> (python types, meaning)
     "name": ((str,), "a string"),
-    "game": ((str,), '"spades"'),
+    "game": ((str,), 'a game: "spades" or "portland"'),
     "rules": ((str, dict), "a preset name, a rules file or an inline table"),
     "variants": ((dict,), "a table: variant name = a preset, a rules file or an inline table"),
     "strategy": ((str, dict, list), "a strategy name, a table with 'name', or a list of 4"),
@@ -123,7 +123,7 @@ KEYS = {  # key -> (python types, meaning)
 }
 
 
-def _seats(spec, source, key) -> tuple[tuple[dict, ...], bool]:
+def _seats(spec, source, key, game) -> tuple[tuple[dict, ...], bool]:
     """The four seats of a line-up spec, and whether it is also played swapped."""
     from strategies import make_strategy  # strategies depend on sim, not the other way round
 
@@ -149,7 +149,7 @@ def _seats(spec, source, key) -> tuple[tuple[dict, ...], bool]:
     if len(seats) != 4:
         raise UserError(f"a list of strategies needs one per seat (4), got {len(seats)}",
                         source=source, key=key)
-    return tuple(make_strategy(s, source, key).to_dict() for s in seats), swap
+    return tuple(make_strategy(s, source, key, game).to_dict() for s in seats), swap
 
 
 def _label(spec, fallback: str) -> str:
@@ -186,13 +186,14 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
         if one in table and many in table:
             raise UserError(f"give either '{one}' or '{many}', not both", source=source, key=many)
     game = table.get("game", "spades")
-    if game != "spades":
-        raise UserError(f"{show_value(game)} is not implemented yet; allowed: \"spades\"",
-                        source=source, key="game")
-    rules_spec = table.get("rules", "spades.standard")
+    games = sorted({r.game for r in PRESETS.values()})
+    if game not in games:
+        raise UserError(f"{show_value(game)} is not implemented yet; allowed: "
+                        f"{' | '.join(show_value(g) for g in games)}", source=source, key="game")
+    rules_spec = table.get("rules", next(n for n, r in PRESETS.items() if r.game == game))
     variants = _named(table["variants"] if "variants" in table
                       else {_label(rules_spec, "custom"): rules_spec}, "variants", source)
-    strategy_spec = table.get("strategy", "seed")
+    strategy_spec = table.get("strategy", "seed" if game == "spades" else "random")
     lineups = _named(table["lineups"] if "lineups" in table
                      else {_label(strategy_spec, "custom"): strategy_spec}, "lineups", source)
     cells = []
@@ -213,7 +214,7 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
                             source=source, key="variants")
         for lname, lspec in lineups.items():
             seats, swap = _seats(lspec, source, f"lineups.{lname}" if "lineups" in table
-                                 else "strategy")
+                                 else "strategy", game)
             cells.append(Cell(vname, rules, lname, seats))
             if swap:
                 cells.append(Cell(vname, rules, lname, seats[1:] + seats[:1], swapped=True))

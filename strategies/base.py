@@ -31,14 +31,16 @@ def register(cls):
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Strategy:
     name: ClassVar[str]
+    games: ClassVar[tuple[str, ...] | None] = None  # the games it plays (None: every game)
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, **dataclasses.asdict(self)}
 
 
-def make_strategy(spec, source: str | None = None, key: str = "strategy") -> Strategy:
-    """A strategy from its name or a ``{"name": ..., **params}`` mapping. ``source`` and ``key``
-    say where the spec was written, for error messages."""
+def make_strategy(spec, source: str | None = None, key: str = "strategy",
+                  game: str | None = None) -> Strategy:
+    """A strategy from its name or a ``{"name": ..., **params}`` mapping, for ``game`` if given.
+    ``source`` and ``key`` say where the spec was written, for error messages."""
     if isinstance(spec, Strategy):
         return spec
     params = dict(spec) if isinstance(spec, Mapping) else {"name": spec}
@@ -47,6 +49,10 @@ def make_strategy(spec, source: str | None = None, key: str = "strategy") -> Str
         raise UserError(f"unknown strategy '{name}'; known strategies: {', '.join(STRATEGIES)}",
                         source=source, key=key)
     cls = STRATEGIES[name]
+    if game is not None and cls.games is not None and game not in cls.games:
+        known = [n for n, c in STRATEGIES.items() if c.games is None or game in c.games]
+        raise UserError(f"strategy '{name}' does not play {game} yet; strategies for {game}: "
+                        f"{', '.join(known)}", source=source, key=key)
     fields = {f.name: f for f in dataclasses.fields(cls)}
     where = "" if key == "strategy" else f"{key}."
     for param, value in params.items():

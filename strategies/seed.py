@@ -59,6 +59,7 @@ class SeedStrategy(Strategy):
     """A heuristic partnership Spades player; parameters are in tricks unless said otherwise."""
 
     name = "seed"
+    games = ("spades",)
 
     # -- bidding: expected tricks -------------------------------------------------------------
     ace: float = 1.0  # a side-suit ace

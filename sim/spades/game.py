@@ -1,11 +1,7 @@
 """Whole Spades games and independent hands for one block of the batch (RULES.md §3, §4.8).
 
-A block is the unit of work and of randomness: its deals and its players' random choices are pure
-functions of (root seed, block index) — see `block_streams` — so how blocks are spread over
-processes never changes a result. Deals are also independent of the rules and the players: hand
-``h`` of game ``g`` gets the same cards in every experiment cell with the same seed and block size
-(common random numbers), because each group of `DEAL_GROUP` games draws its deals for hand ``h``
-from its own stream.
+How a block's randomness is drawn (and why results do not depend on how blocks are spread over
+processes, and cells share their deals) is `sim.blocks`.
 """
 
 from __future__ import annotations
@@ -14,24 +10,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..deal import deal_in_order, to_seats
+from ..blocks import FIRST_DEALER, HAND_GUARD, deal_groups, play_rng
 from ..errors import UserError
 from .hand import HandOutcome, deck_for, play_hands
 from .rules import SpadesRules
 
-__all__ = ["DEAL_GROUP", "BlockResult", "game_over", "play_block"]
-
-DEAL_GROUP = 1024  # games whose deals for one hand number come from one stream (games mode)
-FIRST_DEALER = 3  # the first hand of a game is dealt by seat 3, so seat 0 bids first and leads
-HAND_GUARD = 10_000  # a game still running after this many hands is reported, not looped forever
-
-
-def deal_rng(seed: int, block: int, hand_no: int, group: int) -> np.random.Generator:
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1, block, hand_no, group)))
-
-
-def play_rng(seed: int, block: int) -> np.random.Generator:
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(2, block)))
+__all__ = ["BlockResult", "game_over", "play_block"]
 
 
 def game_over(scores: np.ndarray, hand_no: int, rules: SpadesRules):
@@ -76,26 +60,13 @@ def play_block(rules: SpadesRules, lineup, seed: int, block: int, size: int, mod
     prng = play_rng(seed, block)
     if mode == "hands":
         dealer = ((FIRST_DEALER + hand_offset + np.arange(size)) % 4).astype(np.int8)
-        hands = _deal_groups(deck, dealer, seed, block, 1, np.arange(size), group=size)
+        hands = deal_groups(deck, dealer, seed, block, 1, np.arange(size), group=size)
         zeros = np.zeros((size, 2), dtype=np.int32)
         out = play_hands(hands, dealer, zeros, zeros, lineup, rules, prng, deck)
         return BlockResult(game=np.arange(size), hand_no=np.ones(size, np.int16), dealer=dealer,
                            hands=hands, before_scores=zeros, before_bags=zeros, outcomes=[out],
                            games=None)
     return _play_games(rules, lineup, seed, block, size, deck, prng)
-
-
-def _deal_groups(deck, dealer, seed, block, hand_no, rows, group=DEAL_GROUP):
-    """Deals for the given game rows. Each group of ``group`` games draws its deals from its own
-    stream and is dealt whole, so a game's cards never depend on which other games still play
-    (a run of independent hands deals its whole block as one group)."""
-    hands = np.zeros((rows.size, 4), dtype=np.uint64)
-    groups = rows // group
-    for g in np.unique(groups):
-        mine = groups == g
-        dealt = deal_in_order(deck, group, 4, deal_rng(seed, block, hand_no, g))
-        hands[mine] = to_seats(dealt[rows[mine] - g * group], dealer[mine])
-    return hands
 
 
 def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
@@ -114,7 +85,7 @@ def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
             raise UserError(f"{active.size} games did not end within {HAND_GUARD} hands; these "
                             "rules need max_hands, a mercy_score or a reachable target_score")
         dealer = ((FIRST_DEALER + hand_no - 1) % 4) * np.ones(active.size, np.int8)
-        hands = _deal_groups(deck, dealer, seed, block, hand_no, active)
+        hands = deal_groups(deck, dealer, seed, block, hand_no, active)
         out = play_hands(hands, dealer, scores[active], bags[active], lineup, rules, prng, deck)
         for key, value in dict(game=active, hand_no=np.full(active.size, hand_no, np.int16),
                                dealer=dealer, hands=hands, before_scores=scores[active],

@@ -1,0 +1,47 @@
+"""The randomness of a block, shared by every game (STYLE.md practice 7).
+
+A block is the unit of work and of randomness: its deals and its players' random choices are pure
+functions of (root seed, block index), so how blocks are spread over processes never changes a
+result. Deals are also independent of the rules and the players: hand ``h`` of game ``g`` gets the
+same cards in every experiment cell with the same seed and block size (common random numbers),
+because each group of `DEAL_GROUP` games draws its deals for hand ``h`` from its own stream and is
+dealt whole, whichever of its games still play.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .deal import deal_in_order, to_seats
+
+__all__ = ["DEAL_GROUP", "FIRST_DEALER", "HAND_GUARD", "deal_groups", "play_rng"]
+
+DEAL_GROUP = 1024  # games whose deals for one hand number come from one stream (games mode)
+FIRST_DEALER = 3  # the first hand of a game is dealt by seat 3, so seat 0 is elder hand
+HAND_GUARD = 10_000  # a game still running after this many hands is reported, not looped forever
+
+
+def deal_rng(seed: int, block: int, hand_no: int, group: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1, block, hand_no, group)))
+
+
+def play_rng(seed: int, block: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(2, block)))
+
+
+def deal_groups(deck, dealer, seed, block, hand_no, rows, players=4, group=DEAL_GROUP,
+                last=False):
+    """Deals (uint64[len(rows), players] by seat) for the given game rows of a block; with
+    ``last``, also the slot of each deal's last card (the dealer's). A run of independent hands
+    deals its whole block as one group (``group`` = the block size)."""
+    hands = np.zeros((rows.size, players), dtype=np.uint64)
+    lasts = np.zeros(rows.size, dtype=np.int8)
+    groups = rows // group
+    for g in np.unique(groups):
+        mine = groups == g
+        dealt, final = deal_in_order(deck, group, players, deal_rng(seed, block, hand_no, g),
+                                     last=True)
+        at = rows[mine] - g * group
+        hands[mine] = to_seats(dealt[at], dealer[mine])
+        lasts[mine] = final[at]
+    return (hands, lasts) if last else hands
