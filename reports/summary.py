@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import polars as pl
@@ -18,7 +19,41 @@ def _scan(results, table: str) -> pl.LazyFrame:
     return frame.with_columns(pl.col("variant", "lineup").cast(pl.String))
 
 
+def _game(results) -> str:
+    manifest = json.loads((Path(results) / "manifest.json").read_text())
+    return manifest["experiment"]["cells"][0]["rules"]["game"]
+
+
+def _games(results, rows: pl.DataFrame) -> pl.DataFrame:
+    """The rows with each cell's number of games (0 in a run of independent hands)."""
+    if (Path(results) / "games").exists():
+        games = _scan(results, "games").group_by(CELL).len().collect()
+    else:
+        games = pl.DataFrame(schema={**rows.select(CELL).schema, "len": pl.UInt32})
+    return rows.join(games, on=CELL, how="left").with_columns(pl.col("len").fill_null(0))
+
+
 def summarize(results: str | Path) -> list[dict]:
+    """Per cell of the experiment, the figures of its game (see `summarize_spades`,
+    `summarize_portland`)."""
+    return {"spades": summarize_spades, "portland": summarize_portland}[_game(results)](results)
+
+
+def summarize_portland(results: str | Path) -> list[dict]:
+    """Per cell: hands and games, mean points per hand per side (tricks over the book and
+    honours), how often a side held all four or three honours."""
+    rows = _scan(results, "hands").group_by(CELL).agg(
+        n=pl.len(),
+        **{f"{part}_{s}": pl.col(f"{part}_{s}").mean()
+           for part in ("trick_points", "honours_points", "points") for s in (0, 1)},
+        four=((pl.col("honours_0") == 4) | (pl.col("honours_1") == 4)).mean(),
+        three=((pl.col("honours_0") == 3) | (pl.col("honours_1") == 3)).mean(),
+    ).sort(CELL).collect()
+    return [{"game": "portland", **row, "hands": row["n"], "games": row["len"]}
+            for row in _games(results, rows).iter_rows(named=True)]
+
+
+def summarize_spades(results: str | Path) -> list[dict]:
     """Per cell of the experiment: nil and blind nil bid and success rates (per seat-hand), bags
     per side per hand, bag penalties per side per 100 hands, mean points per side; hands and
     games (0 in a run of independent hands) counted."""
@@ -42,16 +77,13 @@ def summarize(results: str | Path) -> list[dict]:
         penalties=total([pl.col(f"bag_penalty_{s}") < 0 for s in sides]),
         **{f"points_{s}": pl.col(f"points_{s}").mean() for s in sides},
     ).sort(CELL).collect()
-    games_dir = Path(results) / "games"
-    games = (_scan(results, "games").group_by(CELL).len().collect() if games_dir.exists()
-             else pl.DataFrame(schema={**rows.select(CELL).schema, "len": pl.UInt32}))
-    rows = rows.join(games, on=CELL, how="left").with_columns(pl.col("len").fill_null(0))
-    return [_rates(row) for row in rows.iter_rows(named=True)]
+    return [_rates(row) for row in _games(results, rows).iter_rows(named=True)]
 
 
 def _rates(row: dict) -> dict:
     n = row["n"]
     return {
+        "game": "spades",
         **{k: row[k] for k in CELL},
         "hands": n,
         "games": row["len"],
@@ -70,6 +102,8 @@ def _rates(row: dict) -> dict:
 
 def format_summary(cells: list[dict]) -> str:
     """One cell in sentences; several as a table, one row per cell."""
+    if cells[0]["game"] == "portland":
+        return _format_portland(cells)
     if len(cells) == 1:
         return _format_cell(cells[0])
     wide_v = max(7, *(len(c["variant"]) for c in cells))
@@ -103,3 +137,19 @@ def _format_cell(s: dict) -> str:
         f"points     side 0 {s['mean_points_side_0']:+.2f}, side 1 "
         f"{s['mean_points_side_1']:+.2f} per hand",
     ])
+
+
+def _format_portland(cells: list[dict]) -> str:
+    rows = [f"{'variant':<18} {'lineup':<14} {'hands':>9} {'games':>7}  {'pts 0':>6} {'pts 1':>6}"
+            f"  {'tricks 0':>8} {'tricks 1':>8}  {'honours 0':>9} {'honours 1':>9}"
+            f"  {'4 hon':>6} {'3 hon':>6}"]
+    for c in cells:
+        lineup = c["lineup"] + (" (s)" if c["swapped"] else "")
+        rows.append(f"{c['variant']:<18} {lineup:<14} {c['hands']:>9,} {c['games']:>7,}"
+                    f"  {c['points_0']:6.3f} {c['points_1']:6.3f}"
+                    f"  {c['trick_points_0']:8.3f} {c['trick_points_1']:8.3f}"
+                    f"  {c['honours_points_0']:9.3f} {c['honours_points_1']:9.3f}"
+                    f"  {c['four']:6.1%} {c['three']:6.1%}")
+    rows.append("mean points per hand of sides 0 and 1, in all, from tricks over the book and "
+                "from honours; hands in which a side held 4 or 3 honours")
+    return "\n".join(rows)

@@ -185,33 +185,38 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
     for one, many in (("games", "hands"), ("rules", "variants"), ("strategy", "lineups")):
         if one in table and many in table:
             raise UserError(f"give either '{one}' or '{many}', not both", source=source, key=many)
-    game = table.get("game", "spades")
     games = sorted({r.game for r in PRESETS.values()})
-    if game not in games:
+    game = table.get("game")
+    if game is not None and game not in games:
         raise UserError(f"{show_value(game)} is not implemented yet; allowed: "
                         f"{' | '.join(show_value(g) for g in games)}", source=source, key="game")
-    rules_spec = table.get("rules", next(n for n, r in PRESETS.items() if r.game == game))
+    default_rules = next(n for n, r in PRESETS.items() if r.game == (game or "spades"))
+    rules_spec = table.get("rules", default_rules)
     variants = _named(table["variants"] if "variants" in table
                       else {_label(rules_spec, "custom"): rules_spec}, "variants", source)
-    strategy_spec = table.get("strategy", "seed" if game == "spades" else "random")
-    lineups = _named(table["lineups"] if "lineups" in table
-                     else {_label(strategy_spec, "custom"): strategy_spec}, "lineups", source)
-    cells = []
+    rules_of = {}
     for vname, spec in variants.items():
         if isinstance(spec, str) and spec not in PRESETS and base_dir is not None:
             candidate = base_dir / spec
             spec = str(candidate) if candidate.exists() else spec
         where = f"{source}: variant {vname}" if source else f"variant {vname}"
         try:
-            rules = load_rules(spec, source=where)
+            rules_of[vname] = load_rules(spec, source=where)
         except UserError as err:
             if not isinstance(spec, str):
                 raise  # an inline table's errors already name the file and the variant
             key = f"variants.{vname}" if "variants" in table else "rules"
             raise UserError(str(err), source=source, key=key) from None
+    game = game or next(iter(rules_of.values())).game  # the game of the variants, if not given
+    for vname, rules in rules_of.items():
         if rules.game != game:
             raise UserError(f"variant {vname} is a {rules.game} variant in a {game} experiment",
                             source=source, key="variants")
+    strategy_spec = table.get("strategy", "seed" if game == "spades" else "random")
+    lineups = _named(table["lineups"] if "lineups" in table
+                     else {_label(strategy_spec, "custom"): strategy_spec}, "lineups", source)
+    cells = []
+    for vname, rules in rules_of.items():
         for lname, lspec in lineups.items():
             seats, swap = _seats(lspec, source, f"lineups.{lname}" if "lineups" in table
                                  else "strategy", game)

@@ -98,13 +98,14 @@ class PlayView(_Batched):
     winning: np.ndarray
     winning_seat: np.ndarray
     played: np.ndarray
-    bids: np.ndarray
-    blind: np.ndarray
     tricks: np.ndarray
     scores: np.ndarray
-    bags: np.ndarray
     rules: object
     deck: Deck
+    bids: np.ndarray | None = None
+    blind: np.ndarray | None = None
+    bags: np.ndarray | None = None
+    turn_up: np.ndarray | None = None
 
     def has_played(self, seat: np.ndarray) -> np.ndarray:
         """bool[n]: whether ``seat`` has already played to this trick."""

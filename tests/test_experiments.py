@@ -230,7 +230,7 @@ ERRORS = {
                  ["lineups.foo", "swap", "yes"]),
     "lineup_table_unknown_key": (BASE + '[lineups]\nfoo = { sides = ["seed", "random"], '
                                  'swop = true }\n', ["lineups.foo", "swop"]),
-    "game_portland": (BASE + 'game = "portland"\n', ["'game'", "portland", "not implemented"]),
+    "game_norwegian": (BASE + 'game = "norwegian"\n', ["'game'", "norwegian", "not implemented"]),
     "variants_not_a_table": (BASE + 'variants = "spades.standard"\n', ["variants"]),
 }
 

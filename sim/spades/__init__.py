@@ -1,1 +1,8 @@
-"""Spades (RULES.md §3, and §4 as its keys land)."""
+"""Spades (RULES.md §3, and §4 as its keys land): rules, bidding, one hand, scoring, games and
+blocks, tables."""
+
+from .game import play_block
+from .hand import deck_for
+from .tables import block_tables
+
+__all__ = ["block_tables", "deck_for", "play_block"]

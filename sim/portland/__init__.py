@@ -1,0 +1,7 @@
+"""Portland whist (RULES.md §1): rules, one hand, games and blocks, tables."""
+
+from .game import play_block
+from .hand import deck_for
+from .tables import block_tables
+
+__all__ = ["block_tables", "deck_for", "play_block"]

@@ -1,0 +1,53 @@
+"""The tidy tables of a Portland block: ``hands`` (one row per hand) and ``games`` (one per game).
+
+Documented in docs/SCHEMA.md. Seats 0..3, sides 0 (seats 0 and 2) and 1 (seats 1 and 3).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from .game import BlockResult
+from .scoring import COMPONENTS
+
+__all__ = ["block_tables"]
+
+
+def _cat(outcomes, get) -> np.ndarray:
+    parts = [get(o) for o in outcomes]
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Table | None]:
+    outs = result.outcomes
+    trump = _cat(outs, lambda o: o.trump)
+    tricks = _cat(outs, lambda o: o.play.tricks)
+    honours = _cat(outs, lambda o: o.honours)
+    after = _cat(outs, lambda o: o.scores_after)
+    parts = {name: _cat(outs, lambda o, n=name: getattr(o.score, n)) for name in COMPONENTS}
+    points = sum(parts.values())
+    order = np.lexsort((result.hand_no, result.game)) if result.games is not None else slice(None)
+    cols: dict[str, np.ndarray] = {
+        "game_id": result.game.astype(np.int64) + game_offset,
+        "hand_no": result.hand_no.astype(np.int16),
+        "dealer": result.dealer.astype(np.int8),
+        "trump": trump.astype(np.int8),
+        "turn_up": np.where(trump >= 0, result.turn_up, -1).astype(np.int8),
+    }
+    for seat in range(4):
+        cols[f"tricks_{seat}"] = tricks[:, seat]
+    for side in range(2):
+        cols[f"honours_{side}"] = honours[:, side]
+        for name in COMPONENTS:
+            cols[f"{name}_{side}"] = parts[name][:, side].astype(np.int16)
+        cols[f"points_{side}"] = points[:, side].astype(np.int16)
+        cols[f"score_{side}"] = after[:, side].astype(np.int32)
+    for seat in range(4):
+        cols[f"hand_{seat}"] = result.hands[:, seat]
+    hands = pa.table({k: v[order] for k, v in cols.items()})
+    if result.games is None:
+        return hands, None
+    n = result.games["n_hands"].shape[0]
+    games = {"game_id": np.arange(n, dtype=np.int64) + game_offset, **result.games}
+    return hands, pa.table(games)
