@@ -49,14 +49,14 @@ def _label(spec: dict, defaults: dict[str, dict]) -> str:
     return f"{spec.get('name')}({', '.join(changed)})" if changed else str(spec.get("name"))
 
 
-def _defaults(specs: list[dict]) -> dict[str, dict]:
+def _defaults(specs: list[dict], game: str | None = None) -> dict[str, dict]:
     out: dict[str, dict] = {}
     for name in {s.get("name") for s in specs}:
         same = [s for s in specs if s.get("name") == name]
         try:  # the registry's defaults, when this strategy is still known
             from strategies import make_strategy
 
-            out[name] = make_strategy(name).to_dict()
+            out[name] = make_strategy(name, game=game).to_dict()
         except Exception:  # unknown today: the value most of the experiment's seats use
             keys = {k for s in same for k in s}
             out[name] = {k: Counter(json.dumps(s.get(k)) for s in same).most_common(1)[0][0]
@@ -137,7 +137,7 @@ class Results:
     def strategies(self) -> pl.DataFrame:
         """Each cell's seats: variant, lineup, swapped, seat, strategy (a short label)."""
         specs = [s for c in self.cells for s in c["seats"]]
-        defaults = _defaults(specs)
+        defaults = _defaults(specs, self.cells[0]["rules"]["game"])
         rows = [{"variant": c["variant"], "lineup": c["lineup"], "swapped": c["swapped"],
                  "seat": seat, "strategy": _label(spec, defaults)}
                 for c in self.cells for seat, spec in enumerate(c["seats"])]

@@ -49,7 +49,8 @@ def _lineup(cell: Cell) -> Lineup:
     from strategies import make_strategy
 
     made = {}  # one object per distinct spec, so equal seats share one batched call
-    return Lineup([made.setdefault(json.dumps(s, sort_keys=True), make_strategy(s))
+    game = cell.rules.game
+    return Lineup([made.setdefault(json.dumps(s, sort_keys=True), make_strategy(s, game=game))
                    for s in cell.seats])
 
 

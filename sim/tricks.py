@@ -66,6 +66,7 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
     plays = np.zeros((n_tricks * players, n), dtype=np.int8)  # transposed: rows written whole
     winners = np.zeros((n_tricks, n), dtype=np.int8)
     played = np.zeros(n, dtype=U64)
+    seat_order = np.zeros((n_tricks * players, n), dtype=np.int8)  # who played each card
     unplayed = np.full(n, ~U64(0))  # ~(played | cards of the current trick)
     trumped = np.zeros(n, dtype=bool)
     leader = leader.astype(np.intp)
@@ -85,7 +86,8 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
             view = PlayView(rows=rows, seat=seat, hand=hand, legal=legal, position=j,
                             trick_no=t, leader=leader, in_trick=in_trick, led=led, trump=trump,
                             winning=win_card, winning_seat=win_seat, played=played,
-                            tricks=tricks, deck=deck, **context)
+                            history=plays[: t * players].T, history_seats=seat_order[
+                                : t * players].T, tricks=tricks, deck=deck, **context)
             card = lineup.decide(view, "play", rng, U64)
             bad = ((card & ~legal) != 0) | (popcount(card) != 1)
             if bad.any():
@@ -107,6 +109,7 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
                              ((card & trump) != 0) | (((card & led) != 0) & (card > win_card)))
             win_card = pick(beats, card, win_card)
             win_seat = pick(beats, seat, win_seat)
+            seat_order[t * players + j] = seat
         tricks[rows, win_seat] += 1
         winners[t] = win_seat
         trumped |= (in_trick & trump) != 0

@@ -16,7 +16,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .cards import Deck
+from .cards import BIT, Deck
 
 __all__ = ["BidView", "BlindView", "PlayView"]
 
@@ -80,9 +80,12 @@ class PlayView(_Batched):
     led: uint64[n] bits of the led suit (0 when leading); trump: uint64[n] bits of the trump suit
     (0 = no trump); winning: uint64[n] the card now winning the trick — the highest trump, else
     the highest card of the led suit (RULES.md §0) — and winning_seat: int8[n] its player (0 and
-    -1 when leading); played: uint64[n] every card of the earlier tricks;
-    bids: int8[n, P]; blind: bool[n, P]; tricks: int8[n, P] tricks won so far this hand;
-    scores, bags: int32[n, sides] before this hand.
+    -1 when leading); played: uint64[n] every card of the earlier tricks; history: int8[n, k]
+    and history_seats: int8[n, k] the slot and the player of every card of the earlier tricks in
+    order of play (`shown` sums them up per seat); tricks: int8[n, P] tricks won so far this
+    hand; scores: int32[n, sides] before this hand. Game-specific (None where the game has none):
+    bids: int8[n, P]; blind: bool[n, P]; bags: int32[n, sides] (Spades); turn_up: uint64[n] the
+    dealer's turned-up card, public (Portland).
     """
 
     rows: np.ndarray
@@ -98,6 +101,8 @@ class PlayView(_Batched):
     winning: np.ndarray
     winning_seat: np.ndarray
     played: np.ndarray
+    history: np.ndarray
+    history_seats: np.ndarray
     tricks: np.ndarray
     scores: np.ndarray
     rules: object
@@ -111,6 +116,14 @@ class PlayView(_Batched):
         """bool[n]: whether ``seat`` has already played to this trick."""
         players = self.tricks.shape[1]
         return (seat.astype(np.intp) - self.leader) % players < self.position
+
+    @cached_property
+    def shown(self) -> np.ndarray:
+        """uint64[n, P]: the cards each seat played to the earlier tricks."""
+        players = self.tricks.shape[1]
+        bits = BIT[self.history]
+        return np.stack([np.bitwise_or.reduce(bits * (self.history_seats == s), axis=1)
+                         for s in range(players)], axis=1).astype(np.uint64)
 
     @cached_property
     def unseen(self) -> np.ndarray:

@@ -19,13 +19,22 @@ from sim.errors import UserError
 
 __all__ = ["STRATEGIES", "Strategy", "make_strategy", "register"]
 
-STRATEGIES: dict[str, type] = {}
+STRATEGIES: dict[str, type] = {}  # name -> the first strategy registered under it
+BY_GAME: dict[tuple[str, str], type] = {}  # (game, name) -> a strategy written for that game
 
 
 def register(cls):
-    """Class decorator: make a strategy known by its ``name``."""
-    STRATEGIES[cls.name] = cls
+    """Class decorator: make a strategy known by its ``name`` (for each game it plays; a game's
+    own player may share a name with another game's, e.g. each game's ``seed``)."""
+    STRATEGIES.setdefault(cls.name, cls)
+    for game in cls.games or ():
+        BY_GAME[(game, cls.name)] = cls
     return cls
+
+
+def _for_game(game: str) -> list[str]:
+    names = {n for n, c in STRATEGIES.items() if c.games is None}
+    return sorted(names | {n for g, n in BY_GAME if g == game})
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -48,11 +57,10 @@ def make_strategy(spec, source: str | None = None, key: str = "strategy",
     if name not in STRATEGIES:
         raise UserError(f"unknown strategy '{name}'; known strategies: {', '.join(STRATEGIES)}",
                         source=source, key=key)
-    cls = STRATEGIES[name]
+    cls = BY_GAME.get((game, name), STRATEGIES[name])
     if game is not None and cls.games is not None and game not in cls.games:
-        known = [n for n, c in STRATEGIES.items() if c.games is None or game in c.games]
         raise UserError(f"strategy '{name}' does not play {game} yet; strategies for {game}: "
-                        f"{', '.join(known)}", source=source, key=key)
+                        f"{', '.join(_for_game(game))}", source=source, key=key)
     fields = {f.name: f for f in dataclasses.fields(cls)}
     where = "" if key == "strategy" else f"{key}."
     for param, value in params.items():
