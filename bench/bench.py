@@ -125,30 +125,32 @@ def _rss_now_mib() -> float:
     return float("nan")
 
 
-def engine_worker(strategy: str, size: int, reps: int) -> dict:
+def engine_worker(strategy: str, size: int, reps: int, preset: str = "spades.standard") -> dict:
     import tracemalloc
 
     import sim  # noqa: F401
+    import sim.games
     import sim.lineup
     import sim.options
-    import sim.spades.game
     import strategies
 
-    rules = sim.options.load_rules("spades.standard")
-    lineup = sim.lineup.Lineup([strategies.make_strategy(strategy)] * 4)
+    rules = sim.options.load_rules(preset)
+    play_block = sim.games.game_of(rules).play_block
+    lineup = sim.lineup.Lineup([strategies.make_strategy(strategy, game=rules.game)] * 4)
     baseline = _rss_now_mib()
-    sim.spades.game.play_block(rules, lineup, SEED, 0, size, "hands")  # warm-up
+    play_block(rules, lineup, SEED, 0, size, "hands")  # warm-up
     times = []
     for block in range(1, reps + 1):
         t0 = time.perf_counter()
-        sim.spades.game.play_block(rules, lineup, SEED, block, size, "hands")
+        play_block(rules, lineup, SEED, block, size, "hands")
         times.append(time.perf_counter() - t0)
     maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     tracemalloc.start()
-    sim.spades.game.play_block(rules, lineup, SEED, reps + 1, size, "hands")
+    play_block(rules, lineup, SEED, reps + 1, size, "hands")
     _, traced_peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return {"strategy": strategy, "size": size, "times": times, "baseline_rss_mib": baseline,
+    return {"strategy": strategy, "preset": preset, "size": size, "times": times,
+            "baseline_rss_mib": baseline,
             "maxrss_mib": maxrss, "tracemalloc_peak_mib": traced_peak / 2**20}
 
 
@@ -383,6 +385,13 @@ def part_engine(quick: bool, log) -> list[dict]:
             r = _run_worker("engine", [strategy, str(size), str(reps)])
             r["best"], r["median"] = rates(r["times"], size)
             out.append(r)
+    for strategy in STRATEGIES:  # Portland whist (RULES.md §1) on the same engine
+        size = 10_000 if quick else 50_000
+        reps = 3 if quick else ENGINE_REPS[size]
+        log(f"engine portland {strategy} block {size:,} x {reps} ...")
+        r = _run_worker("engine", [strategy, str(size), str(reps), "portland"])
+        r["best"], r["median"] = rates(r["times"], size)
+        out.append(r)
     return out
 
 
@@ -460,12 +469,14 @@ def report(res: dict) -> str:
             "hands/s median", "vs OpenSpiel", "peak memory (MiB)", "notes"]
     rows = []
     for r in res.get("engine", []):
-        rows.append(["engine, 1 process", f"{r['strategy']}, block {r['size']:,}",
+        game = "" if r.get("preset", "spades.standard") == "spades.standard" else r["preset"] + " "
+        rows.append(["engine, 1 process", f"{game}{r['strategy']}, block {r['size']:,}",
                      f"{len(r['times'])} x {r['size']:,}", _f(sum(r["times"]), 2),
                      _f(r["best"]), _f(r["median"]), ratio(r["median"]),
                      f"maxrss {_f(r['maxrss_mib'])} (base {_f(r['baseline_rss_mib'])}); "
                      f"tracemalloc {_f(r['tracemalloc_peak_mib'])}",
-                     f"target {_f(TARGETS['engine'][r['strategy']])}"])
+                     f"target {_f(TARGETS['engine'][r['strategy']])}" if not game
+                     else "target: at least Spades' rate with the same strategy kind"])
     if "openspiel" in res:
         r = res["openspiel"]
         rows.append(["OpenSpiel C++", "uniform random bots, evaluate_bots",
@@ -530,7 +541,7 @@ def main(argv=None) -> int:
     if args.worker:
         kind, *rest = args.worker
         if kind == "engine":
-            result = engine_worker(rest[0], int(rest[1]), int(rest[2]))
+            result = engine_worker(rest[0], int(rest[1]), int(rest[2]), *rest[3:])
         else:
             result = openspiel_worker(int(rest[0]), int(rest[1]))
         print(json.dumps(result))
