@@ -52,6 +52,10 @@ def build_report(results: str | Path, out: str | Path) -> Path:
     from .render import render_html, render_markdown
 
     res = open_results(results)
+    game = res.cells[0]["rules"]["game"]
+    if game != "spades":
+        raise UserError(f"the report for {game} is not implemented yet (its run summary is "
+                        "printed by `whistlab run`)", source=str(results))
     out = Path(out)
     _prepare(out, FIGURES)
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from sim.errors import UserError
+from sim.options import DEFAULT_GAME
 
 __all__ = ["STRATEGIES", "Strategy", "make_strategy", "register"]
 
@@ -57,7 +58,7 @@ def make_strategy(spec, source: str | None = None, key: str = "strategy",
     if name not in STRATEGIES:
         raise UserError(f"unknown strategy '{name}'; known strategies: {', '.join(STRATEGIES)}",
                         source=source, key=key)
-    cls = BY_GAME.get((game, name), STRATEGIES[name])
+    cls = BY_GAME.get((game or DEFAULT_GAME, name), STRATEGIES[name])
     if game is not None and cls.games is not None and game not in cls.games:
         raise UserError(f"strategy '{name}' does not play {game} yet; strategies for {game}: "
                         f"{', '.join(_for_game(game))}", source=source, key=key)

@@ -57,6 +57,7 @@ def _honours(honours, trick_points, scores_before, rules):
     if rules.honours_barred_at is not None:
         points = points * (scores_before < rules.honours_barred_at)
     if rules.honours_order == "tricks_first":
-        ended = ((scores_before + trick_points) >= rules.target_score).any(axis=1)
+        after = scores_before + trick_points  # the game ends as in `game_over`: ties play on
+        ended = (after >= rules.target_score).any(axis=1) & (after[:, 0] != after[:, 1])
         points = points * ~ended[:, None]
     return points.astype(np.int32)
