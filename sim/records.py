@@ -16,8 +16,8 @@ import numpy as np
 from .cards import BIT, Deck
 from .errors import UserError
 
-__all__ = ["HandRecords", "block_records", "collect_records", "parse_records", "read_jsonl",
-           "write_jsonl"]
+__all__ = ["HandRecords", "block_records", "card_slots", "collect_records", "ints",
+           "parse_records", "read_jsonl", "write_jsonl"]
 
 
 def read_jsonl(path: str | Path) -> list[tuple[int, dict]]:
@@ -52,20 +52,19 @@ def write_jsonl(records, path: str | Path) -> None:
 
 @dataclass(eq=False)
 class HandRecords:
-    """Records of one game as arrays (N records). ``hands`` uint64[N, 4] and ``plays`` int8[N, 52]
-    (slots in play order) are None in score-sheet mode, where ``tricks`` int8[N, 4] is given."""
+    """What every game's records share, as arrays (N records): ``dealer`` int8[N], ``scores``
+    int32[N, 2] before the hand; ``hands`` uint64[N, P] and ``plays`` int8[N, P*T] (slots in play
+    order), or ``tricks`` int8[N, P] in score-sheet mode (then hands and plays are None)."""
 
     dealer: np.ndarray
-    bids: np.ndarray
-    blind: np.ndarray
     scores: np.ndarray
-    bags: np.ndarray
     hands: np.ndarray | None
     plays: np.ndarray | None
     tricks: np.ndarray | None
 
 
-def _ints(rec, key, n, lo, hi, err):
+def ints(rec, key, n, lo, hi, err):
+    """``rec[key]``, checked to be a list of ``n`` integers in [lo, hi]."""
     value = rec.get(key)
     if (not isinstance(value, list) or len(value) != n
             or any(type(v) is not int or not lo <= v <= hi for v in value)):
@@ -73,7 +72,8 @@ def _ints(rec, key, n, lo, hi, err):
     return value
 
 
-def _card_slots(names, deck: Deck, key, err) -> list[int]:
+def card_slots(names, deck: Deck, key, err) -> list[int]:
+    """Card names as slots of ``deck``; a name that is not a card of it is an error."""
     try:
         return [deck.bit_of(c) for c in names]
     except (KeyError, TypeError):
@@ -83,14 +83,12 @@ def _card_slots(names, deck: Deck, key, err) -> list[int]:
 
 
 def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, tricks_per_hand: int,
-                  source: str) -> HandRecords:
-    """Check and convert records (all full records, or all score-sheet records)."""
+                  source: str, extras=None) -> HandRecords:
+    """Check and convert records (all full records, or all score-sheet records). ``extras(i,
+    rec, err)`` parses each record's game-specific fields (bids, the turned-up card ...)."""
     n = len(items)
     dealer = np.zeros(n, np.int8)
-    bids = np.zeros((n, players), np.int8)
-    blind = np.zeros((n, players), bool)
     scores = np.zeros((n, 2), np.int32)
-    bags = np.zeros((n, 2), np.int32)
     sheet = "tricks" in items[0][1] and "plays" not in items[0][1] if items else False
     hands = None if sheet else np.zeros((n, players), np.uint64)
     plays = None if sheet else np.zeros((n, players * tricks_per_hand), np.int8)
@@ -102,20 +100,16 @@ def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, trick
         if type(rec.get("dealer")) is not int or not 0 <= rec["dealer"] < players:
             raise err(f"'dealer' must be a seat 0..{players - 1}")
         dealer[i] = rec["dealer"]
-        bids[i] = _ints(rec, "bids", players, 0, tricks_per_hand, err)
-        b = rec.get("blind", [False] * players)
-        if not isinstance(b, list) or len(b) != players or any(type(v) is not bool for v in b):
-            raise err(f"'blind' must be a list of {players} true/false")
-        blind[i] = b
         before = rec.get("before", {}) or {}
         if not isinstance(before, dict) or set(before) - {"scores", "bags"}:
-            raise err("'before' must be an object with 'scores' and 'bags'")
-        scores[i] = _ints(before, "scores", 2, -10**6, 10**6, err) if "scores" in before else 0
-        bags[i] = _ints(before, "bags", 2, 0, 10**6, err) if "bags" in before else 0
+            raise err("'before' must be an object with 'scores' (and, in Spades, 'bags')")
+        scores[i] = ints(before, "scores", 2, -10**6, 10**6, err) if "scores" in before else 0
+        if extras is not None:
+            extras(i, rec, err)
         if sheet:
             if "hands" in rec or "plays" in rec:
                 raise err("give either 'tricks' (score-sheet mode) or 'hands' and 'plays'")
-            tricks[i] = _ints(rec, "tricks", players, 0, tricks_per_hand, err)
+            tricks[i] = ints(rec, "tricks", players, 0, tricks_per_hand, err)
             if int(tricks[i].sum()) != tricks_per_hand:
                 raise err(f"'tricks' must total {tricks_per_hand}")
             continue
@@ -125,7 +119,7 @@ def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, trick
         if (not isinstance(hs, list) or len(hs) != players
                 or any(not isinstance(h, list) or len(h) != tricks_per_hand for h in hs)):
             raise err(f"'hands' must be {players} lists of {tricks_per_hand} cards")
-        slots = [_card_slots(h, deck, "hands", err) for h in hs]
+        slots = [card_slots(h, deck, "hands", err) for h in hs]
         flat = [s for h in slots for s in h]
         if len(set(flat)) != len(flat):
             raise err("'hands' deal a card twice")
@@ -133,8 +127,8 @@ def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, trick
         ps = rec["plays"]
         if not isinstance(ps, list) or len(ps) != players * tricks_per_hand:
             raise err(f"'plays' must list all {players * tricks_per_hand} cards played")
-        plays[i] = _card_slots(ps, deck, "plays", err)
-    return HandRecords(dealer, bids, blind, scores, bags, hands, plays, tricks)
+        plays[i] = card_slots(ps, deck, "plays", err)
+    return HandRecords(dealer, scores, hands, plays, tricks)
 
 
 def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
