@@ -12,4 +12,10 @@ def replay_group(members, rules, source):
     return replay_group(members, rules, source)
 
 
-__all__ = ["block_tables", "deck_for", "play_block", "replay_group"]
+def block_records(result, cell, game_offset):
+    from ..records import block_records
+
+    return block_records(result, cell, game_offset)
+
+
+__all__ = ["block_records", "block_tables", "deck_for", "play_block", "replay_group"]

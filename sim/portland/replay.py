@@ -1,0 +1,122 @@
+"""Portland whist hand records (RULES.md §5): writing them and replaying them.
+
+A record adds ``"turn_up": "QH"`` (the dealer's turned-up last card; ``null`` or omitted under no
+trump). Score-sheet mode gives ``"tricks"`` per seat and, when honours count, ``"honours"``: how
+many of A K Q J of trump each side held (the hands that would tell are not there).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import UserError
+from ..lineup import Lineup
+from ..options import rules_to_dict
+from ..records import card_slots, ints, parse_records
+from ..replay import Scripted
+from ..tricks import IllegalPlay
+from .hand import deck_for, play_hands
+from .scoring import COMPONENTS, score_hands
+
+__all__ = ["block_records", "replay_group"]
+
+
+class _TurnUp:
+    """Parses each record's turned-up card (full records) or honours held (score sheets)."""
+
+    def __init__(self, n: int, rules, deck):
+        self.rules, self.deck = rules, deck
+        self.turn_up = np.full(n, -1, np.int8)
+        self.honours = np.zeros((n, 2), np.int8)
+
+    def __call__(self, i, rec, err):
+        card = rec.get("turn_up")
+        if card is not None:
+            self.turn_up[i] = card_slots([card], self.deck, "turn_up", err)[0]
+        sheet = "plays" not in rec and "tricks" in rec
+        if sheet and self.rules.honours:
+            if "honours" not in rec:
+                raise err("score-sheet mode with honours needs 'honours': the honours each side "
+                          "held")
+            self.honours[i] = ints(rec, "honours", 2, 0, 4, err)
+            if int(self.honours[i].sum()) > 4:
+                raise err("'honours' of both sides total more than the 4 honours")
+        elif not sheet and self.rules.trump == "turn_up":
+            if card is None:
+                raise err("'turn_up' is needed: the dealer's turned-up card names the trump suit")
+            hands = rec.get("hands")
+            dealer = rec.get("dealer")
+            if (isinstance(hands, list) and isinstance(dealer, int) and 0 <= dealer < 4
+                    and len(hands) == 4 and card not in hands[dealer]):
+                raise err(f"'turn_up' {card} is not in the dealer's hand (seat {dealer})")
+
+
+def replay_group(members, rules, source):
+    """Score records ``(position, line, record)`` that share ``rules``; yields (position,
+    output record)."""
+    deck = deck_for(rules)
+    for sheet in (False, True):
+        part = [m for m in members if ("plays" not in m[2] and "tricks" in m[2]) == sheet]
+        if not part:
+            continue
+        extra = _TurnUp(len(part), rules, deck)
+        recs = parse_records([(m[1], m[2]) for m in part], deck, 4, 13, source, extra)
+        lines = [m[1] for m in part]
+        winners = None
+        if sheet:
+            tricks, honours = recs.tricks, extra.honours
+            score = score_hands(tricks, honours, recs.scores, rules)
+        else:
+            turn_up = np.maximum(extra.turn_up, 0)  # no trump: any slot, the trump is none
+            try:
+                outcome = play_hands(recs.hands, recs.dealer, turn_up, recs.scores,
+                                     Lineup([Scripted(recs.plays)] * 4), rules,
+                                     np.random.default_rng(0), deck)
+            except IllegalPlay as err:
+                err.source, err.line = source, lines[err.row]
+                raise
+            tricks, honours, score = outcome.play.tricks, outcome.honours, outcome.score
+            winners = outcome.play.winners
+        points = score.points
+        for i, (pos, line, rec) in enumerate(part):
+            if not sheet and "tricks" in rec and rec["tricks"] != tricks[i].tolist():
+                raise UserError(f"'tricks' {rec['tricks']} disagree with the plays, which give "
+                                f"{tricks[i].tolist()}", source=source, line=line)
+            result = dict(rec)
+            result["tricks"] = tricks[i].tolist()
+            if winners is not None:
+                result["winners"] = winners[i].tolist()
+            result["honours"] = honours[i].tolist()
+            result["points"] = points[i].tolist()
+            result["components"] = {c: getattr(score, c)[i].tolist() for c in COMPONENTS}
+            result["after"] = {"scores": (recs.scores[i] + points[i]).tolist()}
+            yield pos, result
+
+
+def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
+    """Hand records of everything a block of a cell simulated, in the order of its hands table."""
+    deck = deck_for(cell.rules)
+    rules = rules_to_dict(cell.rules)
+    names = np.array([n or "?" for n in deck.names])
+    out = []
+    start = 0
+    for o in result.outcomes:
+        rows = slice(start, start + o.play.tricks.shape[0])
+        start = rows.stop
+        hands, turn_up = result.hands[rows], result.turn_up[rows]
+        for i in range(hands.shape[0]):
+            out.append({
+                "game": "portland", "rules": rules,
+                "game_id": int(result.game[rows][i]) + game_offset,
+                "hand_no": int(result.hand_no[rows][i]),
+                "dealer": int(result.dealer[rows][i]),
+                "hands": [deck.names_of(h) for h in hands[i]],
+                "turn_up": str(names[turn_up[i]]) if o.trump[i] >= 0 else None,
+                "plays": names[o.play.plays[i]].tolist(),
+                "before": {"scores": result.before_scores[rows][i].tolist()},
+            })
+    out.sort(key=lambda r: (r["game_id"], r["hand_no"]))
+    return out
+
