@@ -18,8 +18,15 @@ class Lineup:
 
     def __init__(self, strategies: Sequence):
         self.strategies = tuple(strategies)
-        distinct = list(dict.fromkeys(self.strategies))  # by identity, in seat order
-        owner = [next(i for i, s in enumerate(distinct) if s is st) for st in self.strategies]
+
+        def index(st):  # equal strategies (same kind and parameters) play as one group
+            return next((i for i, d in enumerate(distinct) if d is st or d == st), None)
+
+        distinct: list = []
+        for st in self.strategies:
+            if index(st) is None:
+                distinct.append(st)
+        owner = [index(st) for st in self.strategies]
         self.groups = distinct
         self._owner = np.array(owner, dtype=np.int8)  # seat -> index into groups
 

@@ -41,13 +41,14 @@ class TrickResult:
 
 def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: Deck,
                 lead_rule: Callable[[np.ndarray, np.ndarray], np.ndarray], lineup, rng,
-                context: dict) -> TrickResult:
+                context: dict, dummy: int | None = None) -> TrickResult:
     """Play out every trick of a batch of hands.
 
     hands: uint64[N, P] (not modified); leader: int8[N] first leader; trump: uint64[N] trump bits;
     lead_rule(hand, trumped) -> legal leads, with ``trumped: bool[N]`` true once a trump was played
     to an earlier trick; context: the view fields that do not change during play (bids, blind,
-    scores, bags, rules).
+    scores, bags, rules); dummy: a seat whose hand lies face up (Portland dummy whist): its
+    remaining cards are visible in every view, and when it plays, its partner's hand is.
     """
     n, players = hands.shape
     n_tricks = int(popcount(hands[:1, 0])[0]) if n else 0
@@ -83,6 +84,10 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
             else:
                 follow = hand & led
                 legal = pick(follow != 0, follow, hand)
+            if dummy is not None:  # everyone sees the dummy; playing it, its partner sees his own
+                on_table = dealt[base + dummy] & unplayed
+                partner = dealt[base + (dummy ^ 2)] & unplayed
+                context["visible"] = pick(seat == dummy, partner, on_table)
             view = PlayView(rows=rows, seat=seat, hand=hand, legal=legal, position=j,
                             trick_no=t, leader=leader, in_trick=in_trick, led=led, trump=trump,
                             winning=win_card, winning_seat=win_seat, played=played,

@@ -85,7 +85,8 @@ class PlayView(_Batched):
     order of play (`shown` sums them up per seat); tricks: int8[n, P] tricks won so far this
     hand; scores: int32[n, sides] before this hand. Game-specific (None where the game has none):
     bids: int8[n, P]; blind: bool[n, P]; bags: int32[n, sides] (Spades); turn_up: uint64[n] the
-    dealer's turned-up card, public (Portland).
+    dealer's turned-up card, public (Portland); visible: uint64[n] the other cards the player
+    sees (Portland dummy whist: the dummy's, face up; playing the dummy, its partner's own).
     """
 
     rows: np.ndarray
@@ -111,6 +112,7 @@ class PlayView(_Batched):
     blind: np.ndarray | None = None
     bags: np.ndarray | None = None
     turn_up: np.ndarray | None = None
+    visible: np.ndarray | None = None
 
     def has_played(self, seat: np.ndarray) -> np.ndarray:
         """bool[n]: whether ``seat`` has already played to this trick."""
@@ -127,5 +129,7 @@ class PlayView(_Batched):
 
     @cached_property
     def unseen(self) -> np.ndarray:
-        """uint64[n]: cards neither played nor in this seat's hand (held by the others)."""
-        return self.deck.full_mask & ~(self.played | self.in_trick | self.hand)
+        """uint64[n]: cards neither played nor in this seat's hand nor otherwise visible to it
+        (held out of sight by the others)."""
+        seen = self.played | self.in_trick | self.hand
+        return self.deck.full_mask & ~(seen if self.visible is None else seen | self.visible)

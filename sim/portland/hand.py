@@ -8,11 +8,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..cards import BIT, RANKS, Deck, popcount, standard_deck
+from ..lineup import Lineup
 from ..tricks import TrickResult, play_tricks
 from .rules import PortlandRules
 from .scoring import HandScore, score_hands
 
 __all__ = ["HandOutcome", "deck_for", "honours_held", "play_hands", "trump_of"]
+
+DUMMY = 3  # the dummy's seat in dummy whist; its partner, seat 1, plays it
 
 # A, K, Q and J of each suit in the standard layout (bit 13 * suit + rank): the honours
 HONOUR_RANKS = sum(1 << RANKS.index(r) for r in "AKQJ")
@@ -63,7 +66,10 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, turn_up: np.ndarray, score
     trump_suit = trump_of(turn_up, deck, rules)
     trump = np.where(trump_suit >= 0, deck.suit_masks[np.maximum(trump_suit, 0)], np.uint64(0))
     context = dict(scores=scores, rules=rules, turn_up=BIT[turn_up])
-    play = play_tricks(hands, (dealer + 1) % 4, trump, deck, _any_lead, lineup, rng, context)
+    if rules.dummy:  # seat 3 is the dummy, played by its partner seat 1 (RULES.md §1 `dummy`)
+        lineup = Lineup([*lineup.strategies[:3], lineup.strategies[1]])
+    play = play_tricks(hands, (dealer + 1) % 4, trump, deck, _any_lead, lineup, rng, context,
+                       dummy=DUMMY if rules.dummy else None)
     honours = honours_held(hands, trump_suit, deck)
     score = score_hands(play.tricks, honours, scores, rules)
     return HandOutcome(trump=trump_suit, honours=honours, play=play, score=score,

@@ -31,8 +31,8 @@ class PortlandRules:
         "tricks_first", "tricks_first: trick points first, honours only if the game goes on; "
         "together: both at once, the higher total wins", kind=str,
         choices=("tricks_first", "together"))
-    dummy: bool = option(False, "three players: seat 3's hand is a dummy played by seat 1",
-                         kind=bool)
+    dummy: bool = option(False, "three players: seat 3's hand is a dummy, face up from the end "
+                         "of the deal, played by seat 1", kind=bool)
     honours_barred_at: int | None = option(
         None, "a side with at least this score cannot score honours (laws: 4)", kind=int,
         minimum=1, optional=True)
@@ -49,8 +49,6 @@ class PortlandRules:
         if self.honours_barred_at is not None and self.honours_barred_at >= self.target_score:
             raise UserError("honours_barred_at must be below target_score",
                             key="honours_barred_at")
-        if self.dummy:
-            raise UserError("dummy whist (RULES.md §1) is not implemented yet", key="dummy")
         if self.rubber:
             raise UserError("rubbers (RULES.md §1, laws) are not implemented yet", key="rubber")
 
@@ -60,4 +58,5 @@ register_preset("portland.seven", PortlandRules(target_score=7))
 register_preset("portland.honours", PortlandRules(honours=True))
 register_preset("portland.long", PortlandRules(target_score=10, honours=True))
 register_preset("portland.no_trump", PortlandRules(trump="none"))
-# portland.dummy and portland.laws (rubber) come with those rules.
+register_preset("portland.dummy", PortlandRules(dummy=True))
+# portland.laws (honours, barred at 4, rubber) comes with rubbers.
