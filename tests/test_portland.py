@@ -87,7 +87,7 @@ def ref_rules(rules) -> dict:
     out = rules_to_dict(rules)
     assert out.pop("game") == "portland"
     out.pop("dummy")  # who decides a seat's cards: the trick and scoring rules are the same
-    assert out.pop("rubber") is False  # not implemented
+    out.pop("rubber")  # games grouped into rubbers: see check_games
     return out
 
 
@@ -147,11 +147,10 @@ def run(name: str, mode: str) -> Run:
 def test_every_preset_is_covered():
     assert set(preset_names("portland")) == {"portland", "portland.seven", "portland.honours",
                                              "portland.long", "portland.no_trump",
-                                             "portland.dummy"}
+                                             "portland.dummy", "portland.laws"}
     assert set(preset_names("portland")) <= set(VARIANTS)
-    assert "portland.laws" not in PRESETS  # RULES.md section 1: rubbers not implemented yet
-    with pytest.raises(sim.errors.UserError, match="not implemented"):
-        load({"preset": "portland", "rubber": True})
+    with pytest.raises(sim.errors.UserError, match="target_score = 5"):
+        load({"preset": "portland.seven", "rubber": True})
 
 
 def test_presets_are_the_rules_md_table():
@@ -160,6 +159,11 @@ def test_presets_are_the_rules_md_table():
     for name in preset_names("portland"):
         if name == "portland.dummy":  # RULES.md section 1: the plain game, a dummy at seat 3
             assert PRESETS[name].dummy and ref_rules(PRESETS[name]) == ref.PORTLAND
+            continue
+        if name == "portland.laws":  # honours, barred at 4, rubbers (the hands: see check_games)
+            assert PRESETS[name].rubber
+            assert ref_rules(PRESETS[name]) == {**ref.PORTLAND, "honours": True,
+                                                "honours_barred_at": 4}
             continue
         assert ref_rules(PRESETS[name]) == ref.PRESETS[name], name
 
@@ -267,18 +271,27 @@ def check_games(r: Run, name: str):
     for g, rows in by_game.items():
         rows.sort(key=lambda i: int(res.hand_no[i]))
         assert [int(res.hand_no[i]) for i in rows] == list(range(1, len(rows) + 1))
-        scores = [0, 0]
+        scores, won, game_no = [0, 0], [0, 0], 1
         for k, i in enumerate(rows, start=1):
             where = f"{name} game {g} hand {k}"
             out = r.refs[i]
             assert res.before_scores[i].tolist() == scores, where
+            assert int(res.game_no[i]) == game_no, where
             assert int(res.dealer[i]) == (FIRST_DEALER + k - 1) % 4, where
             assert (out["game_over"], out["winner"]) == ref.game_over(out["after"], rules)
-            assert out["game_over"] == (k == len(rows)), f"{where}: game_over at {out['after']}"
             scores = out["after"]
+            if out["game_over"]:
+                won[out["winner"]] += 1
+            # without rubbers a unit is one game; with them (laws), games until two are won,
+            # each from 0-0
+            unit_over = out["game_over"] and (not r.rules.rubber or max(won) == 2)
+            assert unit_over == (k == len(rows)), f"{where}: over at {out['after']}, won {won}"
+            if out["game_over"] and not unit_over:
+                scores, game_no = [0, 0], game_no + 1
         assert int(games["n_hands"][g]) == len(rows), name
         assert int(games["winner"][g]) == r.refs[rows[-1]]["winner"], name
         assert [int(games["score_0"][g]), int(games["score_1"][g])] == scores, name
+        assert [int(games["games_won_0"][g]), int(games["games_won_1"][g])] == won, name
 
 
 def check_independent_hands(r: Run):
@@ -500,13 +513,14 @@ def test_reference_rejects_an_illegal_play():
 
 # --- Parquet -------------------------------------------------------------------------------------
 
-HAND_COLUMNS = (["variant", "lineup", "swapped", "game_id", "hand_no", "dealer", "trump", "turn_up"]
+HAND_COLUMNS = (["variant", "lineup", "swapped", "game_id", "hand_no", "game_no", "dealer", "trump",
+                 "turn_up"]
                 + [f"tricks_{s}" for s in range(4)]
                 + [f"{c}_{side}" for c in ("honours", "trick_points", "honours_points", "points",
                                            "score") for side in range(2)]
                 + [f"hand_{s}" for s in range(4)])
 GAME_COLUMNS = ["variant", "lineup", "swapped", "game_id", "n_hands", "winner", "score_0",
-                "score_1"]
+                "score_1", "games_won_0", "rubber_points_0", "games_won_1", "rubber_points_1"]
 
 
 @pytest.fixture(scope="module")

@@ -49,8 +49,9 @@ class PortlandRules:
         if self.honours_barred_at is not None and self.honours_barred_at >= self.target_score:
             raise UserError("honours_barred_at must be below target_score",
                             key="honours_barred_at")
-        if self.rubber:
-            raise UserError("rubbers (RULES.md §1, laws) are not implemented yet", key="rubber")
+        if self.rubber and self.target_score != 5:
+            raise UserError("rubber = true follows the laws of short whist: games of 5 points "
+                            "(target_score = 5)", key="rubber")
 
 
 register_preset("portland", PortlandRules())
@@ -59,4 +60,4 @@ register_preset("portland.honours", PortlandRules(honours=True))
 register_preset("portland.long", PortlandRules(target_score=10, honours=True))
 register_preset("portland.no_trump", PortlandRules(trump="none"))
 register_preset("portland.dummy", PortlandRules(dummy=True))
-# portland.laws (honours, barred at 4, rubber) comes with rubbers.
+register_preset("portland.laws", PortlandRules(honours=True, honours_barred_at=4, rubber=True))

@@ -31,6 +31,7 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
     cols: dict[str, np.ndarray] = {
         "game_id": result.game.astype(np.int64) + game_offset,
         "hand_no": result.hand_no.astype(np.int16),
+        "game_no": result.game_no.astype(np.int8),
         "dealer": result.dealer.astype(np.int8),
         "trump": trump.astype(np.int8),
         "turn_up": np.where(trump >= 0, result.turn_up, -1).astype(np.int8),
