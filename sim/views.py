@@ -123,9 +123,12 @@ class PlayView(_Batched):
     def shown(self) -> np.ndarray:
         """uint64[n, P]: the cards each seat played to the earlier tricks."""
         players = self.tricks.shape[1]
-        bits = BIT[self.history]
-        return np.stack([np.bitwise_or.reduce(bits * (self.history_seats == s), axis=1)
-                         for s in range(players)], axis=1).astype(np.uint64)
+        return np.stack([self.shown_by(np.full(len(self), s)) for s in range(players)], axis=1)
+
+    def shown_by(self, seat: np.ndarray) -> np.ndarray:
+        """uint64[n]: the cards ``seat`` (one per row) played to the earlier tricks."""
+        mine = self.history_seats == seat[:, None]
+        return np.bitwise_or.reduce(BIT[self.history] * mine, axis=1).astype(np.uint64)
 
     @cached_property
     def unseen(self) -> np.ndarray:

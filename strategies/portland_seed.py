@@ -103,8 +103,7 @@ class PortlandSeed(Strategy):
         # partner's signal: a suit where partner showed a card of signal_rank or higher
         signalled = ZERO
         if self.read_signal:
-            partner = (view.seat ^ 2).astype(np.intp)
-            shown = view.shown[np.arange(len(view)), partner]
+            shown = view.shown_by(view.seat ^ 2)
             ranks = U64(sum(1 << r for r in range(self.signal_rank, 13)))
             for suit, offset in enumerate(deck.offsets):
                 hot = (shown & (ranks << U64(int(offset))) & deck.suit_masks[suit]) != ZERO
