@@ -54,27 +54,42 @@ def _metric_exprs(res: Results) -> dict[str, pl.Expr]:
 
 
 class PairedVariants(BlockSums):
-    """Per (variant, lineup, swapped, metric): the number of deals paired with the first
+    """Per (variant, base, lineup, swapped, metric): the number of deals paired with the base
     variant, and the summed moments of the difference (``d``), of the variant's value (``a``)
-    and of the first variant's value (``b``)."""
+    and of the base variant's value (``b``).
 
-    keys = ["variant", "lineup", "swapped", "metric"]
+    ``bases`` maps each compared variant to its base (default: every variant to the
+    experiment's first); ``metrics`` maps a metric's name to its expression over the block
+    units (default: the Spades metrics of `_metric_exprs`)."""
+
+    keys = ["variant", "base", "lineup", "swapped", "metric"]
+
+    def __init__(self, res: Results, bases: dict[str, str] | None = None,
+                 metrics: dict[str, pl.Expr] | None = None):
+        super().__init__(res)
+        self.bases = (bases if bases is not None
+                      else {v: res.variants[0] for v in res.variants[1:]})
+        self.metrics = metrics
 
     def block(self, units):
         res = self.res
-        exprs = _metric_exprs(res)
+        exprs = self.metrics if self.metrics is not None else _metric_exprs(res)
+        if not self.bases:
+            return None
         wide = units.select(*CELL, *res.key, **exprs)
-        base = wide.filter(variant=res.variants[0]).drop("variant")
-        other = wide.filter(pl.col("variant") != res.variants[0])
-        pairs = other.join(base, on=["lineup", "swapped", *res.key], how="inner",
+        bases = pl.DataFrame({"variant": list(self.bases), "base": list(self.bases.values())},
+                             schema={"variant": pl.String, "base": pl.String})
+        other = wide.join(bases, on="variant", how="inner")
+        base = wide.rename({"variant": "base"})
+        pairs = other.join(base, on=["base", "lineup", "swapped", *res.key], how="inner",
                            suffix="_base")
-        sums_ = pairs.group_by("variant", "lineup", "swapped").agg(
+        sums_ = pairs.group_by("variant", "base", "lineup", "swapped").agg(
             pl.len().alias("n"), *[e for m in exprs for e in (
                 *sums(f"{m}:d", pl.col(m) - pl.col(f"{m}_base")), *sums(f"{m}:a", pl.col(m)),
                 *sums(f"{m}:b", pl.col(f"{m}_base")))])
         # one row per metric: n, d_s1, d_s2, a_s1, a_s2, b_s1, b_s2
         return pl.concat([sums_.select(
-            "variant", "lineup", "swapped", pl.lit(m).alias("metric"), "n",
+            "variant", "base", "lineup", "swapped", pl.lit(m).alias("metric"), "n",
             *[pl.col(f"{m}:{x}_{k}").alias(f"{x}_{k}") for x in "dab" for k in ("s1", "s2")])
             for m in exprs])
 
@@ -120,10 +135,12 @@ def _rank(res: Results, col: str, names: list[str]) -> pl.Expr:
                                       return_dtype=pl.Int32)
 
 
-def paired_variants(res: Results, acc: PairedVariants) -> pl.DataFrame | None:
+def paired_variants(res: Results, acc: PairedVariants,
+                    metrics: dict[str, str] | None = None) -> pl.DataFrame | None:
     """variant, base, lineup, swapped, metric, description, n (paired deals), mean, mean_base,
     diff (mean of the paired differences), diff_lo/diff_hi (paired 95% t interval),
-    unpaired_lo/unpaired_hi (Welch), width_ratio (unpaired width / paired width)."""
+    unpaired_lo/unpaired_hi (Welch), width_ratio (unpaired width / paired width).
+    ``metrics``: metric name -> description, in the order of the rows (default: Spades')."""
     total = acc.total()
     if total is None:
         return None
@@ -132,9 +149,10 @@ def paired_variants(res: Results, acc: PairedVariants) -> pl.DataFrame | None:
     _, b_mean, b_var = moments(total, "b")
     lo, hi = mean_ci(n, d_mean, d_var)
     ulo, uhi = welch_ci(n, a_mean, a_var, n, b_mean, b_var)
-    metrics = GAME_METRICS if res.games_mode else HAND_METRICS
+    if metrics is None:
+        metrics = GAME_METRICS if res.games_mode else HAND_METRICS
     out = total.select(
-        "variant", pl.lit(res.variants[0]).alias("base"), "lineup", "swapped", "metric",
+        "variant", "base", "lineup", "swapped", "metric",
         pl.col("metric").replace_strict(metrics, default="").alias("description"), "n",
     ).with_columns(pl.Series("mean", a_mean), pl.Series("mean_base", b_mean),
                    pl.Series("diff", d_mean), pl.Series("diff_lo", lo), pl.Series("diff_hi", hi),

@@ -77,6 +77,11 @@ class Results:
         return self.manifest["experiment"]
 
     @property
+    def game(self) -> str:
+        """The game the run played (``spades``, ``portland``): the rules of its first cell."""
+        return self.cells[0].get("rules", {}).get("game", "spades")
+
+    @property
     def mode(self) -> str:
         return self.experiment["mode"]
 
@@ -321,12 +326,14 @@ class BlockSums:
                 .agg(pl.exclude(self.keys).sum()))
 
 
-def block_pass(res: Results, consumers: list[BlockSums]) -> None:
-    """Feed every finished block's units (`block_units`) to each consumer, one block at a time."""
+def block_pass(res: Results, consumers: list[BlockSums], units_of=None) -> None:
+    """Feed every finished block's units (``units_of(res, block)``, by default `block_units`)
+    to each consumer, one block at a time."""
     if not consumers:
         return
+    units_of = units_of or block_units
     for block in range(res.n_blocks):
         if res.block_files("hands", block):
-            units = block_units(res, block)
+            units = units_of(res, block)
             for consumer in consumers:
                 consumer.add(units)

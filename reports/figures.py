@@ -337,11 +337,13 @@ FIGURES: dict[str, tuple[str, Callable]] = {  # file stem -> (section, drawing)
 }
 
 
-def make_figures(res, tables: dict[str, pl.DataFrame], folder: Path) -> dict[str, Path]:
-    """Draw every figure that the tables allow into ``folder``; returns stem -> PNG path."""
+def make_figures(res, tables: dict[str, pl.DataFrame], folder: Path,
+                 registry: dict[str, tuple[str, Callable]] | None = None) -> dict[str, Path]:
+    """Draw every figure of ``registry`` (default: the Spades report's `FIGURES`) that the
+    tables allow into ``folder``; returns stem -> PNG path."""
     folder.mkdir(parents=True, exist_ok=True)
     out = {}
-    for stem, (_, draw) in FIGURES.items():
+    for stem, (_, draw) in (FIGURES if registry is None else registry).items():
         fig = draw(res, tables)
         if fig is None:
             continue

@@ -15,7 +15,7 @@ import polars as pl
 from .data import Results
 from .figures import FIGURES
 
-__all__ = ["render_html", "render_markdown"]
+__all__ = ["Layout", "View", "layout", "render_html", "render_markdown"]
 
 ALL = "all"
 SECTIONS = {
@@ -372,7 +372,29 @@ def _img(path: Path) -> str:
     return f'<img alt="{html.escape(path.stem)}" src="data:image/png;base64,{data}">'
 
 
+@dataclass
+class Layout:
+    """What a game's report shows: its sections (key -> title) and their introductions, the
+    table views, the figures (stem -> (section, drawing)) and the notes on the methods."""
+
+    sections: dict[str, str]
+    intros: dict[str, str]
+    views: list[View]
+    figures: dict
+    methods: list[str]
+
+
+def layout(res: Results) -> Layout:
+    """The layout of the report of ``res``'s game."""
+    if res.game == "portland":
+        from .portland_render import portland_layout
+
+        return portland_layout(res)
+    return Layout(SECTIONS, INTROS, _views(res), FIGURES, _methods(res))
+
+
 def render_html(res: Results, sections: dict, tables: dict, figures: dict[str, Path]) -> str:
+    lay = layout(res)
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            f"<title>whistlab report: {html.escape(res.experiment['name'])}</title>",
            f"<style>{CSS}</style></head><body>",
@@ -388,15 +410,15 @@ def render_html(res: Results, sections: dict, tables: dict, figures: dict[str, P
     out.append("<h3>Line-ups</h3><table>" + "".join(
         f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
         for k, v in _lineups_info(res)) + "</table>")
-    views = _views(res)
-    for key, title in SECTIONS.items():
+    views = lay.views
+    for key, title in lay.sections.items():
         out.append(f'<h2 id="{key}">{html.escape(title)}</h2>')
-        out.append(f'<p class="note">{html.escape(INTROS[key])}</p>')
+        out.append(f'<p class="note">{html.escape(lay.intros[key])}</p>')
         findings = sections[key]["findings"]
         if findings:
             out.append('<ul class="findings">' + "".join(
                 f"<li>{html.escape(f)}</li>" for f in findings) + "</ul>")
-        for stem, (section, _) in FIGURES.items():
+        for stem, (section, _) in lay.figures.items():
             if section == key and stem in figures:
                 out.append(_img(figures[stem]))
         for view in views:
@@ -424,8 +446,8 @@ def render_html(res: Results, sections: dict, tables: dict, figures: dict[str, P
                 out.append(f"<details><summary>Nil success by {name}, per variant "
                            f"(made % and number of nil bids)</summary>{table}</details>")
     out.append("<h2>How to read this report</h2>")
-    out.append("<ul class=\"note\">" + "".join(f"<li>{html.escape(x)}</li>" for x in _methods(
-        res)) + "</ul>")
+    out.append("<ul class=\"note\">" + "".join(f"<li>{html.escape(x)}</li>"
+                                               for x in lay.methods) + "</ul>")
     out.append("</body></html>")
     return "\n".join(out)
 
@@ -457,9 +479,10 @@ def render_markdown(res: Results, sections: dict, tables: dict,
     out += [f"- **{k}**: {v}" for k, v in _run_info(res, tables)] + [""]
     out += ["Variants:", ""] + [f"- **{k}**: {v}" for k, v in _variants_info(res)] + [""]
     out += ["Line-ups:", ""] + [f"- **{k}**: {v}" for k, v in _lineups_info(res)] + [""]
-    views = _views(res)
-    for key, title in SECTIONS.items():
-        out += [f"## {title}", "", INTROS[key], ""]
+    lay = layout(res)
+    views = lay.views
+    for key, title in lay.sections.items():
+        out += [f"## {title}", "", lay.intros[key], ""]
         findings = sections[key]["findings"]
         if findings:
             out += ["Findings:", ""] + [f"- {f}" for f in findings] + [""]
@@ -480,9 +503,9 @@ def render_markdown(res: Results, sections: dict, tables: dict,
                         "", "| " + " | ".join(header) + " |",
                         "| " + " | ".join("---" for _ in header) + " |"]
                 out += ["| " + " | ".join(line) + " |" for line in body] + [""]
-        shown = [stem for stem, (section, _) in FIGURES.items()
+        shown = [stem for stem, (section, _) in lay.figures.items()
                  if section == key and stem in figures]
         if shown:
             out += ["Figures: " + ", ".join(f"[{s}](figures/{s}.png)" for s in shown), ""]
-    out += ["## How to read this report", ""] + [f"- {x}" for x in _methods(res)] + [""]
+    out += ["## How to read this report", ""] + [f"- {x}" for x in lay.methods] + [""]
     return "\n".join(out)

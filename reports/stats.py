@@ -10,7 +10,12 @@ intervals here.
   scipy.stats.t.ppf(0.975, n - 1) * sqrt(var / n)`` (the interval that
   ``scipy.stats.ttest_1samp(x).confidence_interval(0.95)`` gives on the raw values ``x``);
 * unpaired differences of two means: Welch's interval, ``t.ppf(0.975, df)`` on
-  ``sqrt(var_a / n_a + var_b / n_b)`` with the Welch-Satterthwaite ``df``.
+  ``sqrt(var_a / n_a + var_b / n_b)`` with the Welch-Satterthwaite ``df``;
+* variances: chi-square intervals ``nu * var / scipy.stats.chi2.ppf((0.975, 0.025), nu)``
+  with the effective degrees of freedom ``nu = 2 var**2 / Var(var)`` that match the estimate's
+  sampling variance (Satterthwaite), ``Var(var)`` estimated from the squared deviations
+  (`variance_ci`); for normal data ``nu = n - 1`` and this is the textbook interval;
+* ratios of two variances: ``scipy.stats.f.ppf`` on the same effective degrees of freedom.
 """
 
 from __future__ import annotations
@@ -19,8 +24,8 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-__all__ = ["LEVEL", "mean_ci", "moments", "proportion_ci", "sums", "welch_ci", "with_means",
-           "with_proportion_ci"]
+__all__ = ["LEVEL", "mean_ci", "moments", "proportion_ci", "sums", "variance_ci",
+           "variance_ratio_ci", "welch_ci", "with_means", "with_proportion_ci"]
 
 LEVEL = 0.95
 
@@ -101,3 +106,35 @@ def with_means(frame: pl.DataFrame, names: list[str], n: str = "n",
                                    pl.Series(f"{name}_hi", hi * scale)
                                    ).drop(f"{name}_s1", f"{name}_s2")
     return frame
+
+
+def variance_ci(var, var_var) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The 95% interval of a variance estimate ``var`` whose sampling variance is estimated as
+    ``var_var``; returns (lo, hi, nu), as arrays.
+
+    A chi-square interval, ``nu * var / chi2.ppf(0.975, nu)`` to ``nu * var / chi2.ppf(0.025,
+    nu)``, with the effective degrees of freedom ``nu = 2 var**2 / var_var``: the scaled
+    chi-square whose variance matches the estimate's (Satterthwaite). With normal data
+    ``var_var = 2 var**2 / (n - 1)``, so ``nu = n - 1`` and this is the usual normal-theory
+    interval; with the report's skewed, discrete points the fourth moment that ``var_var``
+    carries widens it as it should (the plain ``n - 1`` interval would not). A zero variance
+    (a constant, e.g. honours points without the honours rule) has the interval [0, 0]."""
+    var, var_var = (np.asarray(a, dtype=float) for a in (var, var_var))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        nu = 2 * var**2 / var_var
+        lo = nu * var / stats.chi2.ppf(0.5 + LEVEL / 2, nu)
+        hi = nu * var / stats.chi2.ppf(0.5 - LEVEL / 2, nu)
+    exact = (var_var <= 0) | (var <= 0)  # a constant, or a variance known without error
+    lo, hi = np.where(exact, np.maximum(var, 0), lo), np.where(exact, np.maximum(var, 0), hi)
+    return lo, hi, nu
+
+
+def variance_ratio_ci(ratio, nu_a, nu_b) -> tuple[np.ndarray, np.ndarray]:
+    """The 95% interval of ``ratio = var_a / var_b`` from two independent variance estimates
+    with effective degrees of freedom ``nu_a``, ``nu_b`` (see `variance_ci`):
+    ``ratio / f.ppf(0.975, nu_a, nu_b)`` to ``ratio / f.ppf(0.025, nu_a, nu_b)``."""
+    ratio, nu_a, nu_b = (np.asarray(a, dtype=float) for a in (ratio, nu_a, nu_b))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lo = ratio / stats.f.ppf(0.5 + LEVEL / 2, nu_a, nu_b)
+        hi = ratio / stats.f.ppf(0.5 - LEVEL / 2, nu_a, nu_b)
+    return lo, hi
