@@ -14,7 +14,7 @@ import numpy as np
 
 from .deal import deal_in_order, to_seats
 
-__all__ = ["DEAL_GROUP", "FIRST_DEALER", "HAND_GUARD", "deal_groups", "play_rng"]
+__all__ = ["DEAL_GROUP", "FIRST_DEALER", "HAND_GUARD", "deal_groups", "play_rng", "stacked"]
 
 DEAL_GROUP = 1024  # games whose deals for one hand number come from one stream (games mode)
 FIRST_DEALER = 3  # the first hand of a game is dealt by seat 3, so seat 0 is elder hand
@@ -45,3 +45,9 @@ def deal_groups(deck, dealer, seed, block, hand_no, rows, players=4, group=DEAL_
         hands[mine] = to_seats(dealt[at], dealer[mine])
         lasts[mine] = final[at]
     return (hands, lasts) if last else hands
+
+
+def stacked(outcomes, get) -> np.ndarray:
+    """One array of a block's hands from its outcomes (one per hand number), in their order."""
+    parts = [get(o) for o in outcomes]
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)

@@ -36,6 +36,7 @@ __all__ = [
     "SUITS",
     "Deck",
     "bit_index",
+    "first_set",
     "highest_bit",
     "lowest_bit",
     "pick",
@@ -168,6 +169,15 @@ def pick(cond: np.ndarray, a, b) -> np.ndarray:
     numpy's ``where`` branches per element and is several times slower when ``cond`` is
     unpredictable, as it is for per-hand decisions."""
     return b ^ ((a ^ b) * cond)
+
+
+def first_set(*options: np.ndarray) -> np.ndarray:
+    """Per row, the first of the bitboards ``options`` that is not empty (the last if all are):
+    how a strategy states its preferences, best first."""
+    out = options[-1]
+    for opt in options[-2::-1]:
+        out = pick(opt != 0, opt, out)
+    return out
 
 
 def at_or_below(x: np.ndarray, deck: Deck) -> np.ndarray:

@@ -20,21 +20,13 @@ import dataclasses
 
 import numpy as np
 
-from sim.cards import U64, at_or_below, highest_bit, lowest_bit, pick, popcount
+from sim.cards import U64, at_or_below, first_set, highest_bit, lowest_bit, pick, popcount
 
 from .base import Strategy, register
 
 __all__ = ["PortlandSeed"]
 
 ZERO = U64(0)
-
-
-def _choose(*options):
-    """The first non-zero bitboard of each row among ``options``."""
-    out = options[-1]
-    for opt in options[-2::-1]:
-        out = pick(opt != ZERO, opt, out)
-    return out
 
 
 @register
@@ -72,8 +64,8 @@ class PortlandSeed(Strategy):
         lose = legal & ~beat
         # not trying to win: signal (high from strength in the suit played, else low)
         strong = (view.hand & view.led & ~outranked) != ZERO
-        low = lowest_bit(_choose(lose & ~trump, lose, legal))
-        high_loser = highest_bit(_choose(lose & ~trump, lose))
+        low = lowest_bit(first_set(lose & ~trump, lose, legal))
+        high_loser = highest_bit(first_set(lose & ~trump, lose))
         give = pick(strong & following & (lose != ZERO) & self.signal, high_loser, low)
         # trying to win: cheapest sufficient card; ruffing only when allowed and worth it
         trumps_left = popcount(view.hand & trump)
@@ -86,7 +78,7 @@ class PortlandSeed(Strategy):
         elif view.position == 1:  # second hand: only a sure winner
             take = sure
         else:  # third hand: a sure winner, else the cheapest card that wins now
-            take = _choose(sure, lowest_bit(beat))
+            take = first_set(sure, lowest_bit(beat))
         wants = ((take != ZERO) & ~partner_safe
                  & (~ruffing | (may_ruff & ~partner_winning)))  # never ruff partner's trick
         return pick(wants, take, give)
@@ -99,7 +91,7 @@ class PortlandSeed(Strategy):
         mine = popcount(view.hand & trump).astype(np.float64)
         out = popcount(view.unseen & trump).astype(np.float64)
         draw = (trump != ZERO) & (mine > 0) & (mine + out / 3 >= self.draw_trumps_at)
-        trump_lead = pick(draw, highest_bit(_choose(boss & trump, legal & trump)), ZERO)
+        trump_lead = pick(draw, highest_bit(first_set(boss & trump, legal & trump)), ZERO)
         # partner's signal: a suit where partner showed a card of signal_rank or higher
         signalled = ZERO
         if self.read_signal:
@@ -117,4 +109,4 @@ class PortlandSeed(Strategy):
             longer = popcount(suit) > best_len
             best_len, best = pick(longer, popcount(suit), best_len), pick(longer, suit, best)
         longest = highest_bit(best) if self.lead_longest else lowest_bit(best)
-        return _choose(cash, trump_lead, signalled, longest, lowest_bit(legal))
+        return first_set(cash, trump_lead, signalled, longest, lowest_bit(legal))

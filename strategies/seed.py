@@ -21,7 +21,7 @@ import dataclasses
 
 import numpy as np
 
-from sim.cards import SPADES, U64, at_or_below, highest_bit, lowest_bit, pick, popcount
+from sim.cards import SPADES, U64, at_or_below, first_set, highest_bit, lowest_bit, pick, popcount
 
 from .base import Strategy, register
 
@@ -43,14 +43,6 @@ def _nearest_legal(want: np.ndarray, legal: np.ndarray) -> np.ndarray:
     top = np.where(below != 0, np.floor(np.log2(np.maximum(below, 1))), -1).astype(np.int64)
     low = np.log2(legal & -legal).astype(np.int64)
     return pick(top >= 0, top, low).astype(np.int8)
-
-
-def _choose(*options):
-    """The first non-zero bitboard of each row among ``options`` (tried in order)."""
-    out = options[-1]
-    for opt in options[-2::-1]:
-        out = pick(opt != ZERO, opt, out)
-    return out
 
 
 @register
@@ -152,14 +144,14 @@ class SeedStrategy(Strategy):
         shed = ~duck & ~cover & (need <= 0) & ~settable & self.avoid_bags
 
         legal, trump = view.legal, view.trump
-        side_cards = _choose(legal & ~trump, legal)  # prefer non-trumps
+        side_cards = first_set(legal & ~trump, legal)  # prefer non-trumps
         outranked = at_or_below(view.unseen, deck)  # at or below an unseen card of its suit
         boss = legal & ~outranked  # cards that no unseen card outranks
         if view.position == 0:
             low = self._lowest_rank(side_cards, deck)
-            win = _choose(lowest_bit(_choose(boss & ~trump, boss)),
+            win = first_set(lowest_bit(first_set(boss & ~trump, boss)),
                           self._from_longest(legal & ~trump, deck), low)
-            high = _choose(lowest_bit(boss), highest_bit(side_cards))
+            high = first_set(lowest_bit(boss), highest_bit(side_cards))
             return pick(duck | shed, low, pick(cover, high, win))
 
         w = view.winning
@@ -167,12 +159,12 @@ class SeedStrategy(Strategy):
         beat = pick((w & trump) != ZERO, legal & trump & higher,
                         (legal & view.led & higher) | (legal & trump))
         lose = legal & ~beat
-        lowest_loser = lowest_bit(_choose(lose & ~trump, lose))
+        lowest_loser = lowest_bit(first_set(lose & ~trump, lose))
         lowest_any = lowest_bit(side_cards)
         # duck and shed: the highest card that still loses (non-trumps first); when every card
         # wins, duck plays its highest (the nil is lost: keep low cards for later) and shed its
         # lowest winner.
-        highest_loser = highest_bit(_choose(lose & ~trump, lose, legal))
+        highest_loser = highest_bit(first_set(lose & ~trump, lose, legal))
         duck_card = highest_loser
         shed_card = pick(lose != ZERO, highest_loser, lowest_bit(beat))
         # win: leave partner's sure winner alone; last to play, win as cheaply as possible;
@@ -187,7 +179,7 @@ class SeedStrategy(Strategy):
             take = lowest_bit(sure_beat)
         else:
             take = pick(sure_beat != ZERO, lowest_bit(sure_beat), highest_bit(beat))
-        win_card = pick(partner_safe, lowest_any, _choose(take, lowest_loser, lowest_bit(beat)))
+        win_card = pick(partner_safe, lowest_any, first_set(take, lowest_loser, lowest_bit(beat)))
         # cover: win the trick while the nil partner is still to play or is winning it.
         danger = ~view.has_played(partner) | partner_winning
         cover_card = pick(danger & (beat != ZERO), highest_bit(beat), win_card)

@@ -8,24 +8,20 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from ..blocks import stacked
 from .game import BlockResult
 from .scoring import COMPONENTS
 
 __all__ = ["block_tables"]
 
 
-def _cat(outcomes, get) -> np.ndarray:
-    parts = [get(o) for o in outcomes]
-    return parts[0] if len(parts) == 1 else np.concatenate(parts)
-
-
 def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Table | None]:
     outs = result.outcomes
-    trump = _cat(outs, lambda o: o.trump)
-    tricks = _cat(outs, lambda o: o.play.tricks)
-    honours = _cat(outs, lambda o: o.honours)
-    after = _cat(outs, lambda o: o.scores_after)
-    parts = {name: _cat(outs, lambda o, n=name: getattr(o.score, n)) for name in COMPONENTS}
+    trump = stacked(outs, lambda o: o.trump)
+    tricks = stacked(outs, lambda o: o.play.tricks)
+    honours = stacked(outs, lambda o: o.honours)
+    after = stacked(outs, lambda o: o.scores_after)
+    parts = {name: stacked(outs, lambda o, n=name: getattr(o.score, n)) for name in COMPONENTS}
     points = sum(parts.values())
     order = np.lexsort((result.hand_no, result.game)) if result.games is not None else slice(None)
     cols: dict[str, np.ndarray] = {

@@ -10,25 +10,21 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from ..blocks import stacked
 from .game import BlockResult
 from .scoring import COMPONENTS
 
 __all__ = ["block_tables"]
 
 
-def _cat(outcomes, get) -> np.ndarray:
-    parts = [get(o) for o in outcomes]
-    return parts[0] if len(parts) == 1 else np.concatenate(parts)
-
-
 def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Table | None]:
     outs = result.outcomes
-    bids = _cat(outs, lambda o: o.bidding.bids)
-    blind = _cat(outs, lambda o: o.bidding.blind)
-    tricks = _cat(outs, lambda o: o.play.tricks)
-    after = _cat(outs, lambda o: o.scores_after)
-    bags = _cat(outs, lambda o: o.score.bags_after)
-    parts = {name: _cat(outs, lambda o, n=name: getattr(o.score, n)) for name in COMPONENTS}
+    bids = stacked(outs, lambda o: o.bidding.bids)
+    blind = stacked(outs, lambda o: o.bidding.blind)
+    tricks = stacked(outs, lambda o: o.play.tricks)
+    after = stacked(outs, lambda o: o.scores_after)
+    bags = stacked(outs, lambda o: o.score.bags_after)
+    parts = {name: stacked(outs, lambda o, n=name: getattr(o.score, n)) for name in COMPONENTS}
     points = sum(parts.values())
     # rows by game, then hand (a run of independent hands is in that order already)
     order = np.lexsort((result.hand_no, result.game)) if result.games is not None else slice(None)
