@@ -16,7 +16,7 @@ from .errors import UserError
 from .options import PRESETS, load_rules
 from .records import read_jsonl
 
-__all__ = ["Scripted", "replay_file", "replay_records"]
+__all__ = ["Scripted", "output_record", "replay_file", "replay_records"]
 
 
 class Scripted:
@@ -36,6 +36,22 @@ class Scripted:
     def play(self, view, rng):
         players = view.tricks.shape[1]
         return BIT[self.plays[view.rows, players * view.trick_no + view.position]]
+
+
+def output_record(rec: dict, line: int, source: str, tricks, winners, points, components: dict,
+                  after: dict, **extra) -> dict:
+    """A replayed record: the input plus tricks (checked against a given ``tricks``), winners
+    (None in score-sheet mode), points, components and after; ``extra`` keys are added too."""
+    if winners is not None and "tricks" in rec and rec["tricks"] != tricks.tolist():
+        raise UserError(f"'tricks' {rec['tricks']} disagree with the plays, which give "
+                        f"{tricks.tolist()}", source=source, line=line)
+    out = dict(rec, tricks=tricks.tolist())
+    if winners is not None:
+        out["winners"] = winners.tolist()
+    out.update({k: v.tolist() for k, v in extra.items()})
+    out.update(points=points.tolist(), components={k: v.tolist() for k, v in components.items()},
+               after=after)
+    return out
 
 
 def _load(spec, source, line):

@@ -11,11 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import UserError
 from ..lineup import Lineup
 from ..options import rules_to_dict
 from ..records import card_slots, ints, parse_records
-from ..replay import Scripted
+from ..replay import Scripted, output_record
 from ..tricks import IllegalPlay
 from .hand import deck_for, play_hands
 from .scoring import COMPONENTS, score_hands
@@ -81,18 +80,10 @@ def replay_group(members, rules, source):
             winners = outcome.play.winners
         points = score.points
         for i, (pos, line, rec) in enumerate(part):
-            if not sheet and "tricks" in rec and rec["tricks"] != tricks[i].tolist():
-                raise UserError(f"'tricks' {rec['tricks']} disagree with the plays, which give "
-                                f"{tricks[i].tolist()}", source=source, line=line)
-            result = dict(rec)
-            result["tricks"] = tricks[i].tolist()
-            if winners is not None:
-                result["winners"] = winners[i].tolist()
-            result["honours"] = honours[i].tolist()
-            result["points"] = points[i].tolist()
-            result["components"] = {c: getattr(score, c)[i].tolist() for c in COMPONENTS}
-            result["after"] = {"scores": (recs.scores[i] + points[i]).tolist()}
-            yield pos, result
+            yield pos, output_record(
+                rec, line, source, tricks[i], None if winners is None else winners[i], points[i],
+                {c: getattr(score, c)[i] for c in COMPONENTS},
+                {"scores": (recs.scores[i] + points[i]).tolist()}, honours=honours[i])
 
 
 def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:

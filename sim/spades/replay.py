@@ -8,7 +8,7 @@ import numpy as np
 from ..errors import UserError
 from ..lineup import Lineup
 from ..records import ints, parse_records
-from ..replay import Scripted
+from ..replay import Scripted, output_record
 from ..tricks import IllegalPlay
 from .bidding import IllegalBid, blind_nil_allowed, check_bids
 from .hand import deck_for, play_hands
@@ -63,18 +63,11 @@ def replay_group(members, rules, source):
             err.source, err.line = source, lines[err.row]
             raise
         for i, (pos, line, rec) in enumerate(part):
-            if not sheet and "tricks" in rec and rec["tricks"] != tricks[i].tolist():
-                raise UserError(f"'tricks' {rec['tricks']} disagree with the plays, which give "
-                                f"{tricks[i].tolist()}", source=source, line=line)
-            result = dict(rec)
-            result["tricks"] = tricks[i].tolist()
-            if winners is not None:
-                result["winners"] = winners[i].tolist()
-            result["points"] = points[i].tolist()
-            result["components"] = {c: getattr(score, c)[i].tolist() for c in COMPONENTS}
-            result["after"] = {"scores": (recs.scores[i] + points[i]).tolist(),
-                               "bags": score.bags_after[i].tolist()}
-            yield pos, result
+            yield pos, output_record(
+                rec, line, source, tricks[i], None if winners is None else winners[i], points[i],
+                {c: getattr(score, c)[i] for c in COMPONENTS},
+                {"scores": (recs.scores[i] + points[i]).tolist(),
+                 "bags": score.bags_after[i].tolist()})
 
 
 def _check_blind(recs, bids, rules, lines, source):
