@@ -16,7 +16,7 @@ import numpy as np
 from .cards import BIT, Deck
 from .errors import UserError
 
-__all__ = ["HandRecords", "block_records", "card_slots", "collect_records", "ints",
+__all__ = ["HandRecords", "block_records", "card_slots", "collect_records", "hand_records", "ints",
            "parse_records", "read_jsonl", "write_jsonl"]
 
 
@@ -131,34 +131,43 @@ def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, trick
     return HandRecords(dealer, scores, hands, plays, tricks)
 
 
-def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
-    """Hand records of everything a block of a cell simulated, in the order of its hands table."""
+def hand_records(result, cell, game_offset: int, deck: Deck, extra) -> list[dict[str, Any]]:
+    """Hand records (RULES.md §5) of everything a block of a cell simulated, in the order of its
+    hands table: the keys every game shares, plus ``extra(outcome, i, row)``'s (a ``before``
+    among them is merged into the record's)."""
     from .options import rules_to_dict
-    from .spades.hand import deck_for
 
-    deck = deck_for(cell.rules)
     rules = rules_to_dict(cell.rules)
     names = np.array([n or "?" for n in deck.names])
     out = []
     start = 0
     for o in result.outcomes:
-        rows = slice(start, start + o.bidding.bids.shape[0])
-        start = rows.stop
-        hands = result.hands[rows]
-        for i in range(hands.shape[0]):
-            out.append({
-                "game": cell.rules.game, "rules": rules,
-                "game_id": int(result.game[rows][i]) + game_offset,
-                "hand_no": int(result.hand_no[rows][i]),
-                "dealer": int(result.dealer[rows][i]),
-                "hands": [deck.names_of(h) for h in hands[i]],
-                "bids": o.bidding.bids[i].tolist(), "blind": o.bidding.blind[i].tolist(),
-                "plays": names[o.play.plays[i]].tolist(),
-                "before": {"scores": result.before_scores[rows][i].tolist(),
-                           "bags": result.before_bags[rows][i].tolist()},
-            })
+        n = o.play.tricks.shape[0]
+        for i, row in enumerate(range(start, start + n)):
+            rec = {"game": cell.rules.game, "rules": rules,
+                   "game_id": int(result.game[row]) + game_offset,
+                   "hand_no": int(result.hand_no[row]), "dealer": int(result.dealer[row]),
+                   "hands": [deck.names_of(h) for h in result.hands[row]],
+                   "plays": names[o.play.plays[i]].tolist(),
+                   "before": {"scores": result.before_scores[row].tolist()}}
+            more = extra(o, i, row)
+            rec["before"].update(more.pop("before", {}))
+            rec.update(more)
+            out.append(rec)
+        start += n
     out.sort(key=lambda r: (r["game_id"], r["hand_no"]))
     return out
+
+
+def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
+    """Spades hand records of a block: the shared keys plus bids, blind flags and bags."""
+    from .spades.hand import deck_for
+
+    def spades(o, i, row):
+        return {"bids": o.bidding.bids[i].tolist(), "blind": o.bidding.blind[i].tolist(),
+                "before": {"bags": result.before_bags[row].tolist()}}
+
+    return hand_records(result, cell, game_offset, deck_for(cell.rules), spades)
 
 
 def collect_records(out: Path, exp, target: str | Path) -> None:

@@ -12,8 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..lineup import Lineup
-from ..options import rules_to_dict
-from ..records import card_slots, ints, parse_records
+from ..records import card_slots, hand_records, ints, parse_records
 from ..replay import Scripted, output_record
 from ..tricks import IllegalPlay
 from .hand import deck_for, play_hands
@@ -87,27 +86,11 @@ def replay_group(members, rules, source):
 
 
 def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
-    """Hand records of everything a block of a cell simulated, in the order of its hands table."""
+    """Portland hand records of a block: the shared keys plus the turned-up card."""
     deck = deck_for(cell.rules)
-    rules = rules_to_dict(cell.rules)
-    names = np.array([n or "?" for n in deck.names])
-    out = []
-    start = 0
-    for o in result.outcomes:
-        rows = slice(start, start + o.play.tricks.shape[0])
-        start = rows.stop
-        hands, turn_up = result.hands[rows], result.turn_up[rows]
-        for i in range(hands.shape[0]):
-            out.append({
-                "game": "portland", "rules": rules,
-                "game_id": int(result.game[rows][i]) + game_offset,
-                "hand_no": int(result.hand_no[rows][i]),
-                "dealer": int(result.dealer[rows][i]),
-                "hands": [deck.names_of(h) for h in hands[i]],
-                "turn_up": str(names[turn_up[i]]) if o.trump[i] >= 0 else None,
-                "plays": names[o.play.plays[i]].tolist(),
-                "before": {"scores": result.before_scores[rows][i].tolist()},
-            })
-    out.sort(key=lambda r: (r["game_id"], r["hand_no"]))
-    return out
 
+    def portland(o, i, row):
+        turned = deck.names[int(result.turn_up[row])] if o.trump[i] >= 0 else None
+        return {"turn_up": turned}
+
+    return hand_records(result, cell, game_offset, deck, portland)
