@@ -360,3 +360,35 @@ def test_game_over():
     assert ref.game_over([4, 22, 4], THREE) == (True, 1)
     assert ref.game_over([48, 49], CLASSIC) == (False, None)
     assert ref.game_over([50, 49], CLASSIC) == (True, 0)
+
+
+def test_replay_three_players_full_deal():
+    # A hand-made 3-player deal (17 each, 2C set aside). Seat 0: the 13 spades + 2H 3H 4H 5H; seat 1:
+    # hearts 6H..AH (9) + diamonds AD..7D (8); seat 2: diamonds 6D..2D (5) + clubs AC..3C (12).
+    # Dealer 2: seats speak 0, 1, 2; seat 0 says grand and leads. Tricks 1-13: seat 0 runs AS..2S,
+    # nobody else holds a spade, seat 1 throws its 8 diamonds and 6H..TH, seat 2 its 5 diamonds and
+    # AC..7C: 13 tricks to seat 0. Trick 14: 2H, seat 1 AH, seat 2 6C: seat 1. Tricks 15-17: seat 1
+    # leads KH, QH, JH, seat 2 throws 5C, 4C, 3C, seat 0 follows 3H, 4H, 5H: seat 1.
+    # Grand 13 of 17 -> 2(13-8) = 10; the misère pair 4 + 0 = 4 -> 2(9-4) = 10 each.
+    spades = [r + "S" for r in reversed(ref.RANKS)]  # AS .. 2S
+    h0 = spades + ["2H", "3H", "4H", "5H"]
+    h1 = [r + "H" for r in "6789TJQKA"] + [r + "D" for r in "AKQJT987"]
+    h2 = [r + "D" for r in "65432"] + [r + "C" for r in "AKQJT9876543"]
+    throw1 = [r + "D" for r in "AKQJT987"] + [r + "H" for r in "6789T"]
+    throw2 = [r + "D" for r in "65432"] + [r + "C" for r in "AKQJT987"]
+    plays = [c for i in range(13) for c in (spades[i], throw1[i], throw2[i])]
+    plays += ["2H", "AH", "6C", "KH", "5C", "3H", "QH", "4C", "4H", "JH", "3C", "5H"]
+    rec = {"dealer": 2, "declarations": ["grand", "pass", "pass"], "hands": [h0, h1, h2],
+           "plays": plays}
+    out = ref.replay_hand(rec, THREE)
+    assert out["leader"] == 0 and out["grand_player"] == 0
+    assert out["winners"] == [0] * 13 + [1] * 4
+    assert out["tricks"] == [13, 4, 0]
+    assert out["points"] == [10, 10, 10]
+    assert ref.replay_hand(rec, {"players": 3, "scoring": "zero_sum"})["points"] == [10, -10, -10]
+    assert ref.replay_hand(rec, {"players": 3, "scoring": "declarer"})["points"] == [10, 0, 0]
+    # Must follow: on a heart lead seat 1's dealt hand may play only its nine hearts.
+    assert ref.legal_plays(h1, ["2H"]) == [r + "H" for r in "6789TJQKA"]
+    # Seat 1 grand (dealer 2: seat 0 passed, seat 1 first grand): seat 1 leads, so AS first fails.
+    with pytest.raises(ref.IllegalPlay, match="trick 1, seat 1"):
+        ref.replay_hand({**rec, "declarations": ["pass", "grand", "grand"]}, THREE)
