@@ -14,7 +14,8 @@ import numpy as np
 
 from .deal import deal_in_order, to_seats
 
-__all__ = ["DEAL_GROUP", "FIRST_DEALER", "HAND_GUARD", "deal_groups", "play_rng", "stacked"]
+__all__ = ["DEAL_GROUP", "FIRST_DEALER", "HAND_GUARD", "deal_groups", "finish_tables", "play_rng",
+           "stacked"]
 
 DEAL_GROUP = 1024  # games whose deals for one hand number come from one stream (games mode)
 FIRST_DEALER = 3  # the first hand of a game is dealt by seat 3, so seat 0 is elder hand
@@ -51,3 +52,20 @@ def stacked(outcomes, get) -> np.ndarray:
     """One array of a block's hands from its outcomes (one per hand number), in their order."""
     parts = [get(o) for o in outcomes]
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+def finish_tables(cols: dict, result, game_offset: int):
+    """The block's tables from its hand columns (``cols``, in the engine's row order): the dealt
+    hands' bitmasks appended, rows ordered by game then hand (a run of independent hands is in
+    that order already), and the ``games`` table (None in a run of independent hands)."""
+    import pyarrow as pa
+
+    for seat in range(result.hands.shape[1]):
+        cols[f"hand_{seat}"] = result.hands[:, seat]
+    order = np.lexsort((result.hand_no, result.game)) if result.games is not None else slice(None)
+    hands = pa.table({k: v[order] for k, v in cols.items()})
+    if result.games is None:
+        return hands, None
+    n = result.games["n_hands"].shape[0]
+    return hands, pa.table({"game_id": np.arange(n, dtype=np.int64) + game_offset,
+                            **result.games})

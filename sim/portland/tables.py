@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from ..blocks import stacked
+from ..blocks import finish_tables, stacked
 from .game import BlockResult
 from .scoring import COMPONENTS
 
@@ -23,7 +23,6 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
     after = stacked(outs, lambda o: o.scores_after)
     parts = {name: stacked(outs, lambda o, n=name: getattr(o.score, n)) for name in COMPONENTS}
     points = sum(parts.values())
-    order = np.lexsort((result.hand_no, result.game)) if result.games is not None else slice(None)
     cols: dict[str, np.ndarray] = {
         "game_id": result.game.astype(np.int64) + game_offset,
         "hand_no": result.hand_no.astype(np.int16),
@@ -40,11 +39,4 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
             cols[f"{name}_{side}"] = parts[name][:, side].astype(np.int16)
         cols[f"points_{side}"] = points[:, side].astype(np.int16)
         cols[f"score_{side}"] = after[:, side].astype(np.int32)
-    for seat in range(4):
-        cols[f"hand_{seat}"] = result.hands[:, seat]
-    hands = pa.table({k: v[order] for k, v in cols.items()})
-    if result.games is None:
-        return hands, None
-    n = result.games["n_hands"].shape[0]
-    games = {"game_id": np.arange(n, dtype=np.int64) + game_offset, **result.games}
-    return hands, pa.table(games)
+    return finish_tables(cols, result, game_offset)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from ..blocks import stacked
+from ..blocks import finish_tables, stacked
 from .game import BlockResult
 from .scoring import COMPONENTS
 
@@ -26,8 +26,6 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
     bags = stacked(outs, lambda o: o.score.bags_after)
     parts = {name: stacked(outs, lambda o, n=name: getattr(o.score, n)) for name in COMPONENTS}
     points = sum(parts.values())
-    # rows by game, then hand (a run of independent hands is in that order already)
-    order = np.lexsort((result.hand_no, result.game)) if result.games is not None else slice(None)
     cols: dict[str, np.ndarray] = {
         "game_id": result.game.astype(np.int64) + game_offset,
         "hand_no": result.hand_no.astype(np.int16),
@@ -43,12 +41,4 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         cols[f"bags_{side}"] = bags[:, side].astype(np.int8)
         for name in COMPONENTS:
             cols[f"{name}_{side}"] = parts[name][:, side].astype(np.int16)
-    for seat in range(4):
-        cols[f"hand_{seat}"] = result.hands[:, seat]
-    hands = pa.table({k: v[order] for k, v in cols.items()})
-    if result.games is None:
-        return hands, None
-    n = result.games["n_hands"].shape[0]
-    games = {"game_id": np.arange(n, dtype=np.int64) + game_offset}
-    games.update(result.games)
-    return hands, pa.table(games)
+    return finish_tables(cols, result, game_offset)
