@@ -31,17 +31,18 @@ def play_rng(seed: int, block: int) -> np.random.Generator:
 
 
 def deal_groups(deck, dealer, seed, block, hand_no, rows, players=4, group=DEAL_GROUP,
-                last=False):
-    """Deals (uint64[len(rows), players] by seat) for the given game rows of a block; with
-    ``last``, also the slot of each deal's last card (the dealer's). A run of independent hands
-    deals its whole block as one group (``group`` = the block size)."""
+                last=False, cards_each=None):
+    """Deals (uint64[len(rows), players] by seat, ``cards_each`` cards each, default the whole
+    deck) for the given game rows of a block; with ``last``, also the slot of each deal's last
+    card (the dealer's). A run of independent hands deals its whole block as one group
+    (``group`` = the block size)."""
     hands = np.zeros((rows.size, players), dtype=np.uint64)
     lasts = np.zeros(rows.size, dtype=np.int8)
     groups = rows // group
     for g in np.unique(groups):
         mine = groups == g
         dealt, final = deal_in_order(deck, group, players, deal_rng(seed, block, hand_no, g),
-                                     last=True)
+                                     cards_each, last=True)
         at = rows[mine] - g * group
         hands[mine] = to_seats(dealt[at], dealer[mine])
         lasts[mine] = final[at]

@@ -18,7 +18,7 @@ import numpy as np
 
 from .cards import BIT, Deck
 
-__all__ = ["BidView", "BlindView", "PlayView"]
+__all__ = ["BidView", "BlindView", "DeclareView", "PlayView"]
 
 
 class _Batched:
@@ -70,6 +70,28 @@ class BidView(BlindView):
 
 
 @dataclass(frozen=True, eq=False)
+class DeclareView(_Batched):
+    """A declaration in Norwegian whist (RULES.md §2), after looking at the cards.
+
+    rows: int64[n]; seat: int8[n] the seat deciding; dealer: int8[n]; hand: uint64[n] its cards;
+    legal: uint8[n] the declarations open to it, bit ``c`` = code ``c`` of
+    `sim.norwegian.auction` (PASS 0, GRAND 1, MISERE 2, NULLO 3); declarations: int8[n, P] said
+    so far (-1 = not yet, or never: an auction ends at its first bid); scores: int32[n, sides]
+    before this hand (sides = seats with 2 or 3 players, the two partnerships with 4).
+    """
+
+    rows: np.ndarray
+    seat: np.ndarray
+    dealer: np.ndarray
+    hand: np.ndarray
+    legal: np.ndarray
+    declarations: np.ndarray
+    scores: np.ndarray
+    rules: object
+    deck: Deck
+
+
+@dataclass(frozen=True, eq=False)
 class PlayView(_Batched):
     """One card to play.
 
@@ -86,7 +108,11 @@ class PlayView(_Batched):
     hand; scores: int32[n, sides] before this hand. Game-specific (None where the game has none):
     bids: int8[n, P]; blind: bool[n, P]; bags: int32[n, sides] (Spades); turn_up: uint64[n] the
     dealer's turned-up card, public (Portland); visible: uint64[n] the other cards the player
-    sees (Portland dummy whist: the dummy's, face up; playing the dummy, its partner's own).
+    sees (Portland dummy whist: the dummy's, face up; playing the dummy, its partner's own);
+    declarations: int8[n, P] (Norwegian, codes of `sim.norwegian.auction`), contract: int8[n]
+    GRAND, MISERE or NULLO (the declarer's), declarer: int8[n] who chose (-1: the classic
+    game's all-pass nullo), grand_player: int8[n] who plays grand (-1 under nullo; the others
+    play misère, or in the classic game's grand defend).
     """
 
     rows: np.ndarray
@@ -113,6 +139,10 @@ class PlayView(_Batched):
     bags: np.ndarray | None = None
     turn_up: np.ndarray | None = None
     visible: np.ndarray | None = None
+    declarations: np.ndarray | None = None
+    contract: np.ndarray | None = None
+    declarer: np.ndarray | None = None
+    grand_player: np.ndarray | None = None
 
     def has_played(self, seat: np.ndarray) -> np.ndarray:
         """bool[n]: whether ``seat`` has already played to this trick."""

@@ -23,7 +23,8 @@ def uniform_member(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 @register
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class RandomStrategy(Strategy):
-    """Uniform over the legal bids (a blind nil, where legal, is one more bid) and cards."""
+    """Uniform over the legal bids (a blind nil, where legal, is one more bid), declarations
+    and cards."""
 
     name = "random"
 
@@ -32,6 +33,10 @@ class RandomStrategy(Strategy):
 
     def bid(self, view, rng):
         return np.bitwise_count(uniform_member(view.legal, rng) - np.uint64(1)).astype(np.int8)
+
+    def declare(self, view, rng):
+        code = uniform_member(view.legal.astype(np.uint64), rng) - np.uint64(1)
+        return np.bitwise_count(code).astype(np.int8)
 
     def play(self, view, rng):
         return uniform_member(view.legal, rng)
