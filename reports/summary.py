@@ -36,7 +36,40 @@ def _games(results, rows: pl.DataFrame) -> pl.DataFrame:
 def summarize(results: str | Path) -> list[dict]:
     """Per cell of the experiment, the figures of its game (see `summarize_spades`,
     `summarize_portland`)."""
-    return {"spades": summarize_spades, "portland": summarize_portland}[_game(results)](results)
+    summaries = {"spades": summarize_spades, "portland": summarize_portland,
+                 "norwegian": summarize_norwegian}
+    return summaries[_game(results)](results)
+
+
+def summarize_norwegian(results: str | Path) -> list[dict]:
+    """Per cell: hands and games, how often a player chose grand (not forced by an all-pass) and
+    how often grand was made (the grand player above the book), mean points per hand of each
+    side (player, or partnership in the classic game), and in games how many ended drawn or
+    unfinished."""
+    hands = _scan(results, "hands")
+    names = hands.collect_schema().names()
+    seats = [int(c.rsplit("_", 1)[1]) for c in names if c.startswith("tricks_")]
+    sides = [int(c.rsplit("_", 1)[1]) for c in names if c.startswith("points_")]
+    book = 8 if len(seats) == 3 else 6  # floor(tricks / 2): 17 tricks with 3 players, else 13
+
+    def taken(s):  # the grand player's tricks; the partnership's in the classic game
+        return pl.col(f"tricks_{s}") + (pl.col(f"tricks_{s ^ 2}") if len(seats) == 4 else 0)
+
+    grand_tricks = pl.coalesce([pl.when(pl.col("grand_player") == s).then(taken(s))
+                                for s in seats])
+    rows = hands.group_by(CELL).agg(
+        n=pl.len(),
+        grand=((pl.col("contract") == 1) & ~pl.col("forced")).mean(),  # 1: GRAND
+        made=(grand_tricks > book).sum() / (pl.col("grand_player") >= 0).sum(),
+        **{f"points_{s}": pl.col(f"points_{s}").mean() for s in sides},
+    ).sort(CELL).collect()
+    rows = _games(results, rows)
+    if (Path(results) / "games").exists():
+        ends = _scan(results, "games").group_by(CELL).agg(
+            draws=pl.col("draw").mean(), unfinished=(~pl.col("finished")).mean()).collect()
+        rows = rows.join(ends, on=CELL, how="left")
+    return [{"game": "norwegian", "players": len(seats), "sides": len(sides), **row,
+             "hands": row["n"], "games": row["len"]} for row in rows.iter_rows(named=True)]
 
 
 def summarize_portland(results: str | Path) -> list[dict]:
@@ -104,6 +137,8 @@ def format_summary(cells: list[dict]) -> str:
     """One cell in sentences; several as a table, one row per cell."""
     if cells[0]["game"] == "portland":
         return _format_portland(cells)
+    if cells[0]["game"] == "norwegian":
+        return _format_norwegian(cells)
     if len(cells) == 1:
         return _format_cell(cells[0])
     wide_v = max(7, *(len(c["variant"]) for c in cells))
@@ -152,4 +187,29 @@ def _format_portland(cells: list[dict]) -> str:
                     f"  {c['four']:6.1%} {c['three']:6.1%}")
     rows.append("mean points per hand of sides 0 and 1, in all, from tricks over the book and "
                 "from honours; hands in which a side held 4 or 3 honours")
+    return "\n".join(rows)
+
+
+def _format_norwegian(cells: list[dict]) -> str:
+    sides = max(c["sides"] for c in cells)
+    games = any(c["games"] for c in cells)
+    head = (f"{'variant':<20} {'lineup':<14} {'hands':>9} {'games':>7}  {'grand':>6} {'made':>6}"
+            f"  " + " ".join(f"{f'pts {s}':>6}" for s in range(sides))
+            + (f"  {'drawn':>6} {'unfin.':>6}" if games else ""))
+    rows = [head]
+    for c in cells:
+        lineup = c["lineup"] + (" (s)" if c["swapped"] else "")
+        pts = " ".join(f"{c[f'points_{s}']:+6.2f}" if f"points_{s}" in c and c[f"points_{s}"]
+                       is not None else f"{'':>6}" for s in range(sides))
+        row = (f"{c['variant']:<20} {lineup:<14} {c['hands']:>9,} {c['games']:>7,}"
+               f"  {c['grand']:6.1%} {c['made']:6.1%}  {pts}")
+        if games:
+            row += f"  {c.get('draws') or 0:6.1%} {c.get('unfinished') or 0:6.1%}"
+        rows.append(row)
+    rows.append("grand: hands in which a player chose grand (the 2-player non-dealer's other "
+                "choice is misère; an all-pass grand or nullo is not chosen); made: the grand "
+                "player (side) above the book, chosen or forced; mean points per hand of each "
+                "side (player; partnership in the classic game); games drawn (a shared top "
+                "score: always so under scoring \"both\", where every player scores the same) "
+                "and stopped unfinished at max_hands")
     return "\n".join(rows)

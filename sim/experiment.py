@@ -111,11 +111,13 @@ class Experiment:
 
 KEYS = {  # key -> (python types, meaning)
     "name": ((str,), "a string"),
-    "game": ((str,), 'a game: "spades" or "portland"'),
+    "game": ((str,), 'a game: "spades", "portland" or "norwegian"'),
     "rules": ((str, dict), "a preset name, a rules file or an inline table"),
     "variants": ((dict,), "a table: variant name = a preset, a rules file or an inline table"),
-    "strategy": ((str, dict, list), "a strategy name, a table with 'name', or a list of 4"),
-    "lineups": ((dict,), "a table: line-up name = a strategy, a list of 4 or {sides, swap}"),
+    "strategy": ((str, dict, list), "a strategy name, a table with 'name', or a list, one per "
+                 "seat"),
+    "lineups": ((dict,), "a table: line-up name = a strategy, a list (one per seat) or {sides, "
+                "swap}"),
     "games": ((int,), "a positive integer"),
     "hands": ((int,), "a positive integer"),
     "seed": ((int,), "a non-negative integer"),
@@ -123,33 +125,47 @@ KEYS = {  # key -> (python types, meaning)
 }
 
 
-def _seats(spec, source, key, game) -> tuple[tuple[dict, ...], bool]:
-    """The four seats of a line-up spec, and whether it is also played swapped."""
+def _seats(spec, source, key, game, players: int = 4) -> tuple[tuple[dict, ...], bool]:
+    """The seats of a line-up spec for a game of ``players``, and whether it is also played
+    swapped. ``sides`` names one strategy per side: the partnerships of a 4-player game (seats
+    0, 2 and 1, 3), the players themselves with 2 or 3."""
     from strategies import make_strategy  # strategies depend on sim, not the other way round
 
     swap = False
+    n_sides = 2 if players == 4 else players
     if isinstance(spec, dict) and ("sides" in spec or "seats" in spec):
         extra = set(spec) - {"sides", "seats", "swap"}
         if extra or ("sides" in spec) == ("seats" in spec):
-            raise UserError("a line-up table has 'sides' (2 strategies) or 'seats' (4), and "
-                            f"optionally 'swap'; got {sorted(spec)}", source=source, key=key)
+            raise UserError(f"a line-up table has 'sides' ({n_sides} strategies) or 'seats' "
+                            f"({players}), and optionally 'swap'; got {sorted(spec)}",
+                            source=source, key=key)
         swap = spec.get("swap", False)
         if type(swap) is not bool:
             raise UserError(f"swap = {show_value(swap)} is not allowed; allowed: true | false",
                             source=source, key=key)
+        if swap and players == 3:
+            raise UserError("swap exchanges two sides' seats: a 3-player game has three; list "
+                            "the rotations as line-ups instead", source=source, key=key)
         if "sides" in spec:
             sides = spec["sides"]
-            if not isinstance(sides, list) or len(sides) != 2:
-                raise UserError("'sides' needs a list of 2 strategies (side 0, side 1)",
+            if not isinstance(sides, list) or len(sides) != n_sides:
+                raise UserError(f"'sides' needs a list of {n_sides} strategies (side 0 first)",
                                 source=source, key=key)
-            spec = [sides[0], sides[1], sides[0], sides[1]]
+            spec = [sides[s % n_sides] for s in range(players)]
         else:
             spec = spec["seats"]
-    seats = spec if isinstance(spec, list) else [spec] * 4
-    if len(seats) != 4:
-        raise UserError(f"a list of strategies needs one per seat (4), got {len(seats)}",
+    seats = spec if isinstance(spec, list) else [spec] * players
+    if len(seats) != players:
+        raise UserError(f"a list of strategies needs one per seat ({players}), got {len(seats)}",
                         source=source, key=key)
     return tuple(make_strategy(s, source, key, game).to_dict() for s in seats), swap
+
+
+def default_strategy(game: str) -> str:
+    """The game's own heuristic player, ``seed``, where it has one."""
+    from strategies.base import BY_GAME
+
+    return "seed" if (game, "seed") in BY_GAME else "random"
 
 
 def _label(spec, fallback: str) -> str:
@@ -212,14 +228,14 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
         if rules.game != game:
             raise UserError(f"variant {vname} is a {rules.game} variant in a {game} experiment",
                             source=source, key="variants")
-    strategy_spec = table.get("strategy", "seed" if game == "spades" else "random")
+    strategy_spec = table.get("strategy", default_strategy(game))
     lineups = _named(table["lineups"] if "lineups" in table
                      else {_label(strategy_spec, "custom"): strategy_spec}, "lineups", source)
     cells = []
     for vname, rules in rules_of.items():
         for lname, lspec in lineups.items():
             seats, swap = _seats(lspec, source, f"lineups.{lname}" if "lineups" in table
-                                 else "strategy", game)
+                                 else "strategy", game, rules.players)
             cells.append(Cell(vname, rules, lname, seats))
             if swap:
                 cells.append(Cell(vname, rules, lname, seats[1:] + seats[:1], swapped=True))

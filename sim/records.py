@@ -53,7 +53,7 @@ def write_jsonl(records, path: str | Path) -> None:
 @dataclass(eq=False)
 class HandRecords:
     """What every game's records share, as arrays (N records): ``dealer`` int8[N], ``scores``
-    int32[N, 2] before the hand; ``hands`` uint64[N, P] and ``plays`` int8[N, P*T] (slots in play
+    int32[N, sides] before the hand; ``hands`` uint64[N, P] and ``plays`` int8[N, P*T] (slots in play
     order), or ``tricks`` int8[N, P] in score-sheet mode (then hands and plays are None)."""
 
     dealer: np.ndarray
@@ -83,12 +83,13 @@ def card_slots(names, deck: Deck, key, err) -> list[int]:
 
 
 def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, tricks_per_hand: int,
-                  source: str, extras=None) -> HandRecords:
+                  source: str, extras=None, sides: int = 2) -> HandRecords:
     """Check and convert records (all full records, or all score-sheet records). ``extras(i,
-    rec, err)`` parses each record's game-specific fields (bids, the turned-up card ...)."""
+    rec, err)`` parses each record's game-specific fields (bids, the turned-up card ...);
+    ``sides``: how many running scores ``before`` holds."""
     n = len(items)
     dealer = np.zeros(n, np.int8)
-    scores = np.zeros((n, 2), np.int32)
+    scores = np.zeros((n, sides), np.int32)
     sheet = "tricks" in items[0][1] and "plays" not in items[0][1] if items else False
     hands = None if sheet else np.zeros((n, players), np.uint64)
     plays = None if sheet else np.zeros((n, players * tricks_per_hand), np.int8)
@@ -103,7 +104,7 @@ def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, trick
         before = rec.get("before", {}) or {}
         if not isinstance(before, dict) or set(before) - {"scores", "bags"}:
             raise err("'before' must be an object with 'scores' (and, in Spades, 'bags')")
-        scores[i] = ints(before, "scores", 2, -10**6, 10**6, err) if "scores" in before else 0
+        scores[i] = ints(before, "scores", sides, -10**6, 10**6, err) if "scores" in before else 0
         if extras is not None:
             extras(i, rec, err)
         if sheet:

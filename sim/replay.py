@@ -21,11 +21,16 @@ __all__ = ["Scripted", "output_record", "replay_file", "replay_records"]
 
 class Scripted:
     """Plays (and bids) what the records say. Row ``r`` of the engine's batch is record ``r``:
-    ``plays`` int8[N, P*T] slots in order of play; Spades' ``bids`` and ``blind`` int8/bool[N, P].
+    ``plays`` int8[N, P*T] slots in order of play; Spades' ``bids`` and ``blind`` int8/bool[N, P];
+    Norwegian ``declarations`` int8[N, P] (codes of `sim.norwegian.auction`, -1 = none given).
     """
 
-    def __init__(self, plays, bids=None, blind=None):
+    def __init__(self, plays, bids=None, blind=None, declarations=None):
         self.plays, self.bids, self.blind = plays, bids, blind
+        self.declarations = declarations
+
+    def declare(self, view, rng):
+        return self.declarations[view.rows, view.seat]
 
     def blind_nil(self, view, rng):
         return self.blind[view.rows, view.seat]

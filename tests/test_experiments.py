@@ -230,7 +230,18 @@ ERRORS = {
                  ["lineups.foo", "swap", "yes"]),
     "lineup_table_unknown_key": (BASE + '[lineups]\nfoo = { sides = ["seed", "random"], '
                                  'swop = true }\n', ["lineups.foo", "swop"]),
-    "game_norwegian": (BASE + 'game = "norwegian"\n', ["'game'", "norwegian", "not implemented"]),
+    "game_euchre": (BASE + 'game = "euchre"\n', ["'game'", "euchre", "not implemented"]),
+    "game_norwegian_spades_rules": (BASE + 'game = "norwegian"\nrules = "spades.standard"\n',
+                                    ["spades variant in a norwegian experiment"]),
+    "norwegian_seats_of_four": ('games = 10\nrules = "norwegian"\nstrategy = ["random", '
+                                '"random", "random", "random"]\n',
+                                ["'strategy'", "one per seat (2)"]),
+    "norwegian_sides_of_two_for_three": (
+        'games = 10\nrules = "norwegian.three"\n[lineups]\nduel = { sides = ["random", '
+        '"random"] }\n', ["lineups.duel", "3 strategies"]),
+    "norwegian_swap_three": (
+        'games = 10\nrules = "norwegian.three"\n[lineups]\nduel = { sides = ["random", '
+        '"random", "random"], swap = true }\n', ["lineups.duel", "3-player"]),
     "variants_not_a_table": (BASE + 'variants = "spades.standard"\n', ["variants"]),
 }
 

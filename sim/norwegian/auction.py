@@ -33,9 +33,10 @@ class IllegalDeclaration(UserError):
 
     def __init__(self, row: int, seat: int, code: int, legal: int):
         self.row = row
-        said = DECLARATIONS[code] if 0 <= code < len(DECLARATIONS) else code
         allowed = ", ".join(DECLARATIONS[c] for c in range(4) if int(legal) >> c & 1)
-        super().__init__(f"seat {seat} may not declare {said!r} at its turn; allowed: {allowed}")
+        said = (f"declare {DECLARATIONS[code]!r}" if 0 <= code < len(DECLARATIONS)
+                else "stay silent")
+        super().__init__(f"seat {seat} may not {said} at its turn; allowed: {allowed}")
 
 
 def _mask(*codes: int) -> np.uint8:

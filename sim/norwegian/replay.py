@@ -1,0 +1,117 @@
+"""Norwegian whist hand records (RULES.md §5): writing them and replaying them.
+
+A record adds ``"declarations"`` by seat: ``"grand"`` or ``"misere"`` (2 players: the non-dealer's
+choice and the dealer's opposite), ``"grand"`` or ``"pass"`` (3 players), ``"grand"``, ``"nullo"``
+or ``"pass"`` (the classic game); ``null`` for a seat that did not speak because an earlier seat
+won the auction (any entry of such a seat is ignored, as at the table). ``before.scores`` has one
+score per player (per partnership in the classic game). Score-sheet mode gives ``"tricks"`` per
+seat instead of ``hands`` and ``plays``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..lineup import Lineup
+from ..records import hand_records, parse_records
+from ..replay import Scripted, output_record
+from ..tricks import IllegalPlay
+from .auction import DECLARATIONS, GRAND, MISERE, IllegalDeclaration, hold_auction
+from .hand import deck_for, play_hands
+from .scoring import COMPONENTS, score
+
+__all__ = ["block_records", "replay_group"]
+
+
+class _Declarations:
+    """Parses each record's declarations into codes (-1 for null)."""
+
+    def __init__(self, n: int, rules):
+        self.rules = rules
+        self.codes = np.full((n, rules.players), -1, np.int8)
+
+    def __call__(self, i, rec, err):
+        said, players = rec.get("declarations"), self.rules.players
+        names = " | ".join(f'"{d}"' for d in self._allowed())
+        if not isinstance(said, list) or len(said) != players or any(
+                d is not None and d not in self._allowed() for d in said):
+            raise err(f"'declarations' must be a list of {players}, one per seat: {names} (or "
+                      "null for a seat that did not speak)")
+        self.codes[i] = [-1 if d is None else DECLARATIONS.index(d) for d in said]
+        if players == 2:  # the dealer automatically has the opposite declaration
+            dealer = rec["dealer"] if rec.get("dealer") in (0, 1) else 0
+            mine, theirs = self.codes[i, 1 - dealer], self.codes[i, dealer]
+            if mine < 0 or theirs != GRAND + MISERE - mine:
+                raise err("'declarations': the non-dealer declares grand or misere and the "
+                          "dealer has the opposite")
+
+    def _allowed(self):
+        return {2: ("grand", "misere"), 3: ("grand", "pass")}.get(self.rules.players,
+                                                                  ("grand", "nullo", "pass"))
+
+
+def _auction(recs, extra, rules, deck):
+    """The records' auctions, replayed through the engine's (which checks every turn)."""
+    n = extra.codes.shape[0]
+    hands = recs.hands if recs.hands is not None else np.zeros((n, rules.players), np.uint64)
+    lineup = Lineup([Scripted(None, declarations=extra.codes)] * rules.players)
+    return hold_auction(hands, recs.dealer, recs.scores, lineup, rules,
+                        np.random.default_rng(0), deck)
+
+
+def replay_group(members, rules, source):
+    """Score records ``(position, line, record)`` that share ``rules``; yields (position,
+    output record)."""
+    deck = deck_for(rules)
+    players, each = rules.players, rules.cards_each
+    for sheet in (False, True):
+        part = [m for m in members if ("plays" not in m[2] and "tricks" in m[2]) == sheet]
+        if not part:
+            continue
+        extra = _Declarations(len(part), rules)
+        recs = parse_records([(m[1], m[2]) for m in part], deck, players, each, source, extra,
+                             sides=rules.sides)
+        lines = [m[1] for m in part]
+        winners = None
+        try:
+            if sheet:
+                auction = _auction(recs, extra, rules, deck)
+                tricks = recs.tricks
+                points = score(auction, tricks, rules)
+            else:
+                lineup = Lineup([Scripted(recs.plays, declarations=extra.codes)] * players)
+                outcome = play_hands(recs.hands, recs.dealer, recs.scores, lineup, rules,
+                                     np.random.default_rng(0), deck)
+                auction, tricks, points = outcome.auction, outcome.play.tricks, outcome.score
+                winners = outcome.play.winners
+        except (IllegalPlay, IllegalDeclaration) as err:
+            err.source, err.line = source, lines[err.row]
+            raise
+        total = points.points
+        for i, (pos, line, rec) in enumerate(part):
+            out = output_record(
+                rec, line, source, tricks[i], None if winners is None else winners[i], total[i],
+                {c: getattr(points, c)[i] for c in COMPONENTS},
+                {"scores": (recs.scores[i] + total[i]).tolist()})
+            out.update(contract=DECLARATIONS[auction.contract[i]],
+                       declarer=_seat(auction.declarer[i]),
+                       grand_player=_seat(auction.grand_player[i]),
+                       leader=int(auction.leader[i]), doubled=bool(points.doubled[i]))
+            yield pos, out
+
+
+def _seat(value) -> int | None:
+    return None if value < 0 else int(value)
+
+
+def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
+    """Norwegian hand records of a block: the shared keys plus the declarations."""
+    deck = deck_for(cell.rules)
+
+    def norwegian(o, i, row):
+        said = o.auction.declarations[i]
+        return {"declarations": [DECLARATIONS[d] if d >= 0 else None for d in said]}
+
+    return hand_records(result, cell, game_offset, deck, norwegian)
