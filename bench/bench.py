@@ -136,7 +136,8 @@ def engine_worker(strategy: str, size: int, reps: int, preset: str = "spades.sta
 
     rules = sim.options.load_rules(preset)
     play_block = sim.games.game_of(rules).play_block
-    lineup = sim.lineup.Lineup([strategies.make_strategy(strategy, game=rules.game)] * 4)
+    players = getattr(rules, "players", 4)
+    lineup = sim.lineup.Lineup([strategies.make_strategy(strategy, game=rules.game)] * players)
     baseline = _rss_now_mib()
     play_block(rules, lineup, SEED, 0, size, "hands")  # warm-up
     times = []
@@ -385,13 +386,15 @@ def part_engine(quick: bool, log) -> list[dict]:
             r = _run_worker("engine", [strategy, str(size), str(reps)])
             r["best"], r["median"] = rates(r["times"], size)
             out.append(r)
-    for strategy in STRATEGIES:  # Portland whist (RULES.md §1) on the same engine
-        size = 10_000 if quick else 50_000
-        reps = 3 if quick else ENGINE_REPS[size]
-        log(f"engine portland {strategy} block {size:,} x {reps} ...")
-        r = _run_worker("engine", [strategy, str(size), str(reps), "portland"])
-        r["best"], r["median"] = rates(r["times"], size)
-        out.append(r)
+    # Portland whist (RULES.md §1) and Norwegian whist (§2: 2 and 3 players, the classic four)
+    for preset in ("portland", "norwegian", "norwegian.three", "norwegian.classic"):
+        for strategy in STRATEGIES:
+            size = 10_000 if quick else 50_000
+            reps = 3 if quick else ENGINE_REPS[size]
+            log(f"engine {preset} {strategy} block {size:,} x {reps} ...")
+            r = _run_worker("engine", [strategy, str(size), str(reps), preset])
+            r["best"], r["median"] = rates(r["times"], size)
+            out.append(r)
     return out
 
 
