@@ -7,9 +7,10 @@ nothing from sim/) or are worked out by hand in the test; the engine is ``sim.no
 
 * Conformance: every Norwegian preset and the variants below (3 players zero-sum with double points,
   3 players declarer, target 50, the classic game with other values, small ``max_hands`` so games
-  stop unfinished, no ``max_hands`` at all) are played by random players as independent hands and
-  as whole games. Every hand: 13 cards to each of 2 (26 undealt) or 4 players, 17 to each of 3
-  (one undealt), no card twice; the auction's leader leads trick 1, every card is played by the
+  stop unfinished, no ``max_hands`` at all) are played by random players and by the Norwegian
+  ``seed`` player (strategies/norwegian_seed.py) as independent hands and as whole games. Every
+  hand: 13 cards to each of 2 (26 undealt) or 4 players, 17 to each of 3 (one undealt), no card
+  twice; the auction's leader leads trick 1, every card is played by the
   seat whose turn it is; the reference replays the hand record (RULES.md section 5) and its
   declarer, grand player, leader, contract, trick winners, tricks, points and scores after equal
   the engine's. Games: scores carry over, the first hand is dealt by seat P - 1 and the deal moves
