@@ -390,6 +390,10 @@ def layout(res: Results) -> Layout:
         from .portland_render import portland_layout
 
         return portland_layout(res)
+    if res.game == "norwegian":
+        from .norwegian_render import norwegian_layout
+
+        return norwegian_layout(res)
     return Layout(SECTIONS, INTROS, _views(res), FIGURES, _methods(res))
 
 

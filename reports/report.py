@@ -6,8 +6,10 @@
       figures/*.png   the figures
       tables/*.csv    every table, full precision, intervals in *_lo / *_hi columns
 
-The run's game decides the sections: Spades (nil, sandbags, variants and strategies) or
-Portland whist (the honours study: `reports.portland`, `portland_figures`, `portland_render`).
+The run's game decides the sections: Spades (nil, sandbags, variants and strategies), Portland
+whist (the honours study: `reports.portland`, `portland_figures`, `portland_render`) or Norwegian
+whist (declarations, contracts, scoring modes, game length: `reports.norwegian`,
+`norwegian_figures`, `norwegian_render`).
 
 Memory stays bounded however many hands the run holds: statistics of one cell come from lazy
 polars scans aggregated before collecting (streaming engine), and pairings of cells read one
@@ -26,6 +28,8 @@ TABLES = ("nil_rates", "nil_by_hand", "nil_partner_contract", "bags_per_hand", "
           "points", "games", "paired_variants", "head_to_head", "points_distribution")
 PORTLAND_TABLES = ("honours_distribution", "honours_counted", "variance_decomposition",
                    "game_length", "honours_paired", "dealer_advantage", "first_dealer")
+NORWEGIAN_TABLES = ("declarations", "contracts", "scoring_modes", "game_length", "game_outcomes",
+                    "norwegian_paired", "points")
 
 
 def _prepare(out: Path, figures) -> None:
@@ -34,7 +38,8 @@ def _prepare(out: Path, figures) -> None:
     else."""
     if out.exists() and not out.is_dir():
         raise UserError("is a file; give a folder for the report", source=str(out))
-    for sub, names in (("tables", [f"{t}.csv" for t in (*TABLES, *PORTLAND_TABLES)]),
+    for sub, names in (("tables", [f"{t}.csv" for t in (*TABLES, *PORTLAND_TABLES,
+                                                             *NORWEGIAN_TABLES)]),
                        ("figures", [f"{f}.png" for f in figures])):
         folder = out / sub
         if folder.exists() and not folder.is_dir():
@@ -55,18 +60,21 @@ def build_report(results: str | Path, out: str | Path) -> Path:
     from .data import block_pass, open_results
     from .figures import FIGURES, make_figures
     from .nil import nil_section
+    from .norwegian_figures import NORWEGIAN_FIGURES
     from .portland_figures import PORTLAND_FIGURES
     from .render import render_html, render_markdown
 
     res = open_results(results)
     game = res.game
-    if game not in ("spades", "portland"):
+    if game not in ("spades", "portland", "norwegian"):
         raise UserError(f"the report for {game} is not implemented yet (its run summary is "
                         "printed by `whistlab run`)", source=str(results))
     out = Path(out)
-    _prepare(out, [*FIGURES, *PORTLAND_FIGURES])
+    _prepare(out, [*FIGURES, *PORTLAND_FIGURES, *NORWEGIAN_FIGURES])
     if game == "portland":
         return _portland(res, out)
+    if game == "norwegian":
+        return _norwegian(res, out)
 
     nil = nil_section(res)
     game_bags = GameBags(res) if res.games_mode else None
@@ -90,18 +98,33 @@ def build_report(results: str | Path, out: str | Path) -> Path:
 
 def _portland(res, out: Path) -> Path:
     """The Portland whist report (`reports.portland`): the honours study."""
-    from .figures import make_figures
     from .portland import portland_report
     from .portland_figures import PORTLAND_FIGURES
+
+    return _study(res, out, portland_report(res), PORTLAND_FIGURES)
+
+
+def _norwegian(res, out: Path) -> Path:
+    """The Norwegian whist report (`reports.norwegian`): declarations, contracts, scoring
+    modes and game length."""
+    from .norwegian import norwegian_report
+    from .norwegian_figures import NORWEGIAN_FIGURES
+
+    return _study(res, out, norwegian_report(res), NORWEGIAN_FIGURES)
+
+
+def _study(res, out: Path, report: dict, registry: dict) -> Path:
+    """Write a game's study: ``report`` (``{"tables": ..., "findings": {section: [...]}}``),
+    its tables, the figures of ``registry`` and the two pages laid out by `render.layout`."""
+    from .figures import make_figures
     from .render import render_html, render_markdown
 
-    report = portland_report(res)
     tables = report["tables"]
     sections = {key: {"findings": found} for key, found in report["findings"].items()}
     sections.setdefault("cells", {"findings": []})
     for name, frame in tables.items():
         frame.write_csv(out / "tables" / f"{name}.csv")
-    figures = make_figures(res, tables, out / "figures", PORTLAND_FIGURES)
+    figures = make_figures(res, tables, out / "figures", registry)
     (out / "summary.md").write_text(render_markdown(res, sections, tables, figures),
                                     encoding="utf-8")
     index = out / "index.html"
