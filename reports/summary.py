@@ -41,35 +41,57 @@ def summarize(results: str | Path) -> list[dict]:
     return summaries[_game(results)](results)
 
 
+def _cell_files(results, table: str, cells: list[dict]) -> list[Path]:
+    """The block files of a table for these cells (manifest entries)."""
+    folder = Path(results) / table
+    keys = [f"{c['variant']}-{c['lineup']}" + ("-swapped" if c["swapped"] else "") for c in cells]
+    return [p for k in keys for p in sorted(folder.glob(f"part-{k}-{'[0-9]' * 5}.parquet"))]
+
+
 def summarize_norwegian(results: str | Path) -> list[dict]:
     """Per cell: hands and games, how often a player chose grand (not forced by an all-pass) and
     how often grand was made (the grand player above the book), mean points per hand of each
     side (player, or partnership in the classic game), and in games how many ended drawn or
-    unfinished."""
-    hands = _scan(results, "hands")
-    names = hands.collect_schema().names()
-    seats = [int(c.rsplit("_", 1)[1]) for c in names if c.startswith("tricks_")]
-    sides = [int(c.rsplit("_", 1)[1]) for c in names if c.startswith("points_")]
-    book = 8 if len(seats) == 3 else 6  # floor(tricks / 2): 17 tricks with 3 players, else 13
+    unfinished. Cells with different numbers of players have different columns: each player
+    count is read on its own."""
+    manifest = json.loads((Path(results) / "manifest.json").read_text())
+    by_players: dict[int, list[dict]] = {}
+    for cell in manifest["experiment"]["cells"]:
+        by_players.setdefault(cell["rules"]["players"], []).append(cell)
+    out = []
+    for players, cells in by_players.items():
+        files = _cell_files(results, "hands", cells)
+        if files:
+            out += _norwegian_rows(results, players, cells, files)
+    return sorted(out, key=lambda row: [row[k] for k in CELL])
+
+
+def _norwegian_rows(results, players: int, cells: list[dict], files: list[Path]) -> list[dict]:
+    sides = 2 if players == 4 else players
+    book = 8 if players == 3 else 6  # floor(tricks / 2): 17 tricks with 3 players, else 13
 
     def taken(s):  # the grand player's tricks; the partnership's in the classic game
-        return pl.col(f"tricks_{s}") + (pl.col(f"tricks_{s ^ 2}") if len(seats) == 4 else 0)
+        return pl.col(f"tricks_{s}") + (pl.col(f"tricks_{s ^ 2}") if players == 4 else 0)
 
     grand_tricks = pl.coalesce([pl.when(pl.col("grand_player") == s).then(taken(s))
-                                for s in seats])
+                                for s in range(players)])
+    hands = pl.scan_parquet(files).with_columns(pl.col("variant", "lineup").cast(pl.String))
     rows = hands.group_by(CELL).agg(
         n=pl.len(),
         grand=((pl.col("contract") == 1) & ~pl.col("forced")).mean(),  # 1: GRAND
         made=(grand_tricks > book).sum() / (pl.col("grand_player") >= 0).sum(),
-        **{f"points_{s}": pl.col(f"points_{s}").mean() for s in sides},
-    ).sort(CELL).collect()
-    rows = _games(results, rows)
-    if (Path(results) / "games").exists():
-        ends = _scan(results, "games").group_by(CELL).agg(
-            draws=pl.col("draw").mean(), unfinished=(~pl.col("finished")).mean()).collect()
-        rows = rows.join(ends, on=CELL, how="left")
-    return [{"game": "norwegian", "players": len(seats), "sides": len(sides), **row,
-             "hands": row["n"], "games": row["len"]} for row in rows.iter_rows(named=True)]
+        **{f"points_{s}": pl.col(f"points_{s}").mean() for s in range(sides)},
+    ).collect()
+    games = _cell_files(results, "games", cells)
+    if games:
+        ends = pl.scan_parquet(games).with_columns(pl.col("variant", "lineup").cast(pl.String))
+        rows = rows.join(ends.group_by(CELL).agg(
+            len=pl.len(), draws=pl.col("draw").mean(),
+            unfinished=(~pl.col("finished")).mean()).collect(), on=CELL, how="left")
+    else:
+        rows = rows.with_columns(len=pl.lit(0))
+    return [{"game": "norwegian", "players": players, "sides": sides, **row, "hands": row["n"],
+             "games": row["len"]} for row in rows.iter_rows(named=True)]
 
 
 def summarize_portland(results: str | Path) -> list[dict]:
