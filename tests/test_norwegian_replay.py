@@ -233,3 +233,22 @@ def test_deals_are_shared_by_cells_with_the_same_players(tmp_path):
     both, zero = (first[first.variant == v][["hand_0", "hand_1"]].to_numpy()
                   for v in ("both", "zero"))
     assert np.array_equal(both, zero)
+
+
+def test_summary_of_a_run_mixing_player_counts(tmp_path, capsys):
+    """Variants of 2, 3 and 4 players in one run: the summary reads each count's columns."""
+    exp = tmp_path / "mixed.toml"
+    exp.write_text('games = 6\nblock_size = 3\n[variants]\ntwo = "norwegian"\n'
+                   'three = "norwegian.three"\nclassic = "norwegian.classic"\n'
+                   '[lineups]\nr = "random"\n')
+    assert main(["run", str(exp), "--out", str(tmp_path / "out"), "--n-jobs", "1",
+                 "--quiet"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = {line.split()[0]: line.split() for line in lines if line.split()
+            and line.split()[0] in ("two", "three", "classic")}
+    assert set(rows) == {"two", "three", "classic"}
+    hands = {v: len(pd.read_parquet(tmp_path / "out" / "hands",
+                                    filters=[("variant", "==", v)]))
+             for v in ("two", "three")}
+    assert int(rows["two"][2].replace(",", "")) == hands["two"]
+    assert int(rows["three"][2].replace(",", "")) == hands["three"]
