@@ -70,6 +70,7 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
     seat_order = np.zeros((n_tricks * players, n), dtype=np.int8)  # who played each card
     unplayed = np.full(n, ~U64(0))  # ~(played | cards of the current trick)
     trumped = np.zeros(n, dtype=bool)
+    voids = np.zeros((n, players), dtype=np.uint8)  # bit s: the seat failed to follow suit s
     leader = leader.astype(np.intp)
     for t in range(n_tricks):
         led = np.zeros(n, dtype=U64)
@@ -92,7 +93,8 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
                             trick_no=t, leader=leader, in_trick=in_trick, led=led, trump=trump,
                             winning=win_card, winning_seat=win_seat, played=played,
                             history=plays[: t * players].T, history_seats=seat_order[
-                                : t * players].T, tricks=tricks, deck=deck, **context)
+                                : t * players].T, tricks=tricks, voids=voids, deck=deck,
+                            **context)
             card = lineup.decide(view, "play", rng, U64)
             bad = ((card & ~legal) != 0) | (popcount(card) != 1)
             if bad.any():
@@ -103,7 +105,11 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
             in_trick = in_trick | card
             unplayed &= ~card
             if j == 0:
-                led = deck.suit_masks[suit_of_bit[slot]]
+                led_suit = suit_of_bit[slot]
+                led = deck.suit_masks[led_suit]
+                led_bit = np.left_shift(1, led_suit).astype(np.uint8)
+            else:  # a card off the led suit shows the seat void in it (public knowledge)
+                voids[rows, seat] |= led_bit * ((card & led) == 0)
             # The highest trump wins, else the highest card of the led suit (RULES.md §0); two
             # cards of one suit compare as integers since a higher bit is a stronger card.
             if trump_on_top:

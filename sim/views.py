@@ -105,7 +105,9 @@ class PlayView(_Batched):
     -1 when leading); played: uint64[n] every card of the earlier tricks; history: int8[n, k]
     and history_seats: int8[n, k] the slot and the player of every card of the earlier tricks in
     order of play (`shown` sums them up per seat); tricks: int8[n, P] tricks won so far this
-    hand; scores: int32[n, sides] before this hand. Game-specific (None where the game has none):
+    hand; voids: uint8[n, P] per seat the suits it has shown void in (bit s = suit s: it did
+    not follow a lead of that suit, this trick included); scores: int32[n, sides] before this
+    hand. Game-specific (None where the game has none):
     bids: int8[n, P]; blind: bool[n, P]; bags: int32[n, sides] (Spades); turn_up: uint64[n] the
     dealer's turned-up card, public (Portland); visible: uint64[n] the other cards the player
     sees (Portland dummy whist: the dummy's, face up; playing the dummy, its partner's own);
@@ -131,6 +133,7 @@ class PlayView(_Batched):
     history: np.ndarray
     history_seats: np.ndarray
     tricks: np.ndarray
+    voids: np.ndarray
     scores: np.ndarray
     rules: object
     deck: Deck

@@ -46,7 +46,17 @@ from functools import lru_cache
 
 import numpy as np
 
-from sim.cards import U64, at_or_below, first_set, highest_bit, lowest_bit, pick, popcount
+from sim.cards import (
+    BIT,
+    U64,
+    at_or_below,
+    bit_index,
+    first_set,
+    highest_bit,
+    lowest_bit,
+    pick,
+    popcount,
+)
 from sim.norwegian.auction import GRAND, MISERE, NULLO, PASS
 
 from .base import Strategy, register
@@ -70,22 +80,38 @@ def _rank_masks(deck) -> tuple[np.uint64, ...]:
     return tuple(out)
 
 
-def _lowest_rank(x: np.ndarray, ranks) -> np.ndarray:
-    """The card of lowest rank of each bitboard, whatever its suit (0 stays 0)."""
+# Rank-major order: the standard layout's slot 13 * suit + rank (sim/cards.py) moved to bit
+# 4 * rank + suit, so that one lowest_bit / highest_bit finds the lowest / highest rank of any suit.
+# _SPREAD[v] spreads the 13 rank bits of one suit v to every fourth bit.
+_SPREAD = np.zeros(1 << 13, dtype=U64)
+for _r in range(13):
+    _SPREAD |= ((np.arange(1 << 13) >> _r) & 1).astype(U64) << U64(4 * _r)
+_SUIT13 = U64((1 << 13) - 1)
+
+
+def _rank_major(x: np.ndarray) -> np.ndarray:
     out = np.zeros_like(x)
-    for m in ranks[::-1]:
-        cards = x & m
-        out = pick(cards != ZERO, lowest_bit(cards), out)
+    for s in range(4):
+        out |= _SPREAD[((x >> U64(13 * s)) & _SUIT13).astype(np.intp)] << U64(s)
     return out
 
 
-def _highest_rank(x: np.ndarray, ranks) -> np.ndarray:
-    """The card of highest rank of each bitboard, whatever its suit (0 stays 0)."""
-    out = np.zeros_like(x)
-    for m in ranks:
-        cards = x & m
-        out = pick(cards != ZERO, highest_bit(cards), out)
-    return out
+def _suit_major(one: np.ndarray) -> np.ndarray:
+    """A one-bit rank-major bitboard back in the standard layout (0 stays 0)."""
+    k = bit_index(one).astype(np.intp) & 63  # 0 -> 64 -> 0: masked below
+    return BIT[13 * (k & 3) + (k >> 2)] * (one != ZERO)
+
+
+def _lowest_rank(x: np.ndarray) -> np.ndarray:
+    """The card of lowest rank of each bitboard, whatever its suit (the lowest suit on a tie;
+    0 stays 0)."""
+    return _suit_major(lowest_bit(_rank_major(x)))
+
+
+def _highest_rank(x: np.ndarray) -> np.ndarray:
+    """The card of highest rank of each bitboard, whatever its suit (the highest suit on a tie;
+    0 stays 0)."""
+    return _suit_major(highest_bit(_rank_major(x)))
 
 
 def _lengths(x: np.ndarray, deck) -> np.ndarray:
@@ -93,29 +119,11 @@ def _lengths(x: np.ndarray, deck) -> np.ndarray:
     return np.stack([popcount(x & m) for m in deck.suit_masks], axis=1).astype(np.int64)
 
 
-def _suits(which: np.ndarray, deck) -> np.ndarray:
-    """The bits of the suits selected by ``which`` (bool[n, 4])."""
-    out = np.zeros(which.shape[0], dtype=U64)
-    for s, m in enumerate(deck.suit_masks):
-        out |= m * which[:, s]
-    return out
+# _SUIT_SETS[v]: the cards of the suits whose bits are set in v (bit s = suit s, standard layout)
+_SUIT_SETS = np.array([sum(((1 << 13) - 1) << (13 * s) for s in range(4) if v >> s & 1)
+                       for v in range(16)], dtype=U64)
 
 
-def _voids(view, players: int) -> np.ndarray:
-    """uint8[n, P]: per seat, the suits (bit s = suit s) it has shown void in: it did not follow
-    a lead of that suit in an earlier trick."""
-    n, k = view.history.shape
-    out = np.zeros((n, players), dtype=np.uint8)
-    if k < players:
-        return out
-    slots = view.history.reshape(n, k // players, players).astype(np.intp)
-    seats = view.history_seats.reshape(n, k // players, players)
-    suit = view.deck.suit_of_bit[slots].astype(np.uint8)
-    led = suit[:, :, :1]
-    bits = np.where(suit != led, np.left_shift(np.uint8(1), led), np.uint8(0)).astype(np.uint8)
-    for q in range(players):
-        out[:, q] = np.bitwise_or.reduce(np.where(seats == q, bits, np.uint8(0)), axis=(1, 2))
-    return out
 
 
 @register
@@ -226,11 +234,11 @@ class NorwegianSeed(Strategy):
         # suits every opponent has shown void in: a lead there is the side's trick
         dead_bits = np.full(len(view), 15 if self.read_voids else 0, dtype=np.uint8)
         if self.read_voids:
-            voids = _voids(view, players)
             for q in range(players):
-                dead_bits &= np.where(is_opp(np.full_like(seat, q)), voids[:, q], np.uint8(15))
-        dead = _suits(((dead_bits[:, None] >> np.arange(4, dtype=np.uint8)) & 1) == 1, deck)
-        boss = hand & (~at_or_below(view.unseen, deck) | dead)  # sure winners if led
+                dead_bits &= pick(is_opp(q), view.voids[:, q], np.uint8(15))
+        dead = _SUIT_SETS[dead_bits]
+        outranked = at_or_below(view.unseen, deck)  # cards some unseen card of the suit beats
+        boss = hand & (~outranked | dead)  # sure winners if led
         if view.position == 0:
             opp_win = np.zeros(len(view), dtype=bool)
             opp_cards = np.zeros(len(view))
@@ -256,7 +264,7 @@ class NorwegianSeed(Strategy):
         following = (legal & led) != ZERO
         beat = legal & led & ~at_or_below(w, deck)
         under = legal & led & ~beat
-        w_sure = (w & ~(at_or_below(view.unseen, deck) & ~dead)) != ZERO
+        w_sure = (w & ~(outranked & ~dead)) != ZERO
         ally_takes = (view.winning_seat == ally) & (~rest_opp | w_sure)
 
         # wanting tricks: the cheapest sure winner; with nobody after wanting the trick the
@@ -265,7 +273,7 @@ class NorwegianSeed(Strategy):
         take = first_set(sure_beat, pick(rest_opp_win, highest_bit(beat), lowest_bit(beat)))
         take = pick(~rest_opp, lowest_bit(beat), take)
         leave = self.leave_to_ally & rest_ally & (sure_beat == ZERO)
-        discard = _lowest_rank(first_set(legal & ~boss, legal), ranks)  # keep sure winners
+        discard = _lowest_rank(first_set(legal & ~boss, legal))  # keep sure winners
         give = pick(following, lowest_bit(legal & led), discard)
         win_card = pick((beat != ZERO) & ~ally_takes & ~leave, take, give)
 
@@ -277,18 +285,22 @@ class NorwegianSeed(Strategy):
         if self.ally_throw_high:
             follow = pick(ally_takes, highest_bit(legal & led), follow)
         if self.void_throw_high:  # sure winners first, they would take a trick later
-            throw = _highest_rank(first_set(legal & boss, legal), ranks)
+            throw = _highest_rank(first_set(legal & boss, legal))
         else:
-            throw = _lowest_rank(legal, ranks)
+            throw = _lowest_rank(legal)
         lose_card = pick(following, follow, throw)
         return pick(want, win_card, lose_card)
 
     def _lead_win(self, view, legal, hand, boss, ranks, opp_win, opp_share):
         deck = view.deck
-        lengths = _lengths(hand, deck)
-        longest = np.argmax(lengths, axis=1)
+        # the longest suit (the first of equal length), without a reduction over a short axis
+        best, longest = popcount(hand & deck.suit_masks[0]), np.zeros(len(view), dtype=np.intp)
+        for s, mask in enumerate(deck.suit_masks[1:], start=1):
+            length = popcount(hand & mask)
+            longer = length > best
+            best, longest = np.maximum(best, length), np.where(longer, s, longest)
         suit = legal & deck.suit_masks[longest]
-        run = suit * (lengths.max(axis=1) >= self.run_length)
+        run = suit * (best >= self.run_length)
         # from the top, unless opponents who want tricks likely hold a higher card: then low
         top = highest_bit(suit)
         higher = popcount(view.unseen & deck.suit_masks[longest] & ~at_or_below(top, deck))
@@ -301,11 +313,13 @@ class NorwegianSeed(Strategy):
         band = U64(0)
         for m in ranks[max(self.lead_from, 0): self.lead_to + 1]:
             band |= m
-        lengths = _lengths(hand, deck)
-        short = _suits((lengths > 0) & (lengths <= self.shed_short), deck)
-        low = _lowest_rank(first_set(safe & band, safe, legal), ranks)
+        short = ZERO
+        for mask in deck.suit_masks:
+            length = popcount(hand & mask)
+            short = short | mask * ((length > 0) & (length <= self.shed_short))
+        low = _lowest_rank(first_set(safe & band, safe, legal))
         # short suits first: against opponents who want tricks their lowest card, else their
         # highest (opponents who duck leave it to us anyway; best done while it can still lose)
-        short_card = pick(opp_win, _lowest_rank(safe & short, ranks),
-                          _highest_rank(safe & short, ranks))
+        shed = _rank_major(safe & short)
+        short_card = _suit_major(pick(opp_win, lowest_bit(shed), highest_bit(shed)))
         return first_set(short_card, low)

@@ -38,9 +38,13 @@ import pytest
 from sim.cards import standard_deck
 from sim.deal import deal, deal_in_order, hands_from_order, shuffled, to_seats
 
+try:
+    from tests.tolerance import SIGMAS, binomial_z, check_distribution, chi_square_z
+except ImportError:  # pytest run from tests/
+    from tolerance import SIGMAS, binomial_z, check_distribution, chi_square_z
+
 N = 100_000
 SEED = 20250314
-SIGMAS = 5.0
 FULL = np.uint64((1 << 52) - 1)
 # bit 13 * suit + rank, suits C, D, H, S = 0..3 (sim/cards.py, docs/SCHEMA.md)
 SUIT_MASKS = [np.uint64(((1 << 13) - 1) << (13 * s)) for s in range(4)]
@@ -61,41 +65,6 @@ def owner(deals) -> np.ndarray:
     for col in range(4):
         out[((deals[:, col, None] >> shifts) & np.uint64(1)).astype(bool)] = col
     return out
-
-
-# --- the tolerance ------------------------------------------------------------------------------
-
-
-def binomial_z(observed, n: int, p) -> np.ndarray:
-    """Standardised deviation of binomial(n, p) counts."""
-    p = np.asarray(p, dtype=float)
-    return (np.asarray(observed, dtype=float) - n * p) / np.sqrt(n * p * (1 - p))
-
-
-def chi_square_z(observed, expected, df: int) -> float:
-    """The Wilson-Hilferty normal deviate of a chi-square statistic with ``df`` degrees of
-    freedom: ``((X / df)^(1/3) - (1 - 2 / (9 df))) / sqrt(2 / (9 df))``."""
-    observed = np.asarray(observed, dtype=float)
-    expected = np.asarray(expected, dtype=float)
-    x = float(((observed - expected) ** 2 / expected).sum())
-    return ((x / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))
-
-
-def check_distribution(observed: dict, probs: dict, n: int, what: str):
-    """Counts of categories against exact probabilities (which must total 1): every category
-    within SIGMAS, and a chi-square over the categories, rare ones pooled."""
-    assert sum(probs.values()) == 1, what
-    big = [k for k in probs if n * probs[k] >= 20]
-    small = [k for k in probs if k not in big]
-    obs = [observed.get(k, 0) for k in big]
-    exp = [n * float(probs[k]) for k in big]
-    if small:
-        obs.append(sum(observed.get(k, 0) for k in small))
-        exp.append(n * float(sum(probs[k] for k in small)))
-    assert sum(obs) == n, what
-    z = binomial_z(obs, n, np.array(exp) / n)
-    assert np.abs(z).max() < SIGMAS, (what, dict(zip(big + ["rest"], z.round(2), strict=False)))
-    assert chi_square_z(obs, exp, len(obs) - 1) < SIGMAS, what
 
 
 # --- every deal is a partition ------------------------------------------------------------------

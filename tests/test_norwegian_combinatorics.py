@@ -65,9 +65,13 @@ from sim.norwegian.game import play_block
 from sim.options import PRESETS
 from strategies import make_strategy
 
+try:
+    from tests.tolerance import SIGMAS, binomial_z, check_distribution, wilson_hilferty
+except ImportError:  # pytest run from tests/
+    from tolerance import SIGMAS, binomial_z, check_distribution, wilson_hilferty
+
 N = 100_000
 SEED = 20250606
-SIGMAS = 5.0
 C = math.comb
 ACES = sum(1 << (13 * s + 12) for s in range(4))  # bit 13 * suit + rank, rank A = 12
 SPADES = ((1 << 13) - 1) << 39  # suit S = 3
@@ -130,45 +134,6 @@ def test_the_derivations_agree():
     assert Fraction(1, 2) + Fraction(1, 4) + Fraction(1, 8) + Fraction(1, 8) == 1
     assert sum(Fraction(1, 3) ** (k - 1) * Fraction(2, 3) for k in range(1, 5)) + \
         Fraction(1, 81) == 1
-
-
-# --- the tolerance (as tests/test_deal.py) -------------------------------------------------------
-
-
-def binomial_z(observed, n: int, p) -> np.ndarray:
-    p = np.asarray(p, dtype=float)
-    return (np.asarray(observed, dtype=float) - n * p) / np.sqrt(n * p * (1 - p))
-
-
-def wilson_hilferty(x: float, df: int) -> float:
-    """The normal deviate of a chi-square statistic ``x`` with ``df`` degrees of freedom."""
-    return ((x / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))
-
-
-def chi_square_z(observed, expected, df: int) -> float:
-    """Wilson-Hilferty normal deviate of the chi-square statistic with ``df`` degrees of freedom."""
-    observed = np.asarray(observed, dtype=float)
-    expected = np.asarray(expected, dtype=float)
-    return wilson_hilferty(float(((observed - expected) ** 2 / expected).sum()), df)
-
-
-def check_distribution(observed: dict, probs: dict, n: int, what: str):
-    """Every category within SIGMAS of n p, and a chi-square over the categories (rare pooled)."""
-    assert sum(probs.values()) == 1, what
-    assert all(observed.get(k, 0) == 0 for k, p in probs.items() if p == 0), what  # impossible
-    assert set(observed) <= set(probs), (what, set(observed) - set(probs))
-    probs = {k: p for k, p in probs.items() if p > 0}
-    big = [k for k in probs if n * probs[k] >= 20]
-    small = [k for k in probs if k not in big]
-    obs = [observed.get(k, 0) for k in big]
-    exp = [n * float(probs[k]) for k in big]
-    if small:
-        obs.append(sum(observed.get(k, 0) for k in small))
-        exp.append(n * float(sum(probs[k] for k in small)))
-    assert sum(obs) == n, what
-    z = binomial_z(obs, n, np.array(exp) / n)
-    assert np.abs(z).max() < SIGMAS, (what, dict(zip(big + ["rest"], z.round(2), strict=False)))
-    assert chi_square_z(obs, exp, len(obs) - 1) < SIGMAS, what
 
 
 # --- the engine's hands ------------------------------------------------------------------------

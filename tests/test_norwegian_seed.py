@@ -72,6 +72,11 @@ def play_view(rules, seat: int, hand: str, trick=(), earlier=(), contract=GRAND,
             winning, winning_seat = b, who
     follow = mine & led
     legal = follow or mine
+    voids = np.zeros((1, players), np.uint8)  # every card off the led suit shows a void
+    for t in [*earlier, trick]:
+        for who, card in t[1:]:
+            if bit[card] // 13 != bit[t[0][1]] // 13:
+                voids[0, who] |= 1 << (bit[t[0][1]] // 13)
     history = [bit[c] for t in earlier for _, c in t]
     history_seats = [s for t in earlier for s, _ in t]
     leader = trick[0][0] if trick else seat
@@ -84,7 +89,7 @@ def play_view(rules, seat: int, hand: str, trick=(), earlier=(), contract=GRAND,
         winning=one([winning], np.uint64), winning_seat=one([winning_seat], np.int8),
         played=one([played], np.uint64), history=one([history], np.int8).reshape(1, -1),
         history_seats=one([history_seats], np.int8).reshape(1, -1),
-        tricks=np.zeros((1, players), np.int8), scores=np.zeros((1, rules.sides), np.int32),
+        tricks=np.zeros((1, players), np.int8), voids=voids, scores=np.zeros((1, rules.sides), np.int32),
         rules=rules, deck=DECK, declarations=np.full((1, players), -1, np.int8),
         contract=one([contract], np.int8), declarer=one([declarer], np.int8),
         grand_player=one([grand_player], np.int8))
@@ -312,3 +317,19 @@ def test_seed_beats_random_on_the_same_deals():
     # and it declares both ways: grand about half the time with 2 players
     rate = (block(TWO, [seed()] * 2).auction.contract == GRAND).mean()
     assert 0.3 < rate < 0.7
+
+
+def test_lowest_and_highest_rank_across_suits():
+    """The rank-major trick against a plain scan: the lowest (highest) rank of any suit, the
+    lowest (highest) suit on a tie, 0 for an empty bitboard."""
+    from strategies.norwegian_seed import _highest_rank, _lowest_rank
+
+    rng = np.random.default_rng(3)
+    x = np.bitwise_and.reduce(rng.integers(0, 2**52, size=(3, 3000), dtype=np.uint64), axis=0)
+    x[:5] = 0
+    lo, hi = _lowest_rank(x), _highest_rank(x)
+    for i, v in enumerate(x.tolist()):
+        cards = [b for b in range(52) if v >> b & 1]  # slot 13 * suit + rank
+        order = sorted(cards, key=lambda b: (b % 13, b // 13))
+        assert int(lo[i]) == (1 << order[0] if cards else 0)
+        assert int(hi[i]) == (1 << order[-1] if cards else 0)

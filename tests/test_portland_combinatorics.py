@@ -66,9 +66,13 @@ from sim.options import PRESETS
 from sim.portland.game import play_block
 from strategies import make_strategy
 
+try:
+    from tests.tolerance import SIGMAS, check_distribution
+except ImportError:  # pytest run from tests/
+    from tolerance import SIGMAS, check_distribution
+
 N = 100_000
 SEED = 20250602
-SIGMAS = 5.0
 HONOUR_RANKS = (9, 10, 11, 12)  # J Q K A: rank index 2..A = 0..12 (bit 13 * suit + rank)
 C = math.comb
 
@@ -112,40 +116,6 @@ def test_the_derivations_agree():
     assert P_D[2] == P_UNCONDITIONAL[2]
     assert P_D[4] > P_UNCONDITIONAL[4] > P_D[0]
     assert [round(float(P_D[k]), 4) for k in range(5)] == [0.0414, 0.2185, 0.3902, 0.2809, 0.0690]
-
-
-# --- the tolerance (as tests/test_deal.py) -------------------------------------------------------
-
-
-def binomial_z(observed, n: int, p) -> np.ndarray:
-    p = np.asarray(p, dtype=float)
-    return (np.asarray(observed, dtype=float) - n * p) / np.sqrt(n * p * (1 - p))
-
-
-def chi_square_z(observed, expected, df: int) -> float:
-    """Wilson-Hilferty normal deviate of the chi-square statistic with ``df`` degrees of freedom."""
-    observed = np.asarray(observed, dtype=float)
-    expected = np.asarray(expected, dtype=float)
-    x = float(((observed - expected) ** 2 / expected).sum())
-    return ((x / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))
-
-
-def check_distribution(observed: dict, probs: dict, n: int, what: str):
-    """Every category within SIGMAS of n p, and a chi-square over the categories (rare pooled)."""
-    assert sum(probs.values()) == 1, what
-    assert all(observed.get(k, 0) == 0 for k, p in probs.items() if p == 0), what  # impossible
-    probs = {k: p for k, p in probs.items() if p > 0}
-    big = [k for k in probs if n * probs[k] >= 20]
-    small = [k for k in probs if k not in big]
-    obs = [observed.get(k, 0) for k in big]
-    exp = [n * float(probs[k]) for k in big]
-    if small:
-        obs.append(sum(observed.get(k, 0) for k in small))
-        exp.append(n * float(sum(probs[k] for k in small)))
-    assert sum(obs) == n, what
-    z = binomial_z(obs, n, np.array(exp) / n)
-    assert np.abs(z).max() < SIGMAS, (what, dict(zip(big + ["rest"], z.round(2), strict=False)))
-    assert chi_square_z(obs, exp, len(obs) - 1) < SIGMAS, what
 
 
 # --- the engine's hands ------------------------------------------------------------------------

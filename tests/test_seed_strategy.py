@@ -46,7 +46,8 @@ def play(seat, hand, trick=(), leader=None, bids=(3, 3, 3, 3), tricks=(0, 0, 0, 
         winning_seat=np.array([win_seat], np.int8), played=np.array([mask(played)], U64),
         history=np.zeros((1, 0), np.int8), history_seats=np.zeros((1, 0), np.int8),
         bids=np.array([bids], np.int8), blind=np.zeros((1, 4), bool),
-        tricks=np.array([tricks], np.int8), scores=np.zeros((1, 2), np.int32),
+        tricks=np.array([tricks], np.int8), voids=np.zeros((1, 4), np.uint8),
+        scores=np.zeros((1, 2), np.int32),
         bags=np.zeros((1, 2), np.int32), rules=RULES, deck=DECK)
     return DECK.names_of(SEED.play(view, RNG)[0])
 
