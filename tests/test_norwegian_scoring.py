@@ -48,3 +48,15 @@ def test_equals_the_reference(players, scoring, double):
     assert got.tolist() == want
     if scoring == "both" and players == 2:  # RULES.md §2: both players always score the same
         assert (got[:, 0] == got[:, 1]).all()
+
+
+def test_every_row_of_the_seed_tables():
+    """The engine's own tables against the seed's rows as quoted in tests/test_reference_norwegian.py
+    (13 tricks: every row of seed 001's two tables; 17 tricks: the tables generalised by the book)."""
+    from sim.norwegian.scoring import grand_value, misere_value
+    from tests.test_reference_norwegian import GRAND_13, GRAND_17, MISERE_13, MISERE_17
+
+    for tricks, grand, misere in ((13, GRAND_13, MISERE_13), (17, GRAND_17, MISERE_17)):
+        k = np.arange(tricks + 1)
+        assert grand_value(k, tricks).tolist() == [grand[i] for i in k.tolist()]
+        assert misere_value(k, tricks).tolist() == [misere[i] for i in k.tolist()]
