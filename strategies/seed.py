@@ -68,6 +68,12 @@ class SeedStrategy(Strategy):
     nil_max_spades: int = 3  # ... at most this many spades
     nil_max_spade: int = 8  # ... and no spade above this rank (0 = 2, 8 = T, 12 = A)
     blind_nil_deficit: int = 300  # bid blind nil when the side trails by this much (if legal)
+    # -- house rules of bidding (RULES.md §4.4) ---------------------------------------------------
+    double_nil_max_estimate: float = 2.0  # double_nil: join a partner's nil with at most this
+    forced_nil_max_estimate: float = 2.5  # the least ordinary bid open (fledu, min_team_bid ...)
+    #                                       is above the wanted bid: bid nil with at most this
+    suicide_first_nil: float = 2.5  # suicide: as the side's first bidder, bid nil with at most
+    #                                 this many expected tricks (else the partner must)
     # -- play -----------------------------------------------------------------------------------
     cover_nil: bool = True  # protect a partner's nil
     avoid_bags: bool = True  # duck once the contract is safe
@@ -112,11 +118,22 @@ class SeedStrategy(Strategy):
         n_sp = popcount(spades.astype(U64))
         top_sp = np.where(spades > 0, np.floor(np.log2(np.maximum(spades, 1))), -1)
         partner = (view.seat ^ 2).astype(np.intp)
-        partner_nil = view.bids[np.arange(len(view)), partner] == 0
-        nil = ((est <= self.nil_max_estimate) & (n_sp <= self.nil_max_spades)
-               & (top_sp <= self.nil_max_spade) & ~partner_nil & ((view.legal & 1) != 0))
+        partner_bid = view.bids[np.arange(len(view)), partner]
+        partner_nil = partner_bid == 0
+        rules = view.rules
+        may_nil = (view.legal & 1) != 0
+        safe_nil = (n_sp <= self.nil_max_spades) & (top_sp <= self.nil_max_spade)
+        limit = np.where(partner_nil, self.double_nil_max_estimate if rules.double_nil else -1.0,
+                         self.nil_max_estimate)
         want = np.maximum(1, np.floor(est + self.bid_round)).astype(np.int64)
         ordinary = view.legal & ~np.uint16(1)
+        least = np.log2(np.maximum(ordinary & -ordinary, 1)).astype(np.int64)
+        # a rule puts every ordinary bid above the wanted one: a weak hand prefers nil
+        limit = np.where((least > want) & (limit >= 0),
+                         np.maximum(limit, self.forced_nil_max_estimate), limit)
+        if rules.suicide:  # the side's first bidder decides who bids the side's nil
+            limit = np.where(partner_bid < 0, np.maximum(limit, self.suicide_first_nil), limit)
+        nil = may_nil & (est <= limit) & (safe_nil | (limit > self.nil_max_estimate))
         nil |= ordinary == 0  # nothing but nil is left (a partner's high bid under max_team_bid)
         return pick(nil, 0, _nearest_legal(want, np.maximum(ordinary, 2)))
 

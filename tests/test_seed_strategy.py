@@ -100,7 +100,7 @@ def test_leader_cashes_a_sure_winner():
 def bid_view(hand, seat=1, bids=(-1, -1, -1, -1), scores=(0, 0)):
     b = np.array([bids], np.int8)
     s = np.array([seat], np.int8)
-    legal = bid_masks(b[:, seat ^ 2], RULES)
+    legal = bid_masks(b, s, RULES)
     return BidView(rows=np.arange(1), seat=s, dealer=np.array([0], np.int8), legal=legal,
                    bids=b, blind=np.zeros((1, 4), bool), scores=np.array([scores], np.int32),
                    bags=np.zeros((1, 2), np.int32), rules=RULES, deck=DECK,

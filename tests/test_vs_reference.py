@@ -235,7 +235,8 @@ def test_sim_and_reference_agree_on_bid_masks_where_both_are_defined():
             want = ref.legal_bids(0, made, [0, 0], rd)["bids"]
             if not want:
                 continue
-            mask = int(bid_masks(np.array([partner]), rules)[0])
+            bids = np.array([[-1, -1, partner, -1]], np.int8)
+            mask = int(bid_masks(bids, np.zeros(1, np.int8), rules)[0])
             got = [v for v in range(14) if mask >> v & 1]
             if partner < 0 and not rules.nil and rules.max_team_bid is not None:
                 assert got == [b for b in want if b <= rules.max_team_bid - 1]

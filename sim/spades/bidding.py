@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..cards import SPADES, popcount
 from ..errors import UserError
 from ..views import BidView, BlindView
 from .rules import SpadesRules
@@ -31,17 +32,67 @@ class BidResult:
     blind: np.ndarray
 
 
-def bid_masks(partner_bid: np.ndarray, rules: SpadesRules) -> np.ndarray:
-    """uint16[N]: legal ordinary bids given the partner's bid (-1 = not yet made).
+def _span(lo, hi) -> np.ndarray:
+    """uint16 masks of the bids lo..hi (per row; empty when hi < lo)."""
+    lo, hi = np.asarray(lo, np.int32), np.clip(hi, -1, 13).astype(np.int32)
+    return (((1 << (hi + 1)) - 1) & ~((1 << np.clip(lo, 0, 14)) - 1)).astype(np.uint16)
 
-    From ``min_bid`` (0 with nil, else 1) to 13; with ``max_team_bid`` the two bids may not total
-    more, counting a partner still to bid at his minimum so that he keeps a legal bid."""
-    lo = rules.min_bid
-    hi = np.full(partner_bid.shape, 13, dtype=np.int32)
+
+def _bit(v) -> np.ndarray:
+    """uint16 mask of bid ``v`` (0 where v is not a bid 0..13)."""
+    v = np.asarray(v, np.int32)
+    return np.where((v >= 0) & (v <= 13), 1 << np.clip(v, 0, 13), 0).astype(np.uint16)
+
+
+def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
+              spades: np.ndarray | None = None) -> np.ndarray:
+    """uint16[N]: the bids open to ``seat`` given the bids made so far (int8[N, 4], -1 = not
+    yet; bidding goes clockwise from the dealer's left, so the seats that have bid are known).
+
+    RULES.md §3: from ``min_bid`` (0 with nil, else 1) to 13; with ``max_team_bid`` the two bids of
+    a side may not total more, a partner still to bid counted at the least bid he can make.
+    §4.4: ``fledu`` (nil or at least 4), ``suicide`` (the second partner bids nil unless the first
+    did; ``suicide_min_bid``), ``min_team_bid`` (the second partner completes the side's total, or
+    both bid nil), ``whiz`` / ``mirror`` (the number of spades held: ``spades`` int[N], None when
+    the cards are not known, e.g. on a score sheet), then the prohibitions ``hook`` (the fourth bid
+    may not make the total 13) and ``moon`` (no moon after the opponents' double nil), each
+    applied only where it leaves a bid open.
+    """
+    rows = np.arange(seat.shape[0])
+    partner = bids[rows, seat ^ 2].astype(np.int32)
+    second = partner >= 0  # the seat is its side's second bidder
+    mask = _span(rules.min_bid, np.full(seat.shape, 13))
     if rules.max_team_bid is not None:
-        partner = np.where(partner_bid >= 0, partner_bid, lo)
-        hi = np.minimum(hi, rules.max_team_bid - partner)
-    return (((1 << (hi + 1)) - 1) & ~((1 << lo) - 1)).astype(np.uint16)
+        mask &= _span(0, rules.max_team_bid - np.where(second, partner, rules.least_bid))
+    nil = np.uint16(1)
+    if rules.fledu:
+        mask &= nil | _span(4, 13)
+    if rules.suicide:
+        if rules.suicide_min_bid is not None:
+            mask &= nil | _span(rules.suicide_min_bid, 13)
+        mask &= np.where(second & (partner != 0), nil, ~np.uint16(0)).astype(np.uint16)
+    if rules.min_team_bid is not None:
+        k = rules.min_team_bid
+        completes = _span(np.maximum(k - partner, 1), 13) | np.where(
+            (partner == 0) | (partner >= k), nil, 0).astype(np.uint16)
+        completes = np.where(partner == 0, nil | _span(k, 13), completes).astype(np.uint16)
+        mask &= np.where(second, completes, ~np.uint16(0)).astype(np.uint16)
+    if spades is not None and rules.whiz:
+        mask &= nil | _bit(spades)
+    if spades is not None and rules.mirror:
+        mask &= _bit(spades)
+    banned = np.zeros(seat.shape, np.uint16)
+    if rules.hook:
+        others = np.where(bids >= 0, bids, 0).sum(axis=1) - np.maximum(bids[rows, seat], 0)
+        last = (bids >= 0).sum(axis=1) - (bids[rows, seat] >= 0) == 3
+        banned |= np.where(last, _bit(13 - others), 0).astype(np.uint16)
+    if rules.moon:
+        opponents = bids[rows, (seat + 1) % 4], bids[rows, (seat + 3) % 4]
+        double_nil = (opponents[0] == 0) & (opponents[1] == 0)
+        banned |= np.where(second & (partner > 0) & double_nil, _bit(13 - partner), 0).astype(
+            np.uint16)
+    kept = mask & ~banned
+    return np.where(kept != 0, kept, mask).astype(np.uint16)
 
 
 def blind_nil_allowed(seat: np.ndarray, scores: np.ndarray, rules: SpadesRules) -> np.ndarray:
@@ -54,9 +105,10 @@ def blind_nil_allowed(seat: np.ndarray, scores: np.ndarray, rules: SpadesRules) 
     return deficit >= rules.blind_nil_min_deficit
 
 
-def _check(bid, goes_blind, legal, seat):
-    """Raise IllegalBid for the first hand whose (non-blind) bid is not in its legal mask."""
-    bad = ~goes_blind & ((bid < 0) | (bid > 13) | ((legal >> np.clip(bid, 0, 15)) & 1 == 0))
+def _check(bid, legal, seat):
+    """Raise IllegalBid for the first hand whose bid (a blind nil is a bid of 0) is not in its
+    legal mask."""
+    bad = (bid < 0) | (bid > 13) | ((legal >> np.clip(bid, 0, 15)) & 1 == 0)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         allowed = [v for v in range(14) if int(legal[i]) >> v & 1]
@@ -65,14 +117,15 @@ def _check(bid, goes_blind, legal, seat):
 
 
 def check_bids(bids, blind, dealer, rules: SpadesRules) -> None:
-    """Check complete bids (score-sheet records) in bidding order, as `run_bidding` checks them."""
+    """Check complete bids (score-sheet records) in bidding order, as `run_bidding` checks them;
+    the cards are unknown, so ``whiz`` and ``mirror`` bids are not checked against them."""
     n = bids.shape[0]
     rows = np.arange(n)
     made = np.full((n, 4), -1, dtype=np.int8)
     for j in range(4):
         seat = ((dealer + 1 + j) % 4).astype(np.int8)
         bid = bids[rows, seat]
-        _check(bid, blind[rows, seat], bid_masks(made[rows, seat ^ 2], rules), seat)
+        _check(bid, bid_masks(made, seat, rules), seat)
         made[rows, seat] = bid
 
 
@@ -82,20 +135,23 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
     rows = np.arange(n)
     bids = np.full((n, 4), -1, dtype=np.int8)
     blind = np.zeros((n, 4), dtype=bool)
+    spade_mask = deck.suit_masks[SPADES]
     for j in range(4):
         seat = ((dealer + 1 + j) % 4).astype(np.int8)
-        legal = bid_masks(bids[rows, seat ^ 2], rules)
-        common = dict(rows=rows, seat=seat, dealer=dealer, legal=legal, bids=bids, blind=blind,
+        unseen = bid_masks(bids, seat, rules)  # before looking at the cards
+        common = dict(rows=rows, seat=seat, dealer=dealer, bids=bids, blind=blind,
                       scores=scores, bags=bags, rules=rules, deck=deck)
-        may_blind = np.flatnonzero(blind_nil_allowed(seat, scores, rules))
+        may_blind = np.flatnonzero(blind_nil_allowed(seat, scores, rules) & (unseen & 1 != 0))
         goes_blind = np.zeros(n, dtype=bool)
         if may_blind.size:
-            view = BlindView(**common).take(may_blind)
+            view = BlindView(legal=unseen, **common).take(may_blind)
             goes_blind[may_blind] = lineup.decide(view, "blind_nil", rng, bool)
-        view = BidView(hand=hands[rows, seat], **common)
+        hand = hands[rows, seat]
+        legal = bid_masks(bids, seat, rules, popcount(hand & spade_mask))
+        view = BidView(hand=hand, legal=legal, **common)
         bid = lineup.decide(view, "bid", rng, np.int8)
         bid = np.where(goes_blind, 0, bid)
-        _check(bid, goes_blind, legal, seat)
+        _check(bid, legal, seat)
         bids[rows, seat] = bid
         blind[rows, seat] = goes_blind
     return BidResult(bids=bids, blind=blind)

@@ -97,6 +97,8 @@ def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
         penalties[active] += out.score.bag_penalty < 0
         n_hands[active] = hand_no
         done, won = game_over(out.scores_after, hand_no, rules)
+        outright = out.score.wins_game >= 0  # a moon or lexington made: won at once (§4.4)
+        done, won = done | outright, np.where(outright, out.score.wins_game, won)
         winner[active[done]] = won[done]
         active = active[~done]
     games = dict(n_hands=n_hands, winner=winner)

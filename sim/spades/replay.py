@@ -63,11 +63,14 @@ def replay_group(members, rules, source):
             err.source, err.line = source, lines[err.row]
             raise
         for i, (pos, line, rec) in enumerate(part):
-            yield pos, output_record(
+            out = output_record(
                 rec, line, source, tricks[i], None if winners is None else winners[i], points[i],
                 {c: getattr(score, c)[i] for c in COMPONENTS},
                 {"scores": (recs.scores[i] + points[i]).tolist(),
                  "bags": score.bags_after[i].tolist()})
+            if score.wins_game[i] >= 0:  # a moon or lexington made (RULES.md §4.4)
+                out["wins_game"] = int(score.wins_game[i])
+            yield pos, out
 
 
 def _check_blind(recs, bids, rules, lines, source):

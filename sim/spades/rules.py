@@ -52,26 +52,71 @@ class SpadesRules:
                                      maximum=0, optional=True)
     max_hands: int | None = option(None, "fixed number of hands per game", kind=int, minimum=1,
                                    optional=True)
+    # RULES.md §4.4 bids and contracts
+    double_nil: bool = option(False, "both partners nil: both made, each scores twice its "
+                              "bonus; either failed, neither scores (no penalty)", kind=bool)
+    min_team_bid: int | None = option(
+        None, "a side bids at least this in total (a nil bidder's partner: nil or at least "
+        "this himself)", kind=int, minimum=1, maximum=13, optional=True)
+    suicide: bool = option(False, "each side contains a nil: the second partner bids nil if "
+                           "the first did not", kind=bool)
+    suicide_min_bid: int | None = option(None, "under suicide, a non-nil bid is at least this",
+                                         kind=int, minimum=1, maximum=13, optional=True)
+    whiz: bool = option(False, "each player bids the number of spades he holds, or nil; no "
+                        "blind bids", kind=bool)
+    mirror: bool = option(False, "each player bids the number of spades he holds (nil with "
+                          "none); no blind bids", kind=bool)
+    fledu: bool = option(False, "every bid is at least 4 unless nil", kind=bool)
+    hook: bool = option(False, "the last bidder may not make the four bids total 13", kind=bool)
+    moon: bool = option(False, "a side bidding 13 in all wins the game at once by taking every "
+                        "trick; not after the opponents' double nil", kind=bool)
+    lexington: bool = option(False, "a side bidding 12 in all wins the game at once by taking "
+                             "12 or more", kind=bool)
+    lexington_points: bool = option(False, "a side taking 12 or more tricks scores 240 "
+                                    "whatever it bid", kind=bool)
 
     @property
     def min_bid(self) -> int:
         """Smallest ordinary bid: 0 (nil) when nil is allowed, else 1 (RULES.md §3, `nil`)."""
         return 0 if self.nil else 1
 
+    @property
+    def least_bid(self) -> int:
+        """The smallest bid a player can always make: nil, else 1 (4 under `fledu`)."""
+        return 0 if self.nil else 4 if self.fledu else 1
+
     def check(self) -> None:
         """Reject combinations of keys that cannot be played (each with its reason)."""
         if self.blind_nil and not self.nil:
             raise UserError("blind_nil = true needs nil = true (a blind nil is a nil bid)",
                             key="blind_nil")
-        if self.max_team_bid is not None and self.max_team_bid < 2 * self.min_bid:
+        if self.max_team_bid is not None and self.max_team_bid < 2 * self.least_bid:
             raise UserError(f"max_team_bid = {self.max_team_bid} leaves no legal bid for both "
-                            f"partners (each bids at least {self.min_bid})", key="max_team_bid")
+                            f"partners (each bids at least {self.least_bid})", key="max_team_bid")
         if self.target_score is None and self.max_hands is None:
             raise UserError("a game needs an end: set target_score or max_hands",
                             key="target_score")
         if (self.target_score is not None and self.mercy_score is not None
                 and self.mercy_score >= self.target_score):
             raise UserError("mercy_score must be below target_score", key="mercy_score")
+        self._check_bids()
+
+    def _check_bids(self) -> None:
+        """RULES.md §4.4 keys that exclude each other or need another key."""
+        for key in ("double_nil", "suicide"):
+            if getattr(self, key) and not self.nil:
+                raise UserError(f"{key} = true needs nil = true", key=key)
+        for key in ("whiz", "mirror"):
+            if getattr(self, key) and self.blind_nil:
+                raise UserError(f"{key} allows no blind bids: set blind_nil = false", key=key)
+        if self.whiz and self.mirror:
+            raise UserError("whiz and mirror each fix the bid differently: choose one", key="mirror")
+        if self.suicide_min_bid is not None and not self.suicide:
+            raise UserError("suicide_min_bid needs suicide = true", key="suicide_min_bid")
+        if (self.min_team_bid is not None and self.max_team_bid is not None
+                and self.min_team_bid > self.max_team_bid):
+            raise UserError("min_team_bid is above max_team_bid: no side could bid",
+                            key="min_team_bid")
 
 
 register_preset("spades.standard", SpadesRules())

@@ -20,13 +20,15 @@ COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil")  # the parts of `p
 
 @dataclass(frozen=True, eq=False)
 class HandScore:
-    """All int32[N, 2] per side: the parts, their sum ``points``, and the bags after the hand."""
+    """All int32[N, 2] per side: the parts, their sum ``points``, and the bags after the hand;
+    ``wins_game``: int8[N], the side that won the game at once (``moon``, ``lexington``), -1."""
 
     contract: np.ndarray
     overtricks: np.ndarray
     bag_penalty: np.ndarray
     nil: np.ndarray
     bags_after: np.ndarray
+    wins_game: np.ndarray
 
     @property
     def points(self) -> np.ndarray:
@@ -49,10 +51,14 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     is_nil = bids == 0
     contract, bags = _contract(bids, is_nil, tricks, rules)
     bags = bags + _nil_tricks_as_bags(is_nil, tricks, rules)
+    if rules.lexington_points:  # RULES.md §4.4: 12+ tricks score 240 whatever the bid, no bags
+        big = _per_side(tricks) >= 12
+        contract, bags = np.where(big, 240, contract), np.where(big, 0, bags)
     penalty, bags_after = _bag_penalty(bags_before.astype(np.int32) + bags, rules)
     parts = dict(contract=contract, overtricks=bags, bag_penalty=penalty,
                  nil=_nil(is_nil, blind, tricks, rules), bags_after=bags_after)
-    return HandScore(**{k: np.asarray(v, dtype=np.int32) for k, v in parts.items()})
+    return HandScore(**{k: np.asarray(v, dtype=np.int32) for k, v in parts.items()},
+                     wins_game=_wins_game(bids, is_nil, tricks, rules))
 
 
 def _contract(bids, is_nil, tricks, rules):
@@ -83,7 +89,28 @@ def _bag_penalty(bags, rules):
 
 
 def _nil(is_nil, blind, tricks, rules):
-    """Each nil bidder: ±nil_bonus (blind: ±blind_nil_bonus), + when he took no trick."""
+    """Each nil bidder: ±nil_bonus (blind: ±blind_nil_bonus), + when he took no trick.
+    ``double_nil`` (RULES.md §4.4): a side whose partners both bid nil scores each nil twice if
+    both are made, and nothing for them (no penalty) if either fails."""
     bonus = rules.nil_bonus + (rules.blind_nil_bonus - rules.nil_bonus) * blind
     sign = 2 * (tricks == 0) - 1
-    return _per_side(is_nil * bonus * sign)
+    points = _per_side(is_nil * bonus * sign)
+    if rules.double_nil:
+        both = _per_side(is_nil.astype(np.int32)) == 2
+        made = _per_side((is_nil & (tricks == 0)).astype(np.int32)) == 2
+        points = np.where(both, np.where(made, 2 * points, 0), points)
+    return points
+
+
+def _wins_game(bids, is_nil, tricks, rules):
+    """int8[N]: the side that bid ``moon`` (13 in all, no nil) and took 13, or ``lexington``
+    (12) and took 12 or more — it wins the game at once (RULES.md §4.4); -1 for none."""
+    out = np.full(bids.shape[0], -1, dtype=np.int8)
+    no_nil = _per_side(is_nil.astype(np.int32)) == 0
+    bid, taken = _per_side(bids.astype(np.int32)), _per_side(tricks)
+    for on, total in ((rules.moon, 13), (rules.lexington, 12)):
+        if on:
+            won = no_nil & (bid == total) & (taken >= total)
+            for side in (0, 1):
+                out[won[:, side]] = side
+    return out

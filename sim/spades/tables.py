@@ -35,6 +35,7 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         cols[f"bid_{seat}"] = bids[:, seat]
         cols[f"blind_{seat}"] = blind[:, seat]
         cols[f"tricks_{seat}"] = tricks[:, seat]
+    cols["wins_game"] = stacked(outs, lambda o: o.score.wins_game)
     for side in range(2):
         cols[f"points_{side}"] = points[:, side].astype(np.int16)
         cols[f"score_{side}"] = after[:, side].astype(np.int32)
