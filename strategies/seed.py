@@ -69,6 +69,8 @@ class SeedStrategy(Strategy):
     nil_max_spade: int = 8  # ... and no spade above this rank (0 = 2, 8 = T, 12 = A)
     blind_nil_deficit: int = 300  # bid blind nil when the side trails by this much (if legal)
     # -- house rules of bidding (RULES.md §4.4) ---------------------------------------------------
+    double_blind_nil_deficit: int = 300  # double_blind_nil: join a partner's blind nil when
+    #                                       the side trails by this much
     double_nil_max_estimate: float = 2.0  # double_nil: join a partner's nil with at most this
     forced_nil_max_estimate: float = 2.5  # the least ordinary bid open (fledu, min_team_bid ...)
     #                                       is above the wanted bid: bid nil with at most this
@@ -109,7 +111,10 @@ class SeedStrategy(Strategy):
         partner = (view.seat ^ 2).astype(np.intp)
         rows = np.arange(len(view))
         partner_nil = view.bids[rows, partner] == 0
-        return (view.deficit >= self.blind_nil_deficit) & ~partner_nil
+        partner_blind = view.blind[rows, partner]
+        double = view.rules.double_blind_nil & partner_blind  # join it (RULES.md §4.4)
+        return pick(double, view.deficit >= self.double_blind_nil_deficit,
+                    (view.deficit >= self.blind_nil_deficit) & ~partner_nil)
 
     def bid(self, view, rng):
         deck = view.deck

@@ -55,6 +55,11 @@ class SpadesRules:
     # RULES.md §4.4 bids and contracts
     double_nil: bool = option(False, "both partners nil: both made, each scores twice its "
                               "bonus; either failed, neither scores (no penalty)", kind=bool)
+    double_blind_nil: bool = option(False, "both partners blind nil: made, double_blind_nil_reward;"
+                                    " either failed, no penalty", kind=bool)
+    double_blind_nil_reward: str = option(
+        "double", "a double blind nil made: double (each scores twice its bonus) or win (the "
+        "side wins the game at once)", kind=str, choices=("double", "win"))
     min_team_bid: int | None = option(
         None, "a side bids at least this in total (a nil bidder's partner: nil or at least "
         "this himself)", kind=int, minimum=1, maximum=13, optional=True)
@@ -103,6 +108,9 @@ class SpadesRules:
 
     def _check_bids(self) -> None:
         """RULES.md §4.4 keys that exclude each other or need another key."""
+        if self.double_blind_nil and not self.blind_nil:
+            raise UserError("double_blind_nil = true needs blind_nil = true",
+                            key="double_blind_nil")
         for key in ("double_nil", "suicide"):
             if getattr(self, key) and not self.nil:
                 raise UserError(f"{key} = true needs nil = true", key=key)

@@ -58,7 +58,7 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     parts = dict(contract=contract, overtricks=bags, bag_penalty=penalty,
                  nil=_nil(is_nil, blind, tricks, rules), bags_after=bags_after)
     return HandScore(**{k: np.asarray(v, dtype=np.int32) for k, v in parts.items()},
-                     wins_game=_wins_game(bids, is_nil, tricks, rules))
+                     wins_game=_wins_game(bids, blind, is_nil, tricks, rules))
 
 
 def _contract(bids, is_nil, tricks, rules):
@@ -90,22 +90,36 @@ def _bag_penalty(bags, rules):
 
 def _nil(is_nil, blind, tricks, rules):
     """Each nil bidder: ±nil_bonus (blind: ±blind_nil_bonus), + when he took no trick.
-    ``double_nil`` (RULES.md §4.4): a side whose partners both bid nil scores each nil twice if
-    both are made, and nothing for them (no penalty) if either fails."""
+    A side whose partners both bid nil (RULES.md §4.4): under ``double_blind_nil`` (both blind)
+    or ``double_nil``, either failing cancels both nils (no penalty); both made score each nil
+    twice (``double_blind_nil_reward = "win"``: once, and the side wins the game at once)."""
     bonus = rules.nil_bonus + (rules.blind_nil_bonus - rules.nil_bonus) * blind
     sign = 2 * (tricks == 0) - 1
     points = _per_side(is_nil * bonus * sign)
-    if rules.double_nil:
-        both = _per_side(is_nil.astype(np.int32)) == 2
-        made = _per_side((is_nil & (tricks == 0)).astype(np.int32)) == 2
-        points = np.where(both, np.where(made, 2 * points, 0), points)
-    return points
+    both_nil, both_blind, both_made = _double_nils(is_nil, blind, tricks)
+    double_blind = both_blind if rules.double_blind_nil else np.zeros_like(both_blind)
+    covered = double_blind | (both_nil if rules.double_nil else np.zeros_like(both_nil))
+    twice = ~double_blind | (rules.double_blind_nil_reward == "double")
+    return np.where(covered, np.where(both_made, points * np.where(twice, 2, 1), 0), points)
 
 
-def _wins_game(bids, is_nil, tricks, rules):
+def _double_nils(is_nil, blind, tricks):
+    """bool[N, 2] per side: both partners bid nil; both blind; both took no trick."""
+    def both(x):
+        return _per_side(x.astype(np.int32)) == 2
+
+    return both(is_nil), both(is_nil & blind), both(is_nil & (tricks == 0))
+
+
+def _wins_game(bids, blind, is_nil, tricks, rules):
     """int8[N]: the side that bid ``moon`` (13 in all, no nil) and took 13, or ``lexington``
-    (12) and took 12 or more — it wins the game at once (RULES.md §4.4); -1 for none."""
+    (12) and took 12 or more, or made a double blind nil under ``double_blind_nil_reward =
+    "win"`` — it wins the game at once (RULES.md §4.4); -1 for none."""
     out = np.full(bids.shape[0], -1, dtype=np.int8)
+    if rules.double_blind_nil and rules.double_blind_nil_reward == "win":
+        _, both_blind, both_made = _double_nils(is_nil, blind, tricks)
+        for side in (0, 1):
+            out[both_blind[:, side] & both_made[:, side]] = side
     no_nil = _per_side(is_nil.astype(np.int32)) == 0
     bid, taken = _per_side(bids.astype(np.int32)), _per_side(tricks)
     for on, total in ((rules.moon, 13), (rules.lexington, 12)):
