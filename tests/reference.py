@@ -1,4 +1,5 @@
-"""Plain, scalar reference implementation of standard partnership Spades (RULES.md section 3).
+"""Plain, scalar reference implementation of partnership Spades (RULES.md section 3, and the section
+4.4 bid and contract keys listed under STANDARD).
 
 This module is the test-suite's independent yardstick for the vectorised engine in ``sim/``: it
 imports nothing from ``sim/`` (nor numpy) and favours obviousness over speed. One hand at a time,
@@ -13,19 +14,27 @@ Conventions (RULES.md section 0):
 * The bidding and the first lead start left of the dealer (section 3: "(bidding)", "(first lead)").
 * The winner of a trick leads the next one.
 
-Rules are a plain dict with the section 3 keys; ``STANDARD``, ``SHORT`` and ``OPENSPIEL`` are the
-presets ``spades.standard``, ``spades.short`` and ``spades.openspiel``. A dict passed to the public
-functions may give only some keys; the rest come from ``STANDARD``.
+Rules are a plain dict with the section 3 keys and the section 4.4 keys ``min_team_bid``, ``hook``,
+``suicide``, ``suicide_min_bid``, ``whiz``, ``mirror``, ``fledu``, ``double_nil``, ``moon``,
+``lexington``, ``lexington_points``, ``double_blind_nil`` and ``double_blind_nil_reward`` (all off by
+default); ``STANDARD``, ``SHORT`` and
+``OPENSPIEL`` are the presets ``spades.standard``, ``spades.short`` and ``spades.openspiel``. A dict
+passed to the public functions may give only some keys; the rest come from ``STANDARD``.
+Combinations that cannot be played are rejected by ``resolve_rules`` with a ValueError naming the
+key (see ``_check_combinations``).
 
 Public API::
 
     parse_card("AS") -> (14, "S")
     trick_winner(trick, leader) -> seat
-    legal_bids(seat, bids_so_far, scores_before, rules) -> {"bids": [...], "blind_nil": bool}
+    legal_bids(seat, bids_so_far, scores_before, rules, hand=None)
+        -> {"bids": [...], "blind_nil": bool}
     legal_plays(hand, trick_so_far, spades_broken, rules) -> [cards]
     replay_hand(record, rules) -> {"tricks", "winners", "points", "components", "after"}
+        (+ "wins_game" when a rule can win the game at once: moon, lexington, ...)
     score_hand(bids, blind, tricks, before_scores, before_bags, rules) -> {"points", ...}
-    game_over(scores, hand_no, rules) -> (bool, winner or None)
+    wins_game(bids, tricks, rules, blind=None) -> side winning the game at once, or None
+    game_over(scores, hand_no, rules, wins_game=None) -> (bool, winner or None)
 """
 
 from __future__ import annotations
@@ -49,6 +58,7 @@ __all__ = [
     "legal_plays",
     "score_hand",
     "replay_hand",
+    "wins_game",
     "game_over",
 ]
 
@@ -114,6 +124,24 @@ STANDARD: dict = {
     "target_score": 500,  # game ends when a side reaches it; higher score wins, ties play on
     "mercy_score": -200,  # a side at or below it loses at once; None = off
     "max_hands": None,  # optional fixed number of hands; higher score wins, ties play on
+    # --- section 4.4, bids and contracts (all off) ---
+    "min_team_bid": None,  # k: a side's two bids total at least k, unless both partners bid nil
+    "hook": False,  # the fourth bidder may not make the four bids total 13
+    "suicide": False,  # each side contains a nil: the second partner bids nil if the first did not
+    "suicide_min_bid": None,  # with suicide: a non-nil bid is at least this
+    "whiz": False,  # each player bids his number of spades, or nil; no blind bids
+    "mirror": False,  # each player bids his number of spades (nil exactly when he holds none)
+    "fledu": False,  # every bid is at least 4 unless it is nil (or blind nil)
+    "double_nil": False,  # both partners nil: 2x each bonus if neither takes a trick, else 0
+    "double_blind_nil": False,  # both partners blind nil: made -> the reward below; failed -> 0
+    "double_blind_nil_reward": "double",  # "double" (2x each bonus) | "win" (wins the game)
+    "moon": False,  # a side bidding 13 (no nil) that takes all 13 tricks wins the game at once
+    "lexington": False,  # a side bidding 12 (no nil) that takes 12 or more wins the game at once
+    "lexington_points": False,  # a side taking 12+ tricks scores 240 as contract, no bags
+    # --- section 4.5, card passing: known, not implemented here (accepted only switched off) ---
+    "nil_pass": None,
+    "pass_cards": None,
+    "pass_when": "after_bid",
 }
 
 # spades.short: target 250, bags 5 -> -50 (section 3 presets; seed 003).
@@ -160,7 +188,91 @@ def resolve_rules(rules: dict | str | None = None) -> dict:
         raise ValueError(f"spades_broken must be True, False or 'never', not {broken!r}")
     if full["bag_limit"] is not None and full["bag_limit"] <= 0:
         raise ValueError("bag_limit must be positive (or None for no bag penalty)")
+    _check_section_4_4(full)
     return full
+
+
+_BOOL_KEYS_4_4 = ("hook", "suicide", "whiz", "mirror", "fledu", "double_nil", "double_blind_nil",
+                  "moon", "lexington", "lexington_points")
+
+
+def _check_int(r: dict, key: str, lo: int, hi: int) -> None:
+    value = r[key]
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(f"{key} must be None or a whole number {lo}..{hi}, not {value!r}")
+
+
+# Keys of the engine that this reference does not implement: accepted only at these values.
+_NOT_IMPLEMENTED = {"nil_pass": None, "pass_cards": None, "pass_when": "after_bid"}
+
+
+def _check_section_4_4(r: dict) -> None:
+    """Values of the section 4.4 keys, then the combinations that cannot be played, each a
+    ValueError naming the key.
+
+    From RULES.md / the brief: ``min_team_bid`` above ``max_team_bid``; ``hook`` with ``whiz`` or
+    ``mirror`` (the bid is forced by the spades held); ``whiz`` or ``mirror`` with ``blind_nil`` (no
+    blind bids); ``mirror`` with ``whiz``; ``suicide_min_bid`` without ``suicide``.
+
+    Readings added here (a seat could be left with no legal bid otherwise):
+
+    * ``suicide``, ``whiz``, ``mirror`` need ``nil`` (a side must contain a nil; a player without
+      spades bids nil).
+    * ``whiz`` with ``min_team_bid``: the seed says whiz has no team minimum (a player holding
+      fewer spades than the side still needs could bid nothing).
+    * ``mirror`` with ``min_team_bid``, ``suicide`` or ``fledu``: the bid is forced by the spades
+      held, so no other minimum or forced nil can be imposed on it.
+    * ``suicide`` with ``min_team_bid``: a first partner bidding below k forces his partner to a
+      nil that min_team_bid forbids (suicide has its own ``suicide_min_bid``).
+
+    (``hook``, ``moon`` and ``lexington`` forbid one bid and give way where that would leave no
+    bid, see ``_why_not``, so they need no rejection.)
+    """
+    for key, off in _NOT_IMPLEMENTED.items():
+        if r[key] != off:
+            raise ValueError(f"{key} = {r[key]!r}: not implemented by the reference (only {off!r})")
+    for key in _BOOL_KEYS_4_4:
+        if r[key] is not True and r[key] is not False:
+            raise ValueError(f"{key} must be True or False, not {r[key]!r}")
+    if r["double_blind_nil_reward"] not in ("double", "win"):
+        raise ValueError("double_blind_nil_reward must be 'double' or 'win', not "
+                         f"{r['double_blind_nil_reward']!r}")
+    _check_int(r, "min_team_bid", 1, 2 * MAX_BID)
+    _check_int(r, "suicide_min_bid", 1, MAX_BID)
+    checks = [
+        ("min_team_bid", r["min_team_bid"] is not None and r["max_team_bid"] is not None
+         and r["min_team_bid"] > r["max_team_bid"],
+         f"min_team_bid = {r['min_team_bid']} is above max_team_bid = {r['max_team_bid']}"),
+        ("hook", r["hook"] and r["whiz"], "hook with whiz: the bid is forced by the spades held"),
+        ("hook", r["hook"] and r["mirror"],
+         "hook with mirror: the bid is forced by the spades held"),
+        ("whiz", r["whiz"] and r["blind_nil"], "whiz allows no blind bid: set blind_nil = False"),
+        ("mirror", r["mirror"] and r["blind_nil"],
+         "mirror allows no blind bid: set blind_nil = False"),
+        ("mirror", r["mirror"] and r["whiz"], "mirror and whiz are two different forced bids"),
+        ("double_blind_nil", r["double_blind_nil"] and not r["blind_nil"],
+         "double_blind_nil needs blind_nil = True"),
+        ("suicide_min_bid", r["suicide_min_bid"] is not None and not r["suicide"],
+         "suicide_min_bid needs suicide = True"),
+        ("suicide", r["suicide"] and not r["nil"], "suicide needs nil = True (each side bids a nil)"),
+        ("whiz", r["whiz"] and not r["nil"], "whiz needs nil = True (a player without spades bids nil)"),
+        ("mirror", r["mirror"] and not r["nil"],
+         "mirror needs nil = True (a player without spades bids nil)"),
+        ("whiz", r["whiz"] and r["min_team_bid"] is not None,
+         "whiz has no team minimum: min_team_bid must be off"),
+        ("mirror", r["mirror"] and r["min_team_bid"] is not None,
+         "mirror forces every bid: min_team_bid must be off"),
+        ("mirror", r["mirror"] and r["suicide"], "mirror forces every bid: suicide must be off"),
+        ("mirror", r["mirror"] and r["fledu"], "mirror forces every bid: fledu must be off"),
+        ("suicide", r["suicide"] and r["min_team_bid"] is not None,
+         "suicide with min_team_bid: a first bid below min_team_bid would force a nil that "
+         "min_team_bid forbids (use suicide_min_bid)"),
+    ]
+    for key, bad, why in checks:
+        if bad:
+            raise ValueError(f"{key}: {why}")
 
 
 # --- tricks (RULES.md section 0, section 3) ----------------------------------------------------
@@ -181,36 +293,204 @@ def trick_winner(trick: list[str], leader: int) -> int:
     return (leader + best) % N_SEATS
 
 
-# --- bidding (RULES.md section 3: bidding, nil, blind_nil, max_team_bid) -----------------------
+# --- bidding (RULES.md section 3: bidding, nil, blind_nil, max_team_bid; section 4.4 keys) -----
+
+
+class _Turn:
+    """What a bidder knows at his turn: his seat, the bids made before him (``{seat: bid}``, nil =
+    0), his partner's bid (None if the partner bids later) and the number of spades he holds
+    (None = not known: a score sheet has no hands)."""
+
+    def __init__(self, seat: int, made: dict[int, int], n_spades: int | None):
+        self.seat = seat
+        self.made = dict(made)
+        self.partner = self.made.get(partner_of(seat))
+        self.n_spades = n_spades
+
+    @property
+    def is_fourth(self) -> bool:
+        """The last bidder: the three others have bid (section 4.4 ``hook``)."""
+        return len(self.made) == N_SEATS - 1 and self.seat not in self.made
+
+    @property
+    def opponents_double_nil(self) -> bool:
+        """Both opponents have already bid nil (blind or not)."""
+        opp = [s for s in range(N_SEATS) if side_of(s) != side_of(self.seat)]
+        return all(self.made.get(s) == 0 for s in opp)
+
+
+def _nil_rule(bid: int, t: _Turn, r: dict) -> str | None:
+    # section 3 `nil`: without it the minimum bid is 1
+    if bid == 0 and not r["nil"]:
+        return "nil is not allowed (nil = false: the minimum bid is 1)"
+    return None
+
+
+def _max_team_bid_rule(bid: int, t: _Turn, r: dict) -> str | None:
+    # section 3 `max_team_bid`: this bid + the partner's (if made; nil 0) at most the limit
+    partner = t.partner or 0
+    if r["max_team_bid"] is not None and bid + partner > r["max_team_bid"]:
+        return (f"with partner seat {partner_of(t.seat)}'s bid of {partner} the side would bid "
+                f"more than max_team_bid = {r['max_team_bid']}")
+    return None
+
+
+def _min_team_bid_rule(bid: int, t: _Turn, r: dict) -> str | None:
+    # section 4.4 `min_team_bid = k`: the second partner bids nil or at least k after a nil; after
+    # a non-nil p, at least k - p (and at least 1), or nil only if p >= k. The first is free.
+    k = r["min_team_bid"]
+    if k is None or t.partner is None:
+        return None
+    p = t.partner
+    if p == 0:
+        if bid != 0 and bid < k:
+            return f"min_team_bid = {k}: the partner bid nil, so bid nil or at least {k}"
+    elif bid == 0:
+        if p < k:
+            return f"min_team_bid = {k}: a nil would leave the side's bid at {p}"
+    elif bid + p < k:
+        return f"min_team_bid = {k}: with the partner's {p} bid at least {k - p}"
+    return None
+
+
+def _hook_rule(bid: int, t: _Turn, r: dict) -> str | None:
+    # section 4.4 `hook`: the fourth bidder may not make the four bids total 13 (nil counts 0)
+    if r["hook"] and t.is_fourth and bid == N_TRICKS - sum(t.made.values()):
+        return f"hook: the others bid {sum(t.made.values())}, the bids may not total {N_TRICKS}"
+    return None
+
+
+def _suicide_rule(bid: int, t: _Turn, r: dict) -> str | None:
+    # section 4.4 `suicide`: each side contains a nil; `suicide_min_bid`: a non-nil bid's minimum
+    if not r["suicide"]:
+        return None
+    if t.partner is not None and t.partner != 0 and bid != 0:
+        return "suicide: the partner did not bid nil, so this bid must be nil"
+    m = r["suicide_min_bid"]
+    if m is not None and bid != 0 and bid < m:
+        return f"suicide_min_bid = {m}: a bid other than nil is at least {m}"
+    return None
+
+
+def _whiz_rule(bid: int, t: _Turn, r: dict) -> str | None:
+    # section 4.4 `whiz`: the number of spades held, or nil
+    if r["whiz"] and t.n_spades is not None and bid not in (0, t.n_spades):
+        return f"whiz: bid the {t.n_spades} spades held, or nil"
+    return None
+
+
+def _mirror_rule(bid: int, t: _Turn, r: dict) -> str | None:
+    # section 4.4 `mirror`: exactly the number of spades held (nil exactly when none)
+    if r["mirror"] and t.n_spades is not None and bid != t.n_spades:
+        return f"mirror: bid exactly the {t.n_spades} spades held"
+    return None
+
+
+def _fledu_rule(bid: int, t: _Turn, r: dict) -> str | None:
+    # section 4.4 `fledu`: at least 4 unless nil
+    if r["fledu"] and bid != 0 and bid < 4:
+        return "fledu: a bid other than nil is at least 4"
+    return None
+
+
+def _moon_rule(bid: int, t: _Turn, r: dict) -> str | None:
+    # section 4.4 `moon` (13) and, read "as moon", `lexington` (12): not allowed once the other
+    # side has bid double nil, so the second partner may not make his side's total that number
+    if t.partner is None or t.partner == 0 or bid == 0 or not t.opponents_double_nil:
+        return None
+    for key, total in (("moon", N_TRICKS), ("lexington", N_TRICKS - 1)):
+        if r[key] and t.partner + bid == total:
+            return f"{key}: the other side bid double nil, so the side may not bid {total}"
+    return None
+
+
+# Every bid rule, each a pure function (bid, turn, rules) -> reason it is illegal, or None.
+# Requirements say what a bid must be; prohibitions forbid one particular bid (section 4.4 hook,
+# moon, lexington) and apply only where they leave the seat some bid (reading, shared with the
+# engine: e.g. a fourth bidder forced to nil by suicide may bid it even if the others bid 13).
+_REQUIREMENTS = (_nil_rule, _max_team_bid_rule, _min_team_bid_rule, _suicide_rule, _whiz_rule,
+                 _mirror_rule, _fledu_rule)
+_PROHIBITIONS = (_hook_rule, _moon_rule)
+
+
+def _first_reason(rules_: tuple, bid: int, t: _Turn, r: dict) -> str | None:
+    for rule in rules_:
+        why = rule(bid, t, r)
+        if why is not None:
+            return why
+    return None
+
+
+def _why_not(bid: int, t: _Turn, r: dict) -> str | None:
+    """Why ``bid`` is not legal at this turn, or None if it is."""
+    why = _first_reason(_REQUIREMENTS, bid, t, r)
+    if why is not None:
+        return why
+    required = [b for b in range(MAX_BID + 1) if _first_reason(_REQUIREMENTS, b, t, r) is None]
+    if all(_first_reason(_PROHIBITIONS, b, t, r) is not None for b in required):
+        return None  # the prohibitions would leave no bid: they do not apply
+    return _first_reason(_PROHIBITIONS, bid, t, r)
+
+
+def _n_spades(hand: list[str] | None) -> int | None:
+    if hand is None:
+        return None
+    return sum(1 for card in hand if _suit(card) == TRUMP)
+
+
+def _blind_deficit_ok(seat: int, scores_before: list[int], r: dict) -> bool:
+    own = scores_before[side_of(seat)]
+    other = scores_before[1 - side_of(seat)]
+    return r["blind_nil_min_deficit"] == 0 or other - own >= r["blind_nil_min_deficit"]
 
 
 def legal_bids(
-    seat: int, bids_so_far: dict[int, int], scores_before: list[int], rules: dict | str | None
+    seat: int,
+    bids_so_far: dict[int, int],
+    scores_before: list[int],
+    rules: dict | str | None,
+    hand: list[str] | None = None,
 ) -> dict:
-    """What ``seat`` may bid, given the bids already made (``{seat: bid}``, nil = 0) and the sides'
-    scores before the hand.
+    """What ``seat`` may bid, given the bids already made (``{seat: bid}``, nil = 0), the sides'
+    scores before the hand and (for ``whiz`` and ``mirror``) the seat's cards.
 
     Returns ``{"bids": [sorted bids allowed after looking at the cards], "blind_nil": bool}``.
 
     * Bids are 0..13; 0 is nil and exists only with ``nil``; otherwise the minimum bid is 1.
-    * Blind nil (a bid of 0 made before looking) needs ``blind_nil`` and ``nil`` (it is a nil bid),
-      and the seat's side must trail the other side by at least ``blind_nil_min_deficit`` points
-      (0 = always, even when leading). Section 3 has no other blind bids.
     * ``max_team_bid``: this bid plus the partner's bid (if already made; nil counts 0) may not
       exceed it. A nil always fits.
+    * Section 4.4, each a further filter (the partner's bid is known only to the second partner
+      of a side; the fourth bidder is the one after three bids):
+      ``min_team_bid = k``: the second partner bids nil or at least k after a nil partner; after
+      a non-nil p, at least max(k - p, 1), or nil if p >= k. ``hook``: the fourth bidder may not
+      bid 13 minus the three others' total. ``suicide``: after a non-nil partner only nil;
+      ``suicide_min_bid = m``: every non-nil bid at least m. ``whiz``: the spades held or nil.
+      ``mirror``: the spades held. ``fledu``: nil or at least 4. ``moon`` / ``lexington``: when
+      both opponents have bid nil, the second partner may not make the side's total 13 / 12
+      (without a nil). With ``hand = None`` whiz and mirror are not applied (hand unknown).
+    * Blind nil (a bid of 0 made before looking) needs ``blind_nil`` and ``nil`` (it is a nil bid),
+      the seat's side must trail the other side by at least ``blind_nil_min_deficit`` points
+      (0 = always, even when leading), and nil must be legal at this turn (section 4.4: e.g. not
+      after a partner's bid below ``min_team_bid``, not when ``hook`` forbids 0). No other blind
+      bids exist here.
     """
     r = resolve_rules(rules)
-    lowest = 0 if r["nil"] else 1
-    allowed = list(range(lowest, MAX_BID + 1))
-    if r["max_team_bid"] is not None:
-        partner_bid = bids_so_far.get(partner_of(seat), 0)
-        allowed = [b for b in allowed if b + partner_bid <= r["max_team_bid"]]
-
-    own = scores_before[side_of(seat)]
-    other = scores_before[1 - side_of(seat)]
-    deficit_ok = r["blind_nil_min_deficit"] == 0 or other - own >= r["blind_nil_min_deficit"]
-    blind_nil = bool(r["nil"] and r["blind_nil"] and deficit_ok)
+    t = _Turn(seat, bids_so_far, _n_spades(hand))
+    allowed = [b for b in range(0, MAX_BID + 1) if _why_not(b, t, r) is None]
+    nil_now = _why_not(0, _Turn(seat, bids_so_far, None), r) is None
+    blind_nil = bool(r["nil"] and r["blind_nil"] and _blind_deficit_ok(seat, scores_before, r)
+                     and nil_now)
     return {"bids": allowed, "blind_nil": blind_nil}
+
+
+def _record_hands(record: dict) -> list[list[str] | None]:
+    """The record's dealt hands for whiz and mirror, or None per seat in score-sheet mode
+    (reading: a score sheet has no cards, so the spade count of a bid cannot be checked)."""
+    hands = record.get("hands")
+    if (isinstance(hands, list) and len(hands) == N_SEATS
+            and all(isinstance(h, list) and all(isinstance(c, str) for c in h) for h in hands)):
+        return [[c for c in h if len(c) == 2 and c[1] in SUITS] for h in hands]
+    return [None] * N_SEATS
 
 
 def _check_bids(record: dict, r: dict, scores_before: list[int]) -> tuple[list[int], list[bool]]:
@@ -223,13 +503,14 @@ def _check_bids(record: dict, r: dict, scores_before: list[int]) -> tuple[list[i
     if len(blind) != N_SEATS:
         raise ValueError(f"'blind' must be a list of {N_SEATS} booleans, got {blind!r}")
     dealer = record["dealer"]
+    hands = _record_hands(record)
     made: dict[int, int] = {}
     for k in range(N_SEATS):
         seat = (dealer + 1 + k) % N_SEATS  # section 3: bidding starts left of the dealer
         bid = bids[seat]
         if isinstance(bid, bool) or not isinstance(bid, int):
             raise IllegalBid(f"seat {seat}: bid {bid!r} is not a whole number of tricks")
-        allowed = legal_bids(seat, made, scores_before, r)
+        allowed = legal_bids(seat, made, scores_before, r, hands[seat])
         if blind[seat]:
             if bid != 0:
                 raise IllegalBid(
@@ -237,22 +518,17 @@ def _check_bids(record: dict, r: dict, scores_before: list[int]) -> tuple[list[i
                     "is blind nil (0)"
                 )
             if not allowed["blind_nil"]:
-                raise IllegalBid(
-                    f"seat {seat}: blind nil not allowed (blind_nil={r['blind_nil']}, "
-                    f"nil={r['nil']}, side {side_of(seat)} must trail by at least "
-                    f"{r['blind_nil_min_deficit']}; scores before {scores_before})"
-                )
+                why = _why_not(0, _Turn(seat, made, None), r)
+                if why is None or not (r["blind_nil"] and _blind_deficit_ok(seat, scores_before, r)):
+                    why = (f"blind_nil={r['blind_nil']}, nil={r['nil']}, side {side_of(seat)} "
+                           f"must trail by at least {r['blind_nil_min_deficit']}; scores before "
+                           f"{scores_before}")
+                raise IllegalBid(f"seat {seat}: blind nil not allowed ({why})")
         elif bid not in allowed["bids"]:
-            if bid == 0 and not r["nil"]:
-                why = "nil is not allowed (nil = false: the minimum bid is 1)"
-            elif not 0 <= bid <= MAX_BID:
+            if not 0 <= bid <= MAX_BID:
                 why = f"bids are 0..{MAX_BID}"
             else:
-                partner = partner_of(seat)
-                why = (
-                    f"with partner seat {partner}'s bid of {made.get(partner, 0)} the side "
-                    f"would bid more than max_team_bid = {r['max_team_bid']}"
-                )
+                why = _why_not(bid, _Turn(seat, made, _n_spades(hands[seat])), r)
             raise IllegalBid(f"seat {seat}: bid {bid} not allowed: {why}")
         made[seat] = bid
     return list(bids), [bool(b) for b in blind]
@@ -361,7 +637,10 @@ def _play_out(record: dict, r: dict) -> tuple[list[int], list[int]]:
     return tricks, winners
 
 
-# --- scoring (RULES.md section 3: contract score, nil, nil_tricks, bags) -----------------------
+# --- scoring (RULES.md section 3: contract score, nil, nil_tricks, bags; section 4.4) ---------
+
+LEXINGTON_POINTS = 240  # section 4.4 `lexington_points`: a side taking 12+ tricks scores this
+LEXINGTON_TRICKS = 12
 
 
 def score_hand(
@@ -379,14 +658,26 @@ def score_hand(
     * ``contract``: contract = the partners' non-nil bids. Counted tricks = the non-nil partners'
       tricks, plus the nil bidders' tricks only with ``nil_tricks = "count"``. Made (counted >=
       contract > 0): ``+10 * contract``; set: ``-10 * contract``. Both partners nil: no contract, 0.
+      ``lexington_points`` (section 4.4): a side whose partners took 12 or more tricks together
+      (reading: every trick of the side, a nil bidder's included, whatever ``nil_tricks`` says)
+      scores 240 here whatever it bid, and has no overtricks (no bags) this hand.
     * ``overtricks`` (bags, 1 point each): made contract -> counted - contract (none when set);
       with ``"bags_only"`` each nil-bidder trick is one more bag, made or set; both partners nil ->
       with ``"count"`` every trick the side took is a bag, with ``"bags_only"`` likewise (they are
       all nil tricks), with ``"ignored"`` nothing.
     * ``nil``: each nil bidder: 0 tricks -> +bonus, else -bonus; bonus = ``blind_nil_bonus`` for a
-      blind nil, else ``nil_bonus``.
+      blind nil, else ``nil_bonus``. ``double_nil`` (section 4.4), when both partners bid nil (blind
+      or not): neither takes a trick -> each scores twice his own bonus; else the nils score 0.
     * ``bag_penalty``: bags_after = bags_before + this hand's bags; ``bag_penalty`` for every
       ``bag_limit`` (penalties = bags_after // bag_limit), and the count drops by as many limits.
+
+    ``double_blind_nil`` (both partners blind nil; it takes precedence over ``double_nil``): made
+    -> each scores twice his bonus (``double_blind_nil_reward = "double"``) or once (``"win"``,
+    and the side wins the game); either takes a trick -> the nils score 0.
+
+    With ``moon``, ``lexington`` or a ``"win"`` double blind nil on, the result also has
+    ``"wins_game"`` (see ``wins_game``); the hand itself is scored as usual (a moon made is +130,
+    failed -130).
     """
     r = resolve_rules(rules)
     parts = ("contract", "overtricks", "bag_penalty", "nil")
@@ -402,9 +693,19 @@ def score_hand(
         bidder_tricks = sum(tricks[s] for s in bidders)
         nil_tricks = sum(tricks[s] for s in nil_seats)
 
-        for s in nil_seats:
-            bonus = r["blind_nil_bonus"] if blind[s] else r["nil_bonus"]
-            comp["nil"][side] += bonus if tricks[s] == 0 else -bonus
+        def bonus(s: int) -> int:
+            return r["blind_nil_bonus"] if blind[s] else r["nil_bonus"]
+
+        both_nil = len(nil_seats) == 2
+        if r["double_blind_nil"] and both_nil and all(blind[s] for s in nil_seats):
+            # section 4.4 double_blind_nil: made -> twice ("double") or once and the game ("win")
+            times = 2 if r["double_blind_nil_reward"] == "double" else 1
+            comp["nil"][side] = times * sum(bonus(s) for s in nil_seats) if nil_tricks == 0 else 0
+        elif r["double_nil"] and both_nil:  # section 4.4 double_nil
+            comp["nil"][side] = 2 * sum(bonus(s) for s in nil_seats) if nil_tricks == 0 else 0
+        else:
+            for s in nil_seats:
+                comp["nil"][side] += bonus(s) if tricks[s] == 0 else -bonus(s)
 
         if r["nil_tricks"] == "count":
             counted, nil_bags = bidder_tricks + nil_tricks, 0
@@ -423,6 +724,9 @@ def score_hand(
         else:  # both partners bid nil: no contract; under "count" every trick is over it
             over = counted if r["nil_tricks"] == "count" else 0
         bags = over + nil_bags
+        if r["lexington_points"] and bidder_tricks + nil_tricks >= LEXINGTON_TRICKS:
+            comp["contract"][side] = LEXINGTON_POINTS
+            bags = 0
         comp["overtricks"][side] = bags
 
         total_bags = before_bags[side] + bags
@@ -436,11 +740,48 @@ def score_hand(
         points[side] = sum(comp[k][side] for k in comp)
         after_scores[side] = before_scores[side] + points[side]
         after_bags[side] = total_bags
-    return {
+    out = {
         "points": points,
         "components": comp,
         "after": {"scores": after_scores, "bags": after_bags},
     }
+    if _can_win_at_once(r):
+        out["wins_game"] = wins_game(bids, tricks, r, blind)
+    return out
+
+
+def _can_win_at_once(r: dict) -> bool:
+    return bool(r["moon"] or r["lexington"]
+                or (r["double_blind_nil"] and r["double_blind_nil_reward"] == "win"))
+
+
+def wins_game(
+    bids: list[int], tricks: list[int], rules: dict | str | None, blind: list[bool] | None = None
+) -> int | None:
+    """The side that wins the game at once after this hand (section 4.4), or None.
+
+    ``moon``: a side whose two bids total exactly 13, neither nil, and that takes all 13 tricks.
+    ``lexington``: a side whose two bids total exactly 12, neither nil, and that takes 12 or more.
+    (With both keys on, 13 is a moon and 12 a lexington.) At most one side can take 12 tricks.
+    ``double_blind_nil`` with ``double_blind_nil_reward = "win"``: a side whose partners both bid
+    blind nil and took no trick (its nils are also scored once, reading).
+    """
+    r = resolve_rules(rules)
+    blind = blind or [False] * N_SEATS
+    for side in (0, 1):
+        seats = (side, side + 2)
+        if (r["double_blind_nil"] and r["double_blind_nil_reward"] == "win"
+                and all(bids[s] == 0 and blind[s] and tricks[s] == 0 for s in seats)):
+            return side
+        if any(bids[s] == 0 for s in seats):
+            continue
+        total = sum(bids[s] for s in seats)
+        taken = sum(tricks[s] for s in seats)
+        if r["moon"] and total == N_TRICKS and taken == N_TRICKS:
+            return side
+        if r["lexington"] and total == LEXINGTON_TRICKS and taken >= LEXINGTON_TRICKS:
+            return side
+    return None
 
 
 def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
@@ -457,7 +798,12 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
 
     Returns ``{"tricks": [4 ints], "winners": [13 seats] (None in score-sheet mode), "points":
     [side0, side1], "components": {"contract", "overtricks", "bag_penalty", "nil": [2 ints]},
-    "after": {"scores": [2], "bags": [2]}}``.
+    "after": {"scores": [2], "bags": [2]}}``, and with ``moon``, ``lexington`` or
+    ``double_blind_nil_reward = "win"`` on also ``"wins_game"``: the side that wins the game at
+    once, or None.
+
+    Under ``whiz`` and ``mirror`` the bids are checked against the spades of ``hands``; a score
+    sheet has no hands, so there only the other bid rules are checked (reading).
     """
     if rules is None:
         own = record.get("rules")
@@ -503,11 +849,16 @@ def _higher(scores: list[int]) -> int | None:
     return 0 if scores[0] > scores[1] else 1
 
 
-def game_over(scores: list[int], hand_no: int, rules: dict | str | None) -> tuple[bool, int | None]:
+def game_over(
+    scores: list[int], hand_no: int, rules: dict | str | None, wins_game: int | None = None
+) -> tuple[bool, int | None]:
     """Whether the game ends after ``hand_no`` hands (1-based count of hands played) with the
     sides' running ``scores``; returns ``(True, winning side)`` or ``(False, None)``.
 
-    Checked in this order (section 3, section 4.8):
+    Checked in this order (section 3, section 4.4, section 4.8):
+
+    0. ``wins_game`` (the hand's ``"wins_game"``: a moon or lexington made): that side wins at
+       once, whatever the scores.
 
     1. ``mercy_score`` (unless None): a side at or below it loses at once. If both sides are at or
        below it, the higher score wins (reading); equal scores play on.
@@ -517,6 +868,8 @@ def game_over(scores: list[int], hand_no: int, rules: dict | str | None) -> tupl
        wins; equal scores play another hand.
     """
     r = resolve_rules(rules)
+    if wins_game is not None:
+        return True, wins_game
     s = list(scores)
     if r["mercy_score"] is not None:
         down = [side for side in (0, 1) if s[side] <= r["mercy_score"]]

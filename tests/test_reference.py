@@ -530,3 +530,347 @@ def test_game_over_max_hands():
     assert ref.game_over([300, 250], 8, rules) == (True, 0)
     assert ref.game_over([300, 300], 8, rules) == (False, None)  # tie: play on
     assert ref.game_over([300, 310], 9, rules) == (True, 1)
+
+
+# --- section 4.4 bid keys: the legal bids at each turn ----------------------------------------
+#
+# Bids are made from the dealer's left; legal_bids gets the bids made before the turn. A side's
+# "second partner" is the one whose partner has already bid; the "fourth bidder" bids last.
+
+ALL = list(range(14))
+
+
+def bids_of(seat, made, rules, hand=None, scores=(0, 0)):
+    return ref.legal_bids(seat, made, list(scores), rules, hand)["bids"]
+
+
+def blind_ok(seat, made, rules, scores=(0, 0)):
+    return ref.legal_bids(seat, made, list(scores), {"blind_nil_min_deficit": 0, **rules})[
+        "blind_nil"]
+
+
+def test_min_team_bid_legal_bids():
+    k4 = {"min_team_bid": 4}
+    # The first partner of a side is unconstrained (seat 0 bids first, seat 1's partner has not
+    # bid either).
+    assert bids_of(0, {}, k4) == ALL
+    assert bids_of(1, {0: 2}, k4) == ALL
+    # After a nil partner: nil (double nil) or at least 4.
+    assert bids_of(2, {0: 0, 1: 3}, k4) == [0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+    # After 1: at least 3, no nil (the side would bid 1 < 4).
+    assert bids_of(2, {0: 1, 1: 3}, k4) == list(range(3, 14))
+    # After 3: at least 1 (4 - 3), no nil.
+    assert bids_of(2, {0: 3, 1: 3}, k4) == list(range(1, 14))
+    # After 4 or more: anything, nil included (the side already bid 4).
+    assert bids_of(2, {0: 4, 1: 3}, k4) == ALL
+    assert bids_of(3, {1: 9, 0: 0, 2: 0}, k4) == ALL
+    # With max_team_bid 13 too: after 10, 0..3 (nil allowed since 10 >= 4).
+    assert bids_of(2, {0: 10}, {**k4, "max_team_bid": 13}) == [0, 1, 2, 3]
+    # min_team_bid 6 after 2: at least 4, no nil.
+    assert bids_of(3, {1: 2, 2: 5, 0: 0}, {"min_team_bid": 6}) == list(range(4, 14))
+    # A blind nil only where nil is legal at that turn.
+    assert blind_ok(2, {0: 2}, k4) is False
+    assert blind_ok(2, {0: 5}, k4) is True
+    assert blind_ok(2, {0: 0}, k4) is True
+    assert blind_ok(0, {}, k4) is True
+
+
+def test_hook_legal_bids():
+    hook = {"hook": True}
+    # The others bid 3 + 4 + 5 = 12: the fourth bidder may not bid 1.
+    assert bids_of(0, {1: 3, 2: 4, 3: 5}, hook) == [0] + list(range(2, 14))
+    # The others bid 6 + nil + 7 = 13: no nil, and no blind nil either.
+    assert bids_of(0, {1: 6, 2: 0, 3: 7}, hook) == list(range(1, 14))
+    assert blind_ok(0, {1: 6, 2: 0, 3: 7}, hook) is False
+    assert blind_ok(0, {1: 6, 2: 0, 3: 6}, hook) is True
+    # The others bid 14 or more: no bid makes 13.
+    assert bids_of(0, {1: 5, 2: 4, 3: 5}, hook) == ALL
+    # Others 0 + 0 + 0: 13 is the forbidden bid.
+    assert bids_of(3, {0: 0, 1: 0, 2: 0}, hook) == list(range(13))
+    # Only the fourth bidder: the third may bid anything.
+    assert bids_of(3, {1: 6, 2: 6}, hook) == ALL
+
+
+def test_suicide_legal_bids():
+    s = {"suicide": True}
+    # First partner: anything. Second: nil after a non-nil partner; anything after a nil.
+    assert bids_of(0, {}, s) == ALL
+    assert bids_of(2, {0: 5, 1: 0}, s) == [0]
+    assert bids_of(2, {0: 0, 1: 5}, s) == ALL
+    assert bids_of(3, {0: 5, 1: 4, 2: 0}, s) == [0]
+    # suicide_min_bid 4: a non-nil bid is at least 4 for either partner.
+    m4 = {"suicide": True, "suicide_min_bid": 4}
+    four_up = [0] + list(range(4, 14))
+    assert bids_of(0, {}, m4) == four_up
+    assert bids_of(2, {0: 0}, m4) == four_up
+    assert bids_of(2, {0: 6}, m4) == [0]
+    # Blind nil is always a legal nil under suicide.
+    assert blind_ok(2, {0: 6}, s) is True
+
+
+SPADES_3 = ["AS", "7S", "2S", "KH", "QH", "JH", "TH", "9D", "8D", "7D", "6C", "5C", "4C"]
+NO_SPADES = ["AH", "KH", "QH", "JH", "TH", "9D", "8D", "7D", "6C", "5C", "4C", "3C", "2C"]
+
+
+def test_whiz_and_mirror_legal_bids():
+    whiz = {"whiz": True, "blind_nil": False}
+    mirror = {"mirror": True, "blind_nil": False}
+    assert bids_of(0, {}, whiz, SPADES_3) == [0, 3]
+    assert bids_of(0, {}, whiz, NO_SPADES) == [0]
+    assert bids_of(0, {}, mirror, SPADES_3) == [3]
+    assert bids_of(0, {}, mirror, NO_SPADES) == [0]
+    # A partner's bid does not matter (no team minimum).
+    assert bids_of(2, {0: 1, 1: 5}, whiz, SPADES_3) == [0, 3]
+    # No blind nil.
+    assert ref.legal_bids(0, {}, [0, 500], whiz)["blind_nil"] is False
+    # Unknown hand (a score sheet): the spade rule cannot be applied.
+    assert bids_of(0, {}, whiz) == ALL
+
+
+def test_fledu_legal_bids():
+    assert bids_of(1, {0: 5}, {"fledu": True}) == [0] + list(range(4, 14))
+    assert bids_of(1, {}, {"fledu": True, "nil": False, "blind_nil": False}) == list(range(4, 14))
+    assert blind_ok(1, {}, {"fledu": True}) is True
+
+
+def test_moon_and_lexington_bids_after_double_nil():
+    # Dealer 0: seats bid 1, 2, 3, 0. Side 1 (seats 1, 3) bids double nil; seat 2 bid 6.
+    made = {1: 0, 2: 6, 3: 0}
+    no7 = [b for b in ALL if b != 7]
+    assert bids_of(0, made, {"moon": True}) == no7  # 6 + 7 = 13 not allowed
+    assert bids_of(0, made, {"lexington": True}) == [b for b in ALL if b != 6]  # 6 + 6 = 12
+    assert bids_of(0, made, {"moon": True, "lexington": True}) == [b for b in no7 if b != 6]
+    # Only one opponent nil: no restriction.
+    assert bids_of(0, {1: 0, 2: 6, 3: 2}, {"moon": True}) == ALL
+    # The partner bid nil: a 13 would not be a moon (one bid is nil), so it is allowed.
+    assert bids_of(0, {1: 0, 2: 0, 3: 0}, {"moon": True}) == ALL
+    # The side bidding first is never restricted (the other side's second bid comes later).
+    assert bids_of(2, {0: 7, 1: 0}, {"moon": True}) == ALL
+    # Without moon: a 13 total is an ordinary bid.
+    assert bids_of(0, made, {}) == ALL
+
+
+def test_new_keys_reject_illegal_bids_in_records():
+    # Dealer 0: order 1, 2, 3, 0.
+    with pytest.raises(IllegalBid, match="seat 0.*hook"):
+        ref.replay_hand(sheet([1, 3, 4, 5], [1, 3, 4, 5]), {"hook": True})
+    with pytest.raises(IllegalBid, match="seat 0.*min_team_bid"):
+        ref.replay_hand(sheet([1, 3, 1, 5], [1, 3, 4, 5]), {"min_team_bid": 4})
+    with pytest.raises(IllegalBid, match="seat 3.*suicide"):
+        ref.replay_hand(sheet([0, 3, 4, 5], [1, 3, 4, 5]), {"suicide": True})
+    with pytest.raises(IllegalBid, match="seat 1.*fledu"):
+        ref.replay_hand(sheet([0, 3, 4, 5], [1, 3, 4, 5]), {"fledu": True})
+    with pytest.raises(IllegalBid, match="seat 0.*moon"):
+        ref.replay_hand(sheet([7, 0, 6, 0], [7, 0, 6, 0]), {"moon": True})
+    # A blind nil where nil is not legal (hook: the others bid 13), the side trailing by 200.
+    rec = sheet([0, 6, 0, 7], [0, 6, 0, 7], blind=[1, 0, 0, 0], scores=(0, 200))
+    with pytest.raises(IllegalBid, match="seat 0: blind nil.*hook"):
+        ref.replay_hand(rec, {"hook": True})
+    ref.replay_hand(rec, {})  # legal without hook
+
+
+def test_whiz_and_mirror_in_full_records():
+    # HANDS: seat 0 holds 4 spades (2S 6S TS AS), seats 1, 2, 3 hold 3 each.
+    whiz = {"whiz": True, "blind_nil": False}
+    mirror = {"mirror": True, "blind_nil": False}
+    out = ref.replay_hand(full_record([4, 3, 0, 3]), whiz)  # seat 2 nil, takes 4: fails
+    # Side 0: contract 4 (seat 0) takes 3: set -40; seat 2's 4 tricks are bags; nil -100.
+    assert comps(out, 0) == (-40, 4, 0, -100)
+    with pytest.raises(IllegalBid, match="seat 0.*whiz"):
+        ref.replay_hand(full_record([3, 3, 3, 3]), whiz)
+    # Mirror: every bid is the spade count. Side 0 bids 4 + 3 = 7, takes 3 + 4 = 7: +70;
+    # side 1 bids 6, takes 6: +60.
+    out = ref.replay_hand(full_record([4, 3, 3, 3]), mirror)
+    assert out["points"] == [70, 60]
+    with pytest.raises(IllegalBid, match="seat 1.*mirror"):
+        ref.replay_hand(full_record([4, 0, 3, 3]), mirror)
+    # Score-sheet mode has no cards: the spade count is not checked (reading).
+    # Side 0 bids 4, takes 4 + 3 = 7: 40 + 3; side 1 bids 4, takes 6: 40 + 2.
+    out = ref.replay_hand(sheet([2, 2, 2, 2], [4, 3, 3, 3], dealer=3), whiz)
+    assert out["points"] == [43, 42]
+
+
+# --- section 4.4: impossible combinations are rejected at load --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "key"),
+    [
+        ({"min_team_bid": 10, "max_team_bid": 9}, "min_team_bid"),
+        ({"hook": True, "whiz": True, "blind_nil": False}, "hook"),
+        ({"hook": True, "mirror": True, "blind_nil": False}, "hook"),
+        ({"whiz": True}, "whiz"),  # blind_nil is on by default
+        ({"mirror": True}, "mirror"),
+        ({"mirror": True, "whiz": True, "blind_nil": False}, "mirror"),
+        ({"suicide_min_bid": 4}, "suicide_min_bid"),
+        # readings added by the reference (a seat could be left with no legal bid)
+        ({"suicide": True, "nil": False, "blind_nil": False}, "suicide"),
+        ({"whiz": True, "nil": False, "blind_nil": False}, "whiz"),
+        ({"whiz": True, "blind_nil": False, "min_team_bid": 4}, "whiz"),
+        ({"mirror": True, "blind_nil": False, "fledu": True}, "mirror"),
+        ({"mirror": True, "blind_nil": False, "suicide": True}, "mirror"),
+        ({"suicide": True, "min_team_bid": 4}, "suicide"),
+        ({"double_blind_nil": True, "blind_nil": False}, "double_blind_nil"),
+        ({"double_blind_nil_reward": "triple"}, "double_blind_nil_reward"),
+        # bad values
+        ({"min_team_bid": 0}, "min_team_bid"),
+        ({"moon": 1}, "moon"),
+    ],
+)
+def test_impossible_combinations(rules, key):
+    with pytest.raises(ValueError, match=key):
+        ref.resolve_rules(rules)
+
+
+def test_keys_the_reference_does_not_implement_are_accepted_only_off():
+    # Engine keys outside this reference (card passing, section 4.5): their off value passes
+    # through (so the engine's full rules dict can be given), anything else is refused.
+    for key, off in ref._NOT_IMPLEMENTED.items():
+        assert ref.resolve_rules({key: off})[key] == off
+        with pytest.raises(ValueError, match=key):
+            ref.resolve_rules({key: [1, 2]})
+
+
+def test_possible_combinations():
+    for rules in ({"min_team_bid": 9, "max_team_bid": 9}, {"whiz": True, "blind_nil": False},
+                  {"suicide": True, "suicide_min_bid": 4, "fledu": True},
+                  {"moon": True, "lexington": True, "lexington_points": True, "double_nil": True},
+                  {"hook": True, "fledu": True, "min_team_bid": 4}, {"hook": True, "suicide": True}):
+        ref.resolve_rules(rules)
+
+
+# --- section 4.4 scoring ------------------------------------------------------------------------
+
+
+def test_double_nil_key_both_made():
+    # Side 0 both nil (bonus 100), neither takes a trick: each scores twice: 4 * 100 = +400.
+    # Side 1: 3 + 4 = 7, takes 13: 70 + 6 = 76.
+    out = ref.replay_hand(sheet([0, 3, 0, 4], [0, 7, 0, 6]), {"double_nil": True})
+    assert comps(out, 0) == (0, 0, 0, 400) and out["points"] == [400, 76]
+    # nil_bonus 50: 4 * 50 = 200.
+    out = ref.replay_hand(sheet([0, 3, 0, 4], [0, 7, 0, 6]), {"double_nil": True, "nil_bonus": 50})
+    assert out["points"][0] == 200
+
+
+def test_double_nil_key_one_fails():
+    # Seat 0 takes 1 trick: neither nil scores (no -100 penalties). The trick is a bag under
+    # bags_only (+1), nothing under ignored.
+    out = ref.replay_hand(sheet([0, 3, 0, 4], [1, 6, 0, 6]), {"double_nil": True})
+    assert comps(out, 0) == (0, 1, 0, 0) and out["points"][0] == 1
+    out = ref.replay_hand(sheet([0, 3, 0, 4], [1, 6, 2, 4]),
+                          {"double_nil": True, "nil_tricks": "ignored"})
+    assert comps(out, 0) == (0, 0, 0, 0)
+    # count: both nils fail, 3 tricks, all bags (no contract).
+    out = ref.replay_hand(sheet([0, 3, 0, 4], [1, 6, 2, 4]),
+                          {"double_nil": True, "nil_tricks": "count"})
+    assert comps(out, 0) == (0, 3, 0, 0)
+    # The bags still reach the bag limit: 8 before + 3 = 11 -> -100, 1 left.
+    out = ref.replay_hand(sheet([0, 3, 0, 4], [1, 6, 2, 4], bags=(8, 0)), {"double_nil": True})
+    assert comps(out, 0) == (0, 3, -100, 0) and out["after"]["bags"][0] == 1
+
+
+def test_double_nil_key_blind():
+    # Seat 0 blind nil (200), seat 2 nil (100), side 0 trailing by 200: both made ->
+    # 2 * 200 + 2 * 100 = 600.
+    rec = sheet([0, 3, 0, 4], [0, 7, 0, 6], blind=[1, 0, 0, 0], scores=(0, 200))
+    assert ref.replay_hand(rec, {"double_nil": True})["points"][0] == 600
+    # Without the key: 200 + 100 = 300.
+    assert ref.replay_hand(rec, {})["points"][0] == 300
+
+
+def test_double_nil_key_single_nil_unchanged():
+    # One nil in a side is scored as usual: +100 made; partner 5 takes 5: +50.
+    out = ref.replay_hand(sheet([0, 4, 5, 4], [0, 4, 5, 4]), {"double_nil": True})
+    assert comps(out, 0) == (50, 0, 0, 100)
+
+
+def test_moon():
+    moon = {"moon": True}
+    # Side 0 bids 7 + 6 = 13 and takes all 13: +130 and wins the game at once.
+    out = ref.replay_hand(sheet([7, 0, 6, 0], [7, 0, 6, 0], dealer=3), moon)
+    assert out["points"][0] == 130 and out["wins_game"] == 0
+    # Side 1 (both nil, both made) still scores its nils: +200.
+    assert out["points"][1] == 200
+    # 12 tricks: the usual set, -130; no win.
+    out = ref.replay_hand(sheet([7, 1, 6, 2], [7, 1, 5, 0], dealer=3), moon)
+    assert out["points"][0] == -130 and out["wins_game"] is None
+    # Total 13 with a nil is not a moon: 13 + nil taking all 13 -> 130 + 100, no win.
+    out = ref.replay_hand(sheet([13, 1, 0, 2], [13, 0, 0, 0], dealer=3), moon)
+    assert out["points"][0] == 230 and out["wins_game"] is None
+    # Without moon the key is absent and nobody wins at once.
+    assert "wins_game" not in ref.replay_hand(sheet([7, 0, 6, 0], [7, 0, 6, 0], dealer=3))
+    assert ref.wins_game([7, 0, 6, 0], [7, 0, 6, 0], {}) is None
+
+
+def test_lexington():
+    lex = {"lexington": True}
+    # 7 + 5 = 12, takes 12: +120 and wins; takes 13: +121 (one bag) and wins; 11: -120.
+    out = ref.replay_hand(sheet([7, 1, 5, 2], [7, 1, 5, 0], dealer=3), lex)
+    assert out["points"][0] == 120 and out["wins_game"] == 0
+    out = ref.replay_hand(sheet([7, 1, 5, 2], [8, 0, 5, 0], dealer=3), lex)
+    assert out["points"][0] == 121 and out["wins_game"] == 0
+    out = ref.replay_hand(sheet([7, 1, 5, 2], [6, 2, 5, 0], dealer=3), lex)
+    assert out["points"][0] == -120 and out["wins_game"] is None
+    # Lexington alone: 13 is an ordinary bid (no win); with moon too, 13 is a moon.
+    assert ref.wins_game([7, 0, 6, 0], [7, 0, 6, 0], lex) is None
+    assert ref.wins_game([7, 0, 6, 0], [7, 0, 6, 0], {**lex, "moon": True}) == 0
+    assert ref.wins_game([1, 7, 1, 5], [0, 7, 1, 5], {**lex, "moon": True}) == 1
+
+
+def test_lexington_points():
+    lp = {"lexington_points": True}
+    # Side 0 bids 3 + 2 = 5 and takes 12: 240 whatever it bid, no overtricks, no bags.
+    out = ref.replay_hand(sheet([3, 1, 2, 1], [6, 1, 6, 0], bags=(7, 0)), lp)
+    assert comps(out, 0) == (240, 0, 0, 0) and out["after"]["bags"][0] == 7
+    # Side 1 bid 2, took 1: set -20.
+    assert out["points"] == [240, -20]
+    # A nil bonus is still scored: seat 0 nil takes 0, seat 2 bids 5 and takes 12: 240 + 100.
+    out = ref.replay_hand(sheet([0, 1, 5, 1], [0, 1, 12, 0]), lp)
+    assert out["points"][0] == 340
+    # A nil failing inside a side that took 12: seat 0 takes 2 of the 12: 240 - 100, no bags.
+    out = ref.replay_hand(sheet([0, 1, 5, 1], [2, 1, 10, 0]), lp)
+    assert comps(out, 0) == (240, 0, 0, -100)
+    # 11 tricks: the usual score (5 bid, 11 taken: 50 + 6).
+    out = ref.replay_hand(sheet([3, 1, 2, 1], [6, 2, 5, 0]), lp)
+    assert out["points"][0] == 56
+    # Independent of lexington: no win at once.
+    assert "wins_game" not in out
+
+
+def test_game_over_wins_at_once():
+    # A moon made ends the game whatever the scores (here side 0 trails, and no target reached).
+    assert ref.game_over([100, 450], 3, {"moon": True}, wins_game=0) == (True, 0)
+    assert ref.game_over([100, 450], 3, {"moon": True}, wins_game=None) == (False, None)
+    # Even at the mercy score.
+    assert ref.game_over([-250, 100], 3, {"moon": True}, wins_game=0) == (True, 0)
+
+
+def test_prohibitions_give_way_when_nothing_else_is_left():
+    # hook + suicide (dealer 0, order 1, 2, 3, 0): seats 1, 2, 3 bid 6, 7, nil; seat 0's partner
+    # bid 7, so suicide forces nil, which hook forbids (6 + 7 + 0 = 13): hook gives way (reading).
+    rules = {"hook": True, "suicide": True, "blind_nil_min_deficit": 0}
+    assert ref.legal_bids(0, {1: 6, 2: 7, 3: 0}, [0, 0], rules) == {"bids": [0], "blind_nil": True}
+    ref.replay_hand(sheet([0, 6, 7, 0], [0, 6, 7, 0]), rules)
+    # mirror + moon: both opponents bid nil (they hold no spade); the partner bid his 6 spades,
+    # so the seat holds the other 7 and must bid 7, a moon: the moon rule gives way.
+    hand = ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "AH", "KH", "QH", "JH", "TH", "9H"]
+    mirror = {"mirror": True, "moon": True, "blind_nil": False}
+    assert bids_of(0, {1: 0, 2: 6, 3: 0}, mirror, hand) == [7]
+
+
+def test_double_blind_nil():
+    # Seats 0 and 2 both blind nil (side 0 trails by 200): made -> each twice 200 = 800.
+    rec = sheet([0, 3, 0, 4], [0, 7, 0, 6], blind=[1, 0, 1, 0], scores=(0, 200))
+    out = ref.replay_hand(rec, {"double_blind_nil": True})
+    assert comps(out, 0) == (0, 0, 0, 800)
+    # "win": scored once (+400, reading) and side 0 wins the game at once.
+    out = ref.replay_hand(rec, {"double_blind_nil": True, "double_blind_nil_reward": "win"})
+    assert out["points"][0] == 400 and out["wins_game"] == 0
+    # Either takes a trick: no penalty, the trick a bag under bags_only.
+    rec = sheet([0, 3, 0, 4], [0, 7, 1, 5], blind=[1, 0, 1, 0], scores=(0, 200))
+    out = ref.replay_hand(rec, {"double_blind_nil": True, "double_blind_nil_reward": "win"})
+    assert comps(out, 0) == (0, 1, 0, 0) and out["wins_game"] is None
+    # One blind, one not: not a double blind nil; with double_nil it is a double nil (2x each).
+    rec = sheet([0, 3, 0, 4], [0, 7, 0, 6], blind=[1, 0, 0, 0], scores=(0, 200))
+    assert ref.replay_hand(rec, {"double_blind_nil": True})["points"][0] == 300
+    assert ref.replay_hand(rec, {"double_blind_nil": True, "double_nil": True})["points"][0] == 600
