@@ -31,6 +31,10 @@ import numpy as np
 
 __all__ = [
     "BIT",
+    "highest_rank",
+    "lowest_rank",
+    "rank_major",
+    "suit_major",
     "at_or_below",
     "RANKS",
     "SUITS",
@@ -223,3 +227,39 @@ def select_bit(x: np.ndarray, k: np.ndarray) -> np.ndarray:
     rank = k - (((running << U64(8)) >> place) & U64(0xFF))  # k among the bits of that byte
     byte = (x >> place) & U64(0xFF)
     return _ONE << (place + _SELECT8[(byte | (rank << U64(8))).astype(np.intp)])
+
+
+# Rank-major order: the standard layout's slot 13 * suit + rank moved to bit
+# 4 * rank + suit, so that one lowest_bit / highest_bit finds the lowest / highest rank of any suit.
+# _SPREAD[v] spreads the 13 rank bits of one suit v to every fourth bit.
+_SPREAD = np.zeros(1 << 13, dtype=U64)
+for _r in range(13):
+    _SPREAD |= ((np.arange(1 << 13) >> _r) & 1).astype(U64) << U64(4 * _r)
+_SUIT13 = U64((1 << 13) - 1)
+
+
+def rank_major(x: np.ndarray) -> np.ndarray:
+    """Bitboards of the standard layout in rank-major order (bit 4 * rank + suit): a bit
+    permutation, so ``&``, ``|`` and ``~`` commute with it."""
+    out = np.zeros_like(x)
+    for s in range(4):
+        out |= _SPREAD[((x >> U64(13 * s)) & _SUIT13).astype(np.intp)] << U64(s)
+    return out
+
+
+def suit_major(one: np.ndarray) -> np.ndarray:
+    """A one-bit rank-major bitboard back in the standard layout (0 stays 0)."""
+    k = bit_index(one).astype(np.intp) & 63  # 0 -> 64 -> 0: masked below
+    return BIT[13 * (k & 3) + (k >> 2)] * (one != U64(0))
+
+
+def lowest_rank(x: np.ndarray) -> np.ndarray:
+    """The card of lowest rank of each bitboard, whatever its suit (the lowest suit on a tie;
+    0 stays 0)."""
+    return suit_major(lowest_bit(rank_major(x)))
+
+
+def highest_rank(x: np.ndarray) -> np.ndarray:
+    """The card of highest rank of each bitboard, whatever its suit (the highest suit on a tie;
+    0 stays 0)."""
+    return suit_major(highest_bit(rank_major(x)))

@@ -40,19 +40,23 @@ OFF = (None, False, "off")  # spellings of "switched off" for optional keys
 
 
 def option(default, doc: str, *, kind, choices=None, minimum=None, maximum=None,
-           optional: bool = False):
+           optional: bool = False, parse=None, shape: str | None = None):
     """Declare one rules key. ``kind`` is the Python type of its value (bool, int, str), or a tuple
     of types when a key mixes them (``spades_broken``: true, false or "never"). ``choices`` lists the
-    allowed values of string keys; ``optional`` keys may be switched off (None)."""
+    allowed values of string keys; ``optional`` keys may be switched off (None). A structured key
+    (a TOML array or table: ``kind`` list or dict) has ``parse(value)``, which returns the frozen
+    value or raises ValueError, and ``shape``, what is allowed, for error messages."""
     meta = dict(doc=doc, kind=kind, choices=choices, minimum=minimum, maximum=maximum,
-                optional=optional)
+                optional=optional, parse=parse, shape=shape)
     return dataclasses.field(default=default, metadata=meta)
 
 
 def _describe(meta) -> str:
     kinds = meta["kind"] if isinstance(meta["kind"], tuple) else (meta["kind"],)
     parts = []
-    if meta["choices"]:
+    if meta.get("shape"):
+        parts.append(meta["shape"])
+    elif meta["choices"]:
         parts.append(" | ".join(show_value(c) for c in meta["choices"]))
     else:
         names = {bool: "true | false", int: "an integer", str: "a string"}
@@ -72,6 +76,12 @@ def show_value(value) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return f'"{value}"'
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(show_value(v) for v in value) + "]"
+    if dataclasses.is_dataclass(value):
+        value = dataclasses.asdict(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {show_value(v)}" for k, v in value.items()) + "}"
     return "off" if value is None else str(value)
 
 
@@ -88,6 +98,11 @@ def _coerce(field: dataclasses.Field, value, source) -> Any:
     if ok and type(value) is int:
         lo, hi = meta["minimum"], meta["maximum"]
         ok = (lo is None or value >= lo) and (hi is None or value <= hi)
+    if ok and meta.get("parse") is not None:
+        try:
+            return meta["parse"](value)
+        except ValueError:
+            ok = False
     if not ok:
         raise UserError(f"{show_value(value)} is not allowed; allowed: {_describe(meta)}",
                         source=source, key=field.name)

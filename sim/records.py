@@ -164,11 +164,17 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
     """Spades hand records of a block: the shared keys plus bids, blind flags and bags."""
     from .spades.hand import deck_for
 
-    def spades(o, i, row):
-        return {"bids": o.bidding.bids[i].tolist(), "blind": o.bidding.blind[i].tolist(),
-                "before": {"bags": result.before_bags[row].tolist()}}
+    deck = deck_for(cell.rules)
 
-    return hand_records(result, cell, game_offset, deck_for(cell.rules), spades)
+    def spades(o, i, row):
+        rec = {"bids": o.bidding.bids[i].tolist(), "blind": o.bidding.blind[i].tolist(),
+               "before": {"bags": result.before_bags[row].tolist()}}
+        if o.passed[i].any():  # RULES.md §5: the hands at the start of play, after the passing
+            rec["hands"] = [deck.names_of(h) for h in o.held[i]]
+            rec["passed"] = [deck.names_of(h) for h in o.passed[i]]
+        return rec
+
+    return hand_records(result, cell, game_offset, deck, spades)
 
 
 def collect_records(out: Path, exp, target: str | Path) -> None:

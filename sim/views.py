@@ -18,7 +18,7 @@ import numpy as np
 
 from .cards import BIT, Deck
 
-__all__ = ["BidView", "BlindView", "DeclareView", "PlayView"]
+__all__ = ["BidView", "BlindView", "DeclareView", "PassView", "PlayView"]
 
 
 class _Batched:
@@ -67,6 +67,26 @@ class BidView(BlindView):
     """A bid after looking: ``hand``: uint64[n] the seat's cards."""
 
     hand: np.ndarray = None
+
+
+@dataclass(frozen=True, eq=False)
+class PassView(_Batched):
+    """Cards to pass (Spades card passing, RULES.md §4.5): ``count`` int8[n] cards of ``hand``
+    uint64[n] to seat ``to`` int8[n] (the partner, or the left or right neighbour); bids:
+    int8[n, 4] and blind: bool[n, 4] so far (all -1 / false when passing before the bidding);
+    scores, bags: int32[n, 2] before this hand."""
+
+    rows: np.ndarray
+    seat: np.ndarray
+    hand: np.ndarray
+    count: np.ndarray
+    to: np.ndarray
+    bids: np.ndarray
+    blind: np.ndarray
+    scores: np.ndarray
+    bags: np.ndarray
+    rules: object
+    deck: Deck
 
 
 @dataclass(frozen=True, eq=False)

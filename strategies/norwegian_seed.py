@@ -47,15 +47,17 @@ from functools import lru_cache
 import numpy as np
 
 from sim.cards import (
-    BIT,
     U64,
     at_or_below,
-    bit_index,
     first_set,
     highest_bit,
+    highest_rank,
     lowest_bit,
+    lowest_rank,
     pick,
     popcount,
+    rank_major,
+    suit_major,
 )
 from sim.norwegian.auction import GRAND, MISERE, NULLO, PASS
 
@@ -78,40 +80,6 @@ def _rank_masks(deck) -> tuple[np.uint64, ...]:
                 m |= 1 << (int(offset) + r)
         out.append(U64(m))
     return tuple(out)
-
-
-# Rank-major order: the standard layout's slot 13 * suit + rank (sim/cards.py) moved to bit
-# 4 * rank + suit, so that one lowest_bit / highest_bit finds the lowest / highest rank of any suit.
-# _SPREAD[v] spreads the 13 rank bits of one suit v to every fourth bit.
-_SPREAD = np.zeros(1 << 13, dtype=U64)
-for _r in range(13):
-    _SPREAD |= ((np.arange(1 << 13) >> _r) & 1).astype(U64) << U64(4 * _r)
-_SUIT13 = U64((1 << 13) - 1)
-
-
-def _rank_major(x: np.ndarray) -> np.ndarray:
-    out = np.zeros_like(x)
-    for s in range(4):
-        out |= _SPREAD[((x >> U64(13 * s)) & _SUIT13).astype(np.intp)] << U64(s)
-    return out
-
-
-def _suit_major(one: np.ndarray) -> np.ndarray:
-    """A one-bit rank-major bitboard back in the standard layout (0 stays 0)."""
-    k = bit_index(one).astype(np.intp) & 63  # 0 -> 64 -> 0: masked below
-    return BIT[13 * (k & 3) + (k >> 2)] * (one != ZERO)
-
-
-def _lowest_rank(x: np.ndarray) -> np.ndarray:
-    """The card of lowest rank of each bitboard, whatever its suit (the lowest suit on a tie;
-    0 stays 0)."""
-    return _suit_major(lowest_bit(_rank_major(x)))
-
-
-def _highest_rank(x: np.ndarray) -> np.ndarray:
-    """The card of highest rank of each bitboard, whatever its suit (the highest suit on a tie;
-    0 stays 0)."""
-    return _suit_major(highest_bit(_rank_major(x)))
 
 
 def _lengths(x: np.ndarray, deck) -> np.ndarray:
@@ -273,7 +241,7 @@ class NorwegianSeed(Strategy):
         take = first_set(sure_beat, pick(rest_opp_win, highest_bit(beat), lowest_bit(beat)))
         take = pick(~rest_opp, lowest_bit(beat), take)
         leave = self.leave_to_ally & rest_ally & (sure_beat == ZERO)
-        discard = _lowest_rank(first_set(legal & ~boss, legal))  # keep sure winners
+        discard = lowest_rank(first_set(legal & ~boss, legal))  # keep sure winners
         give = pick(following, lowest_bit(legal & led), discard)
         win_card = pick((beat != ZERO) & ~ally_takes & ~leave, take, give)
 
@@ -285,9 +253,9 @@ class NorwegianSeed(Strategy):
         if self.ally_throw_high:
             follow = pick(ally_takes, highest_bit(legal & led), follow)
         if self.void_throw_high:  # sure winners first, they would take a trick later
-            throw = _highest_rank(first_set(legal & boss, legal))
+            throw = highest_rank(first_set(legal & boss, legal))
         else:
-            throw = _lowest_rank(legal)
+            throw = lowest_rank(legal)
         lose_card = pick(following, follow, throw)
         return pick(want, win_card, lose_card)
 
@@ -317,9 +285,9 @@ class NorwegianSeed(Strategy):
         for mask in deck.suit_masks:
             length = popcount(hand & mask)
             short = short | mask * ((length > 0) & (length <= self.shed_short))
-        low = _lowest_rank(first_set(safe & band, safe, legal))
+        low = lowest_rank(first_set(safe & band, safe, legal))
         # short suits first: against opponents who want tricks their lowest card, else their
         # highest (opponents who duck leave it to us anyway; best done while it can still lose)
-        shed = _rank_major(safe & short)
-        short_card = _suit_major(pick(opp_win, lowest_bit(shed), highest_bit(shed)))
+        shed = rank_major(safe & short)
+        short_card = suit_major(pick(opp_win, lowest_bit(shed), highest_bit(shed)))
         return first_set(short_card, low)

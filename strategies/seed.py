@@ -21,7 +21,18 @@ import dataclasses
 
 import numpy as np
 
-from sim.cards import SPADES, U64, at_or_below, first_set, highest_bit, lowest_bit, pick, popcount
+from sim.cards import (
+    SPADES,
+    U64,
+    at_or_below,
+    first_set,
+    highest_bit,
+    highest_rank,
+    lowest_bit,
+    lowest_rank,
+    pick,
+    popcount,
+)
 
 from .base import Strategy, register
 
@@ -76,6 +87,10 @@ class SeedStrategy(Strategy):
     #                                       is above the wanted bid: bid nil with at most this
     suicide_first_nil: float = 2.5  # suicide: as the side's first bidder, bid nil with at most
     #                                 this many expected tricks (else the partner must)
+    # -- card passing (RULES.md §4.5) ---------------------------------------------------------------
+    nil_pass_spades_first: bool = True  # a nil bidder passes his highest spades first, then his
+    #                                     highest cards; his partner passes his lowest cards
+    partner_pass_high: bool = True  # to a partner without a nil: the highest side-suit cards
     # -- play -----------------------------------------------------------------------------------
     cover_nil: bool = True  # protect a partner's nil
     avoid_bags: bool = True  # duck once the contract is safe
@@ -141,6 +156,28 @@ class SeedStrategy(Strategy):
         nil = may_nil & (est <= limit) & (safe_nil | (limit > self.nil_max_estimate))
         nil |= ordinary == 0  # nothing but nil is left (a partner's high bid under max_team_bid)
         return pick(nil, 0, _nearest_legal(want, np.maximum(ordinary, 2)))
+
+    # ------------------------------------------------------------------------------- passing
+    def pass_cards(self, view, rng):
+        """A nil bidder sheds his dangers (highest spades, then highest cards) to his partner,
+        who sends back his lowest cards; partners without a nil pass high side-suit cards (the
+        receiver's strength); to an opponent, the lowest side-suit cards (spades are kept)."""
+        spades = view.deck.suit_masks[SPADES]
+        rows = np.arange(len(view))
+        mine = view.bids[rows, view.seat] == 0
+        partners = view.to == (view.seat ^ 2)
+        theirs = view.bids[rows, view.seat ^ 2] == 0
+        chosen = np.zeros(len(view), dtype=U64)
+        for k in range(int(view.count.max())):
+            left = view.hand & ~chosen
+            side = first_set(left & ~spades, left)
+            high_spade = highest_bit(left & spades) if self.nil_pass_spades_first else ZERO
+            shed = first_set(high_spade, highest_rank(left))
+            give = pick(partners & ~theirs & self.partner_pass_high, highest_rank(side),
+                        lowest_rank(side))
+            card = pick(partners & mine, shed, pick(partners & theirs, lowest_rank(left), give))
+            chosen |= card * (view.count > k)
+        return chosen
 
     # ------------------------------------------------------------------------------------ play
     def play(self, view, rng):

@@ -38,5 +38,14 @@ class RandomStrategy(Strategy):
         code = uniform_member(view.legal.astype(np.uint64), rng) - np.uint64(1)
         return np.bitwise_count(code).astype(np.int8)
 
+    def pass_cards(self, view, rng):
+        """``view.count`` cards, each uniform among those not yet chosen."""
+        chosen = np.zeros(len(view), dtype=np.uint64)
+        for k in range(int(view.count.max())):
+            more = view.count > k
+            card = uniform_member(np.where(more, view.hand & ~chosen, np.uint64(1)), rng)
+            chosen |= card * more
+        return chosen
+
     def play(self, view, rng):
         return uniform_member(view.legal, rng)

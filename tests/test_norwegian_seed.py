@@ -322,7 +322,8 @@ def test_seed_beats_random_on_the_same_deals():
 def test_lowest_and_highest_rank_across_suits():
     """The rank-major trick against a plain scan: the lowest (highest) rank of any suit, the
     lowest (highest) suit on a tie, 0 for an empty bitboard."""
-    from strategies.norwegian_seed import _highest_rank, _lowest_rank
+    from sim.cards import highest_rank as _highest_rank
+    from sim.cards import lowest_rank as _lowest_rank
 
     rng = np.random.default_rng(3)
     x = np.bitwise_and.reduce(rng.integers(0, 2**52, size=(3, 3000), dtype=np.uint64), axis=0)

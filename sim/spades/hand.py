@@ -44,25 +44,62 @@ def lead_rule_for(rules: SpadesRules, deck: Deck):
 
 @dataclass(frozen=True, eq=False)
 class HandOutcome:
-    """The bids, the play and the score of a batch of hands; ``scores_after``: int32[N, 2]."""
+    """The bids, the play and the score of a batch of hands; ``scores_after``: int32[N, 2];
+    ``passed``: uint64[N, 4] the cards each seat passed (RULES.md §4.5; 0 without passing) and
+    ``held``: uint64[N, 4] the hands the play started from (the dealt ones without passing)."""
 
     bidding: BidResult
     play: TrickResult
     score: HandScore
     scores_after: np.ndarray
+    passed: np.ndarray
+    held: np.ndarray
+
+
+def _passes(when: str, hands, bids, blind, scores, bags, lineup, rules, rng, deck):
+    """The card passing due ``when`` ("before_bid" or "after_bid"): ``pass_cards`` at its
+    ``pass_when``, then after the bidding ``nil_pass`` (RULES.md §4.5). Returns the hands after
+    them and the cards each seat passed."""
+    from .passing import nil_pass_counts, pass_round
+
+    passed = np.zeros_like(hands)
+    context = dict(bids=bids, blind=blind, scores=scores, bags=bags, rules=rules, deck=deck)
+    rounds = []
+    if rules.pass_cards is not None and rules.pass_when == when:
+        counts = np.full(hands.shape, rules.pass_cards.count, np.int8)
+        rounds.append((counts, rules.pass_cards.offset))
+    if rules.nil_pass is not None and when == "after_bid":
+        rounds.append((nil_pass_counts(bids, blind, rules), 2))
+    for counts, offset in rounds:
+        hands, cards = pass_round(hands, counts, offset, context, lineup, rng)
+        passed |= cards
+    return hands, passed
 
 
 def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: np.ndarray,
                lineup, rules: SpadesRules, rng: np.random.Generator,
-               deck: Deck | None = None) -> HandOutcome:
+               deck: Deck | None = None, passing: bool = True) -> HandOutcome:
     """hands: uint64[N, 4] dealt cards; dealer: int8[N]; scores, bags: int32[N, 2] before the hand.
-    The seat left of the dealer bids first and leads the first trick; spades are trump."""
+    The seat left of the dealer bids first and leads the first trick; spades are trump. Card
+    passing (RULES.md §4.5) happens unless ``passing`` is false (a replayed record's hands are
+    those after the passing)."""
     deck = deck or deck_for(rules)
+    n = hands.shape[0]
+    passed = np.zeros_like(hands)
+    exchanges = passing and (rules.pass_cards is not None or rules.nil_pass is not None)
+    if exchanges:
+        unbid = np.full((n, 4), -1, np.int8)
+        hands, passed = _passes("before_bid", hands, unbid, np.zeros((n, 4), bool), scores,
+                                bags, lineup, rules, rng, deck)
     bidding = run_bidding(hands, dealer, scores, bags, rules, deck, lineup, rng)
+    if exchanges:
+        hands, later = _passes("after_bid", hands, bidding.bids, bidding.blind, scores, bags,
+                               lineup, rules, rng, deck)
+        passed |= later
     trump = np.full(hands.shape[0], deck.suit_masks[SPADES])
     context = dict(bids=bidding.bids, blind=bidding.blind, scores=scores, bags=bags, rules=rules)
     play = play_tricks(hands, (dealer + 1) % 4, trump, deck, lead_rule_for(rules, deck), lineup,
                        rng, context)
     score = score_hands(bidding.bids, bidding.blind, play.tricks, bags, rules)
     return HandOutcome(bidding=bidding, play=play, score=score,
-                       scores_after=scores + score.points)
+                       scores_after=scores + score.points, passed=passed, held=hands)

@@ -56,7 +56,7 @@ def replay_group(members, rules, source):
             else:
                 lineup = Lineup([Scripted(recs.plays, extra.bids, extra.blind)] * 4)
                 outcome = play_hands(recs.hands, recs.dealer, recs.scores, extra.bags, lineup,
-                                     rules, np.random.default_rng(0), deck)
+                                     rules, np.random.default_rng(0), deck, passing=False)
                 tricks, score, points = outcome.play.tricks, outcome.score, outcome.score.points
                 winners = outcome.play.winners
         except (IllegalPlay, IllegalBid) as err:

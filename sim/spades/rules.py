@@ -15,6 +15,34 @@ from ..options import option, register_preset
 __all__ = ["SpadesRules"]
 
 NIL_TRICKS = ("bags_only", "count", "ignored")
+DIRECTIONS = ("left", "right", "partner")
+
+
+@dataclass(frozen=True)
+class PassCards:
+    """RULES.md §4.5 ``pass_cards = {count, direction}``: every player passes ``count`` cards to
+    the player on his left, his right or his partner."""
+
+    count: int
+    direction: str
+
+    @property
+    def offset(self) -> int:
+        """The receiver's seat minus the passer's, mod 4."""
+        return {"left": 1, "partner": 2, "right": 3}[self.direction]
+
+
+def _pass_cards(value) -> PassCards:
+    if (set(value) != {"count", "direction"} or type(value["count"]) is not int
+            or not 1 <= value["count"] <= 12 or value["direction"] not in DIRECTIONS):
+        raise ValueError(value)
+    return PassCards(value["count"], value["direction"])
+
+
+def _nil_pass(value) -> tuple[int, int]:
+    if len(value) != 2 or any(type(v) is not int or not 0 <= v <= 12 for v in value):
+        raise ValueError(value)
+    return tuple(value)
 SPADES_BROKEN = (True, False, "never")
 
 
@@ -52,6 +80,17 @@ class SpadesRules:
                                      maximum=0, optional=True)
     max_hands: int | None = option(None, "fixed number of hands per game", kind=int, minimum=1,
                                    optional=True)
+    # RULES.md §4.5 card passing
+    nil_pass: tuple[int, int] | None = option(
+        None, "after bidding, a side with a nil (blind nil) bidder exchanges this many cards "
+        "between the partners", kind=list, optional=True, parse=_nil_pass,
+        shape="[cards for a nil, cards for a blind nil], each 0..12 (usual: [1, 2])")
+    pass_cards: PassCards | None = option(
+        None, "every player passes count cards to the left, the right or his partner",
+        kind=dict, optional=True, parse=_pass_cards,
+        shape='{count = 1..12, direction = "left" | "right" | "partner"}')
+    pass_when: str = option("after_bid", "pass_cards before or after the bidding", kind=str,
+                            choices=("before_bid", "after_bid"))
     # RULES.md §4.4 bids and contracts
     double_nil: bool = option(False, "both partners nil: both made, each scores twice its "
                               "bonus; either failed, neither scores (no penalty)", kind=bool)
@@ -111,6 +150,10 @@ class SpadesRules:
         if self.double_blind_nil and not self.blind_nil:
             raise UserError("double_blind_nil = true needs blind_nil = true",
                             key="double_blind_nil")
+        if self.pass_when != "after_bid" and self.pass_cards is None:
+            raise UserError("pass_when needs pass_cards", key="pass_when")
+        if self.nil_pass is not None and not self.nil:
+            raise UserError("nil_pass needs nil = true", key="nil_pass")
         for key in ("double_nil", "suicide"):
             if getattr(self, key) and not self.nil:
                 raise UserError(f"{key} = true needs nil = true", key=key)

@@ -1,0 +1,61 @@
+"""Card passing (RULES.md §4.5) for a batch of hands.
+
+``pass_cards = {count, direction}``: every player passes ``count`` cards to the left, the right or
+his partner, before or after the bidding (``pass_when``). ``nil_pass = [n, m]``: after the
+bidding, the partners of a side with a nil bidder exchange ``n`` cards each (``m`` when a blind
+nil is among them). Each player chooses his cards from the hand he holds before the exchange,
+without seeing what he receives (the decisions are asked of all four seats, then applied at once).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import popcount
+from ..errors import UserError
+from ..views import PassView
+
+__all__ = ["IllegalPass", "nil_pass_counts", "pass_round"]
+
+
+class IllegalPass(UserError):
+    def __init__(self, message: str, *, row: int, seat: int):
+        self.row, self.seat = row, seat
+        super().__init__(f"card passing, seat {seat}: {message}")
+
+
+def nil_pass_counts(bids: np.ndarray, blind: np.ndarray, rules) -> np.ndarray:
+    """int8[N, 4]: the cards each seat passes to its partner under ``nil_pass``: ``n`` on a side
+    with a nil bidder, ``m`` when one of its nils is blind, 0 on a side without a nil."""
+    n_nil, n_blind = rules.nil_pass
+    nil = bids == 0
+    side_nil = nil | nil[:, [2, 3, 0, 1]]  # the seat or its partner bid nil
+    side_blind = (nil & blind) | (nil & blind)[:, [2, 3, 0, 1]]
+    return np.where(side_blind, n_blind, np.where(side_nil, n_nil, 0)).astype(np.int8)
+
+
+def pass_round(hands: np.ndarray, counts: np.ndarray, offset: int, context: dict, lineup,
+               rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """One exchange: seat ``s`` passes ``counts[:, s]`` cards to seat ``s + offset`` (mod 4).
+    Returns (the hands after it, uint64[N, 4] the cards each seat passed). ``context``: the
+    view fields of `sim.views.PassView` that do not change (bids, blind, scores, bags, rules,
+    deck); a strategy's cards are checked: ``count`` cards of its own hand."""
+    passed = np.zeros_like(hands)
+    for seat in range(4):
+        idx = np.flatnonzero(counts[:, seat] > 0)
+        if not idx.size:
+            continue
+        seats = np.full(idx.size, seat, np.int8)
+        view = PassView(rows=idx, seat=seats, hand=hands[idx, seat], count=counts[idx, seat],
+                        to=(seats + offset) % 4, **{k: (v[idx] if isinstance(v, np.ndarray)
+                                                        else v) for k, v in context.items()})
+        cards = lineup.decide(view, "pass_cards", rng, np.uint64)
+        bad = ((cards & ~view.hand) != 0) | (popcount(cards) != view.count)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise IllegalPass(f"must pass {int(view.count[i])} of its own cards, passed "
+                              f"{' '.join(context['deck'].names_of(int(cards[i]))) or 'none'}",
+                              row=int(idx[i]), seat=seat)
+        passed[idx, seat] = cards
+    received = passed[:, [(s - offset) % 4 for s in range(4)]]  # seat s gets s - offset's
+    return (hands & ~passed) | received, passed

@@ -1,0 +1,181 @@
+"""Card passing (RULES.md §4.5: ``pass_cards``, ``pass_when``, ``nil_pass``).
+
+Every exchange is recomputed here from the tables: each seat passes the right number of its own
+cards to the right seat, the hands at the start of play are the dealt ones after the exchanges,
+the bids see the passed hands exactly when ``pass_when = "before_bid"``; records written by
+``run --records`` hold the hands at the start of play and replay to the same scores; the players'
+choices follow their parameters; a bad pass is refused.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from sim.cards import popcount, standard_deck
+from sim.cli import main
+from sim.errors import UserError
+from sim.games import GAMES
+from sim.lineup import Lineup
+from sim.options import load_rules
+from sim.spades.passing import IllegalPass
+from strategies import make_strategy
+
+DECK = standard_deck()
+SPADES = int(DECK.suit_masks[3])
+OFFSET = {"left": 1, "partner": 2, "right": 3}
+
+
+def play(rules, strategy="random", size=400, mode="hands", seed=3):
+    lineup = Lineup([make_strategy(strategy)] * 4)
+    result = GAMES["spades"].play_block(rules, lineup, seed, 0, size, mode)
+    return result
+
+
+def rows_of(result):
+    """(dealt hands, outcome, row in the outcome) for every hand of a block result."""
+    start = 0
+    for o in result.outcomes:
+        n = o.play.tricks.shape[0]
+        for i in range(n):
+            yield result.hands[start + i], o, i
+        start += n
+
+
+def expected_counts(rules, bids, blind):
+    """Cards each seat passes in each round, derived from RULES.md §4.5 by hand."""
+    rounds = []
+    if rules.pass_cards is not None:
+        rounds.append(([rules.pass_cards.count] * 4, OFFSET[rules.pass_cards.direction]))
+    if rules.nil_pass is not None:
+        n, m = rules.nil_pass
+        counts = []
+        for seat in range(4):
+            side = (seat, seat ^ 2)
+            nils = [s for s in side if bids[s] == 0]
+            counts.append(0 if not nils else m if any(blind[s] for s in nils) else n)
+        rounds.append((counts, 2))
+    return rounds
+
+
+CASES = {
+    "left_after": {"pass_cards": {"count": 3, "direction": "left"}},
+    "right_before": {"pass_cards": {"count": 2, "direction": "right"}, "pass_when": "before_bid"},
+    "partner_before": {"pass_cards": {"count": 1, "direction": "partner"},
+                       "pass_when": "before_bid"},
+    "nil_pass": {"nil_pass": [1, 2], "blind_nil_min_deficit": 0},
+    "both": {"pass_cards": {"count": 1, "direction": "left"}, "nil_pass": [2, 3]},
+}
+
+
+@pytest.mark.parametrize("strategy", ["random", "seed"])
+@pytest.mark.parametrize("case", list(CASES))
+def test_exchanges_follow_the_rules(case, strategy):
+    rules = load_rules(CASES[case])
+    result = play(rules, strategy)
+    seen_nil = False
+    for dealt, o, i in rows_of(result):
+        bids, blind = o.bidding.bids[i], o.bidding.blind[i]
+        rounds = expected_counts(rules, bids, blind)
+        total = [sum(c[s] for c, _ in rounds) for s in range(4)]
+        passed = [int(x) for x in o.passed[i]]
+        held = [int(x) for x in o.held[i]]
+        dealt = [int(x) for x in dealt]
+        # each seat passed as many cards as the rounds ask (a card passed on is counted once)
+        assert [bin(p).count("1") for p in passed] == total, (case, bids, blind)
+        assert all(bin(h).count("1") == 13 for h in held)
+        assert sum(held) == (1 << 52) - 1 == sum(dealt)
+        if len(rounds) == 1:  # one exchange: the cards moved exactly as passed
+            (counts, offset), = rounds
+            for s in range(4):
+                giver = (s - offset) % 4
+                assert held[s] == (dealt[s] & ~passed[s]) | passed[giver]
+                assert passed[s] & ~dealt[s] == 0  # only his own cards
+        seen_nil |= rules.nil_pass is not None and any(total)
+    assert seen_nil or rules.nil_pass is None
+
+
+def test_bids_see_the_passed_hand_only_when_passing_comes_first():
+    """Under whiz a player bids his spades (or nil): before the bidding, the spades he holds
+    after the passing; after it, those he was dealt."""
+    for when in ("before_bid", "after_bid"):
+        rules = load_rules({"pass_cards": {"count": 3, "direction": "left"}, "pass_when": when,
+                            "whiz": True, "blind_nil": False})
+        result = play(rules)
+        for dealt, o, i in rows_of(result):
+            hands = o.held[i] if when == "before_bid" else dealt
+            for s in range(4):
+                spades = bin(int(hands[s]) & SPADES).count("1")
+                assert o.bidding.bids[i, s] in (0, spades)
+
+
+def test_the_seed_nil_bidder_sheds_high_spades_and_his_partner_sends_low_cards():
+    rules = load_rules({"nil_pass": [1, 1]})
+    result = play(rules, "seed", size=2000)
+    checked = 0
+    for dealt, o, i in rows_of(result):
+        for s in range(4):
+            p = int(o.passed[i, s])
+            if not p:
+                continue
+            hand = int(dealt[s])
+            if o.bidding.bids[i, s] == 0 and o.bidding.bids[i, s ^ 2] != 0 and hand & SPADES:
+                # his highest spade
+                assert p == 1 << (hand & SPADES).bit_length() - 1
+                checked += 1
+            elif o.bidding.bids[i, s ^ 2] == 0 and o.bidding.bids[i, s] != 0:
+                # the partner of a nil: his lowest card by rank (lowest suit on a tie)
+                low = min((b for b in range(52) if hand >> b & 1), key=lambda b: (b % 13, b // 13))
+                assert p == 1 << low
+                checked += 1
+    assert checked > 50
+
+
+def test_records_hold_the_played_hands_and_replay_to_the_same_scores(tmp_path):
+    out = tmp_path / "run"
+    records = tmp_path / "records.jsonl"
+    rules = tmp_path / "pass.toml"
+    rules.write_text('nil_pass = [1, 2]\npass_cards = { count = 2, direction = "right" }\n')
+    assert main(["run", "--rules", str(rules), "--strategy", "seed", "--games", "6",
+                 "--block-size", "3", "--out", str(out), "--records", str(records),
+                 "--n-jobs", "1", "--quiet"]) == 0
+    scored = tmp_path / "scored.jsonl"
+    assert main(["replay", str(records), "--out", str(scored)]) == 0
+    recs = [json.loads(line) for line in records.read_text().splitlines()]
+    outs = [json.loads(line) for line in scored.read_text().splitlines()]
+    import pandas as pd
+
+    table = pd.read_parquet(out / "hands").sort_values(["game_id", "hand_no"])
+    assert len(recs) == len(table)
+    for rec, got, (_, row) in zip(recs, outs, table.iterrows(), strict=True):
+        assert "passed" in rec
+        assert got["points"] == [row["points_0"], row["points_1"]]
+        for s in range(4):
+            assert DECK.names_of(int(row[f"passed_{s}"])) == rec["passed"][s]
+
+
+class BadPasser:
+    def __getattr__(self, name):
+        return getattr(make_strategy("random"), name)
+
+    def pass_cards(self, view, rng):
+        return view.hand & ~(view.hand - np.uint64(1))  # one card, whatever the count
+
+
+def test_a_bad_pass_is_refused():
+    rules = load_rules({"pass_cards": {"count": 2, "direction": "left"}})
+    with pytest.raises(IllegalPass, match="must pass 2 of its own cards"):
+        GAMES["spades"].play_block(rules, Lineup([BadPasser()] * 4), 1, 0, 5, "hands")
+    assert issubclass(IllegalPass, UserError)
+
+
+def test_passing_keys_are_checked():
+    for bad in ({"nil_pass": [1]}, {"nil_pass": [1, 13]}, {"pass_cards": {"count": 0,
+                                                                          "direction": "left"}},
+                {"pass_cards": {"count": 2, "direction": "across"}}, {"pass_when": "before_bid"},
+                {"nil_pass": [1, 2], "nil": False, "blind_nil": False}):
+        with pytest.raises(UserError):
+            load_rules(bad)
+    assert popcount(np.array([SPADES], np.uint64))[0] == 13
