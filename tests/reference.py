@@ -224,8 +224,9 @@ def _check_section_4_4(r: dict) -> None:
       fewer spades than the side still needs could bid nothing).
     * ``mirror`` with ``min_team_bid``, ``suicide`` or ``fledu``: the bid is forced by the spades
       held, so no other minimum or forced nil can be imposed on it.
-    * ``suicide`` with ``min_team_bid``: a first partner bidding below k forces his partner to a
-      nil that min_team_bid forbids (suicide has its own ``suicide_min_bid``).
+    * ``suicide`` with ``min_team_bid``, unless ``suicide_min_bid`` >= ``min_team_bid``: a first
+      partner bidding below k forces his partner to a nil that min_team_bid forbids.
+    * ``mirror`` with ``max_team_bid`` below 13: a player may hold more spades than it allows.
 
     (``hook``, ``moon`` and ``lexington`` forbid one bid and give way where that would leave no
     bid, see ``_why_not``, so they need no rejection.)
@@ -266,9 +267,12 @@ def _check_section_4_4(r: dict) -> None:
          "mirror forces every bid: min_team_bid must be off"),
         ("mirror", r["mirror"] and r["suicide"], "mirror forces every bid: suicide must be off"),
         ("mirror", r["mirror"] and r["fledu"], "mirror forces every bid: fledu must be off"),
-        ("suicide", r["suicide"] and r["min_team_bid"] is not None,
+        ("suicide", r["suicide"] and r["min_team_bid"] is not None
+         and (r["suicide_min_bid"] or 1) < r["min_team_bid"],
          "suicide with min_team_bid: a first bid below min_team_bid would force a nil that "
-         "min_team_bid forbids (use suicide_min_bid)"),
+         "min_team_bid forbids (set suicide_min_bid to at least min_team_bid)"),
+        ("mirror", r["mirror"] and r["max_team_bid"] is not None and r["max_team_bid"] < MAX_BID,
+         "mirror forces every bid: max_team_bid below 13 could forbid the spades held"),
     ]
     for key, bad, why in checks:
         if bad:
@@ -326,11 +330,24 @@ def _nil_rule(bid: int, t: _Turn, r: dict) -> str | None:
     return None
 
 
+def _least_bid(r: dict) -> int:
+    """The smallest bid a player can always make: nil, else 1 (4 under ``fledu``)."""
+    return 0 if r["nil"] else 4 if r["fledu"] else 1
+
+
 def _max_team_bid_rule(bid: int, t: _Turn, r: dict) -> str | None:
-    # section 3 `max_team_bid`: this bid + the partner's (if made; nil 0) at most the limit
-    partner = t.partner or 0
-    if r["max_team_bid"] is not None and bid + partner > r["max_team_bid"]:
-        return (f"with partner seat {partner_of(t.seat)}'s bid of {partner} the side would bid "
+    # section 3 `max_team_bid`: this bid + the partner's (nil 0) at most the limit; a partner still
+    # to bid is counted at the least bid he can always make (reading, shared with the engine: so
+    # that he keeps a legal bid; it matters only without nil)
+    if r["max_team_bid"] is None:
+        return None
+    if t.partner is None:
+        least = _least_bid(r)
+        if bid + least > r["max_team_bid"]:
+            return (f"the partner still to bid needs at least {least}: the side would bid more "
+                    f"than max_team_bid = {r['max_team_bid']}")
+    elif bid + t.partner > r["max_team_bid"]:
+        return (f"with partner seat {partner_of(t.seat)}'s bid of {t.partner} the side would bid "
                 f"more than max_team_bid = {r['max_team_bid']}")
     return None
 
@@ -421,14 +438,18 @@ def _first_reason(rules_: tuple, bid: int, t: _Turn, r: dict) -> str | None:
     return None
 
 
+def _legal(t: _Turn, r: dict) -> list[int]:
+    """The legal bids at this turn, ascending."""
+    required = [b for b in range(MAX_BID + 1) if _first_reason(_REQUIREMENTS, b, t, r) is None]
+    kept = [b for b in required if _first_reason(_PROHIBITIONS, b, t, r) is None]
+    return kept if kept else required  # prohibitions that would leave no bid do not apply
+
+
 def _why_not(bid: int, t: _Turn, r: dict) -> str | None:
     """Why ``bid`` is not legal at this turn, or None if it is."""
     why = _first_reason(_REQUIREMENTS, bid, t, r)
-    if why is not None:
+    if why is not None or bid in _legal(t, r):
         return why
-    required = [b for b in range(MAX_BID + 1) if _first_reason(_REQUIREMENTS, b, t, r) is None]
-    if all(_first_reason(_PROHIBITIONS, b, t, r) is not None for b in required):
-        return None  # the prohibitions would leave no bid: they do not apply
     return _first_reason(_PROHIBITIONS, bid, t, r)
 
 
@@ -457,8 +478,9 @@ def legal_bids(
     Returns ``{"bids": [sorted bids allowed after looking at the cards], "blind_nil": bool}``.
 
     * Bids are 0..13; 0 is nil and exists only with ``nil``; otherwise the minimum bid is 1.
-    * ``max_team_bid``: this bid plus the partner's bid (if already made; nil counts 0) may not
-      exceed it. A nil always fits.
+    * ``max_team_bid``: this bid plus the partner's bid (nil counts 0) may not exceed it; a
+      partner still to bid counts as the least bid he can always make (0 with nil, else 1, or 4
+      under ``fledu``). A nil always fits.
     * Section 4.4, each a further filter (the partner's bid is known only to the second partner
       of a side; the fourth bidder is the one after three bids):
       ``min_team_bid = k``: the second partner bids nil or at least k after a nil partner; after
@@ -476,8 +498,8 @@ def legal_bids(
     """
     r = resolve_rules(rules)
     t = _Turn(seat, bids_so_far, _n_spades(hand))
-    allowed = [b for b in range(0, MAX_BID + 1) if _why_not(b, t, r) is None]
-    nil_now = _why_not(0, _Turn(seat, bids_so_far, None), r) is None
+    allowed = _legal(t, r)
+    nil_now = 0 in _legal(_Turn(seat, bids_so_far, None), r)
     blind_nil = bool(r["nil"] and r["blind_nil"] and _blind_deficit_ok(seat, scores_before, r)
                      and nil_now)
     return {"bids": allowed, "blind_nil": blind_nil}

@@ -98,6 +98,17 @@ def test_nil_off_minimum_bid_is_one():
     assert ref.legal_bids(0, {}, [0, 0], {"nil": False})["bids"] == list(range(1, 14))
 
 
+def test_max_team_bid_keeps_room_for_the_partner_still_to_bid():
+    # Without nil the partner still to bid needs at least 1 (4 under fledu): max 10 -> first
+    # partner 1..9 (fledu: 4..6); with nil he can always bid nil: 0..10.
+    no_nil = {"nil": False, "blind_nil": False, "max_team_bid": 10}
+    assert bids_of(0, {}, no_nil) == list(range(1, 10))
+    assert bids_of(0, {}, {**no_nil, "fledu": True}) == [4, 5, 6]
+    assert bids_of(0, {}, {"max_team_bid": 10}) == list(range(0, 11))
+    # The second partner: 10 minus the partner's bid.
+    assert bids_of(2, {0: 6}, {**no_nil, "fledu": True}) == [4]
+
+
 def test_max_team_bid():
     # Partner (seat 3 for seat 1) bid 9; with max 13 seat 1 may bid 0..4.
     assert ref.legal_bids(1, {3: 9, 0: 12}, [0, 0], ref.OPENSPIEL)["bids"] == [0, 1, 2, 3, 4]
@@ -710,6 +721,8 @@ def test_whiz_and_mirror_in_full_records():
         ({"mirror": True, "blind_nil": False, "fledu": True}, "mirror"),
         ({"mirror": True, "blind_nil": False, "suicide": True}, "mirror"),
         ({"suicide": True, "min_team_bid": 4}, "suicide"),
+        ({"suicide": True, "suicide_min_bid": 3, "min_team_bid": 4}, "suicide"),
+        ({"mirror": True, "blind_nil": False, "max_team_bid": 12}, "mirror"),
         ({"double_blind_nil": True, "blind_nil": False}, "double_blind_nil"),
         ({"double_blind_nil_reward": "triple"}, "double_blind_nil_reward"),
         # bad values
@@ -735,7 +748,9 @@ def test_possible_combinations():
     for rules in ({"min_team_bid": 9, "max_team_bid": 9}, {"whiz": True, "blind_nil": False},
                   {"suicide": True, "suicide_min_bid": 4, "fledu": True},
                   {"moon": True, "lexington": True, "lexington_points": True, "double_nil": True},
-                  {"hook": True, "fledu": True, "min_team_bid": 4}, {"hook": True, "suicide": True}):
+                  {"hook": True, "fledu": True, "min_team_bid": 4}, {"hook": True, "suicide": True},
+                  {"suicide": True, "suicide_min_bid": 4, "min_team_bid": 4},
+                  {"mirror": True, "blind_nil": False, "max_team_bid": 13}):
         ref.resolve_rules(rules)
 
 
