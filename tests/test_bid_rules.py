@@ -494,6 +494,59 @@ def test_replay_records_report_the_win_at_once():
         assert (out["points"], out.get("wins_game")) == (want["points"], want["wins_game"]), bids
 
 
+# (variant, bids in bidding order, blind in bidding order): one illegal bid each
+ILLEGAL = [
+    ("hook", [3, 4, 5, 1], None),  # the fourth makes 3 + 4 + 5 + 1 = 13
+    ("hook", [6, 7, 0, 0], [0, 0, 0, 1]),  # a blind nil making 13
+    ("min_team_bid=4", [1, 3, 1, 5], None),  # the first side bids 1 + 1 < 4
+    ("min_team_bid=4", [2, 3, 0, 5], None),  # a nil after a partner's 2 < 4
+    ("suicide", [3, 0, 4, 5], None),  # no nil in the first side
+    ("suicide,suicide_min_bid=4", [0, 2, 5, 0], None),  # 2 < 4
+    ("fledu", [5, 2, 4, 4], None),
+    ("moon", [0, 6, 0, 7], None),  # 6 + 7 = 13 after the other side's double nil
+]
+
+
+def _by_seat(dealer: int, by_turn: list) -> list:
+    out = [None] * 4
+    for k, v in enumerate(by_turn):
+        out[(dealer + 1 + k) % 4] = v
+    return out
+
+
+@pytest.mark.parametrize("mode", ["full record", "score sheet"])
+@pytest.mark.parametrize("case", range(len(ILLEGAL) + 2))
+def test_illegal_bids_rejected_like_the_reference(case, mode):
+    """sim.replay refuses what reference.replay_hand refuses (IllegalBid), in full records (the
+    cards of a simulated deal) and on score sheets; whiz and mirror need the cards."""
+    from sim.replay import replay_records
+
+    if case < len(ILLEGAL):
+        name, by_turn, blind_by_turn = ILLEGAL[case]
+    else:
+        name, by_turn, blind_by_turn = ("whiz", "mirror")[case - len(ILLEGAL)], None, None
+        if mode == "score sheet":
+            pytest.skip("a score sheet has no cards: whiz and mirror bids are not checked")
+    model = run(name, "random", "hands").records[0]
+    dealer = model["dealer"]
+    if by_turn is None:  # every seat bids its spades, but the first one more (13: one less)
+        by_turn = [spades_held(model, (dealer + 1 + k) % 4) for k in range(4)]
+        by_turn[0] = by_turn[0] + 1 if by_turn[0] < 13 else 12
+    rec = {"game": "spades", "dealer": dealer, "bids": _by_seat(dealer, by_turn),
+           "blind": [bool(b) for b in _by_seat(dealer, blind_by_turn or [0] * 4)]}
+    if mode == "full record":
+        rec |= {"hands": model["hands"], "plays": model["plays"]}
+    else:
+        rec |= {"tricks": [4, 1, 5, 3]}
+    rules = engine_rules(name)
+    with pytest.raises(ref.IllegalBid):
+        ref.replay_hand(rec, ref_rules(rules))
+    with pytest.raises(UserError):
+        out = replay_records([(1, rec)], rules=rules)
+        pytest.fail(f"{name} ({mode}) bids {rec['bids']} blind {rec['blind']} accepted by "
+                    f"sim.replay: points {out[0]['points']}")
+
+
 # --- impossible combinations ------------------------------------------------------------------
 
 # Refused at load by RULES.md / the brief of these keys.
