@@ -55,8 +55,8 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
     did; ``suicide_min_bid``), ``min_team_bid`` (the second partner completes the side's total, or
     both bid nil), ``whiz`` / ``mirror`` (the number of spades held: ``spades`` int[N], None when
     the cards are not known, e.g. on a score sheet), then the prohibitions ``hook`` (the fourth bid
-    may not make the total 13) and ``moon`` (no moon after the opponents' double nil), each
-    applied only where it leaves a bid open.
+    may not make the total 13) and ``moon`` / ``lexington`` (no moon after the opponents' double
+    nil), each applied only where it leaves a bid open.
     """
     rows = np.arange(seat.shape[0])
     partner = bids[rows, seat ^ 2].astype(np.int32)
@@ -86,23 +86,25 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
         others = np.where(bids >= 0, bids, 0).sum(axis=1) - np.maximum(bids[rows, seat], 0)
         last = (bids >= 0).sum(axis=1) - (bids[rows, seat] >= 0) == 3
         banned |= np.where(last, _bit(13 - others), 0).astype(np.uint16)
-    if rules.moon:
-        opponents = bids[rows, (seat + 1) % 4], bids[rows, (seat + 3) % 4]
-        double_nil = (opponents[0] == 0) & (opponents[1] == 0)
-        banned |= np.where(second & (partner > 0) & double_nil, _bit(13 - partner), 0).astype(
-            np.uint16)
+    opponents = bids[rows, (seat + 1) % 4], bids[rows, (seat + 3) % 4]
+    after_double_nil = second & (opponents[0] == 0) & (opponents[1] == 0)
+    for on, total in ((rules.moon, 13), (rules.lexington, 12)):  # a nil makes no moon
+        if on:
+            makes = after_double_nil & (partner > 0) & (partner < total)
+            banned |= np.where(makes, _bit(total - partner), 0).astype(np.uint16)
     kept = mask & ~banned
     return np.where(kept != 0, kept, mask).astype(np.uint16)
 
 
 def blind_nil_allowed(seat: np.ndarray, scores: np.ndarray, rules: SpadesRules) -> np.ndarray:
-    """bool[N]: blind nil is on and the seat's side trails by at least ``blind_nil_min_deficit``."""
+    """bool[N]: blind nil is on and the seat's side trails by at least ``blind_nil_min_deficit``
+    (0 = always, a leading side too)."""
     if not rules.blind_nil:
         return np.zeros(seat.shape, dtype=bool)
     side = (seat & 1).astype(np.intp)
     rows = np.arange(seat.shape[0])
     deficit = scores[rows, 1 - side] - scores[rows, side]
-    return deficit >= rules.blind_nil_min_deficit
+    return (deficit >= rules.blind_nil_min_deficit) | (rules.blind_nil_min_deficit == 0)
 
 
 def _check(bid, legal, seat):

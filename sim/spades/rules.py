@@ -162,6 +162,20 @@ class SpadesRules:
                 raise UserError(f"{key} allows no blind bids: set blind_nil = false", key=key)
         if self.whiz and self.mirror:
             raise UserError("whiz and mirror each fix the bid differently: choose one", key="mirror")
+        fixed = "whiz" if self.whiz else "mirror" if self.mirror else None
+        if fixed:  # the cards fix the bid: rules that could forbid it leave a player no bid
+            if not self.nil:
+                raise UserError(f"{fixed} needs nil = true (a player may hold no spade)",
+                                key=fixed)
+            clash = [k for k in ("hook", "min_team_bid") if getattr(self, k)]
+            if fixed == "mirror":
+                clash += [k for k in ("fledu", "suicide", "max_team_bid") if getattr(self, k)]
+            if clash:
+                raise UserError(f"{fixed} fixes each bid by the spades held, which {clash[0]} "
+                                "may forbid, leaving a player no bid", key=fixed)
+        if self.suicide and self.min_team_bid is not None:
+            raise UserError("suicide forces a nil after a small first bid, which min_team_bid "
+                            "forbids: choose one", key="suicide")
         if self.suicide_min_bid is not None and not self.suicide:
             raise UserError("suicide_min_bid needs suicide = true", key="suicide_min_bid")
         if (self.min_team_bid is not None and self.max_team_bid is not None
