@@ -39,8 +39,11 @@ class BlindView(_Batched):
 
     rows: int64[n]; seat: int8[n] the seat deciding; dealer: int8[n];
     legal: uint16[n] the ordinary bids open to the seat (bit v = bid v; they do not depend on the
-    cards); bids: int8[n, P] bids made so far (-1 = not yet), blind: bool[n, P];
-    scores, bags: int32[n, sides] running game score and bags before this hand.
+    cards) — or, when a side contract is asked (``side_contract``), the codes open to the side
+    (bit c = code c of `sim.spades.contracts`, bit 0 = none); bids: int8[n, P] bids made so far
+    (-1 = not yet, or never: the partners of a side contract do not bid), blind: bool[n, P];
+    scores, bags: int32[n, sides] running game score and bags before this hand; contracts,
+    bemo: int8[n, 2] per side the side contracts and bemos declared so far (0 = none).
     """
 
     rows: np.ndarray
@@ -53,6 +56,8 @@ class BlindView(_Batched):
     bags: np.ndarray
     rules: object
     deck: Deck
+    contracts: np.ndarray | None = None
+    bemo: np.ndarray | None = None
 
     @property
     def deficit(self) -> np.ndarray:
@@ -131,6 +136,7 @@ class PlayView(_Batched):
     bids: int8[n, P]; blind: bool[n, P]; bags: int32[n, sides] (Spades); turn_up: uint64[n] the
     dealer's turned-up card, public (Portland); visible: uint64[n] the other cards the player
     sees (Portland dummy whist: the dummy's, face up; playing the dummy, its partner's own);
+    contracts, bemo: int8[n, 2] the sides' side contracts and bemos (Spades, RULES.md §4.4);
     declarations: int8[n, P] (Norwegian, codes of `sim.norwegian.auction`), contract: int8[n]
     GRAND, MISERE or NULLO (the declarer's), declarer: int8[n] who chose (-1: the classic
     game's all-pass nullo), grand_player: int8[n] who plays grand (-1 under nullo; the others
@@ -162,6 +168,8 @@ class PlayView(_Batched):
     bags: np.ndarray | None = None
     turn_up: np.ndarray | None = None
     visible: np.ndarray | None = None
+    contracts: np.ndarray | None = None
+    bemo: np.ndarray | None = None
     declarations: np.ndarray | None = None
     contract: np.ndarray | None = None
     declarer: np.ndarray | None = None

@@ -6,6 +6,8 @@ views of `sim.views`, each returning one answer per row:
 
     blind_nil(view: BlindView, rng) -> bool[n]     (only asked where a blind nil is legal)
     bid(view: BidView, rng) -> int8[n]              (a bid whose bit is set in view.legal)
+    side_contract(view: BlindView | BidView, rng) -> int8[n]
+                                                    (Spades side contracts: a code in view.legal)
     declare(view: DeclareView, rng) -> int8[n]      (a declaration code set in view.legal)
     pass_cards(view: PassView, rng) -> uint64[n]    (view.count cards of view.hand)
     play(view: PlayView, rng) -> uint64[n]          (one card of view.legal)

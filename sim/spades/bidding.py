@@ -26,10 +26,20 @@ class IllegalBid(UserError):
 
 @dataclass(frozen=True, eq=False)
 class BidResult:
-    """bids: int8[N, 4] (0 = nil); blind: bool[N, 4] (a blind nil)."""
+    """bids: int8[N, 4] (0 = nil; -1 for the partners of a side contract); blind: bool[N, 4] (a
+    blind nil); contracts, bemo: int8[N, 2] per side (codes of `sim.spades.contracts`, 0 = none).
+    """
 
     bids: np.ndarray
     blind: np.ndarray
+    contracts: np.ndarray = None
+    bemo: np.ndarray = None
+
+    def __post_init__(self):
+        n = self.bids.shape[0]
+        for name in ("contracts", "bemo"):
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, np.zeros((n, 2), np.int8))
 
 
 def _span(lo, hi) -> np.ndarray:
@@ -107,15 +117,15 @@ def blind_nil_allowed(seat: np.ndarray, scores: np.ndarray, rules: SpadesRules) 
     return (deficit >= rules.blind_nil_min_deficit) | (rules.blind_nil_min_deficit == 0)
 
 
-def _check(bid, legal, seat):
+def _check(bid, legal, seat, rows=None):
     """Raise IllegalBid for the first hand whose bid (a blind nil is a bid of 0) is not in its
-    legal mask."""
+    legal mask; ``rows``: the batch rows of the arrays (default: all, in order)."""
     bad = (bid < 0) | (bid > 13) | ((legal >> np.clip(bid, 0, 15)) & 1 == 0)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         allowed = [v for v in range(14) if int(legal[i]) >> v & 1]
-        raise IllegalBid(f"bid {int(bid[i])} is not allowed; allowed: {allowed}", row=i,
-                         seat=int(seat[i]))
+        raise IllegalBid(f"bid {int(bid[i])} is not allowed; allowed: {allowed}",
+                         row=i if rows is None else int(rows[i]), seat=int(seat[i]))
 
 
 def check_bids(bids, blind, dealer, rules: SpadesRules) -> None:
@@ -131,29 +141,101 @@ def check_bids(bids, blind, dealer, rules: SpadesRules) -> None:
         made[rows, seat] = bid
 
 
+def _side_contract_masks(stage: str, seat, bids, blind, contracts, rules) -> np.ndarray:
+    """uint16[N]: the codes of `sim.spades.contracts` open to ``seat``'s side at this ``stage``
+    ("blind", "sighted" before its first bid, "bemo" after its second), bit 0 (none) included
+    where any is open; 0 where none is."""
+    from . import contracts as sc
+
+    rows = np.arange(seat.shape[0])
+    side, partner = (seat & 1).astype(np.intp), bids[rows, seat ^ 2]
+    first = (partner < 0) & (contracts[rows, side] == 0)
+    theirs = contracts[rows, 1 - side]
+    if stage == "bemo":
+        mask = np.where((partner > 0) & (bids[rows, seat] > 0) & (contracts[rows, side] == 0),
+                        sc.bemo_codes(rules), 0)
+        return mask.astype(np.uint16)
+    codes = sc.blind_codes(rules) if stage == "blind" else sc.sighted_codes(rules)
+    mask = np.where(first, codes, 0).astype(np.uint16)
+    if stage == "blind" and rules.blind_moon:  # the first of blind moon and double blind nil
+        opp = [(seat + 1) % 4, (seat + 3) % 4]
+        double_blind = np.all([(bids[rows, o] == 0) & blind[rows, o] for o in opp], axis=0)
+        mask &= np.where(double_blind, ~np.uint16(1 << sc.BLIND_MOON), ~np.uint16(0))
+    if stage == "sighted" and rules.mo_b:  # one side leads trick 1 on its Mo
+        mo = (theirs == sc.LITTLE_MO) | (theirs == sc.BIG_MO)
+        mask &= np.where(mo, ~np.uint16((1 << sc.LITTLE_MO) | (1 << sc.BIG_MO)),
+                         ~np.uint16(0))
+    return np.where(mask == 1, 0, mask).astype(np.uint16)  # "none" alone is no choice
+
+
+def _ask_contract(view, idx, lineup, rng, method="side_contract") -> np.ndarray:
+    """Ask the rows ``idx`` of ``view`` for a code of their mask; checked."""
+    sub = view.take(idx)
+    code = lineup.decide(sub, method, rng, np.int8)
+    bad = (code < 0) | (code > 15) | ((sub.legal >> np.clip(code, 0, 15)) & 1 == 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        from .contracts import NAMES
+
+        allowed = [NAMES[c] or "none" for c in range(len(NAMES)) if int(sub.legal[i]) >> c & 1]
+        raise IllegalBid(f"side contract {int(code[i])} is not allowed; allowed: {allowed}",
+                         row=int(idx[i]), seat=int(sub.seat[i]))
+    return code
+
+
 def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, rng) -> BidResult:
-    """Four bids per hand, seat ``dealer + 1`` first. Strategies' answers are checked."""
+    """Four bids per hand, seat ``dealer + 1`` first. Strategies' answers are checked.
+
+    A seat is asked, in this order: a blind side contract (its side's first bidder, before
+    looking), a blind nil, a side contract after looking (first bidder), its bid, a bemo (its
+    side's second bidder). The partners of a side contract do not bid (RULES.md §4.4)."""
     n = hands.shape[0]
     rows = np.arange(n)
     bids = np.full((n, 4), -1, dtype=np.int8)
     blind = np.zeros((n, 4), dtype=bool)
+    contracts = np.zeros((n, 2), dtype=np.int8)
+    bemo = np.zeros((n, 2), dtype=np.int8)
     spade_mask = deck.suit_masks[SPADES]
     for j in range(4):
         seat = ((dealer + 1 + j) % 4).astype(np.int8)
-        unseen = bid_masks(bids, seat, rules)  # before looking at the cards
+        side = (seat & 1).astype(np.intp)
         common = dict(rows=rows, seat=seat, dealer=dealer, bids=bids, blind=blind,
-                      scores=scores, bags=bags, rules=rules, deck=deck)
-        may_blind = np.flatnonzero(blind_nil_allowed(seat, scores, rules) & (unseen & 1 != 0))
+                      scores=scores, bags=bags, rules=rules, deck=deck, contracts=contracts,
+                      bemo=bemo)
+        offered = _side_contract_masks("blind", seat, bids, blind, contracts, rules)
+        idx = np.flatnonzero(offered)
+        if idx.size:
+            contracts[idx, side[idx]] = _ask_contract(BlindView(legal=offered, **common), idx,
+                                                      lineup, rng)
+        bidding = contracts[rows, side] == 0
+        unseen = bid_masks(bids, seat, rules)  # before looking at the cards
+        may_blind = blind_nil_allowed(seat, scores, rules) & (unseen & 1 != 0) & bidding
+        if rules.blind_moon:  # no double blind nil after the opponents' blind moon
+            from .contracts import BLIND_MOON
+
+            partner_blind = blind[rows, seat ^ 2] & (bids[rows, seat ^ 2] == 0)
+            may_blind &= ~(partner_blind & (contracts[rows, 1 - side] == BLIND_MOON))
+        may_blind = np.flatnonzero(may_blind)
         goes_blind = np.zeros(n, dtype=bool)
         if may_blind.size:
             view = BlindView(legal=unseen, **common).take(may_blind)
             goes_blind[may_blind] = lineup.decide(view, "blind_nil", rng, bool)
         hand = hands[rows, seat]
+        offered = _side_contract_masks("sighted", seat, bids, blind, contracts, rules)
+        idx = np.flatnonzero((offered != 0) & ~goes_blind)
+        if idx.size:
+            contracts[idx, side[idx]] = _ask_contract(BidView(hand=hand, legal=offered, **common),
+                                                      idx, lineup, rng)
+        idx = np.flatnonzero(contracts[rows, side] == 0)
         legal = bid_masks(bids, seat, rules, popcount(hand & spade_mask))
-        view = BidView(hand=hand, legal=legal, **common)
-        bid = lineup.decide(view, "bid", rng, np.int8)
-        bid = np.where(goes_blind, 0, bid)
-        _check(bid, legal, seat)
-        bids[rows, seat] = bid
-        blind[rows, seat] = goes_blind
-    return BidResult(bids=bids, blind=blind)
+        view = BidView(hand=hand, legal=legal, **common).take(idx)
+        bid = np.where(goes_blind[idx], 0, lineup.decide(view, "bid", rng, np.int8))
+        _check(bid, legal[idx], seat[idx], idx)
+        bids[idx, seat[idx]] = bid
+        blind[idx, seat[idx]] = goes_blind[idx]
+        offered = _side_contract_masks("bemo", seat, bids, blind, contracts, rules)
+        idx = np.flatnonzero(offered)
+        if idx.size:
+            bemo[idx, side[idx]] = _ask_contract(BidView(hand=hand, legal=offered, **common),
+                                                 idx, lineup, rng)
+    return BidResult(bids=bids, blind=blind, contracts=contracts, bemo=bemo)

@@ -12,7 +12,7 @@ from .bidding import BidResult, run_bidding
 from .rules import SpadesRules
 from .scoring import HandScore, score_hands
 
-__all__ = ["HandOutcome", "deck_for", "lead_rule_for", "play_hands"]
+__all__ = ["HandOutcome", "deck_for", "first_leader", "lead_rule_for", "play_hands"]
 
 
 def deck_for(rules: SpadesRules) -> Deck:
@@ -40,6 +40,20 @@ def lead_rule_for(rules: SpadesRules, deck: Deck):
     until_broken.reason = "may not be led: spades are not broken and the leader holds other suits"
     never.reason = "may not be led: spades are led only by a player holding nothing else"
     return {True: until_broken, False: free, "never": never}[rules.spades_broken]
+
+
+def first_leader(dealer: np.ndarray, contracts: np.ndarray, rules: SpadesRules) -> np.ndarray:
+    """int8[N]: the left of the dealer leads (RULES.md §3); under ``mo_b`` a side that declared
+    Mo leads: its first player in the rotation from the dealer's left (§4.4)."""
+    left = ((dealer + 1) % 4).astype(np.int8)
+    if not rules.mo_b:
+        return left
+    from .contracts import BIG_MO, LITTLE_MO
+
+    rows = np.arange(dealer.shape[0])
+    other = contracts[rows, 1 - (left & 1)]  # the side of the dealer's right-hand seat
+    mo = (other == LITTLE_MO) | (other == BIG_MO)
+    return np.where(mo, (left + 1) % 4, left).astype(np.int8)
 
 
 @dataclass(frozen=True, eq=False)
@@ -97,9 +111,11 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
                                lineup, rules, rng, deck)
         passed |= later
     trump = np.full(hands.shape[0], deck.suit_masks[SPADES])
-    context = dict(bids=bidding.bids, blind=bidding.blind, scores=scores, bags=bags, rules=rules)
-    play = play_tricks(hands, (dealer + 1) % 4, trump, deck, lead_rule_for(rules, deck), lineup,
-                       rng, context)
-    score = score_hands(bidding.bids, bidding.blind, play.tricks, bags, rules)
+    context = dict(bids=bidding.bids, blind=bidding.blind, scores=scores, bags=bags, rules=rules,
+                   contracts=bidding.contracts, bemo=bidding.bemo)
+    play = play_tricks(hands, first_leader(dealer, bidding.contracts, rules), trump, deck,
+                       lead_rule_for(rules, deck), lineup, rng, context)
+    score = score_hands(bidding.bids, bidding.blind, play.tricks, bags, rules,
+                        bidding.contracts, bidding.bemo, play.winners)
     return HandOutcome(bidding=bidding, play=play, score=score,
                        scores_after=scores + score.points, passed=passed, held=hands)

@@ -91,6 +91,28 @@ class SpadesRules:
         shape='{count = 1..12, direction = "left" | "right" | "partner"}')
     pass_when: str = option("after_bid", "pass_cards before or after the bidding", kind=str,
                             choices=("before_bid", "after_bid"))
+    # RULES.md §4.4 side contracts: declared for a side instead of its two bids (bemo on top)
+    team_nil: bool = option(False, "a side may bid to take no trick: +100, else -100; no bags",
+                            kind=bool)
+    team_blind_nil: bool = option(False, "team nil before either partner looks: +150, else "
+                                  "-150", kind=bool)
+    ten_for_two_hundred: bool = option(False, "a side may bid a wheel: 10 or more tricks +200, "
+                                       "else -ten_for_200_fail", kind=bool)
+    ten_for_200_fail: int = option(200, "what a failed wheel costs", kind=int, minimum=0)
+    ten_for_200_exact: bool = option(False, "a wheel's tricks above 10 count as bags", kind=bool)
+    tens_are_wheels: bool = option(False, "every side bid of 10 is a wheel", kind=bool)
+    mo_a: bool = option(False, "a side may declare Little Mo (6 tricks in a row, 150) or Big Mo "
+                        "(8 in a row, 300); no bags", kind=bool)
+    mo_b: bool = option(False, "a side may declare Little Mo (the first 7 tricks, 150) or Big "
+                        "Mo (the first 10, 250), leading trick 1; no bags", kind=bool)
+    bemo: bool = option(False, "on top of its bid a side may declare Little Bemo (the first 6 "
+                        "tricks, 60) or Big Bemo (the first 9, 90)", kind=bool)
+    blind_six: bool = option(False, "before looking, a side may bid exactly 6 tricks: +120, "
+                             "else -120", kind=bool)
+    blind_six_at_least: bool = option(False, "blind six is 6 or more: +120, else -60",
+                                      kind=bool)
+    blind_moon: bool = option(False, "before looking, a side may bid all 13: wins the game at "
+                              "once, else -130", kind=bool)
     # RULES.md §4.4 bids and contracts
     double_nil: bool = option(False, "both partners nil: both made, each scores twice its "
                               "bonus; either failed, neither scores (no penalty)", kind=bool)
@@ -145,8 +167,32 @@ class SpadesRules:
             raise UserError("mercy_score must be below target_score", key="mercy_score")
         self._check_bids()
 
+    @property
+    def side_contracts(self) -> bool:
+        """Some side contract of RULES.md §4.4 may be declared (bemo aside)."""
+        return (self.team_nil or self.team_blind_nil or self.ten_for_two_hundred or self.mo_a
+                or self.mo_b or self.blind_six or self.blind_moon)
+
+    def _check_side_contracts(self) -> None:
+        if self.mo_a and self.mo_b:
+            raise UserError("mo_a and mo_b are two versions of Mo: choose one", key="mo_b")
+        defaults = SpadesRules()
+        for key, needs in (("ten_for_200_fail", "ten_for_two_hundred"),
+                           ("ten_for_200_exact", "ten_for_two_hundred"),
+                           ("tens_are_wheels", "ten_for_two_hundred"),
+                           ("blind_six_at_least", "blind_six")):
+            if getattr(self, key) != getattr(defaults, key) and not getattr(self, needs):
+                raise UserError(f"{key} needs {needs} = true", key=key)
+        if self.side_contracts or self.bemo:
+            for key in ("min_team_bid", "suicide", "whiz", "mirror"):
+                if getattr(self, key):
+                    raise UserError(f"{key} rules the two ordinary bids of a side; side "
+                                    "contracts (team_nil, wheels, Mo, bemo, blind six, blind "
+                                    "moon) replace them: choose one", key=key)
+
     def _check_bids(self) -> None:
         """RULES.md §4.4 keys that exclude each other or need another key."""
+        self._check_side_contracts()
         if self.double_blind_nil and not self.blind_nil:
             raise UserError("double_blind_nil = true needs blind_nil = true",
                             key="double_blind_nil")

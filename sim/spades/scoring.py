@@ -11,11 +11,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import contracts as sc
 from .rules import SpadesRules
 
 __all__ = ["COMPONENTS", "HandScore", "score_hands"]
 
-COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil")  # the parts of `points`, in order
+COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil", "bemo")  # the parts of `points`
 
 
 @dataclass(frozen=True, eq=False)
@@ -27,12 +28,13 @@ class HandScore:
     overtricks: np.ndarray
     bag_penalty: np.ndarray
     nil: np.ndarray
+    bemo: np.ndarray
     bags_after: np.ndarray
     wins_game: np.ndarray
 
     @property
     def points(self) -> np.ndarray:
-        return self.contract + self.overtricks + self.bag_penalty + self.nil
+        return self.contract + self.overtricks + self.bag_penalty + self.nil + self.bemo
 
     def components(self) -> dict[str, np.ndarray]:
         return {name: getattr(self, name) for name in COMPONENTS}
@@ -44,21 +46,46 @@ def _per_side(x: np.ndarray) -> np.ndarray:
 
 
 def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray,
-                rules: SpadesRules) -> HandScore:
-    """Score N hands. bids: int8[N, 4] (0 = nil); blind: bool[N, 4]; tricks: int8[N, 4];
-    bags_before: int[N, 2] the sides' running bag counts."""
+                rules: SpadesRules, contracts: np.ndarray | None = None,
+                bemo: np.ndarray | None = None, winners: np.ndarray | None = None) -> HandScore:
+    """Score N hands. bids: int8[N, 4] (0 = nil, -1 = no bid: a side contract's partners);
+    blind: bool[N, 4]; tricks: int8[N, 4]; bags_before: int[N, 2] the sides' running bag counts;
+    contracts, bemo: int8[N, 2] the side contracts and bemos (RULES.md §4.4, codes of
+    `sim.spades.contracts`; None = none); winners: int8[N, 13] who won each trick (needed by Mo
+    and bemo; None on a score sheet)."""
+    n = bids.shape[0]
     tricks = tricks.astype(np.int32)
     is_nil = bids == 0
-    contract, bags = _contract(bids, is_nil, tricks, rules)
+    contract, bags = _contract(np.maximum(bids, 0), is_nil, tricks, rules)
     bags = bags + _nil_tricks_as_bags(is_nil, tricks, rules)
     if rules.lexington_points:  # RULES.md §4.4: 12+ tricks score 240 whatever the bid, no bags
         big = _per_side(tricks) >= 12
         contract, bags = np.where(big, 240, contract), np.where(big, 0, bags)
+    nil = _nil(is_nil, blind, tricks, rules)
+    wins_game = _wins_game(bids, blind, is_nil, tricks, rules)
+    codes = np.zeros((n, 2), np.int8) if contracts is None else contracts.astype(np.int8)
+    if rules.tens_are_wheels:  # a side bid of 10 (no nil) is a wheel
+        ordinary = _per_side(np.maximum(bids, 0).astype(np.int32))
+        no_nil = _per_side(is_nil.astype(np.int32)) == 0
+        codes = np.where((codes == 0) & (ordinary == 10) & no_nil, sc.WHEEL, codes)
+    bemo_part = np.zeros((n, 2), np.int32)
+    if (codes != 0).any() or (bemo is not None and (bemo != 0).any()):
+        taken = _per_side(tricks)
+        for side in (0, 1):
+            won = None if winners is None else (winners.astype(np.int64) & 1) == side
+            has = codes[:, side] != 0
+            pts, extra, wins = sc.contract_points(codes[:, side], taken[:, side], won, rules)
+            contract[:, side] = np.where(has, pts, contract[:, side])
+            bags[:, side] = np.where(has, extra, bags[:, side])
+            nil[:, side] = np.where(has, 0, nil[:, side])
+            wins_game = np.where(wins, side, wins_game).astype(np.int8)
+            if bemo is not None:
+                bemo_part[:, side] = sc.bemo_points(bemo[:, side], won)
     penalty, bags_after = _bag_penalty(bags_before.astype(np.int32) + bags, rules)
-    parts = dict(contract=contract, overtricks=bags, bag_penalty=penalty,
-                 nil=_nil(is_nil, blind, tricks, rules), bags_after=bags_after)
+    parts = dict(contract=contract, overtricks=bags, bag_penalty=penalty, nil=nil,
+                 bemo=bemo_part, bags_after=bags_after)
     return HandScore(**{k: np.asarray(v, dtype=np.int32) for k, v in parts.items()},
-                     wins_game=_wins_game(bids, blind, is_nil, tricks, rules))
+                     wins_game=wins_game)
 
 
 def _contract(bids, is_nil, tricks, rules):

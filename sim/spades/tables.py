@@ -36,6 +36,11 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         cols[f"blind_{seat}"] = blind[:, seat]
         cols[f"tricks_{seat}"] = tricks[:, seat]
     cols["wins_game"] = stacked(outs, lambda o: o.score.wins_game)
+    contracts = stacked(outs, lambda o: o.bidding.contracts)
+    bemo = stacked(outs, lambda o: o.bidding.bemo)
+    for side in range(2):
+        cols[f"side_contract_{side}"] = contracts[:, side]
+        cols[f"bemo_bid_{side}"] = bemo[:, side]
     passed = stacked(outs, lambda o: o.passed)
     for seat in range(4):
         cols[f"passed_{seat}"] = passed[:, seat]
