@@ -16,24 +16,40 @@ Conventions (RULES.md section 0):
 
 Rules are a plain dict with the section 3 keys and the section 4.4 keys ``min_team_bid``, ``hook``,
 ``suicide``, ``suicide_min_bid``, ``whiz``, ``mirror``, ``fledu``, ``double_nil``, ``moon``,
-``lexington``, ``lexington_points``, ``double_blind_nil`` and ``double_blind_nil_reward`` (all off by
-default); ``STANDARD``, ``SHORT`` and
-``OPENSPIEL`` are the presets ``spades.standard``, ``spades.short`` and ``spades.openspiel``. A dict
-passed to the public functions may give only some keys; the rest come from ``STANDARD``.
-Combinations that cannot be played are rejected by ``resolve_rules`` with a ValueError naming the
-key (see ``_check_combinations``).
+``lexington``, ``lexington_points``, ``double_blind_nil`` and ``double_blind_nil_reward``, and the
+section 4.4 side contracts ``team_nil``, ``team_blind_nil``, ``ten_for_two_hundred`` (with
+``ten_for_200_fail``, ``ten_for_200_exact``, ``tens_are_wheels``), ``mo_a``, ``mo_b``, ``bemo``,
+``blind_six`` (with ``blind_six_at_least``) and ``blind_moon`` (all off by default); ``STANDARD``,
+``SHORT`` and ``OPENSPIEL`` are the presets ``spades.standard``, ``spades.short`` and
+``spades.openspiel``. A dict passed to the public functions may give only some keys; the rest come
+from ``STANDARD``. Combinations that cannot be played are rejected by ``resolve_rules`` with a
+ValueError naming the key (see ``_check_section_4_4``). The engine's card-passing keys (section
+4.5), which this reference does not implement, are known and accepted only switched off.
+
+Side contracts (section 4.4; see ``legal_side_contracts``): a side may declare one contract
+instead of its partners' two bids: ``"team_nil"``, ``"team_blind_nil"``, ``"wheel"``,
+``"little_mo"``, ``"big_mo"``, ``"blind_six"``, ``"blind_moon"``. In a record, ``"bids"`` holds
+``None`` (JSON null) for the partners of such a side and ``"side_contracts": [code or None, code or
+None]`` gives the declarations by side. ``bemo`` comes on top of a side's ordinary bids:
+``"bemo": ["little_bemo" | "big_bemo" | None, ...]`` by side.
 
 Public API::
 
     parse_card("AS") -> (14, "S")
     trick_winner(trick, leader) -> seat
-    legal_bids(seat, bids_so_far, scores_before, rules, hand=None)
-        -> {"bids": [...], "blind_nil": bool}
+    legal_bids(seat, bids_so_far, scores_before, rules, hand=None, *, blind_so_far=None,
+               side_contracts=None) -> {"bids": [...], "blind_nil": bool}
+    legal_side_contracts(seat, bids_so_far, rules, *, blind_so_far=None, side_contracts=None)
+        -> {"blind": [codes], "sighted": [codes]}
+    legal_bemo(seat, bids_so_far, rules, *, side_contracts=None) -> [names]
+    first_leader(dealer, side_contracts, rules) -> seat
     legal_plays(hand, trick_so_far, spades_broken, rules) -> [cards]
     replay_hand(record, rules) -> {"tricks", "winners", "points", "components", "after"}
         (+ "wins_game" when a rule can win the game at once: moon, lexington, ...)
-    score_hand(bids, blind, tricks, before_scores, before_bags, rules) -> {"points", ...}
-    wins_game(bids, tricks, rules, blind=None) -> side winning the game at once, or None
+    score_hand(bids, blind, tricks, before_scores, before_bags, rules, *, side_contracts=None,
+               bemo=None, winners=None) -> {"points", ...}
+    wins_game(bids, tricks, rules, blind=None, *, side_contracts=None)
+        -> side winning the game at once, or None
     game_over(scores, hand_no, rules, wins_game=None) -> (bool, winner or None)
 """
 
@@ -54,7 +70,12 @@ __all__ = [
     "partner_of",
     "resolve_rules",
     "trick_winner",
+    "SIDE_CONTRACTS",
+    "BEMOS",
     "legal_bids",
+    "legal_side_contracts",
+    "legal_bemo",
+    "first_leader",
     "legal_plays",
     "score_hand",
     "replay_hand",
@@ -138,6 +159,19 @@ STANDARD: dict = {
     "moon": False,  # a side bidding 13 (no nil) that takes all 13 tricks wins the game at once
     "lexington": False,  # a side bidding 12 (no nil) that takes 12 or more wins the game at once
     "lexington_points": False,  # a side taking 12+ tricks scores 240 as contract, no bags
+    # --- section 4.4, side contracts (all off): a side declares one instead of its two bids ---
+    "team_nil": False,  # "team_nil": the side takes no trick: +100, else -100; no bags
+    "team_blind_nil": False,  # "team_blind_nil": the same before either partner looks: +/-150
+    "ten_for_two_hundred": False,  # "wheel": 10+ tricks -> +200, else -ten_for_200_fail; no bags
+    "ten_for_200_fail": 200,  # what a failed wheel costs
+    "ten_for_200_exact": False,  # a wheel's tricks above 10 are bags (1 point each)
+    "tens_are_wheels": False,  # a side whose two bids (no nil) total exactly 10 plays a wheel
+    "mo_a": False,  # "little_mo" 6 tricks in a row (+/-150), "big_mo" 8 (+/-300); no bags
+    "mo_b": False,  # "little_mo" the first 7 tricks (+/-150), "big_mo" the first 10 (+/-250)
+    "bemo": False,  # on top of the bids: "little_bemo" first 6 tricks +/-60, "big_bemo" 9 +/-90
+    "blind_six": False,  # "blind_six" before looking: exactly 6 tricks +120, else -120; no bags
+    "blind_six_at_least": False,  # blind six is 6 or more: +120 (no overtricks), else -60
+    "blind_moon": False,  # "blind_moon" before looking: 13 tricks win the game (+130), else -130
     # --- section 4.5, card passing: known, not implemented here (accepted only switched off) ---
     "nil_pass": None,
     "pass_cards": None,
@@ -193,7 +227,13 @@ def resolve_rules(rules: dict | str | None = None) -> dict:
 
 
 _BOOL_KEYS_4_4 = ("hook", "suicide", "whiz", "mirror", "fledu", "double_nil", "double_blind_nil",
-                  "moon", "lexington", "lexington_points")
+                  "moon", "lexington", "lexington_points", "team_nil", "team_blind_nil",
+                  "ten_for_two_hundred", "ten_for_200_exact", "tens_are_wheels", "mo_a", "mo_b",
+                  "bemo", "blind_six", "blind_six_at_least", "blind_moon")
+
+# The keys that let a side declare a side contract instead of its bids (section 4.4), and bemo.
+_SIDE_CONTRACT_KEYS = ("team_nil", "team_blind_nil", "ten_for_two_hundred", "mo_a", "mo_b",
+                       "blind_six", "blind_moon", "bemo")
 
 
 def _check_int(r: dict, key: str, lo: int, hi: int) -> None:
@@ -230,6 +270,12 @@ def _check_section_4_4(r: dict) -> None:
 
     (``hook``, ``moon`` and ``lexington`` forbid one bid and give way where that would leave no
     bid, see ``_why_not``, so they need no rejection.)
+
+    Side contracts (the brief of these keys): ``mo_a`` with ``mo_b`` (two versions of Mo);
+    ``ten_for_200_fail`` (other than 200), ``ten_for_200_exact`` and ``tens_are_wheels`` without
+    ``ten_for_two_hundred``; ``blind_six_at_least`` without ``blind_six``; any side contract key
+    (or ``bemo``, as the engine reads it) with ``min_team_bid``, ``suicide``, ``whiz`` or
+    ``mirror``, the rules of a side's two ordinary bids.
     """
     for key, off in _NOT_IMPLEMENTED.items():
         if r[key] != off:
@@ -242,6 +288,23 @@ def _check_section_4_4(r: dict) -> None:
                          f"{r['double_blind_nil_reward']!r}")
     _check_int(r, "min_team_bid", 1, 2 * MAX_BID)
     _check_int(r, "suicide_min_bid", 1, MAX_BID)
+    fail = r["ten_for_200_fail"]
+    if isinstance(fail, bool) or not isinstance(fail, int) or fail < 0:
+        raise ValueError(f"ten_for_200_fail must be a whole number >= 0, not {fail!r}")
+    for key, needs in (("ten_for_200_fail", "ten_for_two_hundred"),
+                       ("ten_for_200_exact", "ten_for_two_hundred"),
+                       ("tens_are_wheels", "ten_for_two_hundred"),
+                       ("blind_six_at_least", "blind_six")):
+        if r[key] != STANDARD[key] and not r[needs]:
+            raise ValueError(f"{key}: needs {needs} = True")
+    if r["mo_a"] and r["mo_b"]:
+        raise ValueError("mo_a and mo_b: two versions of Mo, choose one (mo_b)")
+    declared = [k for k in _SIDE_CONTRACT_KEYS if r[k]]
+    if declared:
+        for key in ("min_team_bid", "suicide", "whiz", "mirror"):
+            if r[key] not in (None, False):
+                raise ValueError(f"{key}: rules a side's two ordinary bids; the side contracts "
+                                 f"{declared} replace them (or add bemo): choose one")
     checks = [
         ("min_team_bid", r["min_team_bid"] is not None and r["max_team_bid"] is not None
          and r["min_team_bid"] > r["max_team_bid"],
@@ -371,7 +434,8 @@ def _min_team_bid_rule(bid: int, t: _Turn, r: dict) -> str | None:
 
 
 def _hook_rule(bid: int, t: _Turn, r: dict) -> str | None:
-    # section 4.4 `hook`: the fourth bidder may not make the four bids total 13 (nil counts 0)
+    # section 4.4 `hook`: the fourth bidder may not make the four bids total 13 (nil counts 0);
+    # after a side contract only two seats bid, so nobody is fourth (reading, the engine's too)
     if r["hook"] and t.is_fourth and bid == N_TRICKS - sum(t.made.values()):
         return f"hook: the others bid {sum(t.made.values())}, the bids may not total {N_TRICKS}"
     return None
@@ -471,6 +535,9 @@ def legal_bids(
     scores_before: list[int],
     rules: dict | str | None,
     hand: list[str] | None = None,
+    *,
+    blind_so_far: dict[int, bool] | None = None,
+    side_contracts: list[str | None] | None = None,
 ) -> dict:
     """What ``seat`` may bid, given the bids already made (``{seat: bid}``, nil = 0), the sides'
     scores before the hand and (for ``whiz`` and ``mirror``) the seat's cards.
@@ -495,14 +562,142 @@ def legal_bids(
       (0 = always, even when leading), and nil must be legal at this turn (section 4.4: e.g. not
       after a partner's bid below ``min_team_bid``, not when ``hook`` forbids 0). No other blind
       bids exist here.
+    * Side contracts (section 4.4): ``side_contracts`` = the declarations so far by side
+      (default none). A seat whose side declared one does not bid: ``{"bids": [], "blind_nil":
+      False}``. The partners of a side contract are not in ``bids_so_far`` (so after one there is
+      no fourth bidder for ``hook``, and an opponents' side contract is no double nil).
+      ``blind_moon``, "the first of blind moon / double blind nil to be bid stands": after the
+      opponents' blind moon a seat whose partner bid blind nil (``blind_so_far``: ``{seat:
+      True}`` for the blind nils made) may not bid blind nil (a sighted nil stays legal).
     """
     r = resolve_rules(rules)
+    declared = _declared(side_contracts)
+    if declared[side_of(seat)] is not None:
+        return {"bids": [], "blind_nil": False}
     t = _Turn(seat, bids_so_far, _n_spades(hand))
     allowed = _legal(t, r)
     nil_now = 0 in _legal(_Turn(seat, bids_so_far, None), r)
     blind_nil = bool(r["nil"] and r["blind_nil"] and _blind_deficit_ok(seat, scores_before, r)
-                     and nil_now)
+                     and nil_now and _blind_moon_stands(seat, bids_so_far, blind_so_far,
+                                                        declared) is None)
     return {"bids": allowed, "blind_nil": blind_nil}
+
+
+# --- side contracts (RULES.md section 4.4): what a side may declare -----------------------------
+
+# code -> (the key that allows it, or None for Mo: mo_a or mo_b; declared before looking?)
+SIDE_CONTRACTS: dict[str, tuple[str | None, bool]] = {
+    "team_blind_nil": ("team_blind_nil", True),
+    "blind_six": ("blind_six", True),
+    "blind_moon": ("blind_moon", True),
+    "team_nil": ("team_nil", False),
+    "wheel": ("ten_for_two_hundred", False),
+    "little_mo": (None, False),
+    "big_mo": (None, False),
+}
+MO = ("little_mo", "big_mo")
+# bemo name -> (the first k tricks the side must win, points made / lost)
+BEMOS: dict[str, tuple[int, int]] = {"little_bemo": (6, 60), "big_bemo": (9, 90)}
+
+
+def _declared(side_contracts) -> list[str | None]:
+    return [None, None] if side_contracts is None else list(side_contracts)
+
+
+def _contract_on(code: str, r: dict) -> bool:
+    key = SIDE_CONTRACTS[code][0]
+    return bool(r["mo_a"] or r["mo_b"]) if key is None else bool(r[key])
+
+
+def _blind_moon_stands(seat: int, bids_so_far: dict, blind_so_far: dict | None,
+                       declared: list) -> str | None:
+    """Why a blind nil by ``seat`` would complete a double blind nil after the opponents' blind
+    moon (section 4.4 ``blind_moon``: the first of the two to be bid stands), or None."""
+    partner = partner_of(seat)
+    if (declared[1 - side_of(seat)] == "blind_moon" and bids_so_far.get(partner) == 0
+            and (blind_so_far or {}).get(partner)):
+        return ("blind_moon: the opponents declared blind moon first, so no double blind nil "
+                f"(partner seat {partner} bid blind nil)")
+    return None
+
+
+def legal_side_contracts(
+    seat: int,
+    bids_so_far: dict[int, int],
+    rules: dict | str | None,
+    *,
+    blind_so_far: dict[int, bool] | None = None,
+    side_contracts: list[str | None] | None = None,
+) -> dict:
+    """The side contracts ``seat`` may declare for his side (section 4.4), as ``{"blind": [codes
+    declared before looking], "sighted": [codes declared after looking]}``.
+
+    Only the side's first bidder is asked (his partner has not bid and the side has declared
+    nothing), at his turn: first, before looking, the blind ones whose key is on
+    (``team_blind_nil``, ``blind_six``, ``blind_moon``), then, unless he bid blind nil, after
+    looking ``team_nil``, ``wheel`` (``ten_for_two_hundred``) and ``little_mo`` / ``big_mo``
+    (``mo_a`` or ``mo_b``). Any other seat gets empty lists. ``side_contracts``: the
+    declarations so far by side; a declaration is public at once.
+
+    * ``blind_moon`` is not open once both opponents bid blind nil (the first of blind moon and
+      double blind nil stands; the timing never allows it, as a side's first bidder bids before
+      the opponents' second).
+    * ``mo_b`` (reading, the engine's): the declaring side leads trick 1, which only one side
+      can do, so Mo is not open after the opponents declared Mo.
+    """
+    r = resolve_rules(rules)
+    declared = _declared(side_contracts)
+    side = side_of(seat)
+    if (declared[side] is not None or seat in bids_so_far
+            or partner_of(seat) in bids_so_far):
+        return {"blind": [], "sighted": []}
+    blind_so_far = blind_so_far or {}
+    opp = [s for s in range(N_SEATS) if side_of(s) != side]
+    double_blind = all(bids_so_far.get(s) == 0 and blind_so_far.get(s) for s in opp)
+    out: dict[str, list[str]] = {"blind": [], "sighted": []}
+    for code, (_, blind) in SIDE_CONTRACTS.items():
+        if not _contract_on(code, r):
+            continue
+        if code == "blind_moon" and double_blind:
+            continue
+        if code in MO and r["mo_b"] and declared[1 - side] in MO:
+            continue
+        out["blind" if blind else "sighted"].append(code)
+    return out
+
+
+def legal_bemo(
+    seat: int,
+    bids_so_far: dict[int, int],
+    rules: dict | str | None,
+    *,
+    side_contracts: list[str | None] | None = None,
+) -> list[str]:
+    """The bemos ``seat`` may add right after his bid (section 4.4 ``bemo``): only the side's
+    second bidder (``bids_so_far`` holds his bid and his partner's), only when the side declared
+    no side contract and neither bid is nil (a blind nil is a nil). A side whose bids of 10 are a
+    wheel under ``tens_are_wheels`` may add one too (reading, the engine's)."""
+    r = resolve_rules(rules)
+    if not r["bemo"] or _declared(side_contracts)[side_of(seat)] is not None:
+        return []
+    own, partner = bids_so_far.get(seat), bids_so_far.get(partner_of(seat))
+    if own is None or partner is None or own == 0 or partner == 0:
+        return []
+    return list(BEMOS)
+
+
+def first_leader(dealer: int, side_contracts: list[str | None] | None, rules: dict | str | None
+                 ) -> int:
+    """Who leads trick 1: left of the dealer (section 3); under ``mo_b`` a side that declared Mo
+    leads, by its player first in the rotation from the dealer's left (the dealer's left if he
+    is on that side, else the next seat)."""
+    r = resolve_rules(rules)
+    left = (dealer + 1) % N_SEATS
+    if r["mo_b"]:
+        for side, code in enumerate(_declared(side_contracts)):
+            if code in MO:
+                return left if side_of(left) == side else (left + 1) % N_SEATS
+    return left
 
 
 def _record_hands(record: dict) -> list[list[str] | None]:
@@ -515,24 +710,67 @@ def _record_hands(record: dict) -> list[list[str] | None]:
     return [None] * N_SEATS
 
 
-def _check_bids(record: dict, r: dict, scores_before: list[int]) -> tuple[list[int], list[bool]]:
-    """Validate the record's bids in bidding order (left of the dealer first); IllegalBid on the
-    first bid the rules forbid."""
+def _by_side(record: dict, key: str, names) -> list[str | None]:
+    """A record's per-side list of names (``side_contracts``, ``bemo``): absent = none."""
+    value = record.get(key)
+    if value is None:
+        return [None, None]
+    if (not isinstance(value, list) or len(value) != 2
+            or any(v is not None and v not in names for v in value)):
+        raise ValueError(f"{key!r} must be a list of 2 (one per side) of null or one of "
+                         f"{sorted(names)}, got {value!r}")
+    return list(value)
+
+
+def _check_bids(record: dict, r: dict, scores_before: list[int]) -> tuple:
+    """Validate the record's bids and declarations in bidding order (left of the dealer first);
+    IllegalBid on the first the rules forbid. Returns (bids, blind, side_contracts, bemo).
+
+    At each seat's turn: a side contract of its side (if the seat is its side's first bidder),
+    then its bid (None for the partners of a side contract), then a bemo of its side (if it is
+    its side's second bidder)."""
     bids = record.get("bids")
     if not isinstance(bids, list) or len(bids) != N_SEATS:
-        raise ValueError(f"'bids' must be a list of {N_SEATS} ints, got {bids!r}")
+        raise ValueError(f"'bids' must be a list of {N_SEATS} ints (or nulls), got {bids!r}")
     blind = record.get("blind") or [False] * N_SEATS
     if len(blind) != N_SEATS:
         raise ValueError(f"'blind' must be a list of {N_SEATS} booleans, got {blind!r}")
+    contracts = _by_side(record, "side_contracts", SIDE_CONTRACTS)
+    bemo = _by_side(record, "bemo", BEMOS)
     dealer = record["dealer"]
     hands = _record_hands(record)
     made: dict[int, int] = {}
+    made_blind: dict[int, bool] = {}
+    declared: list[str | None] = [None, None]
     for k in range(N_SEATS):
         seat = (dealer + 1 + k) % N_SEATS  # section 3: bidding starts left of the dealer
+        side = side_of(seat)
         bid = bids[seat]
+        if partner_of(seat) not in made and declared[side] is None:  # the side's first bidder
+            code = contracts[side]
+            if code is not None:
+                open_ = legal_side_contracts(seat, made, r, blind_so_far=made_blind,
+                                             side_contracts=declared)
+                if code not in open_["blind"] + open_["sighted"]:
+                    raise IllegalBid(f"seat {seat}: side contract {code!r} not allowed: "
+                                     f"{_why_no_contract(code, side, declared, r)}")
+                declared[side] = code
+        if declared[side] is not None:
+            if bid is not None or blind[seat]:
+                raise IllegalBid(f"seat {seat}: side {side} declared {declared[side]!r}, so its "
+                                 f"partners do not bid (bid null, not blind); got bid {bid!r}"
+                                 f"{' blind' if blind[seat] else ''}")
+            if bemo[side] is not None:
+                raise IllegalBid(f"seat {seat}: bemo {bemo[side]!r} not allowed: side {side} "
+                                 f"declared {declared[side]!r} (bemo is on top of ordinary bids)")
+            continue
+        if bid is None:
+            raise IllegalBid(f"seat {seat}: no bid (null), but side {side} declared no side "
+                             "contract")
         if isinstance(bid, bool) or not isinstance(bid, int):
             raise IllegalBid(f"seat {seat}: bid {bid!r} is not a whole number of tricks")
-        allowed = legal_bids(seat, made, scores_before, r, hands[seat])
+        allowed = legal_bids(seat, made, scores_before, r, hands[seat], blind_so_far=made_blind,
+                             side_contracts=declared)
         if blind[seat]:
             if bid != 0:
                 raise IllegalBid(
@@ -541,6 +779,8 @@ def _check_bids(record: dict, r: dict, scores_before: list[int]) -> tuple[list[i
                 )
             if not allowed["blind_nil"]:
                 why = _why_not(0, _Turn(seat, made, None), r)
+                if why is None:
+                    why = _blind_moon_stands(seat, made, made_blind, declared)
                 if why is None or not (r["blind_nil"] and _blind_deficit_ok(seat, scores_before, r)):
                     why = (f"blind_nil={r['blind_nil']}, nil={r['nil']}, side {side_of(seat)} "
                            f"must trail by at least {r['blind_nil_min_deficit']}; scores before "
@@ -553,7 +793,24 @@ def _check_bids(record: dict, r: dict, scores_before: list[int]) -> tuple[list[i
                 why = _why_not(bid, _Turn(seat, made, _n_spades(hands[seat])), r)
             raise IllegalBid(f"seat {seat}: bid {bid} not allowed: {why}")
         made[seat] = bid
-    return list(bids), [bool(b) for b in blind]
+        made_blind[seat] = bool(blind[seat])
+        if partner_of(seat) in made and bemo[side] is not None:  # the side's second bidder
+            if bemo[side] not in legal_bemo(seat, made, r, side_contracts=declared):
+                why = ("bemo is off" if not r["bemo"] else
+                       f"a side with a nil may not (bids {made[partner_of(seat)]} and {bid})")
+                raise IllegalBid(f"seat {seat}: bemo {bemo[side]!r} not allowed: {why}")
+    return list(bids), [bool(b) for b in blind], declared, bemo
+
+
+def _why_no_contract(code: str, side: int, declared: list, r: dict) -> str:
+    if not _contract_on(code, r):
+        key = SIDE_CONTRACTS[code][0] or "mo_a or mo_b"
+        return f"{key} is off"
+    if code in MO and r["mo_b"] and declared[1 - side] in MO:
+        return (f"mo_b: the opponents declared {declared[1 - side]!r} and lead trick 1; only one "
+                "side may declare Mo")
+    return "the opponents both bid blind nil first (the first of blind moon / double blind nil " \
+        "stands)"
 
 
 # --- play (RULES.md section 0 must-follow; section 3 spades_broken) ----------------------------
@@ -604,8 +861,9 @@ def _why_illegal(hand: list[str], trick_so_far: list[str], r: dict) -> str:
     return "may not lead a spade: spades not broken and the leader holds another suit"
 
 
-def _play_out(record: dict, r: dict) -> tuple[list[int], list[int]]:
-    """Replay the record's cards; return (tricks per seat, winner of each trick)."""
+def _play_out(record: dict, r: dict, leader: int) -> tuple[list[int], list[int]]:
+    """Replay the record's cards, ``leader`` leading trick 1; return (tricks per seat, winner of
+    each trick)."""
     hands_in = record.get("hands")
     plays = record.get("plays")
     if not isinstance(hands_in, list) or len(hands_in) != N_SEATS:
@@ -625,7 +883,6 @@ def _play_out(record: dict, r: dict) -> tuple[list[int], list[int]]:
     hands = [list(h) for h in hands_in]  # cards still held, in the record's order
     tricks = [0] * N_SEATS
     winners: list[int] = []
-    leader = (record["dealer"] + 1) % N_SEATS  # section 3: left of the dealer leads trick 1
     broken = False  # a spade played to an earlier trick
     trick: list[str] = []
     for i, card in enumerate(plays):
@@ -663,19 +920,76 @@ def _play_out(record: dict, r: dict) -> tuple[list[int], list[int]]:
 
 LEXINGTON_POINTS = 240  # section 4.4 `lexington_points`: a side taking 12+ tricks scores this
 LEXINGTON_TRICKS = 12
+WHEEL_TRICKS = 10  # section 4.4 `ten_for_two_hundred`
+WHEEL_POINTS = 200
+
+
+def _longest_run(won: list[bool]) -> int:
+    best = run = 0
+    for w in won:
+        run = run + 1 if w else 0
+        best = max(best, run)
+    return best
+
+
+def _needs_play(what: str, won: list[bool] | None) -> list[bool]:
+    if won is None:
+        raise ValueError(f"{what} is scored from the order in which the tricks were won: a score "
+                         "sheet ('tricks' alone) cannot score it; give 'hands' and 'plays'")
+    return won
+
+
+def _side_contract_points(code: str, taken: int, won: list[bool] | None, r: dict
+                          ) -> tuple[int, int]:
+    """(points, bags) of a side contract (section 4.4) for a side that took ``taken`` tricks;
+    ``won``: per trick in order, whether the side won it (None on a score sheet)."""
+    if code == "team_nil":
+        return (100 if taken == 0 else -100), 0
+    if code == "team_blind_nil":
+        return (150 if taken == 0 else -150), 0
+    if code == "wheel":
+        if taken < WHEEL_TRICKS:
+            return -r["ten_for_200_fail"], 0
+        return WHEEL_POINTS, (taken - WHEEL_TRICKS if r["ten_for_200_exact"] else 0)
+    if code in MO:
+        big = code == "big_mo"
+        won = _needs_play(f"{code} ({'mo_a' if r['mo_a'] else 'mo_b'})", won)
+        if r["mo_a"]:  # a run of 6 (8) at some point; an opponents' trick resets it
+            value, made = (300, _longest_run(won) >= 8) if big else (150, _longest_run(won) >= 6)
+        else:  # mo_b: the first 7 (10) tricks
+            value, made = (250, all(won[:10])) if big else (150, all(won[:7]))
+        return (value if made else -value), 0
+    if code == "blind_six":
+        if r["blind_six_at_least"]:
+            return (120 if taken >= 6 else -60), 0
+        return (120 if taken == 6 else -120), 0
+    if code == "blind_moon":
+        return (130 if taken == N_TRICKS else -130), 0
+    raise ValueError(f"unknown side contract {code!r}")
+
+
+def _wheel_by_tens(bids: list, seats: tuple[int, int], r: dict) -> bool:
+    """``tens_are_wheels``: the side's two ordinary bids total exactly 10 with no nil."""
+    b = [bids[s] for s in seats]
+    return bool(r["ten_for_two_hundred"] and r["tens_are_wheels"]
+                and all(isinstance(x, int) and x > 0 for x in b) and sum(b) == WHEEL_TRICKS)
 
 
 def score_hand(
-    bids: list[int],
+    bids: list[int | None],
     blind: list[bool],
     tricks: list[int],
     before_scores: list[int],
     before_bags: list[int],
     rules: dict | str | None,
+    *,
+    side_contracts: list[str | None] | None = None,
+    bemo: list[str | None] | None = None,
+    winners: list[int] | None = None,
 ) -> dict:
     """Score one hand from bids and tricks (no legality checks; see replay_hand).
 
-    Per side, four components (their sum is the side's points this hand):
+    Per side, five components (their sum is the side's points this hand):
 
     * ``contract``: contract = the partners' non-nil bids. Counted tricks = the non-nil partners'
       tricks, plus the nil bidders' tricks only with ``nil_tricks = "count"``. Made (counted >=
@@ -697,58 +1011,52 @@ def score_hand(
     -> each scores twice his bonus (``double_blind_nil_reward = "double"``) or once (``"win"``,
     and the side wins the game); either takes a trick -> the nils score 0.
 
-    With ``moon``, ``lexington`` or a ``"win"`` double blind nil on, the result also has
-    ``"wins_game"`` (see ``wins_game``); the hand itself is scored as usual (a moon made is +130,
-    failed -130).
+    Side contracts (section 4.4; ``side_contracts`` by side, the partners' bids None): the side's
+    ``contract`` is the side contract's points alone and its ``nil`` is 0; its ``overtricks``
+    are 0 (a wheel under ``ten_for_200_exact``: each trick above 10, when made); its bag penalty
+    as usual from the bags before plus those. ``lexington_points`` does not apply to it.
+    team_nil: no trick +100, else -100; team_blind_nil +-150; wheel: 10+ tricks +200, else
+    -``ten_for_200_fail``; little_mo / big_mo under ``mo_a``: a longest run of tricks won in a row
+    of 6 / 8 -> +150 / +300, else the negative; under ``mo_b``: the first 7 / 10 tricks -> +150 /
+    +250, else the negative; blind_six: exactly 6 -> +120, else -120 (``blind_six_at_least``: 6+
+    -> +120, else -60); blind_moon: 13 -> +130 (and the game, see wins_game), else -130.
+    ``tens_are_wheels``: a side without a declaration whose two bids (no nil) total exactly 10
+    is scored as a wheel (reading: as a declared one in every respect, lexington_points not
+    applying either).
+
+    ``bemo`` (by side, ``"little_bemo"`` / ``"big_bemo"``): the side won the first 6 / 9 tricks ->
+    +60 / +90, else -60 / -90, in the ``bemo`` component (0 otherwise), on top of the rest.
+
+    Mo and bemo need ``winners`` (who won each trick, in order): without them (a score sheet),
+    a ValueError says so.
+
+    With ``moon``, ``lexington``, ``blind_moon`` or a ``"win"`` double blind nil on, the result
+    also has ``"wins_game"`` (see ``wins_game``); the hand itself is scored as usual (a moon made
+    is +130, failed -130).
     """
     r = resolve_rules(rules)
-    parts = ("contract", "overtricks", "bag_penalty", "nil")
+    declared = _declared(side_contracts)
+    bemo = _declared(bemo)
+    parts = ("contract", "overtricks", "bag_penalty", "nil", "bemo")
     comp: dict[str, list[int]] = {k: [0, 0] for k in parts}
     after_scores = [0, 0]
     after_bags = [0, 0]
     points = [0, 0]
     for side in (0, 1):
         seats = (side, side + 2)
-        nil_seats = [s for s in seats if bids[s] == 0]
-        bidders = [s for s in seats if bids[s] != 0]
-        contract = sum(bids[s] for s in bidders)
-        bidder_tricks = sum(tricks[s] for s in bidders)
-        nil_tricks = sum(tricks[s] for s in nil_seats)
-
-        def bonus(s: int) -> int:
-            return r["blind_nil_bonus"] if blind[s] else r["nil_bonus"]
-
-        both_nil = len(nil_seats) == 2
-        if r["double_blind_nil"] and both_nil and all(blind[s] for s in nil_seats):
-            # section 4.4 double_blind_nil: made -> twice ("double") or once and the game ("win")
-            times = 2 if r["double_blind_nil_reward"] == "double" else 1
-            comp["nil"][side] = times * sum(bonus(s) for s in nil_seats) if nil_tricks == 0 else 0
-        elif r["double_nil"] and both_nil:  # section 4.4 double_nil
-            comp["nil"][side] = 2 * sum(bonus(s) for s in nil_seats) if nil_tricks == 0 else 0
+        won = None if winners is None else [side_of(w) == side for w in winners]
+        code = declared[side]
+        if code is None and _wheel_by_tens(bids, seats, r):
+            code = "wheel"
+        if code is not None:
+            taken = sum(tricks[s] for s in seats)
+            comp["contract"][side], bags = _side_contract_points(code, taken, won, r)
         else:
-            for s in nil_seats:
-                comp["nil"][side] += bonus(s) if tricks[s] == 0 else -bonus(s)
-
-        if r["nil_tricks"] == "count":
-            counted, nil_bags = bidder_tricks + nil_tricks, 0
-        elif r["nil_tricks"] == "bags_only":
-            counted, nil_bags = bidder_tricks, nil_tricks
-        else:  # "ignored"
-            counted, nil_bags = bidder_tricks, 0
-
-        if contract > 0:
-            if counted >= contract:
-                comp["contract"][side] = 10 * contract
-                over = counted - contract
-            else:
-                comp["contract"][side] = -10 * contract
-                over = 0
-        else:  # both partners bid nil: no contract; under "count" every trick is over it
-            over = counted if r["nil_tricks"] == "count" else 0
-        bags = over + nil_bags
-        if r["lexington_points"] and bidder_tricks + nil_tricks >= LEXINGTON_TRICKS:
-            comp["contract"][side] = LEXINGTON_POINTS
-            bags = 0
+            bags = _ordinary(side, bids, blind, tricks, comp, r)
+        if bemo[side] is not None:
+            first, value = BEMOS[bemo[side]]
+            made = all(_needs_play(bemo[side], won)[:first])
+            comp["bemo"][side] = value if made else -value
         comp["overtricks"][side] = bags
 
         total_bags = before_bags[side] + bags
@@ -768,17 +1076,64 @@ def score_hand(
         "after": {"scores": after_scores, "bags": after_bags},
     }
     if _can_win_at_once(r):
-        out["wins_game"] = wins_game(bids, tricks, r, blind)
+        out["wins_game"] = wins_game(bids, tricks, r, blind, side_contracts=declared)
     return out
 
 
+def _ordinary(side: int, bids: list, blind: list, tricks: list, comp: dict, r: dict) -> int:
+    """Score a side's ordinary bids into ``comp`` (contract and nil); return its bags."""
+    seats = (side, side + 2)
+    nil_seats = [s for s in seats if bids[s] == 0]
+    bidders = [s for s in seats if bids[s] != 0]
+    contract = sum(bids[s] for s in bidders)
+    bidder_tricks = sum(tricks[s] for s in bidders)
+    nil_tricks = sum(tricks[s] for s in nil_seats)
+
+    def bonus(s: int) -> int:
+        return r["blind_nil_bonus"] if blind[s] else r["nil_bonus"]
+
+    both_nil = len(nil_seats) == 2
+    if r["double_blind_nil"] and both_nil and all(blind[s] for s in nil_seats):
+        # section 4.4 double_blind_nil: made -> twice ("double") or once and the game ("win")
+        times = 2 if r["double_blind_nil_reward"] == "double" else 1
+        comp["nil"][side] = times * sum(bonus(s) for s in nil_seats) if nil_tricks == 0 else 0
+    elif r["double_nil"] and both_nil:  # section 4.4 double_nil
+        comp["nil"][side] = 2 * sum(bonus(s) for s in nil_seats) if nil_tricks == 0 else 0
+    else:
+        for s in nil_seats:
+            comp["nil"][side] += bonus(s) if tricks[s] == 0 else -bonus(s)
+
+    if r["nil_tricks"] == "count":
+        counted, nil_bags = bidder_tricks + nil_tricks, 0
+    elif r["nil_tricks"] == "bags_only":
+        counted, nil_bags = bidder_tricks, nil_tricks
+    else:  # "ignored"
+        counted, nil_bags = bidder_tricks, 0
+
+    if contract > 0:
+        if counted >= contract:
+            comp["contract"][side] = 10 * contract
+            over = counted - contract
+        else:
+            comp["contract"][side] = -10 * contract
+            over = 0
+    else:  # both partners bid nil: no contract; under "count" every trick is over it
+        over = counted if r["nil_tricks"] == "count" else 0
+    bags = over + nil_bags
+    if r["lexington_points"] and bidder_tricks + nil_tricks >= LEXINGTON_TRICKS:
+        comp["contract"][side] = LEXINGTON_POINTS
+        bags = 0
+    return bags
+
+
 def _can_win_at_once(r: dict) -> bool:
-    return bool(r["moon"] or r["lexington"]
+    return bool(r["moon"] or r["lexington"] or r["blind_moon"]
                 or (r["double_blind_nil"] and r["double_blind_nil_reward"] == "win"))
 
 
 def wins_game(
-    bids: list[int], tricks: list[int], rules: dict | str | None, blind: list[bool] | None = None
+    bids: list[int | None], tricks: list[int], rules: dict | str | None,
+    blind: list[bool] | None = None, *, side_contracts: list[str | None] | None = None,
 ) -> int | None:
     """The side that wins the game at once after this hand (section 4.4), or None.
 
@@ -787,18 +1142,24 @@ def wins_game(
     (With both keys on, 13 is a moon and 12 a lexington.) At most one side can take 12 tricks.
     ``double_blind_nil`` with ``double_blind_nil_reward = "win"``: a side whose partners both bid
     blind nil and took no trick (its nils are also scored once, reading).
+    ``blind_moon``: a side that declared blind moon (``side_contracts``) and took all 13 tricks.
     """
     r = resolve_rules(rules)
     blind = blind or [False] * N_SEATS
+    declared = _declared(side_contracts)
     for side in (0, 1):
         seats = (side, side + 2)
+        taken = sum(tricks[s] for s in seats)
+        if declared[side] is not None:
+            if declared[side] == "blind_moon" and taken == N_TRICKS:
+                return side
+            continue
         if (r["double_blind_nil"] and r["double_blind_nil_reward"] == "win"
                 and all(bids[s] == 0 and blind[s] and tricks[s] == 0 for s in seats)):
             return side
         if any(bids[s] == 0 for s in seats):
             continue
         total = sum(bids[s] for s in seats)
-        taken = sum(tricks[s] for s in seats)
         if r["moon"] and total == N_TRICKS and taken == N_TRICKS:
             return side
         if r["lexington"] and total == LEXINGTON_TRICKS and taken >= LEXINGTON_TRICKS:
@@ -809,20 +1170,24 @@ def wins_game(
 def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
     """Check and score one hand record (RULES.md section 5).
 
-    ``record``: ``dealer``, ``bids`` (nil = 0), optional ``blind``, optional ``before``
-    (``{"scores": [s0, s1], "bags": [b0, b1]}``, default zeros), and either ``hands`` + ``plays``
-    (every card in order, starting with the first leader, left of the dealer) or, in score-sheet
-    mode, ``tricks`` per seat. ``rules``: a dict (over ``STANDARD``) or a preset name; ``None`` =
-    the record's own ``"rules"`` entry if it names a preset or is a dict, else ``STANDARD``.
+    ``record``: ``dealer``, ``bids`` (nil = 0; null for the partners of a side contract),
+    optional ``blind``, optional ``side_contracts`` and ``bemo`` (per side, section 4.4),
+    optional ``before`` (``{"scores": [s0, s1], "bags": [b0, b1]}``, default zeros), and either
+    ``hands`` + ``plays`` (every card in order, starting with the first leader: left of the
+    dealer, or under ``mo_b`` the Mo side's first player, see ``first_leader``) or, in
+    score-sheet mode, ``tricks`` per seat. ``rules``: a dict (over ``STANDARD``) or a preset
+    name; ``None`` = the record's own ``"rules"`` entry if it names a preset or is a dict, else
+    ``STANDARD``.
 
     Raises ``IllegalBid`` / ``IllegalPlay`` (both ValueError) naming the seat, and for plays the
-    trick (1-based) and the reason; ValueError for a malformed record.
+    trick (1-based) and the reason; ValueError for a malformed record, and for a score sheet
+    declaring Mo or bemo (they need the order of the tricks).
 
     Returns ``{"tricks": [4 ints], "winners": [13 seats] (None in score-sheet mode), "points":
-    [side0, side1], "components": {"contract", "overtricks", "bag_penalty", "nil": [2 ints]},
-    "after": {"scores": [2], "bags": [2]}}``, and with ``moon``, ``lexington`` or
-    ``double_blind_nil_reward = "win"`` on also ``"wins_game"``: the side that wins the game at
-    once, or None.
+    [side0, side1], "components": {"contract", "overtricks", "bag_penalty", "nil", "bemo": [2
+    ints]}, "after": {"scores": [2], "bags": [2]}}``, and with ``moon``, ``lexington``,
+    ``blind_moon`` or ``double_blind_nil_reward = "win"`` on also ``"wins_game"``: the side that
+    wins the game at once, or None.
 
     Under ``whiz`` and ``mirror`` the bids are checked against the spades of ``hands``; a score
     sheet has no hands, so there only the other bid rules are checked (reading).
@@ -841,10 +1206,10 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
     if len(before_scores) != 2 or len(before_bags) != 2 or min(before_bags) < 0:
         raise ValueError(f"'before' must hold 2 scores and 2 non-negative bag counts: {before!r}")
 
-    bids, blind = _check_bids(record, r, before_scores)
+    bids, blind, declared, bemo = _check_bids(record, r, before_scores)
 
     if "plays" in record or "hands" in record:
-        tricks, winners = _play_out(record, r)
+        tricks, winners = _play_out(record, r, first_leader(dealer, declared, r))
         if "tricks" in record and list(record["tricks"]) != tricks:
             raise ValueError(f"record says tricks {record['tricks']}, the play gives {tricks}")
     elif "tricks" in record:  # score-sheet mode
@@ -858,7 +1223,8 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
     else:
         raise ValueError("a record needs 'hands' and 'plays', or 'tricks' (score-sheet mode)")
 
-    scored = score_hand(bids, blind, tricks, before_scores, before_bags, r)
+    scored = score_hand(bids, blind, tricks, before_scores, before_bags, r,
+                        side_contracts=declared, bemo=bemo, winners=winners)
     return {"tricks": tricks, "winners": winners, **scored}
 
 
@@ -879,8 +1245,8 @@ def game_over(
 
     Checked in this order (section 3, section 4.4, section 4.8):
 
-    0. ``wins_game`` (the hand's ``"wins_game"``: a moon or lexington made): that side wins at
-       once, whatever the scores.
+    0. ``wins_game`` (the hand's ``"wins_game"``: a moon, lexington or blind moon made, a double
+       blind nil under "win"): that side wins at once, whatever the scores.
 
     1. ``mercy_score`` (unless None): a side at or below it loses at once. If both sides are at or
        below it, the higher score wins (reading); equal scores play on.

@@ -889,3 +889,426 @@ def test_double_blind_nil():
     rec = sheet([0, 3, 0, 4], [0, 7, 0, 6], blind=[1, 0, 0, 0], scores=(0, 200))
     assert ref.replay_hand(rec, {"double_blind_nil": True})["points"][0] == 300
     assert ref.replay_hand(rec, {"double_blind_nil": True, "double_nil": True})["points"][0] == 600
+
+
+# --- section 4.4 side contracts ------------------------------------------------------------------
+#
+# A side contract replaces the side's two bids (their entries in "bids" are None), declared in
+# "side_contracts" by side; bemo comes on top of ordinary bids ("bemo" by side).
+
+
+def comps5(out, side):
+    """(contract, overtricks, bag_penalty, nil, bemo) of a side."""
+    c = out["components"]
+    return tuple(c[k][side] for k in ("contract", "overtricks", "bag_penalty", "nil", "bemo"))
+
+
+def sequenced(winners, first_leader):
+    """Hands and plays of a deal whose trick t is won by seat ``winners[t]`` (13 seats), the first
+    trick led by ``first_leader``.
+
+    Tricks 1-3 are hearts, 4-6 diamonds, 7-9 clubs, 10-12 spades, everybody following suit: trick
+    j of a suit uses the ranks 3456, 789T, JQKA (j = 0, 1, 2), the highest to the winner and the
+    three others to the other seats. The four deuces are left for trick 13: the winner of trick 13
+    holds 2S and the others a deuce of another suit each, so whoever leads, 2S wins it (the others
+    are void of the led suit). Spades are led in tricks 10-12 before they are broken: play it with
+    ``spades_broken = False``."""
+    hands = [[] for _ in range(4)]
+    plays = []
+    leader = first_leader
+    for t in range(12):
+        suit = "HDCS"[t // 3]
+        ranks = ref.RANKS[1 + 4 * (t % 3): 5 + 4 * (t % 3)]  # four ranks, the last the highest
+        others = [s for s in range(4) if s != winners[t]]
+        cards = {winners[t]: ranks[3] + suit}
+        cards.update({s: ranks[i] + suit for i, s in enumerate(others)})
+        plays += [cards[(leader + k) % 4] for k in range(4)]
+        for s in range(4):
+            hands[s].append(cards[s])
+        leader = winners[t]
+    deuces = {winners[12]: "2S"}
+    deuces.update({s: "2" + suit for s, suit in zip([s for s in range(4) if s != winners[12]],
+                                                     "HDC", strict=True)})
+    plays += [deuces[(leader + k) % 4] for k in range(4)]
+    for s in range(4):
+        hands[s].append(deuces[s])
+    return hands, plays
+
+
+def played(bids, winners, *, dealer=3, first_leader=None, **extra):
+    """A full record of the sequenced deal (``first_leader`` default: left of the dealer)."""
+    lead = (dealer + 1) % 4 if first_leader is None else first_leader
+    hands, plays = sequenced(winners, lead)
+    return {"dealer": dealer, "hands": hands, "bids": list(bids), "plays": plays, **extra}
+
+
+FREE = {"spades_broken": False}  # the sequenced deals lead spades in trick 10
+
+
+def test_sequenced_deal_is_a_deal_won_as_designed():
+    winners = [0, 1, 2, 3, 0, 1, 2, 3, 1, 1, 2, 2, 3]
+    rec = played([3, 3, 3, 4], winners)
+    assert sorted(c for h in rec["hands"] for c in h) == sorted(ref.DECK)
+    out = ref.replay_hand(rec, FREE)
+    assert out["winners"] == winners
+    assert out["tricks"] == [2, 4, 4, 3]
+
+
+def test_team_nil():
+    tn = {"team_nil": True}
+    # Dealer 0: seat 1 bids first (side 1), seat 2 is side 0's first bidder. Side 0 declares team
+    # nil and takes no trick: +100, nothing else. Side 1 bids 3 + 4 = 7, takes 13: 70 + 6.
+    rec = sheet([None, 3, None, 4], [0, 6, 0, 7], bags=(9, 0)) | {
+        "side_contracts": ["team_nil", None]}
+    out = ref.replay_hand(rec, tn)
+    assert comps5(out, 0) == (100, 0, 0, 0, 0) and comps5(out, 1) == (70, 6, 0, 0, 0)
+    assert out["points"] == [100, 76] and out["after"]["bags"] == [9, 6]  # no bag for side 0
+    # One trick: -100, and the trick is no bag (9 bags before stay 9, no penalty).
+    rec = sheet([None, 3, None, 4], [1, 6, 0, 6], bags=(9, 0)) | {
+        "side_contracts": ["team_nil", None]}
+    out = ref.replay_hand(rec, tn)
+    assert comps5(out, 0) == (-100, 0, 0, 0, 0) and out["after"]["bags"][0] == 9
+    # Team blind nil: +-150.
+    tbn = {"team_blind_nil": True}
+    rec = sheet([None, 3, None, 4], [0, 6, 0, 7]) | {"side_contracts": ["team_blind_nil", None]}
+    assert ref.replay_hand(rec, tbn)["points"][0] == 150
+    rec = sheet([None, 3, None, 4], [0, 6, 2, 5]) | {"side_contracts": ["team_blind_nil", None]}
+    assert ref.replay_hand(rec, tbn)["points"][0] == -150
+
+
+def test_wheel():
+    wheel = {"ten_for_two_hundred": True}
+    exact = {**wheel, "ten_for_200_exact": True}
+    # Dealer 3: seat 0 is side 0's first bidder. Side 0 declares the wheel and takes 11.
+    rec = sheet([None, 1, None, 1], [6, 1, 5, 1], bags=(9, 0)) | {
+        "side_contracts": ["wheel", None]}
+    rec["dealer"] = 3
+    # Plain: +200, the 11th trick scores nothing and is no bag.
+    out = ref.replay_hand(rec, wheel)
+    assert comps5(out, 0) == (200, 0, 0, 0, 0) and out["after"]["bags"][0] == 9
+    # Exact: 200 + 1 bag; 9 bags before + 1 = 10 -> -100 and 0 bags left.
+    out = ref.replay_hand(rec, exact)
+    assert comps5(out, 0) == (200, 1, -100, 0, 0) and out["after"]["bags"][0] == 0
+    assert out["points"][0] == 101
+    # Exactly 10: +200 (no bag either way); 9: -200, or -ten_for_200_fail.
+    rec["tricks"] = [5, 1, 5, 2]
+    assert comps5(ref.replay_hand(rec, exact), 0) == (200, 0, 0, 0, 0)
+    rec["tricks"] = [5, 2, 4, 2]
+    assert ref.replay_hand(rec, wheel)["points"][0] == -200
+    assert ref.replay_hand(rec, {**wheel, "ten_for_200_fail": 100})["points"][0] == -100
+
+
+def test_tens_are_wheels():
+    tens = {"ten_for_two_hundred": True, "tens_are_wheels": True}
+    # Side 0 bids 6 + 4 = 10 (no declaration, the bids recorded) and takes 12: a wheel, +200,
+    # no overtricks. Side 1 bids 1 + 1, takes 1: -20.
+    rec = sheet([6, 1, 4, 1], [7, 1, 5, 0], dealer=3)
+    out = ref.replay_hand(rec, tens)
+    assert comps5(out, 0) == (200, 0, 0, 0, 0) and out["points"] == [200, -20]
+    # Exact: the two tricks above 10 are bags.
+    assert comps5(ref.replay_hand(rec, {**tens, "ten_for_200_exact": True}), 0) == (
+        200, 2, 0, 0, 0)
+    # 9 tricks: -200 (an ordinary 10 would be -100).
+    rec = sheet([6, 1, 4, 1], [5, 3, 4, 1], dealer=3)
+    assert ref.replay_hand(rec, tens)["points"][0] == -200
+    # 10 with a nil is not a wheel: seat 2 nil (made +100), seat 0 bids 10 takes 10: +100.
+    rec = sheet([10, 1, 0, 2], [10, 1, 0, 2], dealer=3)
+    assert comps5(ref.replay_hand(rec, tens), 0) == (100, 0, 0, 100, 0)
+    # Without tens_are_wheels, 6 + 4 taking 12 is 100 + 2.
+    rec = sheet([6, 1, 4, 1], [7, 1, 5, 0], dealer=3)
+    assert ref.replay_hand(rec, {"ten_for_two_hundred": True})["points"][0] == 102
+    # Reading: a wheel by tens is a wheel, lexington_points (12+ tricks -> 240) does not apply.
+    assert ref.replay_hand(rec, {**tens, "lexington_points": True})["points"][0] == 200
+    assert ref.replay_hand(rec, {"lexington_points": True})["points"][0] == 240
+
+
+# Side 0 (seats 0, 2) wins tricks 2-9 in a row (8), loses 1, 10 and 12: seats by trick.
+RUN_OF_8 = [1, 0, 2, 0, 2, 0, 2, 0, 2, 1, 0, 3, 2]
+# Side 0's longest run is 5 (tricks 1-5); side 1 wins 6, 12, 13.
+RUN_OF_5 = [0, 2, 0, 2, 0, 1, 0, 2, 0, 2, 2, 3, 1]
+
+
+def test_mo_a_runs():
+    mo_a = {"mo_a": True, **FREE}
+    # Dealer 3: seat 0 leads and is side 0's first bidder; side 1 bids 2 + 2.
+    big = played([None, 2, None, 2], RUN_OF_8, side_contracts=["big_mo", None])
+    out = ref.replay_hand(big, mo_a)
+    assert out["winners"] == RUN_OF_8
+    # 8 in a row: Big Mo +300, no bags (side 0 took 10: no overtricks). Side 1 bid 4, took 3:
+    # -40.
+    assert comps5(out, 0) == (300, 0, 0, 0, 0) and out["points"] == [300, -40]
+    little = big | {"side_contracts": ["little_mo", None]}
+    assert comps5(ref.replay_hand(little, mo_a), 0) == (150, 0, 0, 0, 0)
+    # A run of 5 only (an opponents' trick resets it): Little Mo fails -150, Big Mo -300.
+    out = ref.replay_hand(played([None, 2, None, 2], RUN_OF_5, side_contracts=["little_mo", None]),
+                          mo_a)
+    assert out["winners"] == RUN_OF_5 and comps5(out, 0) == (-150, 0, 0, 0, 0)
+    out = ref.replay_hand(played([None, 2, None, 2], RUN_OF_5, side_contracts=["big_mo", None]),
+                          mo_a)
+    assert comps5(out, 0) == (-300, 0, 0, 0, 0)
+    # The run may come anywhere: side 1 wins tricks 6-13 (8) after losing 1-5.
+    late = [0, 2, 0, 2, 0, 1, 3, 1, 3, 1, 3, 1, 3]
+    out = ref.replay_hand(played([2, None, 2, None], late, side_contracts=[None, "big_mo"]), mo_a)
+    assert comps5(out, 1) == (300, 0, 0, 0, 0)
+
+
+def test_mo_b_first_tricks_and_leader():
+    mo_b = {"mo_b": True, **FREE}
+    # Dealer 3: the left of the dealer (seat 0) is on side 0; side 1 declares Mo, so its first
+    # player from the dealer's left, seat 1, leads trick 1.
+    assert ref.first_leader(3, [None, "little_mo"], mo_b) == 1
+    assert ref.first_leader(3, ["big_mo", None], mo_b) == 0
+    assert ref.first_leader(0, [None, "big_mo"], mo_b) == 1
+    assert ref.first_leader(0, ["little_mo", None], mo_b) == 2
+    assert ref.first_leader(0, ["little_mo", None], {"mo_a": True}) == 1  # mo_a: no change
+    assert ref.first_leader(0, ["team_nil", None], {"mo_b": True, "team_nil": True}) == 1
+    # Side 1 wins the first 7 tricks, then side 0 wins the rest: Little Mo +150. Side 0 bids
+    # 3 + 3 = 6, takes 6: +60.
+    first7 = [1, 3, 1, 3, 1, 3, 1, 0, 2, 0, 2, 0, 2]
+    rec = played([3, None, 3, None], first7, first_leader=1, side_contracts=[None, "little_mo"])
+    out = ref.replay_hand(rec, mo_b)
+    assert out["winners"] == first7
+    assert comps5(out, 1) == (150, 0, 0, 0, 0) and out["points"] == [60, 150]
+    # The same as Big Mo (the first 10): -250.
+    out = ref.replay_hand(rec | {"side_contracts": [None, "big_mo"]}, mo_b)
+    assert comps5(out, 1) == (-250, 0, 0, 0, 0)
+    # Side 1 loses trick 7: Little Mo fails -150 though it took 8 tricks.
+    lost7 = [1, 3, 1, 3, 1, 3, 0, 1, 3, 1, 3, 0, 2]
+    rec = played([3, None, 3, None], lost7, first_leader=1, side_contracts=[None, "little_mo"])
+    assert comps5(ref.replay_hand(rec, mo_b), 1) == (-150, 0, 0, 0, 0)
+    # The plays must start with the Mo side's leader: seat 0 leading is refused.
+    rec = played([3, None, 3, None], first7, first_leader=0, side_contracts=[None, "little_mo"])
+    with pytest.raises(IllegalPlay, match="trick 1, seat 1"):
+        ref.replay_hand(rec, mo_b)
+
+
+def test_bemo():
+    bemo = {"bemo": True, **FREE}
+    # Side 0 bids 2 + 3 = 5 and wins the first 6 tricks and 7 in all: 50 + 2 + Little Bemo 60.
+    winners = [0, 2, 0, 2, 0, 2, 1, 3, 1, 3, 0, 1, 3]
+    rec = played([2, 3, 3, 3], winners, bemo=["little_bemo", None])
+    out = ref.replay_hand(rec, bemo)
+    assert out["winners"] == winners and out["tricks"] == [4, 3, 3, 3]
+    assert comps5(out, 0) == (50, 2, 0, 0, 60) and out["points"] == [112, 60]
+    # Big Bemo (the first 9): -90 on top of the 52.
+    out = ref.replay_hand(rec | {"bemo": ["big_bemo", None]}, bemo)
+    assert comps5(out, 0) == (50, 2, 0, 0, -90) and out["points"][0] == -38
+    # Side 1's Little Bemo fails (it lost trick 1): -60 on top of its 60.
+    out = ref.replay_hand(rec | {"bemo": [None, "little_bemo"]}, bemo)
+    assert comps5(out, 1) == (60, 0, 0, 0, -60)
+    # Without bemo the component is there and 0.
+    assert ref.replay_hand(sheet([3, 4, 2, 4], [5, 2, 3, 3]))["components"]["bemo"] == [0, 0]
+
+
+def test_blind_six():
+    six = {"blind_six": True}
+    at_least = {**six, "blind_six_at_least": True}
+    rec = sheet([None, 1, None, 1], [4, 2, 4, 3], dealer=3, bags=(5, 0)) | {
+        "side_contracts": ["blind_six", None]}
+    # 8 tricks: exact six fails -120; "at least" +120, the 2 overtricks neither scored nor bags.
+    assert comps5(ref.replay_hand(rec, six), 0) == (-120, 0, 0, 0, 0)
+    out = ref.replay_hand(rec, at_least)
+    assert comps5(out, 0) == (120, 0, 0, 0, 0) and out["after"]["bags"][0] == 5
+    # Exactly 6: +120 both ways; 5: -120 / -60.
+    rec["tricks"] = [3, 3, 3, 4]
+    assert ref.replay_hand(rec, six)["points"][0] == 120
+    assert ref.replay_hand(rec, at_least)["points"][0] == 120
+    rec["tricks"] = [3, 4, 2, 4]
+    assert ref.replay_hand(rec, six)["points"][0] == -120
+    assert ref.replay_hand(rec, at_least)["points"][0] == -60
+
+
+def test_blind_moon():
+    bm = {"blind_moon": True}
+    rec = sheet([None, 1, None, 1], [7, 0, 6, 0], dealer=3) | {
+        "side_contracts": ["blind_moon", None]}
+    # 13 tricks: +130 and side 0 wins the game at once. Side 1 bid 2, took 0: -20.
+    out = ref.replay_hand(rec, bm)
+    assert out["points"] == [130, -20] and out["wins_game"] == 0
+    assert ref.game_over(out["after"]["scores"], 1, bm, out["wins_game"]) == (True, 0)
+    # 12: -130, no win.
+    rec["tricks"] = [7, 1, 5, 0]
+    out = ref.replay_hand(rec, bm)
+    assert comps5(out, 0) == (-130, 0, 0, 0, 0) and out["wins_game"] is None
+    # wins_game on its own needs the declarations.
+    assert ref.wins_game([None, 1, None, 1], [7, 0, 6, 0], bm,
+                         side_contracts=["blind_moon", None]) == 0
+    # An ordinary 13 under blind_moon alone is no moon.
+    assert ref.wins_game([7, 0, 6, 0], [7, 0, 6, 0], bm) is None
+
+
+def test_side_contract_scores_carry_bag_penalty():
+    # Bags taken before still run out as usual: a wheel (exact) side on 8 bags taking 13 gets
+    # 3 bags: 11 -> -100, 1 left.
+    rules = {"ten_for_two_hundred": True, "ten_for_200_exact": True}
+    rec = sheet([None, 1, None, 1], [7, 0, 6, 0], dealer=3, bags=(8, 0)) | {
+        "side_contracts": ["wheel", None]}
+    out = ref.replay_hand(rec, rules)
+    assert comps5(out, 0) == (200, 3, -100, 0, 0) and out["after"]["bags"][0] == 1
+
+
+def test_score_sheet_cannot_score_mo_or_bemo():
+    rec = sheet([None, 2, None, 2], [5, 2, 5, 1], dealer=3) | {"side_contracts": ["big_mo", None]}
+    for rules in ({"mo_a": True}, {"mo_b": True}):
+        with pytest.raises(ValueError, match="score sheet"):
+            ref.replay_hand(rec, rules)
+    rec = sheet([2, 2, 3, 2], [5, 2, 5, 1], dealer=3) | {"bemo": ["little_bemo", None]}
+    with pytest.raises(ValueError, match="score sheet"):
+        ref.replay_hand(rec, {"bemo": True})
+    # Contracts scored from the counts alone are fine on a score sheet (above), and a bemo key
+    # with no bemo declared too.
+    ref.replay_hand(sheet([2, 2, 3, 2], [5, 2, 5, 1], dealer=3), {"bemo": True})
+
+
+# --- side contracts: who may declare what, when ----------------------------------------------
+
+ALL_CONTRACTS = {"team_nil": True, "team_blind_nil": True, "ten_for_two_hundred": True,
+                 "mo_a": True, "blind_six": True, "blind_moon": True}
+
+
+def test_legal_side_contracts():
+    # Only a side's first bidder is asked; blind ones before looking, sighted after.
+    out = ref.legal_side_contracts(0, {}, ALL_CONTRACTS)
+    assert out == {"blind": ["team_blind_nil", "blind_six", "blind_moon"],
+                   "sighted": ["team_nil", "wheel", "little_mo", "big_mo"]}
+    # The second bidder of a side, or a side that declared: nothing.
+    assert ref.legal_side_contracts(2, {0: 3, 1: 4}, ALL_CONTRACTS) == {"blind": [],
+                                                                       "sighted": []}
+    assert ref.legal_side_contracts(2, {1: 4}, ALL_CONTRACTS,
+                                    side_contracts=["team_nil", None]) == {"blind": [],
+                                                                           "sighted": []}
+    # Each key opens its own.
+    assert ref.legal_side_contracts(1, {0: 3}, {"blind_six": True}) == {"blind": ["blind_six"],
+                                                                        "sighted": []}
+    assert ref.legal_side_contracts(1, {0: 3}, {"mo_b": True}) == {
+        "blind": [], "sighted": ["little_mo", "big_mo"]}
+    assert ref.legal_side_contracts(1, {0: 3}, {}) == {"blind": [], "sighted": []}
+    # The second side may declare after the first side's contract (public), both Mo under mo_a;
+    # under mo_b only one side may lead trick 1 on its Mo (reading).
+    assert ref.legal_side_contracts(1, {}, {"mo_a": True}, side_contracts=["big_mo", None])[
+        "sighted"] == ["little_mo", "big_mo"]
+    assert ref.legal_side_contracts(1, {}, {"mo_b": True, "team_nil": True},
+                                    side_contracts=["big_mo", None])["sighted"] == ["team_nil"]
+
+
+def test_blind_moon_and_double_blind_nil_first_stands():
+    rules = {"blind_moon": True, "blind_nil_min_deficit": 0}
+    # Dealer 3: seat 0 (side 0) bids blind nil; seat 1 (side 1) may still declare blind moon
+    # (only one opponent bid blind nil); then seat 2 may not complete the double blind nil, but
+    # may bid an ordinary nil.
+    assert "blind_moon" in ref.legal_side_contracts(1, {0: 0}, rules, blind_so_far={0: True})[
+        "blind"]
+    out = ref.legal_bids(2, {0: 0}, [0, 0], rules, blind_so_far={0: True},
+                         side_contracts=[None, "blind_moon"])
+    assert out["blind_nil"] is False and 0 in out["bids"]
+    # Seat 0's nil was not blind: seat 2's blind nil is no double blind nil, allowed.
+    assert ref.legal_bids(2, {0: 0}, [0, 0], rules, blind_so_far={0: False},
+                          side_contracts=[None, "blind_moon"])["blind_nil"] is True
+    # A blind moon after both opponents' blind nils is refused (the timing never allows it, a
+    # side's first bidder bids before the opponents' second; asked directly it is not open).
+    assert "blind_moon" not in ref.legal_side_contracts(
+        1, {0: 0, 2: 0}, rules, blind_so_far={0: True, 2: True})["blind"]
+    # In records: seat 2's blind nil after side 1's blind moon is an IllegalBid.
+    rec = sheet([0, None, 0, None], [0, 7, 0, 6], dealer=3, blind=[1, 0, 1, 0]) | {
+        "side_contracts": [None, "blind_moon"]}
+    with pytest.raises(IllegalBid, match="seat 2: blind nil.*blind_moon"):
+        ref.replay_hand(rec, rules)
+    rec["blind"] = [1, 0, 0, 0]  # seat 2's nil sighted: fine
+    out = ref.replay_hand(rec, rules)
+    # Side 0: blind nil +200, nil +100; side 1's blind moon, 13 tricks: +130 and the game.
+    assert out["points"] == [300, 130] and out["wins_game"] == 1
+
+
+def test_legal_bemo():
+    bemo = {"bemo": True}
+    # Only the side's second bidder, right after his bid (bids_so_far holds both), no nil.
+    assert ref.legal_bemo(2, {0: 3, 1: 4, 2: 5}, bemo) == ["little_bemo", "big_bemo"]
+    assert ref.legal_bemo(0, {0: 3}, bemo) == []
+    assert ref.legal_bemo(2, {0: 0, 1: 4, 2: 5}, bemo) == []
+    assert ref.legal_bemo(2, {0: 3, 1: 4, 2: 0}, bemo) == []
+    assert ref.legal_bemo(2, {0: 3, 1: 4, 2: 5}, {}) == []
+    # A side whose 10 is a wheel under tens_are_wheels may add one (reading).
+    tens = {**bemo, "ten_for_two_hundred": True, "tens_are_wheels": True}
+    assert ref.legal_bemo(2, {0: 6, 1: 4, 2: 4}, tens) == ["little_bemo", "big_bemo"]
+
+
+def test_hook_after_a_side_contract():
+    # Only two seats bid after a side contract: nobody is the fourth bidder, so hook forbids
+    # nothing (reading, the engine's): side 1 bids 6 + 7 = 13.
+    rules = {"hook": True, "team_nil": True}
+    rec = sheet([None, 6, None, 7], [0, 6, 0, 7], dealer=3) | {"side_contracts": ["team_nil", None]}
+    assert ref.replay_hand(rec, rules)["points"] == [100, 130]
+    assert ref.legal_bids(3, {1: 6}, [0, 0], rules, side_contracts=["team_nil", None])[
+        "bids"] == ALL
+    assert ref.legal_bids(0, {}, [0, 0], rules, side_contracts=["team_nil", None]) == {
+        "bids": [], "blind_nil": False}
+
+
+@pytest.mark.parametrize(
+    ("rules", "record", "match"),
+    [
+        # a side contract whose key is off
+        ({}, {"side_contracts": ["team_nil", None], "bids": [None, 3, None, 4]},
+         "seat 0: side contract 'team_nil'.*team_nil is off"),
+        ({"mo_a": True}, {"side_contracts": [None, "wheel"], "bids": [3, None, 4, None]},
+         "seat 1: side contract 'wheel'.*ten_for_two_hundred is off"),
+        # the partners of a side contract bid, or a side without one does not
+        ({"team_nil": True}, {"side_contracts": ["team_nil", None], "bids": [0, 3, None, 4]},
+         "seat 0: side 0 declared 'team_nil'"),
+        ({"team_nil": True}, {"side_contracts": ["team_nil", None], "bids": [None, 3, 0, 4]},
+         "seat 2: side 0 declared 'team_nil'"),
+        ({"team_nil": True}, {"bids": [None, 3, None, 4]}, "seat 0: no bid"),
+        ({"team_nil": True}, {"side_contracts": ["team_nil", None], "bids": [None, 3, None, 4],
+                              "blind": [True, False, False, False]}, "seat 0: side 0 declared"),
+        # mo_b: Mo for both sides
+        ({"mo_b": True}, {"side_contracts": ["little_mo", "big_mo"],
+                          "bids": [None, None, None, None]}, "seat 1: side contract 'big_mo'.*mo_b"),
+        # bemo: off, with a nil, on a side contract
+        ({}, {"bemo": ["little_bemo", None], "bids": [3, 3, 3, 3]}, "seat 2: bemo.*off"),
+        ({"bemo": True}, {"bemo": ["little_bemo", None], "bids": [0, 3, 3, 3]},
+         "seat 2: bemo.*nil"),
+        ({"bemo": True, "team_nil": True},
+         {"side_contracts": ["team_nil", None], "bemo": ["big_bemo", None],
+          "bids": [None, 3, None, 4]}, "seat 0: bemo"),
+        # names that do not exist
+        ({"team_nil": True}, {"side_contracts": ["team_null", None], "bids": [None, 3, None, 4]},
+         "side_contracts"),
+        ({"bemo": True}, {"bemo": ["bemo", None], "bids": [3, 3, 3, 3]}, "'bemo'"),
+    ],
+)
+def test_illegal_declarations_in_records(rules, record, match):
+    rec = sheet([3, 3, 3, 3], [4, 3, 3, 3], dealer=3) | record
+    with pytest.raises(ValueError, match=match):
+        ref.replay_hand(rec, rules)
+
+
+@pytest.mark.parametrize(
+    ("rules", "key"),
+    [
+        ({"mo_a": True, "mo_b": True}, "mo_b"),
+        ({"tens_are_wheels": True}, "tens_are_wheels"),
+        ({"ten_for_200_exact": True}, "ten_for_200_exact"),
+        ({"ten_for_200_fail": 100}, "ten_for_200_fail"),
+        ({"ten_for_200_fail": -1, "ten_for_two_hundred": True}, "ten_for_200_fail"),
+        ({"blind_six_at_least": True}, "blind_six_at_least"),
+        ({"team_nil": True, "min_team_bid": 4}, "min_team_bid"),
+        ({"blind_moon": True, "suicide": True}, "suicide"),
+        ({"mo_a": True, "whiz": True, "blind_nil": False}, "whiz"),
+        ({"blind_six": True, "mirror": True, "blind_nil": False}, "mirror"),
+        ({"bemo": True, "suicide": True}, "suicide"),
+        ({"team_blind_nil": 1}, "team_blind_nil"),
+    ],
+)
+def test_side_contract_impossible_combinations(rules, key):
+    with pytest.raises(ValueError, match=key):
+        ref.resolve_rules(rules)
+
+
+def test_side_contract_possible_combinations():
+    for rules in ({"ten_for_two_hundred": True, "ten_for_200_fail": 100, "ten_for_200_exact": True,
+                   "tens_are_wheels": True},
+                  {"blind_six": True, "blind_six_at_least": True},
+                  {**ALL_CONTRACTS, "bemo": True, "hook": True, "fledu": True, "moon": True,
+                   "double_blind_nil": True, "max_team_bid": 13},
+                  {"mo_b": True, "team_blind_nil": True, "blind_moon": True}):
+        ref.resolve_rules(rules)
