@@ -166,9 +166,16 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
 
     deck = deck_for(cell.rules)
 
+    from .spades.contracts import NAMES
+
     def spades(o, i, row):
-        rec = {"bids": o.bidding.bids[i].tolist(), "blind": o.bidding.blind[i].tolist(),
+        bids = [None if b < 0 else b for b in o.bidding.bids[i].tolist()]  # -1: a side contract
+        rec = {"bids": bids, "blind": o.bidding.blind[i].tolist(),
                "before": {"bags": result.before_bags[row].tolist()}}
+        for key, codes in (("side_contracts", o.bidding.contracts[i]),
+                           ("bemo", o.bidding.bemo[i])):
+            if codes.any():  # RULES.md §4.4 side contracts and bemos, by side
+                rec[key] = [NAMES[c] if c else None for c in codes.tolist()]
         if o.passed[i].any():  # RULES.md §5: the hands at the start of play, after the passing
             rec["hands"] = [deck.names_of(h) for h in o.held[i]]
             rec["passed"] = [deck.names_of(h) for h in o.passed[i]]

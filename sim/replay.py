@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 
+import numpy as np
+
 from .cards import BIT
 from .errors import UserError
 from .options import PRESETS, load_rules
@@ -25,9 +27,21 @@ class Scripted:
     Norwegian ``declarations`` int8[N, P] (codes of `sim.norwegian.auction`, -1 = none given).
     """
 
-    def __init__(self, plays, bids=None, blind=None, declarations=None):
+    def __init__(self, plays, bids=None, blind=None, declarations=None, contracts=None,
+                 bemo=None):
         self.plays, self.bids, self.blind = plays, bids, blind
         self.declarations = declarations
+        self.contracts, self.bemo = contracts, bemo  # Spades side contracts: int8[N, 2] by side
+
+    def side_contract(self, view, rng):
+        """The record's side contract when this is the stage that offers it (its code is in
+        ``view.legal``), its bemo at the bemo stage, else none; a code the stage does not offer
+        is returned too, for the engine to refuse."""
+        side = (view.seat & 1).astype(np.intp)
+        contract, bemo = self.contracts[view.rows, side], self.bemo[view.rows, side]
+        bemo_stage = (view.legal >> 8) & 1 == 1  # bit LITTLE_BEMO (sim.spades.contracts)
+        offered = (view.legal >> np.clip(contract, 0, 15)) & 1 == 1
+        return np.where(bemo_stage, bemo, np.where(offered, contract, 0)).astype(np.int8)
 
     def declare(self, view, rng):
         return self.declarations[view.rows, view.seat]

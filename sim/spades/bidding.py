@@ -128,16 +128,29 @@ def _check(bid, legal, seat, rows=None):
                          row=i if rows is None else int(rows[i]), seat=int(seat[i]))
 
 
-def check_bids(bids, blind, dealer, rules: SpadesRules) -> None:
+def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None) -> None:
     """Check complete bids (score-sheet records) in bidding order, as `run_bidding` checks them;
-    the cards are unknown, so ``whiz`` and ``mirror`` bids are not checked against them."""
+    the cards are unknown, so ``whiz`` and ``mirror`` bids are not checked against them. The
+    partners of a side contract (-1) bid nothing; the side contracts and bemos must be ones
+    the rules offer (their order against the other side's is not checked here)."""
+    from . import contracts as sc
+
     n = bids.shape[0]
     rows = np.arange(n)
     made = np.full((n, 4), -1, dtype=np.int8)
+    for side, codes, offered in ((c, contracts, sc.blind_codes(rules) | sc.sighted_codes(rules))
+                                 for c in (0, 1)):
+        code = codes[:, side] if codes is not None else np.zeros(n, np.int8)
+        bad = (code != 0) & ((offered >> np.clip(code, 0, 15)) & 1 == 0)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise IllegalBid(f"side contract {sc.NAMES[int(code[i])]} is not allowed by these "
+                             "rules", row=i, seat=side)
     for j in range(4):
         seat = ((dealer + 1 + j) % 4).astype(np.int8)
         bid = bids[rows, seat]
-        _check(bid, bid_masks(made, seat, rules), seat)
+        bidding = np.flatnonzero(bid >= 0)
+        _check(bid[bidding], bid_masks(made, seat, rules)[bidding], seat[bidding], bidding)
         made[rows, seat] = bid
 
 

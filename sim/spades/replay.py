@@ -11,22 +11,47 @@ from ..records import ints, parse_records
 from ..replay import Scripted, output_record
 from ..tricks import IllegalPlay
 from .bidding import IllegalBid, blind_nil_allowed, check_bids
+from .contracts import NAMES
 from .hand import deck_for, play_hands
 from .scoring import COMPONENTS, score_hands
 
 __all__ = ["replay_group"]
 
 
+def _codes(rec, key, allowed, err) -> list[int]:
+    """A record's per-side list of contract names (or null) as codes."""
+    value = rec.get(key, [None, None])
+    names = [n for n in allowed if n]
+    if (not isinstance(value, list) or len(value) != 2
+            or any(v is not None and v not in names for v in value)):
+        raise err(f"'{key}' must be a list of 2 (by side), each null or one of {names}")
+    return [0 if v is None else NAMES.index(v) for v in value]
+
+
 class _Bids:
-    """Parses each record's bids, blind flags and bags before the hand into arrays."""
+    """Parses each record's bids, blind flags, side contracts and bags before the hand into
+    arrays. The partners of a side contract (RULES.md §4.4) bid nothing: ``null``."""
 
     def __init__(self, n: int):
         self.bids = np.zeros((n, 4), np.int8)
         self.blind = np.zeros((n, 4), bool)
         self.bags = np.zeros((n, 2), np.int32)
+        self.contracts = np.zeros((n, 2), np.int8)
+        self.bemo = np.zeros((n, 2), np.int8)
 
     def __call__(self, i, rec, err):
-        self.bids[i] = ints(rec, "bids", 4, 0, 13, err)
+        self.contracts[i] = _codes(rec, "side_contracts", NAMES[1:8], err)
+        self.bemo[i] = _codes(rec, "bemo", NAMES[8:], err)
+        bids = rec.get("bids")
+        covered = [bool(self.contracts[i, s & 1]) for s in range(4)]
+        if (isinstance(bids, list) and len(bids) == 4
+                and all((b is None) == c for b, c in zip(bids, covered, strict=True))):
+            bids = [0 if c else b for b, c in zip(bids, covered, strict=True)]
+        elif isinstance(bids, list) and any(covered):
+            raise err("'bids': the partners of a side contract bid nothing (null), the others "
+                      "bid")
+        self.bids[i] = ints({"bids": bids}, "bids", 4, 0, 13, err)
+        self.bids[i] = np.where(covered, -1, self.bids[i])
         b = rec.get("blind", [False] * 4)
         if not isinstance(b, list) or len(b) != 4 or any(type(v) is not bool for v in b):
             raise err("'blind' must be a list of 4 true/false")
@@ -49,12 +74,18 @@ def replay_group(members, rules, source):
         _check_blind(recs, extra, rules, lines, source)
         try:
             if sheet:
-                check_bids(extra.bids, extra.blind, recs.dealer, rules)
+                check_bids(extra.bids, extra.blind, recs.dealer, rules, extra.contracts)
                 tricks = recs.tricks
-                score = score_hands(extra.bids, extra.blind, tricks, extra.bags, rules)
+                try:
+                    score = score_hands(extra.bids, extra.blind, tricks, extra.bags, rules,
+                                        extra.contracts, extra.bemo)
+                except ValueError as exc:  # Mo and bemo are scored from the plays
+                    raise UserError(f"score-sheet mode: {exc}", source=source,
+                                    line=lines[0]) from None
                 points, winners = score.points, None
             else:
-                lineup = Lineup([Scripted(recs.plays, extra.bids, extra.blind)] * 4)
+                lineup = Lineup([Scripted(recs.plays, extra.bids, extra.blind,
+                                          contracts=extra.contracts, bemo=extra.bemo)] * 4)
                 outcome = play_hands(recs.hands, recs.dealer, recs.scores, extra.bags, lineup,
                                      rules, np.random.default_rng(0), deck, passing=False)
                 tricks, score, points = outcome.play.tricks, outcome.score, outcome.score.points
