@@ -5,6 +5,8 @@ so an experiment can record, compare and sweep strategies. Decisions are batched
 views of `sim.views`, each returning one answer per row:
 
     blind_nil(view: BlindView, rng) -> bool[n]     (only asked where a blind nil is legal)
+    blind_bid(view: BlindView, rng) -> int8[n]      (Spades blind_bids: 1..7 set in view.legal,
+                                                     or 0 to look at the cards first)
     bid(view: BidView, rng) -> int8[n]              (a bid whose bit is set in view.legal)
     side_contract(view: BlindView | BidView, rng) -> int8[n]
                                                     (Spades side contracts: a code in view.legal)

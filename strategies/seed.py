@@ -80,6 +80,8 @@ class SeedStrategy(Strategy):
     nil_max_spade: int = 8  # ... and no spade above this rank (0 = 2, 8 = T, 12 = A)
     blind_nil_deficit: int = 300  # bid blind nil when the side trails by this much (if legal)
     # -- house rules of bidding (RULES.md §4.4) ---------------------------------------------------
+    blind_bid_deficit: int = 200  # blind_bids: bid blind when the side trails by this much
+    blind_bid_value: int = 4  # ... this many tricks (the nearest open blind bid)
     double_blind_nil_deficit: int = 300  # double_blind_nil: join a partner's blind nil when
     #                                       the side trails by this much
     double_nil_max_estimate: float = 2.0  # double_nil: join a partner's nil with at most this
@@ -143,6 +145,11 @@ class SeedStrategy(Strategy):
         double = view.rules.double_blind_nil & partner_blind  # join it (RULES.md §4.4)
         return pick(double, view.deficit >= self.double_blind_nil_deficit,
                     (view.deficit >= self.blind_nil_deficit) & ~partner_nil)
+
+    def blind_bid(self, view, rng):
+        want = np.full(len(view), self.blind_bid_value, dtype=np.int64)
+        bid = _nearest_legal(want, np.maximum(view.legal & ~np.uint16(1), 2))
+        return np.where(view.deficit >= self.blind_bid_deficit, bid, 0).astype(np.int8)
 
     def bid(self, view, rng):
         deck = view.deck

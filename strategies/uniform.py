@@ -34,6 +34,11 @@ class RandomStrategy(Strategy):
     def bid(self, view, rng):
         return np.bitwise_count(uniform_member(view.legal, rng) - np.uint64(1)).astype(np.int8)
 
+    def blind_bid(self, view, rng):
+        """Uniform over looking first (0) and the blind bids open."""
+        legal = view.legal.astype(np.uint64) | np.uint64(1)
+        return np.bitwise_count(uniform_member(legal, rng) - np.uint64(1)).astype(np.int8)
+
     def side_contract(self, view, rng):
         """Uniform over the open codes, declaring nothing (bit 0) among them."""
         code = uniform_member(view.legal.astype(np.uint64), rng) - np.uint64(1)

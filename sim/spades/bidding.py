@@ -106,15 +106,19 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
     return np.where(kept != 0, kept, mask).astype(np.uint16)
 
 
+def _trailing(seat: np.ndarray, scores: np.ndarray, deficit: int) -> np.ndarray:
+    """bool[N]: the seat's side trails by at least ``deficit`` (0 = always)."""
+    side = (seat & 1).astype(np.intp)
+    rows = np.arange(seat.shape[0])
+    return (scores[rows, 1 - side] - scores[rows, side] >= deficit) | (deficit == 0)
+
+
 def blind_nil_allowed(seat: np.ndarray, scores: np.ndarray, rules: SpadesRules) -> np.ndarray:
     """bool[N]: blind nil is on and the seat's side trails by at least ``blind_nil_min_deficit``
     (0 = always, a leading side too)."""
     if not rules.blind_nil:
         return np.zeros(seat.shape, dtype=bool)
-    side = (seat & 1).astype(np.intp)
-    rows = np.arange(seat.shape[0])
-    deficit = scores[rows, 1 - side] - scores[rows, side]
-    return (deficit >= rules.blind_nil_min_deficit) | (rules.blind_nil_min_deficit == 0)
+    return _trailing(seat, scores, rules.blind_nil_min_deficit)
 
 
 def _check(bid, legal, seat, rows=None):
@@ -233,6 +237,18 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         if may_blind.size:
             view = BlindView(legal=unseen, **common).take(may_blind)
             goes_blind[may_blind] = lineup.decide(view, "blind_nil", rng, bool)
+        blind_bid = np.zeros(n, dtype=np.int8)  # RULES.md §4.4 blind_bids: 1..7 unseen
+        if rules.blind_bids:
+            open_ = unseen & np.uint16(0b11111110)
+            ask = _trailing(seat, scores, rules.blind_bid_min_deficit) & bidding & ~goes_blind
+            idx = np.flatnonzero(ask & (open_ != 0))
+            if idx.size:
+                view = BlindView(legal=open_, **common).take(idx)
+                chosen = lineup.decide(view, "blind_bid", rng, np.int8)
+                looks = chosen == 0  # no blind bid: he looks at his cards first
+                _check(np.where(looks, 0, chosen), open_[idx] | looks, seat[idx], idx)
+                blind_bid[idx] = chosen
+        goes_blind |= blind_bid > 0
         hand = hands[rows, seat]
         offered = _side_contract_masks("sighted", seat, bids, blind, contracts, rules)
         idx = np.flatnonzero((offered != 0) & ~goes_blind)
@@ -242,8 +258,8 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         idx = np.flatnonzero(contracts[rows, side] == 0)
         legal = bid_masks(bids, seat, rules, popcount(hand & spade_mask))
         view = BidView(hand=hand, legal=legal, **common).take(idx)
-        bid = np.where(goes_blind[idx], 0, lineup.decide(view, "bid", rng, np.int8))
-        _check(bid, legal[idx], seat[idx], idx)
+        bid = np.where(goes_blind[idx], blind_bid[idx], lineup.decide(view, "bid", rng, np.int8))
+        _check(bid, np.where(goes_blind[idx], unseen[idx], legal[idx]), seat[idx], idx)
         bids[idx, seat[idx]] = bid
         blind[idx, seat[idx]] = goes_blind[idx]
         offered = _side_contract_masks("bemo", seat, bids, blind, contracts, rules)

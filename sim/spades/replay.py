@@ -105,12 +105,20 @@ def replay_group(members, rules, source):
 
 
 def _check_blind(recs, bids, rules, lines, source):
-    """A blind bid must be a nil that the rules allow to that side at that score."""
+    """A blind bid must be a nil that the rules allow to that side at that score, or under
+    ``blind_bids`` a bid of 1..7 by a side trailing by ``blind_bid_min_deficit``."""
+    from .bidding import _trailing
+
     for seat in range(4):
-        allowed = blind_nil_allowed(np.full(len(lines), seat, np.int8), recs.scores, rules)
-        bad = bids.blind[:, seat] & (~allowed | (bids.bids[:, seat] != 0))
+        seats = np.full(len(lines), seat, np.int8)
+        nil_ok = blind_nil_allowed(seats, recs.scores, rules)
+        bid_ok = (_trailing(seats, recs.scores, rules.blind_bid_min_deficit) & rules.blind_bids)
+        bid = bids.bids[:, seat]
+        bad = bids.blind[:, seat] & ~np.where(bid == 0, nil_ok, bid_ok & (bid >= 1) & (bid <= 7))
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise UserError(f"bidding, seat {seat}: a blind bid must be a nil, allowed only with "
                             f"blind_nil = true and a side trailing by at least "
-                            f"{rules.blind_nil_min_deficit}", source=source, line=lines[i])
+                            f"{rules.blind_nil_min_deficit}, or under blind_bids a bid of 1..7 by "
+                            f"a side trailing by at least {rules.blind_bid_min_deficit}",
+                            source=source, line=lines[i])

@@ -114,6 +114,11 @@ class SpadesRules:
     blind_moon: bool = option(False, "before looking, a side may bid all 13: wins the game at "
                               "once, else -130", kind=bool)
     # RULES.md §4.4 bids and contracts
+    blind_bids: bool = option(False, "a trailing player may bid 1..7 before looking: made, 20 "
+                              "per blind bid trick and no overtricks; set, -10 per bid trick",
+                              kind=bool)
+    blind_bid_min_deficit: int = option(100, "blind bids only for a side trailing by at least "
+                                        "this (0 = always)", kind=int, minimum=0)
     double_nil: bool = option(False, "both partners nil: both made, each scores twice its "
                               "bonus; either failed, neither scores (no penalty)", kind=bool)
     double_blind_nil: bool = option(False, "both partners blind nil: made, double_blind_nil_reward;"
@@ -219,6 +224,12 @@ class SpadesRules:
             if clash:
                 raise UserError(f"{fixed} fixes each bid by the spades held, which {clash[0]} "
                                 "may forbid, leaving a player no bid", key=fixed)
+        if self.blind_bid_min_deficit != 100 and not self.blind_bids:
+            raise UserError("blind_bid_min_deficit needs blind_bids = true",
+                            key="blind_bid_min_deficit")
+        for key in ("whiz", "mirror"):
+            if getattr(self, key) and self.blind_bids:
+                raise UserError(f"{key} allows no blind bids: set blind_bids = false", key=key)
         if self.suicide and self.min_team_bid is not None:
             raise UserError("suicide forces a nil after a small first bid, which min_team_bid "
                             "forbids: choose one", key="suicide")

@@ -56,7 +56,7 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     n = bids.shape[0]
     tricks = tricks.astype(np.int32)
     is_nil = bids == 0
-    contract, bags = _contract(np.maximum(bids, 0), is_nil, tricks, rules)
+    contract, bags = _contract(np.maximum(bids, 0), is_nil, tricks, rules, blind)
     bags = bags + _nil_tricks_as_bags(is_nil, tricks, rules)
     if rules.lexington_points:  # RULES.md §4.4: 12+ tricks score 240 whatever the bid, no bags
         big = _per_side(tricks) >= 12
@@ -88,16 +88,22 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
                      wins_game=wins_game)
 
 
-def _contract(bids, is_nil, tricks, rules):
+def _contract(bids, is_nil, tricks, rules, blind=None):
     """The partnership contract: +10 per bid trick and 1 per overtrick if made, else -10 per bid
     trick. Tricks of a nil bidder count toward it only under ``nil_tricks = "count"``. A side whose
-    partners both bid nil has contract 0: every counted trick is an overtrick."""
+    partners both bid nil has contract 0: every counted trick is an overtrick. A blind bid
+    (``blind_bids``, RULES.md §4.4) in a made contract scores 20 per trick and the side's
+    overtricks are not scored (no points, no bags)."""
     contract = _per_side(bids.astype(np.int32))
     counts = ~is_nil if rules.nil_tricks != "count" else np.ones_like(is_nil)
     taken = _per_side(tricks * counts)
     made = taken >= contract
     points = 10 * contract * (2 * made - 1)
     overtricks = (taken - contract) * made
+    if rules.blind_bids and blind is not None:
+        blind_bid = _per_side((bids * (blind & ~is_nil)).astype(np.int32))
+        points = points + 10 * blind_bid * made
+        overtricks = np.where(blind_bid > 0, 0, overtricks)
     return points, overtricks
 
 
