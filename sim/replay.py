@@ -47,7 +47,12 @@ class Scripted:
         return self.declarations[view.rows, view.seat]
 
     def blind_nil(self, view, rng):
-        return self.blind[view.rows, view.seat]
+        return self.blind[view.rows, view.seat] & (self.bids[view.rows, view.seat] == 0)
+
+    def blind_bid(self, view, rng):
+        """Spades blind_bids: the recorded bid when it was blind and not a nil, else 0."""
+        bid = self.bids[view.rows, view.seat]
+        return np.where(self.blind[view.rows, view.seat] & (bid > 0), bid, 0).astype(np.int8)
 
     def bid(self, view, rng):
         return self.bids[view.rows, view.seat]
