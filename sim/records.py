@@ -172,6 +172,8 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
         bids = [None if b < 0 else b for b in o.bidding.bids[i].tolist()]  # -1: a side contract
         rec = {"bids": bids, "blind": o.bidding.blind[i].tolist(),
                "before": {"bags": result.before_bags[row].tolist()}}
+        if o.bidding.raised[i].any():  # RULES.md §4.4 bid_raise: bids are the raised ones
+            rec["raised"] = o.bidding.raised[i].tolist()
         for key, codes in (("side_contracts", o.bidding.contracts[i]),
                            ("bemo", o.bidding.bemo[i])):
             if codes.any():  # RULES.md §4.4 side contracts and bemos, by side

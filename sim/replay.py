@@ -28,8 +28,10 @@ class Scripted:
     """
 
     def __init__(self, plays, bids=None, blind=None, declarations=None, contracts=None,
-                 bemo=None):
-        self.plays, self.bids, self.blind = plays, bids, blind
+                 bemo=None, raised=None):
+        self.plays, self.blind = plays, blind
+        self.raised = raised  # Spades bid_raise: bool[N, P]; ``bids`` are the raised bids
+        self.bids = bids if raised is None or bids is None else bids - raised
         self.declarations = declarations
         self.contracts, self.bemo = contracts, bemo  # Spades side contracts: int8[N, 2] by side
 
@@ -48,6 +50,9 @@ class Scripted:
 
     def blind_nil(self, view, rng):
         return self.blind[view.rows, view.seat] & (self.bids[view.rows, view.seat] == 0)
+
+    def raise_bid(self, view, rng):
+        return self.raised[view.rows, view.seat]
 
     def blind_bid(self, view, rng):
         """Spades blind_bids: the recorded bid when it was blind and not a nil, else 0."""

@@ -8,6 +8,7 @@ views of `sim.views`, each returning one answer per row:
     blind_bid(view: BlindView, rng) -> int8[n]      (Spades blind_bids: 1..7 set in view.legal,
                                                      or 0 to look at the cards first)
     bid(view: BidView, rng) -> int8[n]              (a bid whose bit is set in view.legal)
+    raise_bid(view: BidView, rng) -> bool[n]        (Spades bid_raise: raise one's bid by one)
     side_contract(view: BlindView | BidView, rng) -> int8[n]
                                                     (Spades side contracts: a code in view.legal)
     declare(view: DeclareView, rng) -> int8[n]      (a declaration code set in view.legal)

@@ -80,6 +80,8 @@ class SeedStrategy(Strategy):
     nil_max_spade: int = 8  # ... and no spade above this rank (0 = 2, 8 = T, 12 = A)
     blind_nil_deficit: int = 300  # bid blind nil when the side trails by this much (if legal)
     # -- house rules of bidding (RULES.md §4.4) ---------------------------------------------------
+    raise_margin: float = 0.25  # bid_raise: raise when the estimate exceeds the bid by this
+    raise_total_below: int = 11  # ... and the four bids total less (tricks are left over)
     blind_bid_deficit: int = 200  # blind_bids: bid blind when the side trails by this much
     blind_bid_value: int = 4  # ... this many tricks (the nearest open blind bid)
     double_blind_nil_deficit: int = 300  # double_blind_nil: join a partner's blind nil when
@@ -145,6 +147,13 @@ class SeedStrategy(Strategy):
         double = view.rules.double_blind_nil & partner_blind  # join it (RULES.md §4.4)
         return pick(double, view.deficit >= self.double_blind_nil_deficit,
                     (view.deficit >= self.blind_nil_deficit) & ~partner_nil)
+
+    def raise_bid(self, view, rng):
+        rows = np.arange(len(view))
+        bid = view.bids[rows, view.seat]
+        total = np.maximum(view.bids, 0).sum(axis=1)
+        return ((self.estimate(view.hand, view.deck) >= bid + self.raise_margin)
+                & (total < self.raise_total_below))
 
     def blind_bid(self, view, rng):
         want = np.full(len(view), self.blind_bid_value, dtype=np.int64)

@@ -39,6 +39,9 @@ class RandomStrategy(Strategy):
         legal = view.legal.astype(np.uint64) | np.uint64(1)
         return np.bitwise_count(uniform_member(legal, rng) - np.uint64(1)).astype(np.int8)
 
+    def raise_bid(self, view, rng):
+        return rng.random(len(view)) < 0.5
+
     def side_contract(self, view, rng):
         """Uniform over the open codes, declaring nothing (bit 0) among them."""
         code = uniform_member(view.legal.astype(np.uint64), rng) - np.uint64(1)

@@ -6,6 +6,7 @@ and the strategies. A blind nil is decided first, from a view without the hand.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,12 +35,14 @@ class BidResult:
     blind: np.ndarray
     contracts: np.ndarray = None
     bemo: np.ndarray = None
+    raised: np.ndarray = None  # bool[N, 4]: the bid was raised by one (``bid_raise``)
 
     def __post_init__(self):
         n = self.bids.shape[0]
-        for name in ("contracts", "bemo"):
+        for name, shape, dtype in (("contracts", 2, np.int8), ("bemo", 2, np.int8),
+                                   ("raised", 4, bool)):
             if getattr(self, name) is None:
-                object.__setattr__(self, name, np.zeros((n, 2), np.int8))
+                object.__setattr__(self, name, np.zeros((n, shape), dtype))
 
 
 def _span(lo, hi) -> np.ndarray:
@@ -132,7 +135,7 @@ def _check(bid, legal, seat, rows=None):
                          row=i if rows is None else int(rows[i]), seat=int(seat[i]))
 
 
-def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None) -> None:
+def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=None) -> None:
     """Check complete bids (score-sheet records) in bidding order, as `run_bidding` checks them;
     the cards are unknown, so ``whiz`` and ``mirror`` bids are not checked against them. The
     partners of a side contract (-1) bid nothing; the side contracts and bemos must be ones
@@ -150,12 +153,23 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None) -> None:
             i = int(np.flatnonzero(bad)[0])
             raise IllegalBid(f"side contract {sc.NAMES[int(code[i])]} is not allowed by these "
                              "rules", row=i, seat=side)
+    raised = np.zeros((n, 4), bool) if raised is None else raised
+    first = bids - raised  # as bid, before any raise
     for j in range(4):
         seat = ((dealer + 1 + j) % 4).astype(np.int8)
-        bid = bids[rows, seat]
+        bid = first[rows, seat]
         bidding = np.flatnonzero(bid >= 0)
         _check(bid[bidding], bid_masks(made, seat, rules)[bidding], seat[bidding], bidding)
         made[rows, seat] = bid
+    for j in range(4):
+        seat = ((dealer + 1 + j) % 4).astype(np.int8)
+        up = raised[rows, seat]
+        bad = up & ~(may_raise(made, blind, seat, rules) & rules.bid_raise)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise IllegalBid("this bid may not be raised (bid_raise: an ordinary bid below 13, "
+                             "within max_team_bid)", row=i, seat=int(seat[i]))
+        made[rows, seat] += up
 
 
 def _side_contract_masks(stage: str, seat, bids, blind, contracts, rules) -> np.ndarray:
@@ -267,4 +281,42 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         if idx.size:
             bemo[idx, side[idx]] = _ask_contract(BidView(hand=hand, legal=offered, **common),
                                                  idx, lineup, rng)
-    return BidResult(bids=bids, blind=blind, contracts=contracts, bemo=bemo)
+    raised = _raise_bids(hands, dealer, bids, blind, scores, bags, contracts, bemo, rules, deck,
+                         lineup, rng) if rules.bid_raise else None
+    return BidResult(bids=bids, blind=blind, contracts=contracts, bemo=bemo, raised=raised)
+
+
+def may_raise(bids, blind, seat, rules) -> np.ndarray:
+    """bool[N]: ``bid_raise`` (RULES.md §4.4) lets ``seat`` raise its bid by one: an ordinary
+    bid (not a nil, not blind) below 13 that ``max_team_bid`` still allows."""
+    rows = np.arange(seat.shape[0])
+    bid, partner = bids[rows, seat].astype(np.int32), bids[rows, seat ^ 2].astype(np.int32)
+    ok = (bid >= 1) & (bid < 13) & ~blind[rows, seat]
+    if rules.max_team_bid is not None:
+        ok &= bid + 1 + np.maximum(partner, 0) <= rules.max_team_bid
+    return ok
+
+
+def _raise_bids(hands, dealer, bids, blind, scores, bags, contracts, bemo, rules, deck, lineup,
+                rng) -> np.ndarray:
+    """After all bids, each seat in bidding order may raise its own bid by one (the
+    ``raise_bid`` decision, shown the bids as they stand). Updates ``bids``; returns bool[N, 4]."""
+    n = hands.shape[0]
+    rows = np.arange(n)
+    raised = np.zeros((n, 4), dtype=bool)
+    for j in range(4):
+        seat = ((dealer + 1 + j) % 4).astype(np.int8)
+        idx = np.flatnonzero(may_raise(bids, blind, seat, rules))
+        if not idx.size:
+            continue
+        bid = bids[idx, seat[idx]]
+        legal = (np.left_shift(1, bid.astype(np.int32)) | np.left_shift(1, bid + 1)).astype(
+            np.uint16)  # keep or raise
+        view = BidView(rows=rows, seat=seat, dealer=dealer, legal=np.zeros(n, np.uint16),
+                       bids=bids, blind=blind, scores=scores, bags=bags, rules=rules, deck=deck,
+                       contracts=contracts, bemo=bemo, hand=hands[rows, seat]).take(idx)
+        view = dataclasses.replace(view, legal=legal)
+        up = np.asarray(lineup.decide(view, "raise_bid", rng, bool), dtype=bool)
+        bids[idx, seat[idx]] += up
+        raised[idx, seat[idx]] = up
+    return raised

@@ -38,8 +38,14 @@ class _Bids:
         self.bags = np.zeros((n, 2), np.int32)
         self.contracts = np.zeros((n, 2), np.int8)
         self.bemo = np.zeros((n, 2), np.int8)
+        self.raised = np.zeros((n, 4), bool)
 
     def __call__(self, i, rec, err):
+        raised = rec.get("raised", [False] * 4)
+        if not isinstance(raised, list) or len(raised) != 4 or any(type(v) is not bool
+                                                                   for v in raised):
+            raise err("'raised' must be a list of 4 true/false (bid_raise)")
+        self.raised[i] = raised
         self.contracts[i] = _codes(rec, "side_contracts", NAMES[1:8], err)
         self.bemo[i] = _codes(rec, "bemo", NAMES[8:], err)
         bids = rec.get("bids")
@@ -74,7 +80,8 @@ def replay_group(members, rules, source):
         _check_blind(recs, extra, rules, lines, source)
         try:
             if sheet:
-                check_bids(extra.bids, extra.blind, recs.dealer, rules, extra.contracts)
+                check_bids(extra.bids, extra.blind, recs.dealer, rules, extra.contracts,
+                           extra.raised)
                 tricks = recs.tricks
                 try:
                     score = score_hands(extra.bids, extra.blind, tricks, extra.bags, rules,
@@ -85,7 +92,8 @@ def replay_group(members, rules, source):
                 points, winners = score.points, None
             else:
                 lineup = Lineup([Scripted(recs.plays, extra.bids, extra.blind,
-                                          contracts=extra.contracts, bemo=extra.bemo)] * 4)
+                                          contracts=extra.contracts, bemo=extra.bemo,
+                                          raised=extra.raised)] * 4)
                 outcome = play_hands(recs.hands, recs.dealer, recs.scores, extra.bags, lineup,
                                      rules, np.random.default_rng(0), deck, passing=False)
                 tricks, score, points = outcome.play.tricks, outcome.score, outcome.score.points

@@ -31,8 +31,10 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         "hand_no": result.hand_no.astype(np.int16),
         "dealer": result.dealer.astype(np.int8),
     }
+    raised = stacked(outs, lambda o: o.bidding.raised)
     for seat in range(4):
         cols[f"bid_{seat}"] = bids[:, seat]
+        cols[f"raised_{seat}"] = raised[:, seat]
         cols[f"blind_{seat}"] = blind[:, seat]
         cols[f"tricks_{seat}"] = tricks[:, seat]
     cols["wins_game"] = stacked(outs, lambda o: o.score.wins_game)
