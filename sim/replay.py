@@ -28,7 +28,8 @@ class Scripted:
     """
 
     def __init__(self, plays, bids=None, blind=None, declarations=None, contracts=None,
-                 bemo=None, raised=None):
+                 bemo=None, raised=None, no_trump=None):
+        self.no_trump_bids = no_trump  # Spades no_trump_bids: bool[N, P]
         self.plays, self.blind = plays, blind
         self.raised = raised  # Spades bid_raise: bool[N, P]; ``bids`` are the raised bids
         self.bids = bids if raised is None or bids is None else bids - raised
@@ -53,6 +54,9 @@ class Scripted:
 
     def raise_bid(self, view, rng):
         return self.raised[view.rows, view.seat]
+
+    def no_trump(self, view, rng):
+        return self.no_trump_bids[view.rows, view.seat]
 
     def blind_bid(self, view, rng):
         """Spades blind_bids: the recorded bid when it was blind and not a nil, else 0."""

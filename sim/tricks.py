@@ -41,14 +41,17 @@ class TrickResult:
 
 def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: Deck,
                 lead_rule: Callable[[np.ndarray, np.ndarray], np.ndarray], lineup, rng,
-                context: dict, dummy: int | None = None) -> TrickResult:
+                context: dict, dummy: int | None = None, no_trump: np.ndarray | None = None
+                ) -> TrickResult:
     """Play out every trick of a batch of hands.
 
     hands: uint64[N, P] (not modified); leader: int8[N] first leader; trump: uint64[N] trump bits;
     lead_rule(hand, trumped) -> legal leads, with ``trumped: bool[N]`` true once a trump was played
     to an earlier trick; context: the view fields that do not change during play (bids, blind,
     scores, bags, rules); dummy: a seat whose hand lies face up (Portland dummy whist): its
-    remaining cards are visible in every view, and when it plays, its partner's hand is.
+    remaining cards are visible in every view, and when it plays, its partner's hand is;
+    no_trump: bool[N, P] seats that may not trump (Spades ``no_trump_bids``): void in a led
+    non-trump suit, such a seat discards a non-trump card if it holds one.
     """
     n, players = hands.shape
     n_tricks = int(popcount(hands[:1, 0])[0]) if n else 0
@@ -85,6 +88,10 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
             else:
                 follow = hand & led
                 legal = pick(follow != 0, follow, hand)
+                if no_trump is not None:  # void, no trump allowed while another card is held
+                    off = legal & ~trump
+                    barred = no_trump[rows, seat] & (follow == 0) & ((led & trump) == 0)
+                    legal = pick(barred & (off != 0), off, legal)
             if dummy is not None:  # everyone sees the dummy; playing it, its partner sees his own
                 on_table = dealt[base + dummy] & unplayed
                 partner = dealt[base + (dummy ^ 2)] & unplayed
@@ -138,9 +145,12 @@ def _illegal(row, t, seat, hand, legal, led, card, deck: Deck, lead_rule) -> Ill
         why = "is not one card"
     elif not c & h:
         why = "is not in the player's hand"
-    elif int(led[row]):
+    elif int(led[row]) and h & int(led[row]):
         suit = SUITS[[i for i, m in enumerate(deck.suit_masks) if int(m) == int(led[row])][0]]
         why = f"does not follow suit ({suit} was led and the player holds {suit})"
+    elif int(led[row]):
+        why = ("may not trump: the player bid no trump and holds another card (legal: "
+               f"{' '.join(deck.names_of(lg))})")
     else:
         reason = getattr(lead_rule, "reason", "may not be led now")
         why = f"{reason} (legal leads: {' '.join(deck.names_of(lg))})"

@@ -136,7 +136,8 @@ class PlayView(_Batched):
     bids: int8[n, P]; blind: bool[n, P]; bags: int32[n, sides] (Spades); turn_up: uint64[n] the
     dealer's turned-up card, public (Portland); visible: uint64[n] the other cards the player
     sees (Portland dummy whist: the dummy's, face up; playing the dummy, its partner's own);
-    contracts, bemo: int8[n, 2] the sides' side contracts and bemos (Spades, RULES.md §4.4);
+    contracts, bemo: int8[n, 2] the sides' side contracts and bemos, no_trump: bool[n, P] the
+    "no trump" bids (Spades, RULES.md §4.4);
     declarations: int8[n, P] (Norwegian, codes of `sim.norwegian.auction`), contract: int8[n]
     GRAND, MISERE or NULLO (the declarer's), declarer: int8[n] who chose (-1: the classic
     game's all-pass nullo), grand_player: int8[n] who plays grand (-1 under nullo; the others
@@ -170,6 +171,7 @@ class PlayView(_Batched):
     visible: np.ndarray | None = None
     contracts: np.ndarray | None = None
     bemo: np.ndarray | None = None
+    no_trump: np.ndarray | None = None
     declarations: np.ndarray | None = None
     contract: np.ndarray | None = None
     declarer: np.ndarray | None = None

@@ -9,6 +9,7 @@ views of `sim.views`, each returning one answer per row:
                                                      or 0 to look at the cards first)
     bid(view: BidView, rng) -> int8[n]              (a bid whose bit is set in view.legal)
     raise_bid(view: BidView, rng) -> bool[n]        (Spades bid_raise: raise one's bid by one)
+    no_trump(view: BidView, rng) -> bool[n]         (Spades no_trump_bids: make the bid no trump)
     side_contract(view: BlindView | BidView, rng) -> int8[n]
                                                     (Spades side contracts: a code in view.legal)
     declare(view: DeclareView, rng) -> int8[n]      (a declaration code set in view.legal)

@@ -80,6 +80,8 @@ class SeedStrategy(Strategy):
     nil_max_spade: int = 8  # ... and no spade above this rank (0 = 2, 8 = T, 12 = A)
     blind_nil_deficit: int = 300  # bid blind nil when the side trails by this much (if legal)
     # -- house rules of bidding (RULES.md §4.4) ---------------------------------------------------
+    no_trump_max_spades: int = 2  # no_trump_bids: bid no trump holding at most this many
+    no_trump_min_bid: int = 3  # spades, with a bid of at least this
     raise_margin: float = 0.25  # bid_raise: raise when the estimate exceeds the bid by this
     raise_total_below: int = 11  # ... and the four bids total less (tricks are left over)
     blind_bid_deficit: int = 200  # blind_bids: bid blind when the side trails by this much
@@ -147,6 +149,14 @@ class SeedStrategy(Strategy):
         double = view.rules.double_blind_nil & partner_blind  # join it (RULES.md §4.4)
         return pick(double, view.deficit >= self.double_blind_nil_deficit,
                     (view.deficit >= self.blind_nil_deficit) & ~partner_nil)
+
+    def no_trump(self, view, rng):
+        """No trump with few spades (they would rarely trump anyway) and a bid that rests on
+        side-suit winners."""
+        rows = np.arange(len(view))
+        spades = popcount(view.hand & view.deck.suit_masks[SPADES])
+        bid = view.bids[rows, view.seat]
+        return (spades <= self.no_trump_max_spades) & (bid >= self.no_trump_min_bid)
 
     def raise_bid(self, view, rng):
         rows = np.arange(len(view))

@@ -36,11 +36,12 @@ class BidResult:
     contracts: np.ndarray = None
     bemo: np.ndarray = None
     raised: np.ndarray = None  # bool[N, 4]: the bid was raised by one (``bid_raise``)
+    no_trump: np.ndarray = None  # bool[N, 4]: the bid is "no trump" (``no_trump_bids``)
 
     def __post_init__(self):
         n = self.bids.shape[0]
         for name, shape, dtype in (("contracts", 2, np.int8), ("bemo", 2, np.int8),
-                                   ("raised", 4, bool)):
+                                   ("raised", 4, bool), ("no_trump", 4, bool)):
             if getattr(self, name) is None:
                 object.__setattr__(self, name, np.zeros((n, shape), dtype))
 
@@ -218,14 +219,16 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
     """Four bids per hand, seat ``dealer + 1`` first. Strategies' answers are checked.
 
     A seat is asked, in this order: a blind side contract (its side's first bidder, before
-    looking), a blind nil, a side contract after looking (first bidder), its bid, a bemo (its
-    side's second bidder). The partners of a side contract do not bid (RULES.md §4.4)."""
+    looking), a blind nil, a blind bid, a side contract after looking (first bidder), its bid,
+    whether it is "no trump", a bemo (its side's second bidder); after all bids, raises. The
+    partners of a side contract do not bid (RULES.md §4.4)."""
     n = hands.shape[0]
     rows = np.arange(n)
     bids = np.full((n, 4), -1, dtype=np.int8)
     blind = np.zeros((n, 4), dtype=bool)
     contracts = np.zeros((n, 2), dtype=np.int8)
     bemo = np.zeros((n, 2), dtype=np.int8)
+    no_trump = np.zeros((n, 4), dtype=bool)
     spade_mask = deck.suit_masks[SPADES]
     for j in range(4):
         seat = ((dealer + 1 + j) % 4).astype(np.int8)
@@ -276,6 +279,13 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         _check(bid, np.where(goes_blind[idx], unseen[idx], legal[idx]), seat[idx], idx)
         bids[idx, seat[idx]] = bid
         blind[idx, seat[idx]] = goes_blind[idx]
+        if rules.no_trump_bids:  # a bid of n may be "no trump" by a player holding a spade
+            holds = (hand & spade_mask) != 0
+            ask = np.flatnonzero((bids[rows, seat] >= 1) & ~blind[rows, seat] & holds)
+            if ask.size:
+                view = BidView(hand=hand, legal=legal, **common).take(ask)
+                no_trump[ask, seat[ask]] = np.asarray(
+                    lineup.decide(view, "no_trump", rng, bool), dtype=bool)
         offered = _side_contract_masks("bemo", seat, bids, blind, contracts, rules)
         idx = np.flatnonzero(offered)
         if idx.size:
@@ -283,7 +293,8 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
                                                  idx, lineup, rng)
     raised = _raise_bids(hands, dealer, bids, blind, scores, bags, contracts, bemo, rules, deck,
                          lineup, rng) if rules.bid_raise else None
-    return BidResult(bids=bids, blind=blind, contracts=contracts, bemo=bemo, raised=raised)
+    return BidResult(bids=bids, blind=blind, contracts=contracts, bemo=bemo, raised=raised,
+                     no_trump=no_trump)
 
 
 def may_raise(bids, blind, seat, rules) -> np.ndarray:

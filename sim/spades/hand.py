@@ -112,10 +112,11 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
         passed |= later
     trump = np.full(hands.shape[0], deck.suit_masks[SPADES])
     context = dict(bids=bidding.bids, blind=bidding.blind, scores=scores, bags=bags, rules=rules,
-                   contracts=bidding.contracts, bemo=bidding.bemo)
+                   contracts=bidding.contracts, bemo=bidding.bemo, no_trump=bidding.no_trump)
     play = play_tricks(hands, first_leader(dealer, bidding.contracts, rules), trump, deck,
-                       lead_rule_for(rules, deck), lineup, rng, context)
+                       lead_rule_for(rules, deck), lineup, rng, context,
+                       no_trump=bidding.no_trump if rules.no_trump_bids else None)
     score = score_hands(bidding.bids, bidding.blind, play.tricks, bags, rules,
-                        bidding.contracts, bidding.bemo, play.winners)
+                        bidding.contracts, bidding.bemo, play.winners, bidding.no_trump)
     return HandOutcome(bidding=bidding, play=play, score=score,
                        scores_after=scores + score.points, passed=passed, held=hands)

@@ -39,13 +39,15 @@ class _Bids:
         self.contracts = np.zeros((n, 2), np.int8)
         self.bemo = np.zeros((n, 2), np.int8)
         self.raised = np.zeros((n, 4), bool)
+        self.no_trump = np.zeros((n, 4), bool)
 
     def __call__(self, i, rec, err):
-        raised = rec.get("raised", [False] * 4)
-        if not isinstance(raised, list) or len(raised) != 4 or any(type(v) is not bool
-                                                                   for v in raised):
-            raise err("'raised' must be a list of 4 true/false (bid_raise)")
-        self.raised[i] = raised
+        for key, rule in (("raised", "bid_raise"), ("no_trump", "no_trump_bids")):
+            flags = rec.get(key, [False] * 4)
+            if not isinstance(flags, list) or len(flags) != 4 or any(type(v) is not bool
+                                                                     for v in flags):
+                raise err(f"'{key}' must be a list of 4 true/false ({rule})")
+            getattr(self, key)[i] = flags
         self.contracts[i] = _codes(rec, "side_contracts", NAMES[1:8], err)
         self.bemo[i] = _codes(rec, "bemo", NAMES[8:], err)
         bids = rec.get("bids")
@@ -85,7 +87,7 @@ def replay_group(members, rules, source):
                 tricks = recs.tricks
                 try:
                     score = score_hands(extra.bids, extra.blind, tricks, extra.bags, rules,
-                                        extra.contracts, extra.bemo)
+                                        extra.contracts, extra.bemo, None, extra.no_trump)
                 except ValueError as exc:  # Mo and bemo are scored from the plays
                     raise UserError(f"score-sheet mode: {exc}", source=source,
                                     line=lines[0]) from None
@@ -93,7 +95,7 @@ def replay_group(members, rules, source):
             else:
                 lineup = Lineup([Scripted(recs.plays, extra.bids, extra.blind,
                                           contracts=extra.contracts, bemo=extra.bemo,
-                                          raised=extra.raised)] * 4)
+                                          raised=extra.raised, no_trump=extra.no_trump)] * 4)
                 outcome = play_hands(recs.hands, recs.dealer, recs.scores, extra.bags, lineup,
                                      rules, np.random.default_rng(0), deck, passing=False)
                 tricks, score, points = outcome.play.tricks, outcome.score, outcome.score.points

@@ -114,6 +114,8 @@ class SpadesRules:
     blind_moon: bool = option(False, "before looking, a side may bid all 13: wins the game at "
                               "once, else -130", kind=bool)
     # RULES.md §4.4 bids and contracts
+    no_trump_bids: bool = option(False, "a player holding a spade may bid no trump: he may not "
+                                 "trump; made +20, set -20 per bid trick", kind=bool)
     bid_raise: bool = option(False, "after all bids, each player in bidding order may raise his "
                              "own bid by one (not a nil or a blind bid)", kind=bool)
     blind_bids: bool = option(False, "a trailing player may bid 1..7 before looking: made, 20 "

@@ -47,16 +47,21 @@ def _per_side(x: np.ndarray) -> np.ndarray:
 
 def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray,
                 rules: SpadesRules, contracts: np.ndarray | None = None,
-                bemo: np.ndarray | None = None, winners: np.ndarray | None = None) -> HandScore:
+                bemo: np.ndarray | None = None, winners: np.ndarray | None = None,
+                no_trump: np.ndarray | None = None) -> HandScore:
     """Score N hands. bids: int8[N, 4] (0 = nil, -1 = no bid: a side contract's partners);
     blind: bool[N, 4]; tricks: int8[N, 4]; bags_before: int[N, 2] the sides' running bag counts;
     contracts, bemo: int8[N, 2] the side contracts and bemos (RULES.md §4.4, codes of
     `sim.spades.contracts`; None = none); winners: int8[N, 13] who won each trick (needed by Mo
-    and bemo; None on a score sheet)."""
+    and bemo; None on a score sheet); no_trump: bool[N, 4] bids of "no trump" (``no_trump_bids``:
+    each of their bid tricks scores 20 if the side's contract is made, -20 if set)."""
     n = bids.shape[0]
     tricks = tricks.astype(np.int32)
     is_nil = bids == 0
     contract, bags = _contract(np.maximum(bids, 0), is_nil, tricks, rules, blind)
+    if no_trump is not None and no_trump.any():
+        nt = _per_side((np.maximum(bids, 0) * no_trump).astype(np.int32))
+        contract = contract + 10 * nt * np.sign(contract)  # 20 per bid trick, made or set
     bags = bags + _nil_tricks_as_bags(is_nil, tricks, rules)
     if rules.lexington_points:  # RULES.md §4.4: 12+ tricks score 240 whatever the bid, no bags
         big = _per_side(tricks) >= 12
