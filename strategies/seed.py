@@ -82,6 +82,7 @@ class SeedStrategy(Strategy):
     # -- house rules of bidding (RULES.md §4.4) ---------------------------------------------------
     no_trump_max_spades: int = 2  # no_trump_bids: bid no trump holding at most this many
     no_trump_min_bid: int = 3  # spades, with a bid of at least this
+    partner_estimate: float = 3.0  # partnership_bidding: the partner's tricks, unseen
     raise_margin: float = 0.25  # bid_raise: raise when the estimate exceeds the bid by this
     raise_total_below: int = 11  # ... and the four bids total less (tricks are left over)
     blind_bid_deficit: int = 200  # blind_bids: bid blind when the side trails by this much
@@ -184,7 +185,8 @@ class SeedStrategy(Strategy):
         safe_nil = (n_sp <= self.nil_max_spades) & (top_sp <= self.nil_max_spade)
         limit = np.where(partner_nil, self.double_nil_max_estimate if rules.double_nil else -1.0,
                          self.nil_max_estimate)
-        want = np.maximum(1, np.floor(est + self.bid_round)).astype(np.int64)
+        joint = self.partner_estimate if rules.partnership_bidding else 0.0  # one bid for two
+        want = np.maximum(1, np.floor(est + joint + self.bid_round)).astype(np.int64)
         ordinary = view.legal & ~np.uint16(1)
         least = np.log2(np.maximum(ordinary & -ordinary, 1)).astype(np.int64)
         # a rule puts every ordinary bid above the wanted one: a weak hand prefers nil

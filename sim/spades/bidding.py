@@ -73,6 +73,11 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
     nil), each applied only where it leaves a bid open.
     """
     rows = np.arange(seat.shape[0])
+    if rules.partnership_bidding:  # one joint bid per side, no nil (RULES.md §4.4)
+        mask = _span(rules.min_team_bid or 4, rules.max_team_bid or 13)
+        if rules.no_nine_no_blind:
+            mask &= ~np.uint16(1 << 9)
+        return np.broadcast_to(mask, seat.shape).astype(np.uint16)
     partner = bids[rows, seat ^ 2].astype(np.int32)
     second = partner >= 0  # the seat is its side's second bidder
     mask = _span(rules.min_bid, np.full(seat.shape, 13))
@@ -159,6 +164,18 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
     for j in range(4):
         seat = ((dealer + 1 + j) % 4).astype(np.int8)
         bid = first[rows, seat]
+        side = (seat & 1).astype(np.intp)
+        contract = contracts[rows, side] if contracts is not None else np.zeros(n, np.int8)
+        # no bid: a side contract's partners, or under partnership bidding the joint bidder's
+        joint = rules.partnership_bidding & (made[rows, seat ^ 2] >= 0)
+        missing = (bid < 0) & (contract == 0) & ~joint
+        extra = (bid >= 0) & ((contract != 0) | joint)
+        if (missing | extra).any():
+            i = int(np.flatnonzero(missing | extra)[0])
+            raise IllegalBid("under partnership_bidding the side's first bidder bids for both "
+                             "(the partner's bid is null)" if rules.partnership_bidding else
+                             "a bid is missing (null only for the partners of a side contract)",
+                             row=i, seat=int(seat[i]))
         bidding = np.flatnonzero(bid >= 0)
         _check(bid[bidding], bid_masks(made, seat, rules)[bidding], seat[bidding], bidding)
         made[rows, seat] = bid
@@ -242,6 +259,8 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
             contracts[idx, side[idx]] = _ask_contract(BlindView(legal=offered, **common), idx,
                                                       lineup, rng)
         bidding = contracts[rows, side] == 0
+        if rules.partnership_bidding:  # the side's first bidder bid for both
+            bidding &= bids[rows, seat ^ 2] < 0
         unseen = bid_masks(bids, seat, rules)  # before looking at the cards
         may_blind = blind_nil_allowed(seat, scores, rules) & (unseen & 1 != 0) & bidding
         if rules.blind_moon:  # no double blind nil after the opponents' blind moon
@@ -272,7 +291,7 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         if idx.size:
             contracts[idx, side[idx]] = _ask_contract(BidView(hand=hand, legal=offered, **common),
                                                       idx, lineup, rng)
-        idx = np.flatnonzero(contracts[rows, side] == 0)
+        idx = np.flatnonzero(bidding)
         legal = bid_masks(bids, seat, rules, popcount(hand & spade_mask))
         view = BidView(hand=hand, legal=legal, **common).take(idx)
         bid = np.where(goes_blind[idx], blind_bid[idx], lineup.decide(view, "bid", rng, np.int8))

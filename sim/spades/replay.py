@@ -52,12 +52,15 @@ class _Bids:
         self.bemo[i] = _codes(rec, "bemo", NAMES[8:], err)
         bids = rec.get("bids")
         covered = [bool(self.contracts[i, s & 1]) for s in range(4)]
-        if (isinstance(bids, list) and len(bids) == 4
-                and all((b is None) == c for b, c in zip(bids, covered, strict=True))):
+        if isinstance(bids, list) and len(bids) == 4:
+            # null: a side contract's partners, or a joint bid's partner (partnership_bidding)
+            joint = [b is None and not c and bids[s ^ 2] is not None
+                     for s, (b, c) in enumerate(zip(bids, covered, strict=True))]
+            if any((b is None) != (c or j) for b, c, j in zip(bids, covered, joint, strict=True)):
+                raise err("'bids': the partners of a side contract bid nothing (null), the "
+                          "others bid (under partnership_bidding one partner bids for both)")
+            covered = [c or j for c, j in zip(covered, joint, strict=True)]
             bids = [0 if c else b for b, c in zip(bids, covered, strict=True)]
-        elif isinstance(bids, list) and any(covered):
-            raise err("'bids': the partners of a side contract bid nothing (null), the others "
-                      "bid")
         self.bids[i] = ints({"bids": bids}, "bids", 4, 0, 13, err)
         self.bids[i] = np.where(covered, -1, self.bids[i])
         b = rec.get("blind", [False] * 4)

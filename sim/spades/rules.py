@@ -114,6 +114,11 @@ class SpadesRules:
     blind_moon: bool = option(False, "before looking, a side may bid all 13: wins the game at "
                               "once, else -130", kind=bool)
     # RULES.md §4.4 bids and contracts
+    partnership_bidding: bool = option(False, "each side makes one joint bid (its first bidder, "
+                                       "the non-dealing side first), at least min_team_bid (4),"
+                                       " no nil", kind=bool)
+    no_nine_no_blind: bool = option(False, "partnership bidding without blind bids and without "
+                                    "a joint bid of 9", kind=bool)
     no_trump_bids: bool = option(False, "a player holding a spade may bid no trump: he may not "
                                  "trump; made +20, set -20 per bid trick", kind=bool)
     bid_raise: bool = option(False, "after all bids, each player in bidding order may raise his "
@@ -234,6 +239,19 @@ class SpadesRules:
         for key in ("whiz", "mirror"):
             if getattr(self, key) and self.blind_bids:
                 raise UserError(f"{key} allows no blind bids: set blind_bids = false", key=key)
+        if self.no_nine_no_blind and not self.partnership_bidding:
+            raise UserError("no_nine_no_blind needs partnership_bidding = true",
+                            key="no_nine_no_blind")
+        if self.no_nine_no_blind and self.blind_bids:
+            raise UserError("no_nine_no_blind allows no blind bids: set blind_bids = false",
+                            key="no_nine_no_blind")
+        if self.partnership_bidding:
+            clash = [k for k in ("suicide", "whiz", "mirror", "hook", "fledu", "double_nil",
+                                 "double_blind_nil", "nil_pass") if getattr(self, k)]
+            clash += ["side contracts"] if self.side_contracts or self.bemo else []
+            if clash:
+                raise UserError(f"partnership bidding (one joint bid per side, no nil) does not "
+                                f"combine with {clash[0]}", key="partnership_bidding")
         if self.suicide and self.min_team_bid is not None:
             raise UserError("suicide forces a nil after a small first bid, which min_team_bid "
                             "forbids: choose one", key="suicide")
