@@ -174,8 +174,9 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
                "before": {"bags": result.before_bags[row].tolist()}}
         if o.bidding.raised[i].any():  # RULES.md §4.4 bid_raise: bids are the raised ones
             rec["raised"] = o.bidding.raised[i].tolist()
-        if o.bidding.no_trump[i].any():  # RULES.md §4.4 no_trump_bids
-            rec["no_trump"] = o.bidding.no_trump[i].tolist()
+        for key in ("no_trump", "dark"):  # RULES.md §4.4 no_trump_bids, nil_in_the_dark
+            if getattr(o.bidding, key)[i].any():
+                rec[key] = getattr(o.bidding, key)[i].tolist()
         for key, codes in (("side_contracts", o.bidding.contracts[i]),
                            ("bemo", o.bidding.bemo[i])):
             if codes.any():  # RULES.md §4.4 side contracts and bemos, by side

@@ -28,8 +28,9 @@ class Scripted:
     """
 
     def __init__(self, plays, bids=None, blind=None, declarations=None, contracts=None,
-                 bemo=None, raised=None, no_trump=None):
+                 bemo=None, raised=None, no_trump=None, dark=None):
         self.no_trump_bids = no_trump  # Spades no_trump_bids: bool[N, P]
+        self.dark = dark  # Spades nil_in_the_dark: bool[N, P]
         self.plays, self.blind = plays, blind
         self.raised = raised  # Spades bid_raise: bool[N, P]; ``bids`` are the raised bids
         self.bids = bids if raised is None or bids is None else bids - raised
@@ -57,6 +58,9 @@ class Scripted:
 
     def no_trump(self, view, rng):
         return self.no_trump_bids[view.rows, view.seat]
+
+    def in_the_dark(self, view, rng):
+        return self.dark[view.rows, view.seat]
 
     def blind_bid(self, view, rng):
         """Spades blind_bids: the recorded bid when it was blind and not a nil, else 0."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import SUITS, Deck, bit_index, pick, popcount
+from .cards import BIT, SUITS, Deck, bit_index, pick, popcount
 from .errors import UserError
 from .views import PlayView
 
@@ -41,8 +41,8 @@ class TrickResult:
 
 def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: Deck,
                 lead_rule: Callable[[np.ndarray, np.ndarray], np.ndarray], lineup, rng,
-                context: dict, dummy: int | None = None, no_trump: np.ndarray | None = None
-                ) -> TrickResult:
+                context: dict, dummy: int | None = None, no_trump: np.ndarray | None = None,
+                dark: np.ndarray | None = None) -> TrickResult:
     """Play out every trick of a batch of hands.
 
     hands: uint64[N, P] (not modified); leader: int8[N] first leader; trump: uint64[N] trump bits;
@@ -51,7 +51,9 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
     scores, bags, rules); dummy: a seat whose hand lies face up (Portland dummy whist): its
     remaining cards are visible in every view, and when it plays, its partner's hand is;
     no_trump: bool[N, P] seats that may not trump (Spades ``no_trump_bids``): void in a led
-    non-trump suit, such a seat discards a non-trump card if it holds one.
+    non-trump suit, such a seat discards a non-trump card if it holds one; dark: bool[N, P] seats
+    playing in the dark (Spades ``nil_in_the_dark``): the engine plays for them the first legal
+    card of their hand shuffled face down (a uniformly random order drawn from ``rng``).
     """
     n, players = hands.shape
     n_tricks = int(popcount(hands[:1, 0])[0]) if n else 0
@@ -74,6 +76,10 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
     unplayed = np.full(n, ~U64(0))  # ~(played | cards of the current trick)
     trumped = np.zeros(n, dtype=bool)
     voids = np.zeros((n, players), dtype=np.uint8)  # bit s: the seat failed to follow suit s
+    if dark is not None:  # a face-down pile per dark seat: a random priority per card slot
+        pile = np.zeros((n, players, 64), dtype=np.float32)
+        where = np.flatnonzero(dark.any(axis=1))
+        pile[where] = rng.random((where.size, players, 64), dtype=np.float32)
     leader = leader.astype(np.intp)
     for t in range(n_tricks):
         led = np.zeros(n, dtype=U64)
@@ -103,6 +109,11 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
                                 : t * players].T, tricks=tricks, voids=voids, deck=deck,
                             **context)
             card = lineup.decide(view, "play", rng, U64)
+            if dark is not None:
+                blind_rows = np.flatnonzero(dark[rows, seat])
+                if blind_rows.size:
+                    card[blind_rows] = _first_in_pile(legal[blind_rows],
+                                                      pile[blind_rows, seat[blind_rows]])
             bad = ((card & ~legal) != 0) | (popcount(card) != 1)
             if bad.any():
                 raise _illegal(np.flatnonzero(bad)[0], t, seat, hand, legal, led, card, deck,
@@ -134,6 +145,14 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
         played |= in_trick
         leader = win_seat.astype(np.intp)
     return TrickResult(tricks=tricks, plays=plays.T.copy(), winners=winners.T.copy())
+
+
+def _first_in_pile(legal: np.ndarray, priority: np.ndarray) -> np.ndarray:
+    """The legal card highest in its hand's face-down pile: ``priority`` float32[n, 64] in [0, 1)
+    per slot."""
+    slots = np.arange(64, dtype=np.uint64)
+    held = ((legal[:, None] >> slots) & np.uint64(1)).astype(bool)
+    return BIT[np.argmax(np.where(held, priority + 1, 0), axis=1)]
 
 
 def _illegal(row, t, seat, hand, legal, led, card, deck: Deck, lead_rule) -> IllegalPlay:

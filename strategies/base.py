@@ -10,6 +10,7 @@ views of `sim.views`, each returning one answer per row:
     bid(view: BidView, rng) -> int8[n]              (a bid whose bit is set in view.legal)
     raise_bid(view: BidView, rng) -> bool[n]        (Spades bid_raise: raise one's bid by one)
     no_trump(view: BidView, rng) -> bool[n]         (Spades no_trump_bids: make the bid no trump)
+    in_the_dark(view: BidView, rng) -> bool[n]      (Spades nil_in_the_dark: play the nil blind)
     side_contract(view: BlindView | BidView, rng) -> int8[n]
                                                     (Spades side contracts: a code in view.legal)
     declare(view: DeclareView, rng) -> int8[n]      (a declaration code set in view.legal)

@@ -80,6 +80,8 @@ class SeedStrategy(Strategy):
     nil_max_spade: int = 8  # ... and no spade above this rank (0 = 2, 8 = T, 12 = A)
     blind_nil_deficit: int = 300  # bid blind nil when the side trails by this much (if legal)
     # -- house rules of bidding (RULES.md §4.4) ---------------------------------------------------
+    dark_max_estimate: float = 0.5  # nil_in_the_dark: play a nil face down with a hand this
+    #                                  weak (its cards would lose anyway; the bonus is a blind's)
     no_trump_max_spades: int = 2  # no_trump_bids: bid no trump holding at most this many
     no_trump_min_bid: int = 3  # spades, with a bid of at least this
     partner_estimate: float = 3.0  # partnership_bidding: the partner's tricks, unseen
@@ -150,6 +152,11 @@ class SeedStrategy(Strategy):
         double = view.rules.double_blind_nil & partner_blind  # join it (RULES.md §4.4)
         return pick(double, view.deficit >= self.double_blind_nil_deficit,
                     (view.deficit >= self.blind_nil_deficit) & ~partner_nil)
+
+    def in_the_dark(self, view, rng):
+        rows = np.arange(len(view))
+        blind = view.blind[rows, view.seat]
+        return ~blind & (self.estimate(view.hand, view.deck) <= self.dark_max_estimate)
 
     def no_trump(self, view, rng):
         """No trump with few spades (they would rarely trump anyway) and a bid that rests on

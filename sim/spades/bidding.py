@@ -37,11 +37,13 @@ class BidResult:
     bemo: np.ndarray = None
     raised: np.ndarray = None  # bool[N, 4]: the bid was raised by one (``bid_raise``)
     no_trump: np.ndarray = None  # bool[N, 4]: the bid is "no trump" (``no_trump_bids``)
+    dark: np.ndarray = None  # bool[N, 4]: a nil played in the dark (``nil_in_the_dark``)
 
     def __post_init__(self):
         n = self.bids.shape[0]
         for name, shape, dtype in (("contracts", 2, np.int8), ("bemo", 2, np.int8),
-                                   ("raised", 4, bool), ("no_trump", 4, bool)):
+                                   ("raised", 4, bool), ("no_trump", 4, bool),
+                                   ("dark", 4, bool)):
             if getattr(self, name) is None:
                 object.__setattr__(self, name, np.zeros((n, shape), dtype))
 
@@ -237,8 +239,9 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
 
     A seat is asked, in this order: a blind side contract (its side's first bidder, before
     looking), a blind nil, a blind bid, a side contract after looking (first bidder), its bid,
-    whether it is "no trump", a bemo (its side's second bidder); after all bids, raises. The
-    partners of a side contract do not bid (RULES.md §4.4)."""
+    whether its nil is played in the dark, whether its bid is "no trump", a bemo (its side's
+    second bidder); after all bids, raises. The partners of a side contract do not bid
+    (RULES.md §4.4)."""
     n = hands.shape[0]
     rows = np.arange(n)
     bids = np.full((n, 4), -1, dtype=np.int8)
@@ -246,6 +249,7 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
     contracts = np.zeros((n, 2), dtype=np.int8)
     bemo = np.zeros((n, 2), dtype=np.int8)
     no_trump = np.zeros((n, 4), dtype=bool)
+    dark = np.zeros((n, 4), dtype=bool)
     spade_mask = deck.suit_masks[SPADES]
     for j in range(4):
         seat = ((dealer + 1 + j) % 4).astype(np.int8)
@@ -298,6 +302,12 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         _check(bid, np.where(goes_blind[idx], unseen[idx], legal[idx]), seat[idx], idx)
         bids[idx, seat[idx]] = bid
         blind[idx, seat[idx]] = goes_blind[idx]
+        if rules.nil_in_the_dark:  # a nil bidder may play his hand face down
+            ask = np.flatnonzero(bids[rows, seat] == 0)
+            if ask.size:
+                view = BidView(hand=hand, legal=legal, **common).take(ask)
+                dark[ask, seat[ask]] = np.asarray(
+                    lineup.decide(view, "in_the_dark", rng, bool), dtype=bool)
         if rules.no_trump_bids:  # a bid of n may be "no trump" by a player holding a spade
             holds = (hand & spade_mask) != 0
             ask = np.flatnonzero((bids[rows, seat] >= 1) & ~blind[rows, seat] & holds)
@@ -313,7 +323,7 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
     raised = _raise_bids(hands, dealer, bids, blind, scores, bags, contracts, bemo, rules, deck,
                          lineup, rng) if rules.bid_raise else None
     return BidResult(bids=bids, blind=blind, contracts=contracts, bemo=bemo, raised=raised,
-                     no_trump=no_trump)
+                     no_trump=no_trump, dark=dark)
 
 
 def may_raise(bids, blind, seat, rules) -> np.ndarray:

@@ -92,11 +92,13 @@ def _passes(when: str, hands, bids, blind, scores, bags, lineup, rules, rng, dec
 
 def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: np.ndarray,
                lineup, rules: SpadesRules, rng: np.random.Generator,
-               deck: Deck | None = None, passing: bool = True) -> HandOutcome:
+               deck: Deck | None = None, passing: bool = True,
+               dark_play: bool = True) -> HandOutcome:
     """hands: uint64[N, 4] dealt cards; dealer: int8[N]; scores, bags: int32[N, 2] before the hand.
     The seat left of the dealer bids first and leads the first trick; spades are trump. Card
     passing (RULES.md §4.5) happens unless ``passing`` is false (a replayed record's hands are
-    those after the passing)."""
+    those after the passing); with ``dark_play`` false the engine does not draw the cards of a
+    nil played in the dark (a replayed record gives them)."""
     deck = deck or deck_for(rules)
     n = hands.shape[0]
     passed = np.zeros_like(hands)
@@ -115,8 +117,10 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
                    contracts=bidding.contracts, bemo=bidding.bemo, no_trump=bidding.no_trump)
     play = play_tricks(hands, first_leader(dealer, bidding.contracts, rules), trump, deck,
                        lead_rule_for(rules, deck), lineup, rng, context,
-                       no_trump=bidding.no_trump if rules.no_trump_bids else None)
+                       no_trump=bidding.no_trump if rules.no_trump_bids else None,
+                       dark=bidding.dark if rules.nil_in_the_dark and dark_play else None)
     score = score_hands(bidding.bids, bidding.blind, play.tricks, bags, rules,
-                        bidding.contracts, bidding.bemo, play.winners, bidding.no_trump)
+                        bidding.contracts, bidding.bemo, play.winners, bidding.no_trump,
+                        bidding.dark)
     return HandOutcome(bidding=bidding, play=play, score=score,
                        scores_after=scores + score.points, passed=passed, held=hands)

@@ -40,9 +40,11 @@ class _Bids:
         self.bemo = np.zeros((n, 2), np.int8)
         self.raised = np.zeros((n, 4), bool)
         self.no_trump = np.zeros((n, 4), bool)
+        self.dark = np.zeros((n, 4), bool)
 
     def __call__(self, i, rec, err):
-        for key, rule in (("raised", "bid_raise"), ("no_trump", "no_trump_bids")):
+        for key, rule in (("raised", "bid_raise"), ("no_trump", "no_trump_bids"),
+                          ("dark", "nil_in_the_dark")):
             flags = rec.get(key, [False] * 4)
             if not isinstance(flags, list) or len(flags) != 4 or any(type(v) is not bool
                                                                      for v in flags):
@@ -90,7 +92,8 @@ def replay_group(members, rules, source):
                 tricks = recs.tricks
                 try:
                     score = score_hands(extra.bids, extra.blind, tricks, extra.bags, rules,
-                                        extra.contracts, extra.bemo, None, extra.no_trump)
+                                        extra.contracts, extra.bemo, None, extra.no_trump,
+                                        extra.dark)
                 except ValueError as exc:  # Mo and bemo are scored from the plays
                     raise UserError(f"score-sheet mode: {exc}", source=source,
                                     line=lines[0]) from None
@@ -98,9 +101,11 @@ def replay_group(members, rules, source):
             else:
                 lineup = Lineup([Scripted(recs.plays, extra.bids, extra.blind,
                                           contracts=extra.contracts, bemo=extra.bemo,
-                                          raised=extra.raised, no_trump=extra.no_trump)] * 4)
+                                          raised=extra.raised, no_trump=extra.no_trump,
+                                          dark=extra.dark)] * 4)
                 outcome = play_hands(recs.hands, recs.dealer, recs.scores, extra.bags, lineup,
-                                     rules, np.random.default_rng(0), deck, passing=False)
+                                     rules, np.random.default_rng(0), deck, passing=False,
+                                     dark_play=False)
                 tricks, score, points = outcome.play.tricks, outcome.score, outcome.score.points
                 winners = outcome.play.winners
         except (IllegalPlay, IllegalBid) as err:

@@ -114,6 +114,9 @@ class SpadesRules:
     blind_moon: bool = option(False, "before looking, a side may bid all 13: wins the game at "
                               "once, else -130", kind=bool)
     # RULES.md §4.4 bids and contracts
+    nil_in_the_dark: bool = option(False, "a nil bidder may play in the dark: the first legal "
+                                   "card of his hand shuffled face down; scored as blind nil "
+                                   "(a blind nil in the dark as Big Mo, 250)", kind=bool)
     partnership_bidding: bool = option(False, "each side makes one joint bid (its first bidder, "
                                        "the non-dealing side first), at least min_team_bid (4),"
                                        " no nil", kind=bool)
@@ -214,7 +217,7 @@ class SpadesRules:
             raise UserError("pass_when needs pass_cards", key="pass_when")
         if self.nil_pass is not None and not self.nil:
             raise UserError("nil_pass needs nil = true", key="nil_pass")
-        for key in ("double_nil", "suicide"):
+        for key in ("double_nil", "suicide", "nil_in_the_dark"):
             if getattr(self, key) and not self.nil:
                 raise UserError(f"{key} = true needs nil = true", key=key)
         for key in ("whiz", "mirror"):

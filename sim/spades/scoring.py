@@ -48,13 +48,15 @@ def _per_side(x: np.ndarray) -> np.ndarray:
 def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray,
                 rules: SpadesRules, contracts: np.ndarray | None = None,
                 bemo: np.ndarray | None = None, winners: np.ndarray | None = None,
-                no_trump: np.ndarray | None = None) -> HandScore:
+                no_trump: np.ndarray | None = None, dark: np.ndarray | None = None) -> HandScore:
     """Score N hands. bids: int8[N, 4] (0 = nil, -1 = no bid: a side contract's partners);
     blind: bool[N, 4]; tricks: int8[N, 4]; bags_before: int[N, 2] the sides' running bag counts;
     contracts, bemo: int8[N, 2] the side contracts and bemos (RULES.md §4.4, codes of
     `sim.spades.contracts`; None = none); winners: int8[N, 13] who won each trick (needed by Mo
     and bemo; None on a score sheet); no_trump: bool[N, 4] bids of "no trump" (``no_trump_bids``:
-    each of their bid tricks scores 20 if the side's contract is made, -20 if set)."""
+    each of their bid tricks scores 20 if the side's contract is made, -20 if set); dark:
+    bool[N, 4] nils played in the dark (``nil_in_the_dark``: scored as blind nil, a blind one as
+    Big Mo, 250)."""
     n = bids.shape[0]
     tricks = tricks.astype(np.int32)
     is_nil = bids == 0
@@ -66,7 +68,7 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     if rules.lexington_points:  # RULES.md §4.4: 12+ tricks score 240 whatever the bid, no bags
         big = _per_side(tricks) >= 12
         contract, bags = np.where(big, 240, contract), np.where(big, 0, bags)
-    nil = _nil(is_nil, blind, tricks, rules)
+    nil = _nil(is_nil, blind, tricks, rules, dark)
     wins_game = _wins_game(bids, blind, is_nil, tricks, rules)
     codes = np.zeros((n, 2), np.int8) if contracts is None else contracts.astype(np.int8)
     if rules.tens_are_wheels:  # a side bid of 10 (no nil) is a wheel
@@ -126,12 +128,17 @@ def _bag_penalty(bags, rules):
     return -rules.bag_penalty * times, bags - times * rules.bag_limit
 
 
-def _nil(is_nil, blind, tricks, rules):
+DARK_BLIND_NIL = 250  # RULES.md §4.4 nil_in_the_dark: "scored as Big Mo (mo_b)"
+
+
+def _nil(is_nil, blind, tricks, rules, dark=None):
     """Each nil bidder: ±nil_bonus (blind: ±blind_nil_bonus), + when he took no trick.
     A side whose partners both bid nil (RULES.md §4.4): under ``double_blind_nil`` (both blind)
     or ``double_nil``, either failing cancels both nils (no penalty); both made score each nil
     twice (``double_blind_nil_reward = "win"``: once, and the side wins the game at once)."""
     bonus = rules.nil_bonus + (rules.blind_nil_bonus - rules.nil_bonus) * blind
+    if dark is not None:  # in the dark: as blind nil; a blind nil in the dark as Big Mo
+        bonus = np.where(dark, np.where(blind, DARK_BLIND_NIL, rules.blind_nil_bonus), bonus)
     sign = 2 * (tricks == 0) - 1
     points = _per_side(is_nil * bonus * sign)
     both_nil, both_blind, both_made = _double_nils(is_nil, blind, tricks)
