@@ -59,8 +59,8 @@ def test_records_replay_raises_in_full_and_on_score_sheets(tmp_path, capsys):
               | {"tricks": f["tricks"]} for r, f in zip(recs, full, strict=True)]
     assert [r["points"] for r in full] == want
     assert [r["points"] for r in replay_records(list(enumerate(sheets, 1)))] == want
-    # a raised nil is refused, with the record's line
-    bad = dict(sheets[0], bids=[0, 3, 3, 3], raised=[True, False, False, False],
+    # a raised nil (bid 0, recorded as 1 raised) is refused, with the record's line
+    bad = dict(sheets[0], bids=[1, 3, 3, 3], raised=[True, False, False, False],
                tricks=[0, 4, 5, 4])
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps(bad) + "\n")
