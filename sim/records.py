@@ -174,6 +174,9 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
                "before": {"bags": result.before_bags[row].tolist()}}
         if o.bidding.raised[i].any():  # RULES.md §4.4 bid_raise: bids are the raised ones
             rec["raised"] = o.bidding.raised[i].tolist()
+        if o.bidding.auction is not None:  # RULES.md §4.4 auction: every call, 0 = pass
+            calls = o.bidding.auction.calls[i]
+            rec["auction"] = calls[calls >= 0].tolist()
         for key in ("no_trump", "dark"):  # RULES.md §4.4 no_trump_bids, nil_in_the_dark
             if getattr(o.bidding, key)[i].any():
                 rec[key] = getattr(o.bidding, key)[i].tolist()

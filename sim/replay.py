@@ -28,7 +28,9 @@ class Scripted:
     """
 
     def __init__(self, plays, bids=None, blind=None, declarations=None, contracts=None,
-                 bemo=None, raised=None, no_trump=None, dark=None):
+                 bemo=None, raised=None, no_trump=None, dark=None, auction=None):
+        self.auction = auction  # Spades auction: int8[N, K] the calls in order (-1 after)
+        self.called = None
         self.no_trump_bids = no_trump  # Spades no_trump_bids: bool[N, P]
         self.dark = dark  # Spades nil_in_the_dark: bool[N, P]
         self.plays, self.blind = plays, blind
@@ -61,6 +63,17 @@ class Scripted:
 
     def in_the_dark(self, view, rng):
         return self.dark[view.rows, view.seat]
+
+    def auction_bid(self, view, rng):
+        """The record's next call for each row asked (-1 if the record has no more calls: the
+        engine refuses it)."""
+        if self.called is None:
+            self.called = np.zeros(self.auction.shape[0], dtype=np.intp)
+        k = self.called[view.rows]
+        call = np.where(k < self.auction.shape[1],
+                        self.auction[view.rows, np.minimum(k, self.auction.shape[1] - 1)], -1)
+        self.called[view.rows] += 1
+        return call.astype(np.int8)
 
     def blind_bid(self, view, rng):
         """Spades blind_bids: the recorded bid when it was blind and not a nil, else 0."""

@@ -153,6 +153,16 @@ class SeedStrategy(Strategy):
         return pick(double, view.deficit >= self.double_blind_nil_deficit,
                     (view.deficit >= self.blind_nil_deficit) & ~partner_nil)
 
+    def auction_bid(self, view, rng):
+        """Raise by one while the side's expected tricks (own estimate + partner_estimate)
+        cover 6 + n; else pass (a forced dealer bids the least)."""
+        most = np.floor(self.estimate(view.hand, view.deck) + self.partner_estimate
+                        + self.bid_round).astype(np.int64) - 6
+        least = np.log2((view.legal & ~np.uint16(1)) & -(view.legal & ~np.uint16(1))
+                        ).astype(np.int64)  # the lowest bid open
+        may_pass = (view.legal & 1) != 0
+        return np.where((least <= most) | ~may_pass, least, 0).astype(np.int8)
+
     def in_the_dark(self, view, rng):
         rows = np.arange(len(view))
         blind = view.blind[rows, view.seat]

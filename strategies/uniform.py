@@ -39,6 +39,11 @@ class RandomStrategy(Strategy):
         legal = view.legal.astype(np.uint64) | np.uint64(1)
         return np.bitwise_count(uniform_member(legal, rng) - np.uint64(1)).astype(np.int8)
 
+    def auction_bid(self, view, rng):
+        """Uniform over passing (where allowed) and the bids open."""
+        return np.bitwise_count(uniform_member(view.legal.astype(np.uint64), rng)
+                                - np.uint64(1)).astype(np.int8)
+
     def in_the_dark(self, view, rng):
         return rng.random(len(view)) < 0.5
 

@@ -38,6 +38,7 @@ class BidResult:
     raised: np.ndarray = None  # bool[N, 4]: the bid was raised by one (``bid_raise``)
     no_trump: np.ndarray = None  # bool[N, 4]: the bid is "no trump" (``no_trump_bids``)
     dark: np.ndarray = None  # bool[N, 4]: a nil played in the dark (``nil_in_the_dark``)
+    auction: object = None  # `sim.spades.auction.AuctionResult` under ``auction``, else None
 
     def __post_init__(self):
         n = self.bids.shape[0]
@@ -246,6 +247,14 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
     rows = np.arange(n)
     bids = np.full((n, 4), -1, dtype=np.int8)
     blind = np.zeros((n, 4), dtype=bool)
+    if rules.auction:  # RULES.md §4.4: an auction for the contract instead of the bids
+        from .auction import run_auction
+
+        common = dict(dealer=dealer, bids=bids, blind=blind, scores=scores, bags=bags,
+                      rules=rules, deck=deck)
+        result = run_auction(hands, dealer, scores, bags, rules, deck, lineup, rng, common,
+                             _check)
+        return BidResult(bids=bids, blind=blind, auction=result)
     contracts = np.zeros((n, 2), dtype=np.int8)
     bemo = np.zeros((n, 2), dtype=np.int8)
     no_trump = np.zeros((n, 4), dtype=bool)

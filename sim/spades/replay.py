@@ -10,6 +10,7 @@ from ..lineup import Lineup
 from ..records import ints, parse_records
 from ..replay import Scripted, output_record
 from ..tricks import IllegalPlay
+from .auction import MAX_BID, MAX_CALLS, run_auction
 from .bidding import IllegalBid, blind_nil_allowed, check_bids
 from .contracts import NAMES
 from .hand import deck_for, play_hands
@@ -32,7 +33,7 @@ class _Bids:
     """Parses each record's bids, blind flags, side contracts and bags before the hand into
     arrays. The partners of a side contract (RULES.md §4.4) bid nothing: ``null``."""
 
-    def __init__(self, n: int):
+    def __init__(self, n: int, rules):
         self.bids = np.zeros((n, 4), np.int8)
         self.blind = np.zeros((n, 4), bool)
         self.bags = np.zeros((n, 2), np.int32)
@@ -41,8 +42,17 @@ class _Bids:
         self.raised = np.zeros((n, 4), bool)
         self.no_trump = np.zeros((n, 4), bool)
         self.dark = np.zeros((n, 4), bool)
+        self.auction = np.full((n, MAX_CALLS), -1, np.int8)
+        self.rules = rules
 
     def __call__(self, i, rec, err):
+        if self.rules.auction:  # RULES.md §4.4: the calls replace the bids
+            calls = rec.get("auction")
+            if (not isinstance(calls, list) or not 1 <= len(calls) <= MAX_CALLS
+                    or any(type(c) is not int or not 0 <= c <= MAX_BID for c in calls)):
+                raise err(f"'auction' must list the calls in order: 0 (pass) or a bid 1..{MAX_BID}")
+            self.auction[i, :len(calls)] = calls
+            rec = {**rec, "bids": [0, 0, 0, 0]}  # no bids under an auction (-1 below)
         for key, rule in (("raised", "bid_raise"), ("no_trump", "no_trump_bids"),
                           ("dark", "nil_in_the_dark")):
             flags = rec.get(key, [False] * 4)
@@ -65,6 +75,8 @@ class _Bids:
             bids = [0 if c else b for b, c in zip(bids, covered, strict=True)]
         self.bids[i] = ints({"bids": bids}, "bids", 4, 0, 13, err)
         self.bids[i] = np.where(covered, -1, self.bids[i])
+        if self.rules.auction:
+            self.bids[i] = -1
         b = rec.get("blind", [False] * 4)
         if not isinstance(b, list) or len(b) != 4 or any(type(v) is not bool for v in b):
             raise err("'blind' must be a list of 4 true/false")
@@ -81,19 +93,21 @@ def replay_group(members, rules, source):
         part = [m for m in members if ("plays" not in m[2] and "tricks" in m[2]) == sheet]
         if not part:
             continue
-        extra = _Bids(len(part))
+        extra = _Bids(len(part), rules)
         recs = parse_records([(m[1], m[2]) for m in part], deck, 4, 13, source, extra)
         lines = [m[1] for m in part]
         _check_blind(recs, extra, rules, lines, source)
         try:
             if sheet:
-                check_bids(extra.bids, extra.blind, recs.dealer, rules, extra.contracts,
-                           extra.raised)
+                auction = _sheet_auction(recs, extra, rules, deck) if rules.auction else None
+                if auction is None:
+                    check_bids(extra.bids, extra.blind, recs.dealer, rules, extra.contracts,
+                               extra.raised)
                 tricks = recs.tricks
                 try:
                     score = score_hands(extra.bids, extra.blind, tricks, extra.bags, rules,
                                         extra.contracts, extra.bemo, None, extra.no_trump,
-                                        extra.dark)
+                                        extra.dark, auction)
                 except ValueError as exc:  # Mo and bemo are scored from the plays
                     raise UserError(f"score-sheet mode: {exc}", source=source,
                                     line=lines[0]) from None
@@ -102,7 +116,7 @@ def replay_group(members, rules, source):
                 lineup = Lineup([Scripted(recs.plays, extra.bids, extra.blind,
                                           contracts=extra.contracts, bemo=extra.bemo,
                                           raised=extra.raised, no_trump=extra.no_trump,
-                                          dark=extra.dark)] * 4)
+                                          dark=extra.dark, auction=extra.auction)] * 4)
                 outcome = play_hands(recs.hands, recs.dealer, recs.scores, extra.bags, lineup,
                                      rules, np.random.default_rng(0), deck, passing=False,
                                      dark_play=False)
@@ -117,9 +131,25 @@ def replay_group(members, rules, source):
                 {c: getattr(score, c)[i] for c in COMPONENTS},
                 {"scores": (recs.scores[i] + points[i]).tolist(),
                  "bags": score.bags_after[i].tolist()})
+            if rules.auction:  # the auction's outcome
+                a = outcome.bidding.auction if winners is not None else auction
+                out["auction_result"] = {"bid": int(a.bid[i]), "declarer": int(a.declarer[i])}
             if score.wins_game[i] >= 0:  # a moon or lexington made (RULES.md §4.4)
                 out["wins_game"] = int(score.wins_game[i])
             yield pos, out
+
+
+def _sheet_auction(recs, extra, rules, deck):
+    """A score sheet's auction, from its calls (the cards do not matter to it)."""
+    from .bidding import _check
+
+    n = recs.dealer.shape[0]
+    hands = np.zeros((n, 4), np.uint64)
+    common = dict(dealer=recs.dealer, bids=extra.bids, blind=extra.blind, scores=recs.scores,
+                  bags=extra.bags, rules=rules, deck=deck)
+    lineup = Lineup([Scripted(None, auction=extra.auction)] * 4)
+    return run_auction(hands, recs.dealer, recs.scores, extra.bags, rules, deck, lineup,
+                       np.random.default_rng(0), common, _check)
 
 
 def _check_blind(recs, bids, rules, lines, source):

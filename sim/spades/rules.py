@@ -6,6 +6,7 @@ key is declared once, with its default and meaning, and checked by `SpadesRules.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -16,6 +17,12 @@ __all__ = ["SpadesRules"]
 
 NIL_TRICKS = ("bags_only", "count", "ignored")
 DIRECTIONS = ("left", "right", "partner")
+# the bid rules an auction (RULES.md §4.4 `auction`) replaces: set with it, they are refused
+AUCTION_EXCLUDES = frozenset(
+    "max_team_bid nil_pass double_nil double_blind_nil min_team_bid suicide suicide_min_bid whiz "
+    "mirror fledu hook moon lexington team_nil team_blind_nil ten_for_two_hundred mo_a mo_b bemo "
+    "blind_six blind_moon nil_in_the_dark partnership_bidding no_trump_bids bid_raise "
+    "blind_bids".split())
 
 
 @dataclass(frozen=True)
@@ -114,6 +121,9 @@ class SpadesRules:
     blind_moon: bool = option(False, "before looking, a side may bid all 13: wins the game at "
                               "once, else -130", kind=bool)
     # RULES.md §4.4 bids and contracts
+    auction: bool = option(False, "an auction for the contract instead of bids: n >= 1 promises "
+                           "6 + n tricks for the side; made +10(6 + n), else 0; the defenders 10 "
+                           "per trick off it either way", kind=bool)
     nil_in_the_dark: bool = option(False, "a nil bidder may play in the dark: the first legal "
                                    "card of his hand shuffled face down; scored as blind nil "
                                    "(a blind nil in the dark as Big Mo, 250)", kind=bool)
@@ -242,6 +252,13 @@ class SpadesRules:
         for key in ("whiz", "mirror"):
             if getattr(self, key) and self.blind_bids:
                 raise UserError(f"{key} allows no blind bids: set blind_bids = false", key=key)
+        if self.auction:
+            defaults = SpadesRules()
+            clash = [f.name for f in dataclasses.fields(self) if f.name in AUCTION_EXCLUDES
+                     and getattr(self, f.name) != getattr(defaults, f.name)]
+            if clash:
+                raise UserError(f"an auction replaces the bids: it does not combine with "
+                                f"{clash[0]}", key="auction")
         if self.no_nine_no_blind and not self.partnership_bidding:
             raise UserError("no_nine_no_blind needs partnership_bidding = true",
                             key="no_nine_no_blind")

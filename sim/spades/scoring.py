@@ -48,7 +48,8 @@ def _per_side(x: np.ndarray) -> np.ndarray:
 def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray,
                 rules: SpadesRules, contracts: np.ndarray | None = None,
                 bemo: np.ndarray | None = None, winners: np.ndarray | None = None,
-                no_trump: np.ndarray | None = None, dark: np.ndarray | None = None) -> HandScore:
+                no_trump: np.ndarray | None = None, dark: np.ndarray | None = None,
+                auction=None) -> HandScore:
     """Score N hands. bids: int8[N, 4] (0 = nil, -1 = no bid: a side contract's partners);
     blind: bool[N, 4]; tricks: int8[N, 4]; bags_before: int[N, 2] the sides' running bag counts;
     contracts, bemo: int8[N, 2] the side contracts and bemos (RULES.md §4.4, codes of
@@ -56,8 +57,18 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     and bemo; None on a score sheet); no_trump: bool[N, 4] bids of "no trump" (``no_trump_bids``:
     each of their bid tricks scores 20 if the side's contract is made, -20 if set); dark:
     bool[N, 4] nils played in the dark (``nil_in_the_dark``: scored as blind nil, a blind one as
-    Big Mo, 250)."""
+    Big Mo, 250); auction: `sim.spades.auction.AuctionResult` under ``auction`` (its points in
+    ``contract``; no bags, nil or bag penalty)."""
     n = bids.shape[0]
+    if auction is not None:
+        from .auction import auction_points
+
+        zeros = np.zeros((n, 2), np.int32)
+        return HandScore(contract=auction_points(auction.bid, auction.declarer,
+                                                 _per_side(tricks.astype(np.int32))),
+                         overtricks=zeros, bag_penalty=zeros, nil=zeros, bemo=zeros,
+                         bags_after=bags_before.astype(np.int32),
+                         wins_game=np.full(n, -1, np.int8))
     tricks = tricks.astype(np.int32)
     is_nil = bids == 0
     contract, bags = _contract(np.maximum(bids, 0), is_nil, tricks, rules, blind)

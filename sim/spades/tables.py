@@ -42,6 +42,13 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         cols[f"blind_{seat}"] = blind[:, seat]
         cols[f"tricks_{seat}"] = tricks[:, seat]
     cols["wins_game"] = stacked(outs, lambda o: o.score.wins_game)
+    auctions = [o.bidding.auction for o in outs]
+    n_rows = [o.play.tricks.shape[0] for o in outs]
+    cols["auction_bid"] = np.concatenate([a.bid if a is not None else np.zeros(k, np.int8)
+                                          for a, k in zip(auctions, n_rows, strict=True)])
+    cols["auction_declarer"] = np.concatenate([a.declarer if a is not None
+                                               else np.full(k, -1, np.int8)
+                                               for a, k in zip(auctions, n_rows, strict=True)])
     contracts = stacked(outs, lambda o: o.bidding.contracts)
     bemo = stacked(outs, lambda o: o.bidding.bemo)
     for side in range(2):
