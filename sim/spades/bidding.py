@@ -83,9 +83,12 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
         return np.broadcast_to(mask, seat.shape).astype(np.uint16)
     partner = bids[rows, seat ^ 2].astype(np.int32)
     second = partner >= 0  # the seat is its side's second bidder
-    mask = _span(rules.min_bid, np.full(seat.shape, 13))
+    mask = np.full(seat.shape, (1 << 14) - (1 << rules.min_bid), dtype=np.uint16)
     if rules.max_team_bid is not None:
         mask &= _span(0, rules.max_team_bid - np.where(second, partner, rules.least_bid))
+    if not (rules.fledu or rules.suicide or rules.min_team_bid or rules.whiz or rules.mirror
+            or rules.hook or rules.moon or rules.lexington):
+        return mask
     nil = np.uint16(1)
     if rules.fledu:
         mask &= nil | _span(4, 13)
@@ -199,6 +202,8 @@ def _side_contract_masks(stage: str, seat, bids, blind, contracts, rules) -> np.
     where any is open; 0 where none is."""
     from . import contracts as sc
 
+    if not (rules.side_contracts or rules.bemo):  # the usual game: nothing to declare
+        return np.zeros(seat.shape, np.uint16)
     rows = np.arange(seat.shape[0])
     side, partner = (seat & 1).astype(np.intp), bids[rows, seat ^ 2]
     first = (partner < 0) & (contracts[rows, side] == 0)
@@ -305,8 +310,10 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
             contracts[idx, side[idx]] = _ask_contract(BidView(hand=hand, legal=offered, **common),
                                                       idx, lineup, rng)
         idx = np.flatnonzero(bidding)
-        legal = bid_masks(bids, seat, rules, popcount(hand & spade_mask))
-        view = BidView(hand=hand, legal=legal, **common).take(idx)
+        legal = (bid_masks(bids, seat, rules, popcount(hand & spade_mask))
+                 if rules.whiz or rules.mirror else unseen)  # only they look at the cards
+        view = BidView(hand=hand, legal=legal, **common)
+        view = view if idx.size == n else view.take(idx)
         bid = np.where(goes_blind[idx], blind_bid[idx], lineup.decide(view, "bid", rng, np.int8))
         _check(bid, np.where(goes_blind[idx], unseen[idx], legal[idx]), seat[idx], idx)
         bids[idx, seat[idx]] = bid

@@ -152,6 +152,8 @@ def _nil(is_nil, blind, tricks, rules, dark=None):
         bonus = np.where(dark, np.where(blind, DARK_BLIND_NIL, rules.blind_nil_bonus), bonus)
     sign = 2 * (tricks == 0) - 1
     points = _per_side(is_nil * bonus * sign)
+    if not (rules.double_nil or rules.double_blind_nil):
+        return points
     both_nil, both_blind, both_made = _double_nils(is_nil, blind, tricks)
     double_blind = both_blind if rules.double_blind_nil else np.zeros_like(both_blind)
     covered = double_blind | (both_nil if rules.double_nil else np.zeros_like(both_nil))
@@ -172,6 +174,8 @@ def _wins_game(bids, blind, is_nil, tricks, rules):
     (12) and took 12 or more, or made a double blind nil under ``double_blind_nil_reward =
     "win"`` — it wins the game at once (RULES.md §4.4); -1 for none."""
     out = np.full(bids.shape[0], -1, dtype=np.int8)
+    if not (rules.moon or rules.lexington or rules.double_blind_nil):
+        return out
     if rules.double_blind_nil and rules.double_blind_nil_reward == "win":
         _, both_blind, both_made = _double_nils(is_nil, blind, tricks)
         for side in (0, 1):
