@@ -84,7 +84,7 @@ class Sim:
     scores_after: np.ndarray
 
 
-COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil")
+COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil", "bemo")  # as sim.spades.scoring
 
 
 @functools.cache
