@@ -177,7 +177,7 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
         if o.bidding.auction is not None:  # RULES.md §4.4 auction: every call, 0 = pass
             calls = o.bidding.auction.calls[i]
             rec["auction"] = calls[calls >= 0].tolist()
-        for key in ("no_trump", "dark"):  # RULES.md §4.4 no_trump_bids, nil_in_the_dark
+        for key in ("no_trump", "dark", "half"):  # §4.4 no_trump_bids, nil_in_the_dark, halves
             if getattr(o.bidding, key)[i].any():
                 rec[key] = getattr(o.bidding, key)[i].tolist()
         for key, codes in (("side_contracts", o.bidding.contracts[i]),

@@ -28,7 +28,8 @@ class Scripted:
     """
 
     def __init__(self, plays, bids=None, blind=None, declarations=None, contracts=None,
-                 bemo=None, raised=None, no_trump=None, dark=None, auction=None):
+                 bemo=None, raised=None, no_trump=None, dark=None, auction=None, half=None):
+        self.half = half  # Spades half_trick_bids: bool[N, P]
         self.auction = auction  # Spades auction: int8[N, K] the calls in order (-1 after)
         self.called = None
         self.no_trump_bids = no_trump  # Spades no_trump_bids: bool[N, P]
@@ -63,6 +64,9 @@ class Scripted:
 
     def in_the_dark(self, view, rng):
         return self.dark[view.rows, view.seat]
+
+    def half_bid(self, view, rng):
+        return self.half[view.rows, view.seat]
 
     def auction_bid(self, view, rng):
         """The record's next call for each row asked (-1 if the record has no more calls: the

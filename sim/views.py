@@ -58,6 +58,7 @@ class BlindView(_Batched):
     deck: Deck
     contracts: np.ndarray | None = None
     bemo: np.ndarray | None = None
+    half: np.ndarray | None = None  # bool[n, 4]: half bids so far (``half_trick_bids``)
 
     @property
     def deficit(self) -> np.ndarray:

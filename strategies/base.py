@@ -12,6 +12,7 @@ views of `sim.views`, each returning one answer per row:
     no_trump(view: BidView, rng) -> bool[n]         (Spades no_trump_bids: make the bid no trump)
     in_the_dark(view: BidView, rng) -> bool[n]      (Spades nil_in_the_dark: play the nil blind)
     auction_bid(view: BidView, rng) -> int8[n]      (Spades auction: 0 pass or n, in view.legal)
+    half_bid(view: BidView, rng) -> bool[n]         (Spades half_trick_bids: add a half)
     side_contract(view: BlindView | BidView, rng) -> int8[n]
                                                     (Spades side contracts: a code in view.legal)
     declare(view: DeclareView, rng) -> int8[n]      (a declaration code set in view.legal)

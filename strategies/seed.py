@@ -84,6 +84,7 @@ class SeedStrategy(Strategy):
     #                                  weak (its cards would lose anyway; the bonus is a blind's)
     no_trump_max_spades: int = 2  # no_trump_bids: bid no trump holding at most this many
     no_trump_min_bid: int = 3  # spades, with a bid of at least this
+    half_at: float = 0.25  # half_trick_bids: add a half when the estimate exceeds the bid by this
     partner_estimate: float = 3.0  # partnership_bidding: the partner's tricks, unseen
     raise_margin: float = 0.25  # bid_raise: raise when the estimate exceeds the bid by this
     raise_total_below: int = 11  # ... and the four bids total less (tricks are left over)
@@ -163,6 +164,10 @@ class SeedStrategy(Strategy):
         may_pass = (view.legal & 1) != 0
         return np.where((least <= most) | ~may_pass, least, 0).astype(np.int8)
 
+    def half_bid(self, view, rng):
+        rows = np.arange(len(view))
+        return self.estimate(view.hand, view.deck) - view.bids[rows, view.seat] >= self.half_at
+
     def in_the_dark(self, view, rng):
         rows = np.arange(len(view))
         blind = view.blind[rows, view.seat]
@@ -213,7 +218,12 @@ class SeedStrategy(Strategy):
             limit = np.where(partner_bid < 0, np.maximum(limit, self.suicide_first_nil), limit)
         nil = may_nil & (est <= limit) & (safe_nil | (limit > self.nil_max_estimate))
         nil |= ordinary == 0  # nothing but nil is left (a partner's high bid under max_team_bid)
-        return pick(nil, 0, _nearest_legal(want, np.maximum(ordinary, 2)))
+        bid = pick(nil, 0, _nearest_legal(want, np.maximum(ordinary, 2)))
+        if view.half is not None and rules.half_trick_bids:  # after a partner's half: v and a
+            halved = view.half[np.arange(len(view)), partner]  # half, v near est - 0.5
+            v = np.clip(np.floor(est), 0, 12).astype(np.int64)
+            bid = np.where(halved, _nearest_legal(v, view.legal), bid).astype(np.int8)
+        return bid
 
     # ------------------------------------------------------------------------ side contracts
     def side_contract(self, view, rng):

@@ -44,6 +44,9 @@ class RandomStrategy(Strategy):
         return np.bitwise_count(uniform_member(view.legal.astype(np.uint64), rng)
                                 - np.uint64(1)).astype(np.int8)
 
+    def half_bid(self, view, rng):
+        return rng.random(len(view)) < 0.5
+
     def in_the_dark(self, view, rng):
         return rng.random(len(view)) < 0.5
 

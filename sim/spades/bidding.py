@@ -39,12 +39,13 @@ class BidResult:
     no_trump: np.ndarray = None  # bool[N, 4]: the bid is "no trump" (``no_trump_bids``)
     dark: np.ndarray = None  # bool[N, 4]: a nil played in the dark (``nil_in_the_dark``)
     auction: object = None  # `sim.spades.auction.AuctionResult` under ``auction``, else None
+    half: np.ndarray = None  # bool[N, 4]: the bid is n and a half (``half_trick_bids``)
 
     def __post_init__(self):
         n = self.bids.shape[0]
         for name, shape, dtype in (("contracts", 2, np.int8), ("bemo", 2, np.int8),
                                    ("raised", 4, bool), ("no_trump", 4, bool),
-                                   ("dark", 4, bool)):
+                                   ("dark", 4, bool), ("half", 4, bool)):
             if getattr(self, name) is None:
                 object.__setattr__(self, name, np.zeros((n, shape), dtype))
 
@@ -62,7 +63,7 @@ def _bit(v) -> np.ndarray:
 
 
 def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
-              spades: np.ndarray | None = None) -> np.ndarray:
+              spades: np.ndarray | None = None, half: np.ndarray | None = None) -> np.ndarray:
     """uint16[N]: the bids open to ``seat`` given the bids made so far (int8[N, 4], -1 = not
     yet; bidding goes clockwise from the dealer's left, so the seats that have bid are known).
 
@@ -73,7 +74,8 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
     both bid nil), ``whiz`` / ``mirror`` (the number of spades held: ``spades`` int[N], None when
     the cards are not known, e.g. on a score sheet), then the prohibitions ``hook`` (the fourth bid
     may not make the total 13) and ``moon`` / ``lexington`` (no moon after the opponents' double
-    nil), each applied only where it leaves a bid open.
+    nil), each applied only where it leaves a bid open. ``half`` (bool[N, 4], ``half_trick_bids``):
+    after a partner's half bid the seat bids ``v`` and a half, v = 0..12 (bit v; no nil).
     """
     rows = np.arange(seat.shape[0])
     if rules.partnership_bidding:  # one joint bid per side, no nil (RULES.md §4.4)
@@ -86,6 +88,10 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
     mask = np.full(seat.shape, (1 << 14) - (1 << rules.min_bid), dtype=np.uint16)
     if rules.max_team_bid is not None:
         mask &= _span(0, rules.max_team_bid - np.where(second, partner, rules.least_bid))
+    if half is not None and rules.half_trick_bids:  # the partner bid a half: so does he
+        halved = second & half[rows, seat ^ 2]
+        top = 12 if rules.max_team_bid is None else rules.max_team_bid - partner - 1
+        mask = np.where(halved, _span(0, np.minimum(top, 12)), mask).astype(np.uint16)
     if not (rules.fledu or rules.suicide or rules.min_team_bid or rules.whiz or rules.mirror
             or rules.hook or rules.moon or rules.lexington):
         return mask
@@ -147,7 +153,8 @@ def _check(bid, legal, seat, rows=None):
                          row=i if rows is None else int(rows[i]), seat=int(seat[i]))
 
 
-def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=None) -> None:
+def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=None,
+               half=None) -> None:
     """Check complete bids (score-sheet records) in bidding order, as `run_bidding` checks them;
     the cards are unknown, so ``whiz`` and ``mirror`` bids are not checked against them. The
     partners of a side contract (-1) bid nothing; the side contracts and bemos must be ones
@@ -183,7 +190,18 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
                              "a bid is missing (null only for the partners of a side contract)",
                              row=i, seat=int(seat[i]))
         bidding = np.flatnonzero(bid >= 0)
-        _check(bid[bidding], bid_masks(made, seat, rules)[bidding], seat[bidding], bidding)
+        _check(bid[bidding], bid_masks(made, seat, rules, half=half)[bidding], seat[bidding],
+               bidding)
+        if half is not None:
+            mine, theirs = half[rows, seat], half[rows, seat ^ 2]
+            opens = made[rows, seat ^ 2] < 0  # the side's first bidder
+            bad = (mine | theirs) & (~rules.half_trick_bids | (mine != theirs)
+                                     | (opens & mine & (bid < 1)))
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise IllegalBid("half bids (half_trick_bids): the first partner of a side may "
+                                 "bid n and a half (n >= 1), and the second must then too",
+                                 row=i, seat=int(seat[i]))
         made[rows, seat] = bid
     for j in range(4):
         seat = ((dealer + 1 + j) % 4).astype(np.int8)
@@ -264,13 +282,14 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
     bemo = np.zeros((n, 2), dtype=np.int8)
     no_trump = np.zeros((n, 4), dtype=bool)
     dark = np.zeros((n, 4), dtype=bool)
+    half = np.zeros((n, 4), dtype=bool)
     spade_mask = deck.suit_masks[SPADES]
     for j in range(4):
         seat = ((dealer + 1 + j) % 4).astype(np.int8)
         side = (seat & 1).astype(np.intp)
         common = dict(rows=rows, seat=seat, dealer=dealer, bids=bids, blind=blind,
                       scores=scores, bags=bags, rules=rules, deck=deck, contracts=contracts,
-                      bemo=bemo)
+                      bemo=bemo, half=half)
         offered = _side_contract_masks("blind", seat, bids, blind, contracts, rules)
         idx = np.flatnonzero(offered)
         if idx.size:
@@ -279,8 +298,10 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         bidding = contracts[rows, side] == 0
         if rules.partnership_bidding:  # the side's first bidder bid for both
             bidding &= bids[rows, seat ^ 2] < 0
-        unseen = bid_masks(bids, seat, rules)  # before looking at the cards
-        may_blind = blind_nil_allowed(seat, scores, rules) & (unseen & 1 != 0) & bidding
+        unseen = bid_masks(bids, seat, rules, half=half)  # before looking at the cards
+        after_half = half[rows, seat ^ 2]  # bit 0 is then a bid of a half, not a nil
+        may_blind = (blind_nil_allowed(seat, scores, rules) & (unseen & 1 != 0) & bidding
+                     & ~after_half)
         if rules.blind_moon:  # no double blind nil after the opponents' blind moon
             from .contracts import BLIND_MOON
 
@@ -318,8 +339,17 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         _check(bid, np.where(goes_blind[idx], unseen[idx], legal[idx]), seat[idx], idx)
         bids[idx, seat[idx]] = bid
         blind[idx, seat[idx]] = goes_blind[idx]
+        if rules.half_trick_bids:  # the side's first partner may add a half; the second must
+            half[rows, seat] |= after_half & (bids[rows, seat] >= 0)
+            room = 12 if rules.max_team_bid is None else min(12, rules.max_team_bid - 1)
+            ask = np.flatnonzero((bids[rows, seat ^ 2] < 0) & (bids[rows, seat] >= 1)
+                                 & (bids[rows, seat] <= room) & ~blind[rows, seat])
+            if ask.size:
+                view = BidView(hand=hand, legal=legal, **common).take(ask)
+                half[ask, seat[ask]] = np.asarray(lineup.decide(view, "half_bid", rng, bool),
+                                                  dtype=bool)
         if rules.nil_in_the_dark:  # a nil bidder may play his hand face down
-            ask = np.flatnonzero(bids[rows, seat] == 0)
+            ask = np.flatnonzero((bids[rows, seat] == 0) & ~half[rows, seat])
             if ask.size:
                 view = BidView(hand=hand, legal=legal, **common).take(ask)
                 dark[ask, seat[ask]] = np.asarray(
@@ -339,7 +369,7 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
     raised = _raise_bids(hands, dealer, bids, blind, scores, bags, contracts, bemo, rules, deck,
                          lineup, rng) if rules.bid_raise else None
     return BidResult(bids=bids, blind=blind, contracts=contracts, bemo=bemo, raised=raised,
-                     no_trump=no_trump, dark=dark)
+                     no_trump=no_trump, dark=dark, half=half)
 
 
 def may_raise(bids, blind, seat, rules) -> np.ndarray:

@@ -121,6 +121,6 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
                        dark=bidding.dark if rules.nil_in_the_dark and dark_play else None)
     score = score_hands(bidding.bids, bidding.blind, play.tricks, bags, rules,
                         bidding.contracts, bidding.bemo, play.winners, bidding.no_trump,
-                        bidding.dark, bidding.auction)
+                        bidding.dark, bidding.auction, bidding.half)
     return HandOutcome(bidding=bidding, play=play, score=score,
                        scores_after=scores + score.points, passed=passed, held=hands)

@@ -42,6 +42,7 @@ class _Bids:
         self.raised = np.zeros((n, 4), bool)
         self.no_trump = np.zeros((n, 4), bool)
         self.dark = np.zeros((n, 4), bool)
+        self.half = np.zeros((n, 4), bool)
         self.auction = np.full((n, MAX_CALLS), -1, np.int8)
         self.rules = rules
 
@@ -54,7 +55,7 @@ class _Bids:
             self.auction[i, :len(calls)] = calls
             rec = {**rec, "bids": [0, 0, 0, 0]}  # no bids under an auction (-1 below)
         for key, rule in (("raised", "bid_raise"), ("no_trump", "no_trump_bids"),
-                          ("dark", "nil_in_the_dark")):
+                          ("dark", "nil_in_the_dark"), ("half", "half_trick_bids")):
             flags = rec.get(key, [False] * 4)
             if not isinstance(flags, list) or len(flags) != 4 or any(type(v) is not bool
                                                                      for v in flags):
@@ -102,12 +103,12 @@ def replay_group(members, rules, source):
                 auction = _sheet_auction(recs, extra, rules, deck) if rules.auction else None
                 if auction is None:
                     check_bids(extra.bids, extra.blind, recs.dealer, rules, extra.contracts,
-                               extra.raised)
+                               extra.raised, extra.half)
                 tricks = recs.tricks
                 try:
                     score = score_hands(extra.bids, extra.blind, tricks, extra.bags, rules,
                                         extra.contracts, extra.bemo, None, extra.no_trump,
-                                        extra.dark, auction)
+                                        extra.dark, auction, extra.half)
                 except ValueError as exc:  # Mo and bemo are scored from the plays
                     raise UserError(f"score-sheet mode: {exc}", source=source,
                                     line=lines[0]) from None
@@ -116,7 +117,8 @@ def replay_group(members, rules, source):
                 lineup = Lineup([Scripted(recs.plays, extra.bids, extra.blind,
                                           contracts=extra.contracts, bemo=extra.bemo,
                                           raised=extra.raised, no_trump=extra.no_trump,
-                                          dark=extra.dark, auction=extra.auction)] * 4)
+                                          dark=extra.dark, auction=extra.auction,
+                                          half=extra.half)] * 4)
                 outcome = play_hands(recs.hands, recs.dealer, recs.scores, extra.bags, lineup,
                                      rules, np.random.default_rng(0), deck, passing=False,
                                      dark_play=False)

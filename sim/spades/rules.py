@@ -121,6 +121,8 @@ class SpadesRules:
     blind_moon: bool = option(False, "before looking, a side may bid all 13: wins the game at "
                               "once, else -130", kind=bool)
     # RULES.md §4.4 bids and contracts
+    half_trick_bids: bool = option(False, "the first partner of a side may bid in halves (3.5); "
+                                   "the second then makes the side's total whole", kind=bool)
     auction: bool = option(False, "an auction for the contract instead of bids: n >= 1 promises "
                            "6 + n tricks for the side; made +10(6 + n), else 0; the defenders 10 "
                            "per trick off it either way", kind=bool)
@@ -259,6 +261,14 @@ class SpadesRules:
             if clash:
                 raise UserError(f"an auction replaces the bids: it does not combine with "
                                 f"{clash[0]}", key="auction")
+        if self.half_trick_bids:
+            clash = [k for k in ("fledu", "suicide", "min_team_bid", "whiz", "mirror", "hook",
+                                 "moon", "lexington", "partnership_bidding", "auction",
+                                 "nil_pass")
+                     if getattr(self, k)]
+            if clash:
+                raise UserError(f"half-trick bids do not combine with {clash[0]} (a reading: "
+                                "its bid rules are written for whole bids)", key="half_trick_bids")
         if self.no_nine_no_blind and not self.partnership_bidding:
             raise UserError("no_nine_no_blind needs partnership_bidding = true",
                             key="no_nine_no_blind")

@@ -49,7 +49,7 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
                 rules: SpadesRules, contracts: np.ndarray | None = None,
                 bemo: np.ndarray | None = None, winners: np.ndarray | None = None,
                 no_trump: np.ndarray | None = None, dark: np.ndarray | None = None,
-                auction=None) -> HandScore:
+                auction=None, half: np.ndarray | None = None) -> HandScore:
     """Score N hands. bids: int8[N, 4] (0 = nil, -1 = no bid: a side contract's partners);
     blind: bool[N, 4]; tricks: int8[N, 4]; bags_before: int[N, 2] the sides' running bag counts;
     contracts, bemo: int8[N, 2] the side contracts and bemos (RULES.md §4.4, codes of
@@ -58,7 +58,9 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     each of their bid tricks scores 20 if the side's contract is made, -20 if set); dark:
     bool[N, 4] nils played in the dark (``nil_in_the_dark``: scored as blind nil, a blind one as
     Big Mo, 250); auction: `sim.spades.auction.AuctionResult` under ``auction`` (its points in
-    ``contract``; no bags, nil or bag penalty)."""
+    ``contract``; no bags, nil or bag penalty); half: bool[N, 4] bids of n and a half
+    (``half_trick_bids``: a side's two halves make one trick of its contract; 0 and a half is no
+    nil)."""
     n = bids.shape[0]
     if auction is not None:
         from .auction import auction_points
@@ -70,8 +72,8 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
                          bags_after=bags_before.astype(np.int32),
                          wins_game=np.full(n, -1, np.int8))
     tricks = tricks.astype(np.int32)
-    is_nil = bids == 0
-    contract, bags = _contract(np.maximum(bids, 0), is_nil, tricks, rules, blind)
+    is_nil = bids == 0 if half is None else (bids == 0) & ~half
+    contract, bags = _contract(np.maximum(bids, 0), is_nil, tricks, rules, blind, half)
     if no_trump is not None and no_trump.any():
         nt = _per_side((np.maximum(bids, 0) * no_trump).astype(np.int32))
         contract = contract + 10 * nt * np.sign(contract)  # 20 per bid trick, made or set
@@ -106,13 +108,15 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
                      wins_game=wins_game)
 
 
-def _contract(bids, is_nil, tricks, rules, blind=None):
+def _contract(bids, is_nil, tricks, rules, blind=None, half=None):
     """The partnership contract: +10 per bid trick and 1 per overtrick if made, else -10 per bid
     trick. Tricks of a nil bidder count toward it only under ``nil_tricks = "count"``. A side whose
     partners both bid nil has contract 0: every counted trick is an overtrick. A blind bid
     (``blind_bids``, RULES.md §4.4) in a made contract scores 20 per trick and the side's
     overtricks are not scored (no points, no bags)."""
     contract = _per_side(bids.astype(np.int32))
+    if half is not None:  # two halves make a trick (half_trick_bids)
+        contract = contract + _per_side(half.astype(np.int32)) // 2
     counts = ~is_nil if rules.nil_tricks != "count" else np.ones_like(is_nil)
     taken = _per_side(tricks * counts)
     made = taken >= contract

@@ -34,11 +34,13 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
     raised = stacked(outs, lambda o: o.bidding.raised)
     no_trump = stacked(outs, lambda o: o.bidding.no_trump)
     dark = stacked(outs, lambda o: o.bidding.dark)
+    half = stacked(outs, lambda o: o.bidding.half)
     for seat in range(4):
         cols[f"bid_{seat}"] = bids[:, seat]
         cols[f"raised_{seat}"] = raised[:, seat]
         cols[f"no_trump_{seat}"] = no_trump[:, seat]
         cols[f"dark_{seat}"] = dark[:, seat]
+        cols[f"half_{seat}"] = half[:, seat]
         cols[f"blind_{seat}"] = blind[:, seat]
         cols[f"tricks_{seat}"] = tricks[:, seat]
     cols["wins_game"] = stacked(outs, lambda o: o.score.wins_game)
