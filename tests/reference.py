@@ -24,7 +24,8 @@ section 4.4 side contracts ``team_nil``, ``team_blind_nil``, ``ten_for_two_hundr
 ``spades.openspiel``. A dict passed to the public functions may give only some keys; the rest come
 from ``STANDARD``. Combinations that cannot be played are rejected by ``resolve_rules`` with a
 ValueError naming the key (see ``_check_section_4_4``). The engine's card-passing keys (section
-4.5), which this reference does not implement, are known and accepted only switched off.
+4.5), which this reference does not implement, are known and accepted only switched off (the test
+harness leaves out the engine's other keys it does not know, which must be off).
 
 Side contracts (section 4.4; see ``legal_side_contracts``): a side may declare one contract
 instead of its partners' two bids: ``"team_nil"``, ``"team_blind_nil"``, ``"wheel"``,
