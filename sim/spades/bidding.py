@@ -154,7 +154,7 @@ def _check(bid, legal, seat, rows=None):
 
 
 def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=None,
-               half=None) -> None:
+               half=None, bemo=None) -> None:
     """Check complete bids (score-sheet records) in bidding order, as `run_bidding` checks them;
     the cards are unknown, so ``whiz`` and ``mirror`` bids are not checked against them. The
     partners of a side contract (-1) bid nothing; the side contracts and bemos must be ones
@@ -167,11 +167,13 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
     for side, codes, offered in ((c, contracts, sc.blind_codes(rules) | sc.sighted_codes(rules))
                                  for c in (0, 1)):
         code = codes[:, side] if codes is not None else np.zeros(n, np.int8)
-        bad = (code != 0) & ((offered >> np.clip(code, 0, 15)) & 1 == 0)
+        bad = (code != 0) & ((np.int64(offered) >> np.clip(code, 0, 15).astype(np.int64)) & 1
+                             == 0)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise IllegalBid(f"side contract {sc.NAMES[int(code[i])]} is not allowed by these "
                              "rules", row=i, seat=side)
+    _check_declarations(bids, blind, dealer, rules, contracts, bemo)
     raised = np.zeros((n, 4), bool) if raised is None else raised
     first = bids - raised  # as bid, before any raise
     for j in range(4):
@@ -212,6 +214,45 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
             raise IllegalBid("this bid may not be raised (bid_raise: an ordinary bid below 13, "
                              "within max_team_bid)", row=i, seat=int(seat[i]))
         made[rows, seat] += up
+
+
+def _check_declarations(bids, blind, dealer, rules, contracts, bemo) -> None:
+    """Score sheets: a bemo needs the key and two ordinary non-nil bids on its side; blind moon
+    and double blind nil, the first made stands (RULES.md §4.4), in bidding order."""
+    from . import contracts as sc
+
+    n = bids.shape[0]
+    rows = np.arange(n)
+    if bemo is not None:
+        ordinary = (bids[:, [0, 1]] > 0) & (bids[:, [2, 3]] > 0)
+        no_contract = contracts == 0 if contracts is not None else True
+        bad = (bemo != 0) & ~(rules.bemo & ordinary & no_contract)
+        if bad.any():
+            i, side = (int(v[0]) for v in np.nonzero(bad))
+            raise IllegalBid("a bemo needs bemo = true and two ordinary bids (no nil) on its "
+                             "side", row=i, seat=side)
+    if contracts is None or not rules.blind_moon:
+        return
+    acted = np.zeros((n, 4), dtype=bool)
+    for j in range(4):
+        seat = ((dealer + 1 + j) % 4).astype(np.int8)
+        side = (seat & 1).astype(np.intp)
+        opp = [(seat + 1) % 4, (seat + 3) % 4]
+        first = ~acted[rows, seat ^ 2]
+        their_double = np.all([acted[rows, o] & (bids[rows, o] == 0) & blind[rows, o]
+                               for o in opp], axis=0)
+        late_moon = first & (contracts[rows, side] == sc.BLIND_MOON) & their_double
+        their_moon = (contracts[rows, 1 - side] == sc.BLIND_MOON) & np.any(
+            [acted[rows, o] for o in opp], axis=0)
+        partner_blind = acted[rows, seat ^ 2] & (bids[rows, seat ^ 2] == 0) & blind[
+            rows, seat ^ 2]
+        late_double = (bids[rows, seat] == 0) & blind[rows, seat] & partner_blind & their_moon
+        bad = late_moon | late_double
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise IllegalBid("blind moon and double blind nil: the first made stands",
+                             row=i, seat=int(seat[i]))
+        acted[rows, seat] = True
 
 
 def _side_contract_masks(stage: str, seat, bids, blind, contracts, rules) -> np.ndarray:
@@ -330,6 +371,7 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         if idx.size:
             contracts[idx, side[idx]] = _ask_contract(BidView(hand=hand, legal=offered, **common),
                                                       idx, lineup, rng)
+        bidding &= contracts[rows, side] == 0  # a side contract declared just now: no bid
         idx = np.flatnonzero(bidding)
         legal = (bid_masks(bids, seat, rules, popcount(hand & spade_mask))
                  if rules.whiz or rules.mirror else unseen)  # only they look at the cards

@@ -103,7 +103,7 @@ def replay_group(members, rules, source):
                 auction = _sheet_auction(recs, extra, rules, deck) if rules.auction else None
                 if auction is None:
                     check_bids(extra.bids, extra.blind, recs.dealer, rules, extra.contracts,
-                               extra.raised, extra.half)
+                               extra.raised, extra.half, extra.bemo)
                 tricks = recs.tricks
                 try:
                     score = score_hands(extra.bids, extra.blind, tricks, extra.bags, rules,
@@ -124,6 +124,7 @@ def replay_group(members, rules, source):
                                      dark_play=False)
                 tricks, score, points = outcome.play.tricks, outcome.score, outcome.score.points
                 winners = outcome.play.winners
+                _same_declarations(outcome.bidding, extra)
         except (IllegalPlay, IllegalBid) as err:
             err.source, err.line = source, lines[err.row]
             raise
@@ -139,6 +140,24 @@ def replay_group(members, rules, source):
             if score.wins_game[i] >= 0:  # a moon or lexington made (RULES.md §4.4)
                 out["wins_game"] = int(score.wins_game[i])
             yield pos, out
+
+
+def _same_declarations(bidding, extra) -> None:
+    """A recorded side contract or bemo the engine never offered at its turn was not made:
+    the record is refused (its scripted player answers only the stage that offers it)."""
+    for name, got, want in (("side contract", bidding.contracts, extra.contracts),
+                            ("bemo", bidding.bemo, extra.bemo)):
+        bad = got != want
+        if bad.any():
+            i, side = (int(v[0]) for v in np.nonzero(bad))
+            raise IllegalBid(f"{name} {NAMES[int(want[i, side])]} is not allowed at its turn "
+                             "(RULES.md §4.4)", row=i, seat=side)
+    if bidding.auction is None:
+        bad = (bidding.blind != extra.blind) | (bidding.bids != extra.bids)
+        if bad.any():  # e.g. a blind nil the rules did not offer at that turn
+            i, seat = (int(v[0]) for v in np.nonzero(bad))
+            raise IllegalBid("the recorded bid (or blind flag) was not open to the seat at its "
+                             "turn", row=i, seat=seat)
 
 
 def _sheet_auction(recs, extra, rules, deck):
