@@ -604,7 +604,7 @@ def test_the_random_play_reaches_the_rules():
     then (else 'every declaration legal' proves little)."""
     seen: Counter = Counter()
     made: Counter = Counter()
-    for name in ("all,mo_b", "all,mo_a"):
+    for name in ("all,mo_b", "all,mo_a", "bemo"):
         for strategy in STRATEGIES:
             sim = run(name, strategy, "hands")
             for i, rec in enumerate(sim.records):
