@@ -6,20 +6,20 @@ to 7; if the first three pass, the dealer must bid."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
-import pandas as pd
 import pytest
 
-from sim.cli import main
 from sim.errors import UserError
 from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
-from sim.replay import replay_records
 from sim.spades.auction import auction_points
 from strategies import make_strategy
+
+try:
+    from tests.roundtrip import roundtrip
+except ImportError:  # pytest run from tests/
+    from roundtrip import roundtrip
 
 RULES = load_rules({"auction": True})
 
@@ -77,25 +77,10 @@ def test_points_and_no_bags():
 
 
 def test_records_replay_in_full_and_on_score_sheets(tmp_path, capsys):
-    rules = tmp_path / "a.toml"
-    rules.write_text("auction = true\n")
-    out, records = tmp_path / "run", tmp_path / "r.jsonl"
-    assert main(["run", "--rules", str(rules), "--strategy", "random", "--games", "4",
-                 "--block-size", "2", "--out", str(out), "--records", str(records),
-                 "--n-jobs", "1", "--quiet"]) == 0
-    recs = [json.loads(x) for x in records.read_text().splitlines()]
-    full = replay_records(list(enumerate(recs, 1)))
-    table = pd.read_parquet(out / "hands").sort_values(["game_id", "hand_no"])
-    want = table[["points_0", "points_1"]].values.tolist()
-    assert [r["points"] for r in full] == want
-    sheets = [{k: v for k, v in r.items() if k not in ("hands", "plays")}
-              | {"tricks": f["tricks"]} for r, f in zip(recs, full, strict=True)]
-    assert [r["points"] for r in replay_records(list(enumerate(sheets, 1)))] == want
-    bad = dict(sheets[0], auction=[2, 1, 0, 0, 0])  # 1 after 2 is not higher
-    path = tmp_path / "bad.jsonl"
-    path.write_text(json.dumps(bad) + "\n")
-    assert main(["replay", str(path), "--out", str(tmp_path / "o.jsonl")]) == 2
-    assert "line 1" in capsys.readouterr().err
+    rt = roundtrip(tmp_path, "auction = true\n")
+    assert [r["points"] for r in rt.full] == rt.points == rt.sheet_points()
+    bad = dict(rt.sheets[0], auction=[2, 1, 0, 0, 0])  # 1 after 2 is not higher
+    assert "line 1" in rt.refused(tmp_path, bad, capsys)
 
 
 def test_an_auction_replaces_the_bid_rules():

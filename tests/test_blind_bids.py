@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from sim.cli import main
@@ -18,6 +17,11 @@ from sim.lineup import Lineup
 from sim.options import load_rules
 from sim.spades.scoring import score_hands
 from strategies import make_strategy
+
+try:
+    from tests.roundtrip import roundtrip
+except ImportError:  # pytest run from tests/
+    from roundtrip import roundtrip
 
 RULES = load_rules({"blind_bids": True})
 
@@ -67,19 +71,10 @@ def test_only_trailing_sides_bid_blind_and_only_one_to_seven():
 
 
 def test_records_replay_blind_bids(tmp_path):
-    rules = tmp_path / "bb.toml"
-    rules.write_text("blind_bids = true\nblind_bid_min_deficit = 0\n")
-    out, records = tmp_path / "run", tmp_path / "r.jsonl"
-    assert main(["run", "--rules", str(rules), "--strategy", "random", "--games", "4",
-                 "--block-size", "2", "--out", str(out), "--records", str(records),
-                 "--n-jobs", "1", "--quiet"]) == 0
-    scored = tmp_path / "s.jsonl"
-    assert main(["replay", str(records), "--out", str(scored)]) == 0
-    got = [json.loads(x)["points"] for x in scored.read_text().splitlines()]
-    table = pd.read_parquet(out / "hands").sort_values(["game_id", "hand_no"])
-    assert got == table[["points_0", "points_1"]].values.tolist()
-    recs = [json.loads(x) for x in records.read_text().splitlines()]
-    assert any(b > 0 and f for r in recs for b, f in zip(r["bids"], r["blind"], strict=True))
+    rt = roundtrip(tmp_path, "blind_bids = true\nblind_bid_min_deficit = 0\n")
+    assert [r["points"] for r in rt.full] == rt.points == rt.sheet_points()
+    assert any(b > 0 and f for r in rt.records for b, f in zip(r["bids"], r["blind"],
+                                                                strict=True))
 
 
 def test_a_blind_bid_of_eight_or_by_a_leading_side_is_refused(tmp_path, capsys):

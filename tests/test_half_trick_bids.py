@@ -5,19 +5,20 @@ whole total; ``half_<seat>`` marks a half."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
-from sim.cli import main
 from sim.errors import UserError
 from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
-from sim.replay import replay_records
 from sim.spades.scoring import score_hands
 from strategies import make_strategy
+
+try:
+    from tests.roundtrip import roundtrip
+except ImportError:  # pytest run from tests/
+    from roundtrip import roundtrip
 
 RULES = load_rules({"half_trick_bids": True})
 
@@ -58,24 +59,11 @@ def test_the_contract_counts_the_two_halves_as_one_trick():
 
 
 def test_records_replay_halves(tmp_path, capsys):
-    rules = tmp_path / "h.toml"
-    rules.write_text("half_trick_bids = true\n")
-    out, records = tmp_path / "run", tmp_path / "r.jsonl"
-    assert main(["run", "--rules", str(rules), "--strategy", "random", "--games", "4",
-                 "--block-size", "2", "--out", str(out), "--records", str(records),
-                 "--n-jobs", "1", "--quiet"]) == 0
-    recs = [json.loads(x) for x in records.read_text().splitlines()]
-    assert any("half" in r for r in recs)
-    full = replay_records(list(enumerate(recs, 1)))
-    sheets = [{k: v for k, v in r.items() if k not in ("hands", "plays")}
-              | {"tricks": f["tricks"]} for r, f in zip(recs, full, strict=True)]
-    assert [r["points"] for r in replay_records(list(enumerate(sheets, 1)))] == [
-        r["points"] for r in full]
-    lone = dict(sheets[0], half=[True, False, False, False])  # a half without its pair
-    path = tmp_path / "bad.jsonl"
-    path.write_text(json.dumps(lone) + "\n")
-    assert main(["replay", str(path), "--out", str(tmp_path / "o.jsonl")]) == 2
-    assert "half" in capsys.readouterr().err
+    rt = roundtrip(tmp_path, "half_trick_bids = true\n")
+    assert any("half" in r for r in rt.records)
+    assert [r["points"] for r in rt.full] == rt.points == rt.sheet_points()
+    lone = dict(rt.sheets[0], half=[True, False, False, False])  # a half without its pair
+    assert "half" in rt.refused(tmp_path, lone, capsys)
 
 
 def test_combinations():

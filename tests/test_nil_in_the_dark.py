@@ -4,18 +4,20 @@ the dark (without looking at all) is scored as Big Mo (``mo_b``: 250)."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 import numpy as np
-import pandas as pd
 
-from sim.cli import main
 from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
 from sim.spades.scoring import score_hands
 from strategies import make_strategy
+
+try:
+    from tests.roundtrip import roundtrip
+except ImportError:  # pytest run from tests/
+    from roundtrip import roundtrip
 
 try:
     from tests.tolerance import check_distribution
@@ -109,16 +111,7 @@ def test_scored_as_blind_nil_and_a_blind_one_as_big_mo():
 
 
 def test_records_replay_dark_nils(tmp_path):
-    rules = tmp_path / "dark.toml"
-    rules.write_text("nil_in_the_dark = true\nblind_nil_min_deficit = 0\n")
-    out, records = tmp_path / "run", tmp_path / "r.jsonl"
-    assert main(["run", "--rules", str(rules), "--strategy", "random", "--games", "6",
-                 "--block-size", "3", "--out", str(out), "--records", str(records),
-                 "--n-jobs", "1", "--quiet"]) == 0
-    recs = [json.loads(x) for x in records.read_text().splitlines()]
-    assert any("dark" in r for r in recs)
-    scored = tmp_path / "s.jsonl"
-    assert main(["replay", str(records), "--out", str(scored)]) == 0
-    got = [json.loads(x)["points"] for x in scored.read_text().splitlines()]
-    table = pd.read_parquet(out / "hands").sort_values(["game_id", "hand_no"])
-    assert got == table[["points_0", "points_1"]].values.tolist()
+    rt = roundtrip(tmp_path, "nil_in_the_dark = true\nblind_nil_min_deficit = 0\n", games=6,
+                   block_size=3)
+    assert any("dark" in r for r in rt.records)
+    assert [r["points"] for r in rt.full] == rt.points == rt.sheet_points()

@@ -5,18 +5,19 @@ partner's bid is -1 in the tables, null in records)."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
-from sim.cli import main
 from sim.errors import UserError
 from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
-from sim.replay import replay_records
 from strategies import make_strategy
+
+try:
+    from tests.roundtrip import roundtrip
+except ImportError:  # pytest run from tests/
+    from roundtrip import roundtrip
 
 
 def bidding(rules, strategy="random", n=2000):
@@ -56,24 +57,11 @@ def test_the_seed_bids_for_two():
 
 
 def test_records_and_score_sheets(tmp_path, capsys):
-    rules = tmp_path / "pb.toml"
-    rules.write_text("partnership_bidding = true\n")
-    out, records = tmp_path / "run", tmp_path / "r.jsonl"
-    assert main(["run", "--rules", str(rules), "--strategy", "seed", "--games", "3",
-                 "--block-size", "3", "--out", str(out), "--records", str(records),
-                 "--n-jobs", "1", "--quiet"]) == 0
-    recs = [json.loads(x) for x in records.read_text().splitlines()]
-    assert all(r["bids"].count(None) == 2 for r in recs)
-    full = replay_records(list(enumerate(recs, 1)))
-    sheets = [{k: v for k, v in r.items() if k not in ("hands", "plays")}
-              | {"tricks": f["tricks"]} for r, f in zip(recs, full, strict=True)]
-    assert [r["points"] for r in replay_records(list(enumerate(sheets, 1)))] == [
-        r["points"] for r in full]
-    both = dict(sheets[0], bids=[5, 5, 4, 3])  # the partners may not both bid
-    path = tmp_path / "bad.jsonl"
-    path.write_text(json.dumps(both) + "\n")
-    assert main(["replay", str(path), "--out", str(tmp_path / "o.jsonl")]) == 2
-    assert "bids for both" in capsys.readouterr().err
+    rt = roundtrip(tmp_path, "partnership_bidding = true\n", "seed", games=3, block_size=3)
+    assert all(r["bids"].count(None) == 2 for r in rt.records)
+    assert [r["points"] for r in rt.full] == rt.points == rt.sheet_points()
+    both = dict(rt.sheets[0], bids=[5, 5, 4, 3])  # the partners may not both bid
+    assert "bids for both" in rt.refused(tmp_path, both, capsys)
 
 
 def test_combinations_are_checked():
