@@ -13,6 +13,7 @@ hand is a uint64 bitboard, bit ``13 * suit + rank`` with suits C, D, H, S = 0..3
 from __future__ import annotations
 
 import functools
+from collections import defaultdict
 from dataclasses import dataclass
 
 import numpy as np
@@ -113,3 +114,26 @@ def simulate(rules, strategy: str, mode: str, size: int, seed: int, hand_offset:
         components={c: cat(lambda o, c=c: getattr(o.score, c)) for c in COMPONENTS},
         bags_after=cat(lambda o: o.score.bags_after), scores_after=cat(lambda o: o.scores_after),
     )
+
+
+def check_games(run: Sim, outs, rd, name):
+    """Scores carry from hand to hand; a game ends exactly when reference.game_over says, a hand
+    won at once (moon, lexington, blind moon, double blind nil "win") included. ``outs``: the
+    records replayed (sim.replay); ``rd``: the reference's rules."""
+    by_game = defaultdict(list)
+    for i, rec in enumerate(run.records):
+        by_game[rec["game_id"]].append(i)
+    games = run.result.games
+    for g, rows in by_game.items():
+        rows.sort(key=lambda i: run.records[i]["hand_no"])
+        after = {"scores": [0, 0], "bags": [0, 0]}
+        winner = None
+        for k, i in enumerate(rows, start=1):
+            rec, out = run.records[i], outs[i]
+            where = f"{name} game {g} hand {k}"
+            assert rec["before"] == after, where
+            over, winner = ref.game_over(out["after"]["scores"], k, rd, out.get("wins_game"))
+            assert over == (k == len(rows)), f"{where}: game_over {over} at {out['after']}"
+            after = out["after"]
+        assert int(games["winner"][g]) == winner, name
+        assert [int(games["score_0"][g]), int(games["score_1"][g])] == after["scores"], name

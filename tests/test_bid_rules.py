@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from collections import defaultdict
 
 import numpy as np
 import pytest
@@ -32,10 +31,10 @@ from sim.errors import UserError
 from sim.options import PRESETS, rules_from_mapping
 
 try:
-    from tests.harness import ref, simulate
+    from tests.harness import check_games, ref, simulate
     from tests.harness import ref_rules as harness_ref_rules
 except ImportError:  # pragma: no cover
-    from harness import ref, simulate
+    from harness import check_games, ref, simulate
     from harness import ref_rules as harness_ref_rules
 
 STANDARD = PRESETS["spades.standard"]
@@ -401,28 +400,6 @@ def test_random_play_conforms(name, strategy, mode):
         outs.append(out)
     if mode == "games":
         check_games(sim, outs, rd, name)
-
-
-def check_games(sim, outs, rd, name):
-    """Scores carry from hand to hand; a game ends exactly when reference.game_over says, a hand
-    won at once (moon, lexington, double blind nil "win") included."""
-    by_game = defaultdict(list)
-    for i, rec in enumerate(sim.records):
-        by_game[rec["game_id"]].append(i)
-    games = sim.result.games
-    for g, rows in by_game.items():
-        rows.sort(key=lambda i: sim.records[i]["hand_no"])
-        after = {"scores": [0, 0], "bags": [0, 0]}
-        winner = None
-        for k, i in enumerate(rows, start=1):
-            rec, out = sim.records[i], outs[i]
-            where = f"{name} game {g} hand {k}"
-            assert rec["before"] == after, where
-            over, winner = ref.game_over(out["after"]["scores"], k, rd, out.get("wins_game"))
-            assert over == (k == len(rows)), f"{where}: game_over {over} at {out['after']}"
-            after = out["after"]
-        assert int(games["winner"][g]) == winner, name
-        assert [int(games["score_0"][g]), int(games["score_1"][g])] == after["scores"], name
 
 
 def test_the_random_play_reaches_the_rules():

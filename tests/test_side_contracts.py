@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from collections import Counter, defaultdict
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -38,10 +38,10 @@ from sim.errors import UserError
 from sim.options import PRESETS, rules_from_mapping
 
 try:
-    from tests.harness import COMPONENTS, ref, ref_rules, simulate
+    from tests.harness import COMPONENTS, check_games, ref, ref_rules, simulate
     from tests.test_reference import sequenced
 except ImportError:  # pragma: no cover
-    from harness import COMPONENTS, ref, ref_rules, simulate
+    from harness import COMPONENTS, check_games, ref, ref_rules, simulate
     from test_reference import sequenced
 
 STANDARD = PRESETS["spades.standard"]
@@ -551,28 +551,6 @@ def test_random_play_conforms(name, strategy, mode):
         outs.append(out)
     if mode == "games":
         check_games(sim, outs, rd, name)
-
-
-def check_games(sim, outs, rd, name):
-    """Scores carry from hand to hand; a game ends exactly when reference.game_over says, a blind
-    moon made (or a double blind nil under "win") included."""
-    by_game = defaultdict(list)
-    for i, rec in enumerate(sim.records):
-        by_game[rec["game_id"]].append(i)
-    games = sim.result.games
-    for g, rows in by_game.items():
-        rows.sort(key=lambda i: sim.records[i]["hand_no"])
-        after = {"scores": [0, 0], "bags": [0, 0]}
-        winner = None
-        for k, i in enumerate(rows, start=1):
-            rec, out = sim.records[i], outs[i]
-            where = f"{name} game {g} hand {k}"
-            assert rec["before"] == after, where
-            over, winner = ref.game_over(out["after"]["scores"], k, rd, out.get("wins_game"))
-            assert over == (k == len(rows)), f"{where}: game_over {over} at {out['after']}"
-            after = out["after"]
-        assert int(games["winner"][g]) == winner, name
-        assert [int(games["score_0"][g]), int(games["score_1"][g])] == after["scores"], name
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
