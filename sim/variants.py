@@ -119,7 +119,7 @@ def _fields(game: str) -> dict[str, dataclasses.Field]:
 
 def _game_tests(game: str) -> list[Path]:
     """A game's test files: those named after it (Portland, Norwegian), the others (Spades)."""
-    others = ("portland", "norwegian", "variants")
+    others = ("portland", "norwegian", "test_variants")
     return sorted(p for p in (ROOT / "tests").glob("test_*.py")
                   if (game in p.name if game != "spades" else not any(o in p.name for o in others)))
 
@@ -136,8 +136,9 @@ def status_of(entry: Key) -> tuple[bool, str]:
     if field is None:
         return False, f"not implemented yet: {entry.later}" if entry.later else "not implemented"
     tests = _tests_naming(entry.key, entry.game)
-    where = ", ".join(f"`{t}`" for t in tests) if tests else "**no test names it**"
-    return True, f"implemented; named in {where}"
+    if not tests:
+        return True, "implemented; **no test names it**"
+    return True, "implemented; named in " + ", ".join(f"`{t}`" for t in tests)
 
 
 def render() -> str:

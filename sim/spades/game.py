@@ -21,7 +21,8 @@ __all__ = ["BlockResult", "game_over", "play_block"]
 def game_over(scores: np.ndarray, hand_no: int, rules: SpadesRules):
     """The stop condition after a hand (RULES.md §3 and §4.8), for scores int32[N, 2].
 
-    A game may end when a side reaches ``target_score``, a side is at or below ``mercy_score``, or
+    A game may end when a side reaches ``target_score``, a side is at or below ``mercy_score`` (or
+    ``-target_score`` under ``defeat_score``), or
     ``max_hands`` hands were played; it then ends unless the scores are equal (ties play another
     hand), and the higher score wins. Returns (done: bool[N], winner: int8[N], -1 if not done).
     """
@@ -30,6 +31,8 @@ def game_over(scores: np.ndarray, hand_no: int, rules: SpadesRules):
         may_end |= (scores >= rules.target_score).any(axis=1)
     if rules.mercy_score is not None:
         may_end |= (scores <= rules.mercy_score).any(axis=1)
+    if rules.defeat_score:  # RULES.md §4.8: a side at or below -target_score loses
+        may_end |= (scores <= -rules.target_score).any(axis=1)
     if rules.max_hands is not None and hand_no >= rules.max_hands:
         may_end[:] = True
     done = may_end & (scores[:, 0] != scores[:, 1])

@@ -87,6 +87,23 @@ class SpadesRules:
                                      maximum=0, optional=True)
     max_hands: int | None = option(None, "fixed number of hands per game", kind=int, minimum=1,
                                    optional=True)
+    # RULES.md §4.6 scoring (issue 7, first keys) and §4.8 game end
+    three_b: bool = option(False, "made: 10 x bid - 10 x overtricks; set: -10 x bid; a failed "
+                           "nil's tricks cost 10 each; no bags", kind=bool)
+    no_overs: bool = option(False, "overtricks score nothing; no bags, no bag penalty", kind=bool)
+    double_over: bool = option(False, "a side taking twice its contract or more loses twice its "
+                               "value", kind=bool)
+    exact: str | None = option(None, "side: the side must take exactly its bid; player: each "
+                               "player his own; more is scored as a set", kind=str,
+                               choices=("side", "player"), optional=True)
+    quicksand: bool = option(False, "exactly the bid: +10 x bid; -10 for each trick over or "
+                             "under", kind=bool)
+    set_to_opponents: bool = option(False, "a set side scores 0 and the opponents 10 per trick "
+                                    "it fell short", kind=bool)
+    no_minus: bool = option(False, "a set side scores 0 (nil failures still cost)", kind=bool)
+    bags_negative: bool = option(False, "each bag scores -1 instead of +1; no bag penalty",
+                                 kind=bool)
+    defeat_score: bool = option(False, "a side at or below -target_score loses", kind=bool)
     # RULES.md §4.5 card passing
     nil_pass: tuple[int, int] | None = option(
         None, "after bidding, a side with a nil (blind nil) bidder exchanges this many cards "
@@ -202,6 +219,23 @@ class SpadesRules:
         return (self.team_nil or self.team_blind_nil or self.ten_for_two_hundred or self.mo_a
                 or self.mo_b or self.blind_six or self.blind_moon)
 
+    def _check_scoring(self) -> None:
+        """RULES.md §4.6: at most one way of scoring the contract; modifiers that need one."""
+        ways = [k for k in ("three_b", "quicksand") if getattr(self, k)]
+        ways += ["exact"] if self.exact is not None else []
+        if len(ways) > 1:
+            raise UserError(f"{ways[0]} and {ways[1]} each score the contract their own way: "
+                            "choose one", key=ways[1])
+        bagless = [k for k in ("three_b", "quicksand", "no_overs") if getattr(self, k)]
+        if self.bags_negative and bagless:
+            raise UserError(f"bags_negative prices bags, which {bagless[0]} does away with",
+                            key="bags_negative")
+        if self.defeat_score and self.target_score is None:
+            raise UserError("defeat_score is -target_score: set target_score", key="defeat_score")
+        if self.auction and (ways or self.double_over or self.set_to_opponents or self.no_minus):
+            raise UserError("an auction scores its own way (RULES.md §4.4): no §4.6 contract "
+                            "scoring with it", key="auction")
+
     def _check_side_contracts(self) -> None:
         if self.mo_a and self.mo_b:
             raise UserError("mo_a and mo_b are two versions of Mo: choose one", key="mo_b")
@@ -222,6 +256,7 @@ class SpadesRules:
     def _check_bids(self) -> None:
         """RULES.md §4.4 keys that exclude each other or need another key."""
         self._check_side_contracts()
+        self._check_scoring()
         if self.double_blind_nil and not self.blind_nil:
             raise UserError("double_blind_nil = true needs blind_nil = true",
                             key="double_blind_nil")

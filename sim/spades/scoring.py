@@ -74,14 +74,21 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     tricks = tricks.astype(np.int32)
     is_nil = bids == 0 if half is None else (bids == 0) & ~half
     contract, bags = _contract(np.maximum(bids, 0), is_nil, tricks, rules, blind, half)
+    contract, bags, opponents = _scoring_variants(contract, bags, np.maximum(bids, 0), is_nil,
+                                                  tricks, rules, half)
     if no_trump is not None and no_trump.any():
         nt = _per_side((np.maximum(bids, 0) * no_trump).astype(np.int32))
         contract = contract + 10 * nt * np.sign(contract)  # 20 per bid trick, made or set
     bags = bags + _nil_tricks_as_bags(is_nil, tricks, rules)
+    if rules.three_b or rules.quicksand or rules.no_overs:  # no bags at all (RULES.md §4.6)
+        bags = np.zeros_like(bags)
     if rules.lexington_points:  # RULES.md §4.4: 12+ tricks score 240 whatever the bid, no bags
         big = _per_side(tricks) >= 12
         contract, bags = np.where(big, 240, contract), np.where(big, 0, bags)
     nil = _nil(is_nil, blind, tricks, rules, dark)
+    if rules.three_b:  # a failed nil's tricks cost 10 each (RULES.md §4.6)
+        nil = nil - 10 * _per_side(tricks * is_nil)
+    contract = contract + opponents  # set_to_opponents: what the other side fell short
     wins_game = _wins_game(bids, blind, is_nil, tricks, rules)
     codes = np.zeros((n, 2), np.int8) if contracts is None else contracts.astype(np.int8)
     if rules.tens_are_wheels:  # a side bid of 10 (no nil) is a wheel
@@ -101,7 +108,10 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
             wins_game = np.where(wins, side, wins_game).astype(np.int8)
             if bemo is not None:
                 bemo_part[:, side] = sc.bemo_points(bemo[:, side], won)
-    penalty, bags_after = _bag_penalty(bags_before.astype(np.int32) + bags, rules)
+    if rules.bags_negative:  # each bag -1, no bag count and no penalty (RULES.md §4.6)
+        penalty, bags_after, bags = np.zeros_like(bags), bags_before.astype(np.int32), -bags
+    else:
+        penalty, bags_after = _bag_penalty(bags_before.astype(np.int32) + bags, rules)
     parts = dict(contract=contract, overtricks=bags, bag_penalty=penalty, nil=nil,
                  bemo=bemo_part, bags_after=bags_after)
     return HandScore(**{k: np.asarray(v, dtype=np.int32) for k, v in parts.items()},
@@ -127,6 +137,48 @@ def _contract(bids, is_nil, tricks, rules, blind=None, half=None):
         points = points + 10 * blind_bid * made
         overtricks = np.where(blind_bid > 0, 0, overtricks)
     return points, overtricks
+
+
+def _scoring_variants(contract, bags, bids, is_nil, tricks, rules, half=None):
+    """RULES.md §4.6 ways of scoring a side's contract (ordinary bids; side contracts and the
+    auction score their own way later): returns the contract points, the bags and what
+    ``set_to_opponents`` gives each side for the other's shortfall. Examples of RULES.md:
+    quicksand bid 7: 7 -> 70, 5 -> -20, 9 -> 50; double_over bid 2 takes 4 -> -40."""
+    opponents = np.zeros_like(contract)
+    if not (rules.three_b or rules.no_overs or rules.double_over or rules.exact or rules.quicksand
+            or rules.set_to_opponents or rules.no_minus):
+        return contract, bags, opponents
+    bid = _per_side(bids.astype(np.int32))
+    if half is not None:
+        bid = bid + _per_side(half.astype(np.int32)) // 2
+    counts = ~is_nil if rules.nil_tricks != "count" else np.ones_like(is_nil)
+    taken = _per_side(tricks * counts)
+    over = taken - bid
+    made = over >= 0
+    if rules.exact == "side":
+        made = over == 0
+    elif rules.exact == "player":  # every non-nil bidder exactly his own bid
+        made &= _per_side(((tricks != bids) & ~is_nil).astype(np.int32)) == 0
+    if rules.exact is not None:
+        contract = np.where(made, contract, -10 * bid)
+        bags = np.where(made, bags, 0)
+    if rules.three_b:
+        contract = np.where(made, 10 * bid - 10 * over, -10 * bid)
+    if rules.quicksand:
+        contract = np.where(made, 10 * bid - 10 * over, -10 * (bid - taken))
+    if rules.three_b or rules.quicksand or rules.no_overs:
+        bags = np.zeros_like(bags)
+    if rules.double_over:
+        doubled = (bid > 0) & (taken >= 2 * bid)
+        contract = np.where(doubled, -20 * bid, contract)
+        bags = np.where(doubled, 0, bags)
+    if rules.set_to_opponents:
+        short = np.where(made | (bid == 0), 0, 10 * np.maximum(bid - taken, 0))
+        contract = np.where(made | (bid == 0), contract, 0)
+        opponents = short[:, ::-1]
+    if rules.no_minus:
+        contract = np.maximum(contract, 0)
+    return contract, bags, opponents
 
 
 def _nil_tricks_as_bags(is_nil, tricks, rules):
