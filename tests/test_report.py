@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 import json
 import re
-from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
@@ -21,6 +20,11 @@ from reports.data import open_results
 from reports.stats import mean_ci, proportion_ci, welch_ci
 from sim.cli import main
 from sim.errors import UserError
+
+try:
+    from tests.page import Page
+except ImportError:  # pytest run from tests/
+    from page import Page
 
 SEED_BOLD = {"name": "seed", "nil_max_estimate": 2.0, "nil_max_spades": 4}
 GAMES = {"name": "t", "games": 60, "seed": 1, "block_size": 30,
@@ -58,23 +62,6 @@ def raw(folder, name: str = "hands") -> pd.DataFrame:
 
 # --- files and page ---------------------------------------------------------------------------
 
-class Links(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.urls, self.tags, self.h2 = [], [], []
-        self._in_h2 = False
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append(tag)
-        self.urls += [v for k, v in attrs if k in ("src", "href") and v is not None]
-        self._in_h2 = tag == "h2"
-
-    def handle_data(self, data):
-        if self._in_h2:
-            self.h2.append(data)
-            self._in_h2 = False
-
-
 @pytest.mark.parametrize("run", ["games_run", "hands_run"])
 def test_files_and_a_self_contained_page(run, request):
     folder, index = request.getfixturevalue(run)
@@ -96,7 +83,7 @@ def test_files_and_a_self_contained_page(run, request):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     page = index.read_text()
-    links = Links()
+    links = Page()
     links.feed(page)
     assert links.urls and all(u.startswith("data:image/png;base64,") for u in links.urls)
     assert len(links.urls) == len(figures)

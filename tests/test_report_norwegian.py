@@ -14,10 +14,12 @@ from reports import build_report
 from sim.cli import main
 from sim.norwegian.scoring import grand_value, misere_value
 
-try:  # the Portland report's test helpers: its page parser, CSV reader and intervals
-    from tests.test_report_portland import Page, t_interval, table, wilson
+try:  # the page parser, and the Portland report's test helpers: CSV reader and intervals
+    from tests.page import Page
+    from tests.test_report_portland import t_interval, table, wilson
 except ImportError:  # tests/ itself on the path
-    from test_report_portland import Page, t_interval, table, wilson
+    from page import Page
+    from test_report_portland import t_interval, table, wilson
 
 GAMES = {"name": "n", "game": "norwegian", "games": 120, "seed": 11, "block_size": 60,
          "variants": {"both": {"preset": "norwegian", "max_hands": 60},

@@ -4,7 +4,6 @@ and its numbers recomputed independently from the small tables with pandas, nump
 from __future__ import annotations
 
 import html
-from html.parser import HTMLParser
 from math import comb
 from pathlib import Path
 
@@ -19,6 +18,11 @@ from reports.data import Results
 from reports.portland import counterparts
 from sim.cli import main
 from sim.experiment import load_experiment
+
+try:
+    from tests.page import Page
+except ImportError:  # pytest run from tests/
+    from page import Page
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {"name": "h", "game": "portland", "games": 200, "seed": 1, "block_size": 100,
@@ -70,23 +74,6 @@ def t_interval(x) -> tuple[float, float]:
 
 
 # --- files and page ---------------------------------------------------------------------------
-
-class Page(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.urls, self.tags, self.h2 = [], [], []
-        self._in_h2 = False
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append(tag)
-        self.urls += [v for k, v in attrs if k in ("src", "href") and v is not None]
-        self._in_h2 = tag == "h2"
-
-    def handle_data(self, data):
-        if self._in_h2:
-            self.h2.append(data)
-            self._in_h2 = False
-
 
 @pytest.mark.parametrize("run", ["games_run", "hands_run"])
 def test_files_and_a_self_contained_page(run, request):
