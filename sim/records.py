@@ -16,8 +16,8 @@ import numpy as np
 from .cards import BIT, Deck
 from .errors import UserError
 
-__all__ = ["HandRecords", "block_records", "card_slots", "collect_records", "hand_records", "ints",
-           "parse_records", "read_jsonl", "write_jsonl"]
+__all__ = ["HandRecords", "block_records", "by_mode", "card_slots", "collect_records",
+           "hand_records", "ints", "parse_records", "read_jsonl", "write_jsonl"]
 
 
 def read_jsonl(path: str | Path) -> list[tuple[int, dict]]:
@@ -80,6 +80,15 @@ def card_slots(names, deck: Deck, key, err) -> list[int]:
         bad = next((c for c in names if not isinstance(c, str) or c not in deck._index), None)
         raise err(f"'{key}' holds {bad!r}, which is not a card of this deck "
                   "(cards are written like AS, TH, 2C)") from None
+
+
+def by_mode(members):
+    """Records ``(position, line, record)`` split into full records and score sheets (RULES.md
+    §5: ``tricks`` without ``plays``); yields ``(sheet, part)`` for each non-empty part."""
+    for sheet in (False, True):
+        part = [m for m in members if ("plays" not in m[2] and "tricks" in m[2]) == sheet]
+        if part:
+            yield sheet, part
 
 
 def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, tricks_per_hand: int,

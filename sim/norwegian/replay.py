@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..lineup import Lineup
-from ..records import hand_records, parse_records
+from ..records import by_mode, hand_records, parse_records
 from ..replay import Scripted, output_record
 from ..tricks import IllegalPlay
 from .auction import DECLARATIONS, GRAND, MISERE, IllegalDeclaration, hold_auction
@@ -66,10 +66,7 @@ def replay_group(members, rules, source):
     output record)."""
     deck = deck_for(rules)
     players, each = rules.players, rules.cards_each
-    for sheet in (False, True):
-        part = [m for m in members if ("plays" not in m[2] and "tricks" in m[2]) == sheet]
-        if not part:
-            continue
+    for sheet, part in by_mode(members):
         extra = _Declarations(len(part), rules)
         recs = parse_records([(m[1], m[2]) for m in part], deck, players, each, source, extra,
                              sides=rules.sides)

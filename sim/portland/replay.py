@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..lineup import Lineup
-from ..records import card_slots, hand_records, ints, parse_records
+from ..records import by_mode, card_slots, hand_records, ints, parse_records
 from ..replay import Scripted, output_record
 from ..tricks import IllegalPlay
 from .hand import deck_for, play_hands
@@ -55,10 +55,7 @@ def replay_group(members, rules, source):
     """Score records ``(position, line, record)`` that share ``rules``; yields (position,
     output record)."""
     deck = deck_for(rules)
-    for sheet in (False, True):
-        part = [m for m in members if ("plays" not in m[2] and "tricks" in m[2]) == sheet]
-        if not part:
-            continue
+    for sheet, part in by_mode(members):
         extra = _TurnUp(len(part), rules, deck)
         recs = parse_records([(m[1], m[2]) for m in part], deck, 4, 13, source, extra)
         lines = [m[1] for m in part]

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..errors import UserError
 from ..lineup import Lineup
-from ..records import ints, parse_records
+from ..records import by_mode, ints, parse_records
 from ..replay import Scripted, output_record
 from ..tricks import IllegalPlay
 from .auction import MAX_BID, MAX_CALLS, run_auction
@@ -90,10 +90,7 @@ def replay_group(members, rules, source):
     """Score records ``(position, line, record)`` that share ``rules``; yields (position,
     output record)."""
     deck = deck_for(rules)
-    for sheet in (False, True):
-        part = [m for m in members if ("plays" not in m[2] and "tricks" in m[2]) == sheet]
-        if not part:
-            continue
+    for sheet, part in by_mode(members):
         extra = _Bids(len(part), rules)
         recs = parse_records([(m[1], m[2]) for m in part], deck, 4, 13, source, extra)
         lines = [m[1] for m in part]
