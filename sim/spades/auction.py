@@ -11,6 +11,7 @@ for every trick the declarer took above or below ``6 + n``. No bags, no nil.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,7 +58,7 @@ def run_auction(hands, dealer, scores, bags, rules, deck, lineup, rng, common: d
             legal = (raises | np.where(forced, 0, 1)).astype(np.uint16)
             view = BidView(hand=hands[rows, seat], legal=np.zeros(n, np.uint16), **common,
                            seat=seat, rows=rows).take(idx)
-            view = _with_legal(view, legal)
+            view = dataclasses.replace(view, legal=legal)
             call = np.asarray(lineup.decide(view, "auction_bid", rng, np.int8), dtype=np.int8)
             check(call, legal, seat[idx], idx)
             calls[idx, made[idx]] = call
@@ -70,12 +71,6 @@ def run_auction(hands, dealer, scores, bags, rules, deck, lineup, rng, common: d
         if done.all():
             break
     return AuctionResult(bid=high, declarer=high_seat, calls=calls)
-
-
-def _with_legal(view, legal):
-    import dataclasses
-
-    return dataclasses.replace(view, legal=legal)
 
 
 def auction_points(bid: np.ndarray, declarer: np.ndarray, side_tricks: np.ndarray) -> np.ndarray:
