@@ -181,6 +181,10 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
         bids = [None if b < 0 else b for b in o.bidding.bids[i].tolist()]  # -1: a side contract
         rec = {"bids": bids, "blind": o.bidding.blind[i].tolist(),
                "before": {"bags": result.before_bags[row].tolist()}}
+        if result.before_progressive[row].any():  # RULES.md §4.6 progressive bonuses so far
+            rec["before"]["progressive"] = result.before_progressive[row].tolist()
+        if o.cancel_card[i] >= 0:  # RULES.md §4.6 bag_cancel_card (under "cut": this deal's)
+            rec["cancel_card"] = deck.names[o.cancel_card[i]]
         if o.bidding.raised[i].any():  # RULES.md §4.4 bid_raise: bids are the raised ones
             rec["raised"] = o.bidding.raised[i].tolist()
         if o.bidding.auction is not None:  # RULES.md §4.4 auction: every call, 0 = pass

@@ -32,11 +32,13 @@ class IllegalPlay(UserError):
 @dataclass(frozen=True, eq=False)
 class TrickResult:
     """tricks: int8[N, P] tricks won per seat; plays: int8[N, T*P] slot of every card in order of
-    play (trick by trick, leader first); winners: int8[N, T] the winner of each trick."""
+    play (trick by trick, leader first); winners: int8[N, T] the winner of each trick; seats:
+    int8[N, T*P] the seat that played each card of ``plays``."""
 
     tricks: np.ndarray
     plays: np.ndarray
     winners: np.ndarray
+    seats: np.ndarray | None = None
 
 
 def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: Deck,
@@ -144,7 +146,8 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
         trumped |= (in_trick & trump) != 0
         played |= in_trick
         leader = win_seat.astype(np.intp)
-    return TrickResult(tricks=tricks, plays=plays.T.copy(), winners=winners.T.copy())
+    return TrickResult(tricks=tricks, plays=plays.T.copy(), winners=winners.T.copy(),
+                       seats=seat_order.T.copy())
 
 
 def _first_in_pile(legal: np.ndarray, priority: np.ndarray) -> np.ndarray:

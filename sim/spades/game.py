@@ -51,6 +51,7 @@ class BlockResult:
     hands: np.ndarray  # uint64[H, 4] dealt cards
     before_scores: np.ndarray  # int32[H, 2]
     before_bags: np.ndarray  # int32[H, 2]
+    before_progressive: np.ndarray  # int32[H, 2] progressive bonuses so far (RULES.md §4.6)
     outcomes: list[HandOutcome]  # one per hand number, rows in the order of `game`
     games: dict[str, np.ndarray] | None  # per game: n_hands, score_<s>, bags_<s>, winner, ...
 
@@ -67,19 +68,21 @@ def play_block(rules: SpadesRules, lineup, seed: int, block: int, size: int, mod
         zeros = np.zeros((size, 2), dtype=np.int32)
         out = play_hands(hands, dealer, zeros, zeros, lineup, rules, prng, deck)
         return BlockResult(game=np.arange(size), hand_no=np.ones(size, np.int16), dealer=dealer,
-                           hands=hands, before_scores=zeros, before_bags=zeros, outcomes=[out],
-                           games=None)
+                           hands=hands, before_scores=zeros, before_bags=zeros,
+                           before_progressive=zeros, outcomes=[out], games=None)
     return _play_games(rules, lineup, seed, block, size, deck, prng)
 
 
 def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
     scores = np.zeros((size, 2), dtype=np.int32)
     bags = np.zeros((size, 2), dtype=np.int32)
+    progressive = np.zeros((size, 2), dtype=np.int32)
     penalties = np.zeros((size, 2), dtype=np.int32)
     n_hands = np.zeros(size, dtype=np.int16)
     winner = np.full(size, -1, dtype=np.int8)
     active = np.arange(size)
-    parts = dict(game=[], hand_no=[], dealer=[], hands=[], before_scores=[], before_bags=[])
+    parts = dict(game=[], hand_no=[], dealer=[], hands=[], before_scores=[], before_bags=[],
+                 before_progressive=[])
     outcomes = []
     hand_no = 0
     while active.size:
@@ -89,14 +92,17 @@ def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
                             "rules need max_hands, a mercy_score or a reachable target_score")
         dealer = ((FIRST_DEALER + hand_no - 1) % 4) * np.ones(active.size, np.int8)
         hands = deal_groups(deck, dealer, seed, block, hand_no, active)
-        out = play_hands(hands, dealer, scores[active], bags[active], lineup, rules, prng, deck)
+        out = play_hands(hands, dealer, scores[active], bags[active], lineup, rules, prng, deck,
+                         progressive=progressive[active])
         for key, value in dict(game=active, hand_no=np.full(active.size, hand_no, np.int16),
                                dealer=dealer, hands=hands, before_scores=scores[active],
-                               before_bags=bags[active]).items():
+                               before_bags=bags[active],
+                               before_progressive=progressive[active]).items():
             parts[key].append(value)
         outcomes.append(out)
         scores[active] = out.scores_after
         bags[active] = out.score.bags_after
+        progressive[active] = out.score.progressive_after
         penalties[active] += out.score.bag_penalty < 0
         n_hands[active] = hand_no
         done, won = game_over(out.scores_after, hand_no, rules)

@@ -12,7 +12,7 @@ from .bidding import BidResult, run_bidding
 from .rules import SpadesRules
 from .scoring import HandScore, score_hands
 
-__all__ = ["HandOutcome", "deck_for", "first_leader", "lead_rule_for", "play_hands"]
+__all__ = ["HandOutcome", "cancel_cards", "deck_for", "first_leader", "lead_rule_for", "play_hands"]
 
 
 def deck_for(rules: SpadesRules) -> Deck:
@@ -60,7 +60,9 @@ def first_leader(dealer: np.ndarray, contracts: np.ndarray, rules: SpadesRules) 
 class HandOutcome:
     """The bids, the play and the score of a batch of hands; ``scores_after``: int32[N, 2];
     ``passed``: uint64[N, 4] the cards each seat passed (RULES.md §4.5; 0 without passing) and
-    ``held``: uint64[N, 4] the hands the play started from (the dealt ones without passing)."""
+    ``held``: uint64[N, 4] the hands the play started from (the dealt ones without passing);
+    ``cancel_card``: int8[N] the slot of the bag-cancelling card (RULES.md §4.6
+    ``bag_cancel_card``; -1 without it)."""
 
     bidding: BidResult
     play: TrickResult
@@ -68,6 +70,7 @@ class HandOutcome:
     scores_after: np.ndarray
     passed: np.ndarray
     held: np.ndarray
+    cancel_card: np.ndarray
 
 
 def _passes(when: str, hands, bids, blind, scores, bags, lineup, rules, rng, deck):
@@ -93,14 +96,20 @@ def _passes(when: str, hands, bids, blind, scores, bags, lineup, rules, rng, dec
 def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: np.ndarray,
                lineup, rules: SpadesRules, rng: np.random.Generator,
                deck: Deck | None = None, passing: bool = True,
-               dark_play: bool = True) -> HandOutcome:
+               dark_play: bool = True, progressive: np.ndarray | None = None,
+               cancel_card: np.ndarray | None = None) -> HandOutcome:
     """hands: uint64[N, 4] dealt cards; dealer: int8[N]; scores, bags: int32[N, 2] before the hand.
     The seat left of the dealer bids first and leads the first trick; spades are trump. Card
     passing (RULES.md §4.5) happens unless ``passing`` is false (a replayed record's hands are
     those after the passing); with ``dark_play`` false the engine does not draw the cards of a
-    nil played in the dark (a replayed record gives them)."""
+    nil played in the dark (a replayed record gives them). progressive: int32[N, 2] the sides'
+    progressive bonuses so far (RULES.md §4.6; None = none); cancel_card: int8[N] the
+    bag-cancelling card of a replayed record (None: the rules' card, or under ``"cut"`` one drawn
+    uniformly from ``rng``)."""
     deck = deck or deck_for(rules)
     n = hands.shape[0]
+    if cancel_card is None:
+        cancel_card = cancel_cards(rules, deck, n, rng)
     passed = np.zeros_like(hands)
     exchanges = passing and (rules.pass_cards is not None or rules.nil_pass is not None)
     if exchanges:
@@ -121,6 +130,19 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
                        dark=bidding.dark if rules.nil_in_the_dark and dark_play else None)
     score = score_hands(bidding.bids, bidding.blind, play.tricks, bags, rules,
                         bidding.contracts, bidding.bemo, play.winners, bidding.no_trump,
-                        bidding.dark, bidding.auction, bidding.half)
+                        bidding.dark, bidding.auction, bidding.half, plays=play.plays,
+                        seats=play.seats, progressive=progressive, cancel_card=cancel_card)
     return HandOutcome(bidding=bidding, play=play, score=score,
-                       scores_after=scores + score.points, passed=passed, held=hands)
+                       scores_after=scores + score.points, passed=passed, held=hands,
+                       cancel_card=cancel_card)
+
+
+def cancel_cards(rules: SpadesRules, deck: Deck, n: int, rng: np.random.Generator) -> np.ndarray:
+    """int8[N]: the slot of each hand's bag-cancelling card (RULES.md §4.6 ``bag_cancel_card``):
+    the named card, or under ``"cut"`` a card drawn uniformly per deal; -1 without the rule."""
+    if rules.bag_cancel_card is None:
+        return np.full(n, -1, np.int8)
+    if rules.bag_cancel_card != "cut":
+        return np.full(n, deck.bit_of(rules.bag_cancel_card), np.int8)
+    slots = np.flatnonzero([bool(name) for name in deck.names])
+    return slots[rng.integers(0, slots.size, n)].astype(np.int8)

@@ -37,6 +37,8 @@ class _Bids:
         self.bids = np.zeros((n, 4), np.int8)
         self.blind = np.zeros((n, 4), bool)
         self.bags = np.zeros((n, 2), np.int32)
+        self.progressive = np.zeros((n, 2), np.int32)
+        self.cancel_card = np.full(n, -1, np.int8)
         self.contracts = np.zeros((n, 2), np.int8)
         self.bemo = np.zeros((n, 2), np.int8)
         self.raised = np.zeros((n, 4), bool)
@@ -84,7 +86,21 @@ class _Bids:
         self.blind[i] = b
         before = rec.get("before", {}) or {}
         self.bags[i] = ints(before, "bags", 2, 0, 10**6, err) if "bags" in before else 0
+        if "progressive" in before:  # RULES.md §4.6: progressive bonuses earned so far
+            self.progressive[i] = ints(before, "progressive", 2, 0, 10**4, err)
+        self.cancel_card[i] = self._cancel_card(rec, err)
 
+    def _cancel_card(self, rec, err) -> int:
+        """RULES.md §4.6 ``bag_cancel_card``: the record's card, else the rules' named one."""
+        card = self.rules.bag_cancel_card
+        if card is None:
+            return -1
+        card = rec.get("cancel_card", None if card == "cut" else card)
+        deck = deck_for(self.rules)
+        if not isinstance(card, str) or card not in deck.names or not card:
+            raise err("'cancel_card' must name the bag-cancelling card of the deal (such as "
+                      "\"7H\"; bag_cancel_card = \"cut\" draws one per deal)")
+        return deck.bit_of(card)
 
 def replay_group(members, rules, source):
     """Score records ``(position, line, record)`` that share ``rules``; yields (position,
@@ -105,8 +121,9 @@ def replay_group(members, rules, source):
                 try:
                     score = score_hands(extra.bids, extra.blind, tricks, extra.bags, rules,
                                         extra.contracts, extra.bemo, None, extra.no_trump,
-                                        extra.dark, auction, extra.half)
-                except ValueError as exc:  # Mo and bemo are scored from the plays
+                                        extra.dark, auction, extra.half,
+                                        progressive=extra.progressive)
+                except ValueError as exc:  # Mo, bemo and trick bonuses are scored from the plays
                     raise UserError(f"score-sheet mode: {exc}", source=source,
                                     line=lines[0]) from None
                 points, winners = score.points, None
@@ -118,7 +135,8 @@ def replay_group(members, rules, source):
                                           half=extra.half)] * 4)
                 outcome = play_hands(recs.hands, recs.dealer, recs.scores, extra.bags, lineup,
                                      rules, np.random.default_rng(0), deck, passing=False,
-                                     dark_play=False)
+                                     dark_play=False, progressive=extra.progressive,
+                                     cancel_card=extra.cancel_card)
                 tricks, score, points = outcome.play.tricks, outcome.score, outcome.score.points
                 winners = outcome.play.winners
                 _same_declarations(outcome.bidding, extra)
@@ -126,11 +144,13 @@ def replay_group(members, rules, source):
             err.source, err.line = source, lines[err.row]
             raise
         for i, (pos, line, rec) in enumerate(part):
+            after = {"scores": (recs.scores[i] + points[i]).tolist(),
+                     "bags": score.bags_after[i].tolist()}
+            if rules.seven_plus == "progressive" or rules.highlander:  # RULES.md §4.6
+                after["progressive"] = score.progressive_after[i].tolist()
             out = output_record(
                 rec, line, source, tricks[i], None if winners is None else winners[i], points[i],
-                {c: getattr(score, c)[i] for c in COMPONENTS},
-                {"scores": (recs.scores[i] + points[i]).tolist(),
-                 "bags": score.bags_after[i].tolist()})
+                {c: getattr(score, c)[i] for c in COMPONENTS}, after)
             if rules.auction:  # the auction's outcome
                 a = outcome.bidding.auction if winners is not None else auction
                 out["auction_result"] = {"bid": int(a.bid[i]), "declarer": int(a.declarer[i])}

@@ -53,6 +53,14 @@ def _nil_pass(value) -> tuple[int, int]:
 SPADES_BROKEN = (True, False, "never")
 
 
+def _cancel_card(value) -> str:
+    from ..cards import standard_deck
+
+    if value != "cut" and value not in standard_deck().names:
+        raise ValueError(value)
+    return value
+
+
 @dataclass(frozen=True)
 class SpadesRules:
     """The rules of one Spades game (RULES.md §3). Defaults are ``spades.standard``."""
@@ -104,6 +112,37 @@ class SpadesRules:
     bags_negative: bool = option(False, "each bag scores -1 instead of +1; no bag penalty",
                                  kind=bool)
     defeat_score: bool = option(False, "a side at or below -target_score loses", kind=bool)
+    book_made: bool = option(False, "the four bids total exactly 10: each side scores 10 x its "
+                             "bid whatever happens, no bags that hand", kind=bool)
+    highlander: bool = option(False, "each partner must make his own bid: +-10 x side bid, 5 per "
+                              "overtrick of a partner who made his; no bags; all made with 7+ "
+                              "tricks: progressive bonus (10, 20, 30 ...)", kind=bool)
+    exact_pair_bonus: bool = option(False, "both partners take exactly their own bids: half the "
+                                    "contract value, rounded down to a multiple of 10",
+                                    kind=bool)
+    seven_plus: str | None = option(
+        None, "a made bid of 7+: per_trick (10 per bid trick above 6) or progressive (10 the "
+        "first time in the game, 20 the second ...; no overtricks that hand)", kind=str,
+        choices=("per_trick", "progressive"), optional=True)
+    bags_in_units_digit: bool = option(False, "bags are kept as the units digit of the score and "
+                                       "are not points (54 = 50 points + 4 bags)", kind=bool)
+    bag_cancel_card: str | None = option(
+        None, "the side winning the trick with this card has one bag of the hand cancelled "
+        "(none if it took none or was set); cut: a random card per deal", kind=str,
+        optional=True, parse=_cancel_card, shape='a card such as "7H" (ranks 2-9 T J Q K A, '
+        'suits C D H S), or "cut"')
+    # RULES.md §4.6 trick bonuses (each to the side of the player who earns it)
+    last_trick_bonus: bool = option(False, "10 to the winner of the last trick", kind=bool)
+    end_streak: bool = option(False, "30 to a player who wins the last 3 tricks", kind=bool)
+    dix: bool = option(False, "the trick won by 9S: 10 if spades were led, else 5 if another "
+                       "spade is in it, else 1", kind=bool)
+    last_trick_ace: bool = option(False, "the last trick won by an ace: 10 (the ace of spades "
+                                  "20)", kind=bool)
+    last_trick_ace_nil: bool = option(False, "a nil bidder who plays an ace to the last trick: "
+                                      "nil_bonus / 5", kind=bool)
+    last_trick_deuce: bool = option(False, "the last trick won by a non-spade 2: 30", kind=bool)
+    last_trick_high_spade: bool = option(False, "the last trick won by 9S or higher by a player "
+                                         "who took exactly his bid: 10", kind=bool)
     # RULES.md §4.5 card passing
     nil_pass: tuple[int, int] | None = option(
         None, "after bidding, a side with a nil (blind nil) bidder exchanges this many cards "
@@ -230,11 +269,39 @@ class SpadesRules:
         if self.bags_negative and bagless:
             raise UserError(f"bags_negative prices bags, which {bagless[0]} does away with",
                             key="bags_negative")
+        self._check_bag_rules(ways, bagless)
         if self.defeat_score and self.target_score is None:
             raise UserError("defeat_score is -target_score: set target_score", key="defeat_score")
-        if self.auction and (ways or self.double_over or self.set_to_opponents or self.no_minus):
-            raise UserError("an auction scores its own way (RULES.md §4.4): no §4.6 contract "
-                            "scoring with it", key="auction")
+        own_way = [k for k in ("double_over", "set_to_opponents", "no_minus", "book_made",
+                               "highlander", "exact_pair_bonus", "seven_plus",
+                               "bags_in_units_digit", "bag_cancel_card", "bags_negative")
+                   if getattr(self, k)]
+        if self.auction and (ways or own_way):
+            raise UserError(f"an auction scores its own way (RULES.md §4.4): {(ways + own_way)[0]}"
+                            " does not combine with it", key="auction")
+
+    def _check_bag_rules(self, ways: list[str], bagless: list[str]) -> None:
+        """RULES.md §4.6: highlander is a scoring of its own; the rules that keep or cancel
+        bags need bags to be counted."""
+        if self.highlander:
+            clash = [*ways, *[k for k in ("no_overs", "bags_negative", "seven_plus",
+                                          "bags_in_units_digit", "bag_cancel_card",
+                                          "partnership_bidding") if getattr(self, k)]]
+            if clash:
+                raise UserError(f"highlander scores each partner's own bid its own way: it does "
+                                f"not combine with {clash[0]}", key="highlander")
+        if self.exact_pair_bonus and self.partnership_bidding:
+            raise UserError("exact_pair_bonus needs each partner's own bid: partnership_bidding "
+                            "makes one joint bid", key="exact_pair_bonus")
+        for key in ("bags_in_units_digit", "bag_cancel_card"):
+            clash = bagless + (["bags_negative"] if self.bags_negative
+                               and key == "bags_in_units_digit" else [])
+            if getattr(self, key) and clash:
+                raise UserError(f"{key} needs bags to be counted, which {clash[0]} does away with",
+                                key=key)
+        if self.bags_in_units_digit and self.bag_limit > 10:
+            raise UserError(f"bags_in_units_digit keeps at most 9 bags in the units digit: "
+                            f"bag_limit = {self.bag_limit} is above 10", key="bags_in_units_digit")
 
     def _check_side_contracts(self) -> None:
         if self.mo_a and self.mo_b:

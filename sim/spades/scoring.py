@@ -1,13 +1,18 @@
-"""Spades hand scoring (RULES.md §3): one pure, vectorised function composed of named parts.
+"""Spades hand scoring (RULES.md §3, §4.4, §4.6): one pure, vectorised function composed of named
+parts.
 
 Inputs are per seat ``[N, 4]``; outputs per side ``[N, 2]`` (side 0 = seats 0 and 2, side 1 = seats
 1 and 3). ``x.reshape(N, 2, 2)[:, k, s]`` is seat ``2k + s``, so summing axis 1 gives the sides.
-A later scoring rule (RULES.md §4.6) adds a part here; the parts stay independent.
+
+`score_hands` gathers the hand's facts (`Facts`), starts a `Tally` with the standard game's
+contract and bags, and hands it to each part of `PARTS` in turn; a part that belongs to a house
+rule (RULES.md §4.6) returns at once when its rule is off, so a new rule adds a part and never
+forks the function.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -16,12 +21,20 @@ from .rules import SpadesRules
 
 __all__ = ["COMPONENTS", "HandScore", "score_hands"]
 
-COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil", "bemo")  # the parts of `points`
+# the parts of `points`: contract (made/set and every way of scoring it), overtricks (the bags'
+# price under the rules in force), bag_penalty, nil, bemo, bonus (exact_pair_bonus, seven_plus,
+# highlander's 7+ bonus), trick_bonus (the card bonuses of RULES.md §4.6)
+COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil", "bemo", "bonus", "trick_bonus")
+
+SPADES, NINE, ACE, DEUCE = 3, 7, 12, 0  # suit and ranks of the slot 13 * suit + rank
+DARK_BLIND_NIL = 250  # RULES.md §4.4 nil_in_the_dark: "scored as Big Mo (mo_b)"
 
 
 @dataclass(frozen=True, eq=False)
 class HandScore:
-    """All int32[N, 2] per side: the parts, their sum ``points``, and the bags after the hand;
+    """All int32[N, 2] per side: the parts, their sum ``points``, ``bags_taken`` (the bags taken
+    this hand as the standard game counts them, whatever the rules make them worth; before any
+    ``bag_cancel_card``), the running bag count and progressive-bonus count after the hand;
     ``wins_game``: int8[N], the side that won the game at once (``moon``, ``lexington``), -1."""
 
     contract: np.ndarray
@@ -29,12 +42,16 @@ class HandScore:
     bag_penalty: np.ndarray
     nil: np.ndarray
     bemo: np.ndarray
+    bonus: np.ndarray
+    trick_bonus: np.ndarray
+    bags_taken: np.ndarray
     bags_after: np.ndarray
+    progressive_after: np.ndarray
     wins_game: np.ndarray
 
     @property
     def points(self) -> np.ndarray:
-        return self.contract + self.overtricks + self.bag_penalty + self.nil + self.bemo
+        return sum(getattr(self, name) for name in COMPONENTS)
 
     def components(self) -> dict[str, np.ndarray]:
         return {name: getattr(self, name) for name in COMPONENTS}
@@ -45,11 +62,89 @@ def _per_side(x: np.ndarray) -> np.ndarray:
     return pairs[:, 0].astype(np.int32) + pairs[:, 1]
 
 
+@dataclass(frozen=True, eq=False)
+class Facts:
+    """What the hand's score depends on. Per seat [N, 4]: ``bids`` (int32; 0 = nil, a
+    0-and-a-half, or no bid), ``blind``, ``tricks`` (int32), ``is_nil``, ``half``,
+    ``dark``, ``no_trump``, ``declared`` (the seat bid on its own: not a side contract's or a joint
+    bid's partner); per side [N, 2]: ``bid`` the contract (ordinary bids, two halves make a
+    trick), ``taken`` the tricks counted toward it (a nil bidder's only under
+    ``nil_tricks = "count"``), ``codes`` and ``bemo`` (`sim.spades.contracts`), ``progressive``;
+    per hand: ``winners`` int8[N, 13], ``plays`` and ``seats`` int8[N, 52] (slot and seat of every
+    card in order; None on a score sheet), ``cancel_card`` int8[N] (-1 = none)."""
+
+    rules: SpadesRules
+    bids: np.ndarray
+    declared: np.ndarray
+    blind: np.ndarray
+    tricks: np.ndarray
+    is_nil: np.ndarray
+    half: np.ndarray | None
+    dark: np.ndarray | None
+    no_trump: np.ndarray | None
+    bid: np.ndarray
+    taken: np.ndarray
+    codes: np.ndarray
+    bemo: np.ndarray | None
+    progressive: np.ndarray
+    winners: np.ndarray | None
+    plays: np.ndarray | None
+    seats: np.ndarray | None
+    cancel_card: np.ndarray | None
+
+    @property
+    def n(self) -> int:
+        return self.bids.shape[0]
+
+    @property
+    def ordinary(self) -> np.ndarray:
+        """bool[N, 2]: the side plays an ordinary contract (bids, no side contract)."""
+        return (self.codes == 0) & (self.bid > 0)
+
+    @property
+    def individual(self) -> np.ndarray:
+        """bool[N, 2]: both partners bid on their own."""
+        return _per_side(self.declared.astype(np.int32)) == 2
+
+
+@dataclass(eq=False)
+class Tally:
+    """The score being built, int32[N, 2] per side: the components, ``bags`` (the bags counted
+    this hand: priced and added to the running count by `_bags`), ``unit`` the price of one of
+    them (+1; -1 under ``bags_negative``; 0 where a rule prices the overtricks itself or they are
+    not points), ``opponents`` (``set_to_opponents``: what the other side fell short),
+    ``made``: bool[N, 2] the contract stands, ``bags_taken`` and ``progressive``."""
+
+    contract: np.ndarray
+    bags: np.ndarray
+    made: np.ndarray
+    bags_taken: np.ndarray
+    progressive: np.ndarray
+    overtricks: np.ndarray = None
+    nil: np.ndarray = None
+    bemo: np.ndarray = None
+    bonus: np.ndarray = None
+    trick_bonus: np.ndarray = None
+    bag_penalty: np.ndarray = None
+    opponents: np.ndarray = None
+    unit: int = 1
+    bags_after: np.ndarray = None
+    wins_game: np.ndarray = field(default=None)
+
+    def __post_init__(self):
+        for name in ("overtricks", "nil", "bemo", "bonus", "trick_bonus", "bag_penalty",
+                     "opponents"):
+            if getattr(self, name) is None:
+                setattr(self, name, np.zeros_like(self.contract))
+
+
 def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray,
                 rules: SpadesRules, contracts: np.ndarray | None = None,
                 bemo: np.ndarray | None = None, winners: np.ndarray | None = None,
                 no_trump: np.ndarray | None = None, dark: np.ndarray | None = None,
-                auction=None, half: np.ndarray | None = None) -> HandScore:
+                auction=None, half: np.ndarray | None = None, *, plays=None, seats=None,
+                progressive: np.ndarray | None = None,
+                cancel_card: np.ndarray | None = None) -> HandScore:
     """Score N hands. bids: int8[N, 4] (0 = nil, -1 = no bid: a side contract's partners);
     blind: bool[N, 4]; tricks: int8[N, 4]; bags_before: int[N, 2] the sides' running bag counts;
     contracts, bemo: int8[N, 2] the side contracts and bemos (RULES.md §4.4, codes of
@@ -60,187 +155,379 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     Big Mo, 250); auction: `sim.spades.auction.AuctionResult` under ``auction`` (its points in
     ``contract``; no bags, nil or bag penalty); half: bool[N, 4] bids of n and a half
     (``half_trick_bids``: a side's two halves make one trick of its contract; 0 and a half is no
-    nil)."""
+    nil); plays, seats: int8[N, 52] the slot and the seat of every card in order of play (the
+    trick bonuses and ``bag_cancel_card`` need them; None on a score sheet); progressive:
+    int[N, 2] the progressive bonuses each side earned earlier in the game (``seven_plus =
+    "progressive"``, ``highlander``); cancel_card: int8[N] the slot of the bag-cancelling card
+    (``bag_cancel_card``)."""
     n = bids.shape[0]
+    progressive = (np.zeros((n, 2), np.int32) if progressive is None
+                   else progressive.astype(np.int32))
+    facts = _facts(bids, blind, tricks, rules, contracts, bemo, winners, no_trump, dark, half,
+                   plays, seats, progressive, cancel_card)
+    _needs_the_play(facts)
     if auction is not None:
-        from .auction import auction_points
+        tally = _auction(facts, auction, bags_before)
+    else:
+        tally = _standard(facts)
+        for part in PARTS:
+            part(tally, facts)
+        _bags(tally, facts, bags_before)
+    _trick_bonuses(tally, facts)
+    return HandScore(**{name: np.asarray(getattr(tally, name), dtype=np.int32)
+                        for name in (*COMPONENTS, "bags_taken", "bags_after")},
+                     progressive_after=tally.progressive.astype(np.int32),
+                     wins_game=tally.wins_game)
 
-        zeros = np.zeros((n, 2), np.int32)
-        return HandScore(contract=auction_points(auction.bid, auction.declarer,
-                                                 _per_side(tricks.astype(np.int32))),
-                         overtricks=zeros, bag_penalty=zeros, nil=zeros, bemo=zeros,
-                         bags_after=bags_before.astype(np.int32),
-                         wins_game=np.full(n, -1, np.int8))
+
+def _facts(bids, blind, tricks, rules, contracts, bemo, winners, no_trump, dark, half, plays,
+           seats, progressive, cancel_card) -> Facts:
+    n = bids.shape[0]
     tricks = tricks.astype(np.int32)
     is_nil = bids == 0 if half is None else (bids == 0) & ~half
-    contract, bags = _contract(np.maximum(bids, 0), is_nil, tricks, rules, blind, half)
-    contract, bags, opponents = _scoring_variants(contract, bags, np.maximum(bids, 0), is_nil,
-                                                  tricks, rules, half)
-    if no_trump is not None and no_trump.any():
-        nt = _per_side((np.maximum(bids, 0) * no_trump).astype(np.int32))
-        contract = contract + 10 * nt * np.sign(contract)  # 20 per bid trick, made or set
-    bags = bags + _nil_tricks_as_bags(is_nil, tricks, rules)
-    if rules.three_b or rules.quicksand or rules.no_overs:  # no bags at all (RULES.md §4.6)
-        bags = np.zeros_like(bags)
-    if rules.lexington_points:  # RULES.md §4.4: 12+ tricks score 240 whatever the bid, no bags
-        big = _per_side(tricks) >= 12
-        contract, bags = np.where(big, 240, contract), np.where(big, 0, bags)
-    nil = _nil(is_nil, blind, tricks, rules, dark)
-    if rules.three_b:  # a failed nil's tricks cost 10 each (RULES.md §4.6)
-        nil = nil - 10 * _per_side(tricks * is_nil)
-    contract = contract + opponents  # set_to_opponents: what the other side fell short
-    wins_game = _wins_game(bids, blind, is_nil, tricks, rules)
-    codes = np.zeros((n, 2), np.int8) if contracts is None else contracts.astype(np.int8)
-    if rules.tens_are_wheels:  # a side bid of 10 (no nil) is a wheel
-        ordinary = _per_side(np.maximum(bids, 0).astype(np.int32))
-        no_nil = _per_side(is_nil.astype(np.int32)) == 0
-        codes = np.where((codes == 0) & (ordinary == 10) & no_nil, sc.WHEEL, codes)
-    bemo_part = np.zeros((n, 2), np.int32)
-    if (codes != 0).any() or (bemo is not None and (bemo != 0).any()):
-        taken = _per_side(tricks)
-        for side in (0, 1):
-            won = None if winners is None else (winners.astype(np.int64) & 1) == side
-            has = codes[:, side] != 0
-            pts, extra, wins = sc.contract_points(codes[:, side], taken[:, side], won, rules)
-            contract[:, side] = np.where(has, pts, contract[:, side])
-            bags[:, side] = np.where(has, extra, bags[:, side])
-            nil[:, side] = np.where(has, 0, nil[:, side])
-            wins_game = np.where(wins, side, wins_game).astype(np.int8)
-            if bemo is not None:
-                bemo_part[:, side] = sc.bemo_points(bemo[:, side], won)
-    if rules.bags_negative:  # each bag -1, no bag count and no penalty (RULES.md §4.6)
-        penalty, bags_after, bags = np.zeros_like(bags), bags_before.astype(np.int32), -bags
-    else:
-        penalty, bags_after = _bag_penalty(bags_before.astype(np.int32) + bags, rules)
-    parts = dict(contract=contract, overtricks=bags, bag_penalty=penalty, nil=nil,
-                 bemo=bemo_part, bags_after=bags_after)
-    return HandScore(**{k: np.asarray(v, dtype=np.int32) for k, v in parts.items()},
-                     wins_game=wins_game)
-
-
-def _contract(bids, is_nil, tricks, rules, blind=None, half=None):
-    """The partnership contract: +10 per bid trick and 1 per overtrick if made, else -10 per bid
-    trick. Tricks of a nil bidder count toward it only under ``nil_tricks = "count"``. A side whose
-    partners both bid nil has contract 0: every counted trick is an overtrick. A blind bid
-    (``blind_bids``, RULES.md §4.4) in a made contract scores 20 per trick and the side's
-    overtricks are not scored (no points, no bags)."""
-    contract = _per_side(bids.astype(np.int32))
+    ordinary = np.maximum(bids, 0).astype(np.int32)
+    bid = _per_side(ordinary)
     if half is not None:  # two halves make a trick (half_trick_bids)
-        contract = contract + _per_side(half.astype(np.int32)) // 2
-    counts = ~is_nil if rules.nil_tricks != "count" else np.ones_like(is_nil)
-    taken = _per_side(tricks * counts)
-    made = taken >= contract
-    points = 10 * contract * (2 * made - 1)
-    overtricks = (taken - contract) * made
-    if rules.blind_bids and blind is not None:
-        blind_bid = _per_side((bids * (blind & ~is_nil)).astype(np.int32))
-        points = points + 10 * blind_bid * made
-        overtricks = np.where(blind_bid > 0, 0, overtricks)
-    return points, overtricks
-
-
-def _scoring_variants(contract, bags, bids, is_nil, tricks, rules, half=None):
-    """RULES.md §4.6 ways of scoring a side's contract (ordinary bids; side contracts and the
-    auction score their own way later): returns the contract points, the bags and what
-    ``set_to_opponents`` gives each side for the other's shortfall. Examples of RULES.md:
-    quicksand bid 7: 7 -> 70, 5 -> -20, 9 -> 50; double_over bid 2 takes 4 -> -40."""
-    opponents = np.zeros_like(contract)
-    if not (rules.three_b or rules.no_overs or rules.double_over or rules.exact or rules.quicksand
-            or rules.set_to_opponents or rules.no_minus):
-        return contract, bags, opponents
-    bid = _per_side(bids.astype(np.int32))
-    if half is not None:
         bid = bid + _per_side(half.astype(np.int32)) // 2
     counts = ~is_nil if rules.nil_tricks != "count" else np.ones_like(is_nil)
-    taken = _per_side(tricks * counts)
+    codes = np.zeros((n, 2), np.int8) if contracts is None else contracts.astype(np.int8)
+    if rules.tens_are_wheels:  # a side bid of 10 (no nil) is a wheel
+        no_nil = _per_side(is_nil.astype(np.int32)) == 0
+        codes = np.where((codes == 0) & (_per_side(ordinary) == 10) & no_nil, sc.WHEEL, codes)
+    return Facts(rules=rules, bids=ordinary, declared=bids >= 0, blind=blind, tricks=tricks,
+                 is_nil=is_nil, half=half, dark=dark, no_trump=no_trump, bid=bid,
+                 taken=_per_side(tricks * counts), codes=codes, bemo=bemo,
+                 progressive=progressive, winners=winners, plays=plays, seats=seats,
+                 cancel_card=cancel_card)
+
+
+TRICK_BONUSES = ("last_trick_bonus", "end_streak", "dix", "last_trick_ace", "last_trick_ace_nil",
+                 "last_trick_deuce", "last_trick_high_spade")
+
+
+def _needs_the_play(f: Facts) -> None:
+    """A rule scored from the cards of the tricks cannot score a score sheet (RULES.md §5)."""
+    if f.plays is not None:
+        return
+    for key in (*TRICK_BONUSES, "bag_cancel_card"):
+        if getattr(f.rules, key):
+            raise ValueError(f"{key} is scored from the cards of the tricks: give the plays")
+
+
+def _auction(f: Facts, auction, bags_before) -> Tally:
+    """RULES.md §4.4 ``auction``: its own points in ``contract``; no bags, nil or bag penalty."""
+    from .auction import auction_points
+
+    zeros = np.zeros((f.n, 2), np.int32)
+    contract = auction_points(auction.bid, auction.declarer, _per_side(f.tricks))
+    return Tally(contract=contract, bags=zeros, made=contract >= 0, bags_taken=zeros,
+                 progressive=f.progressive, bags_after=bags_before.astype(np.int32),
+                 wins_game=np.full(f.n, -1, np.int8))
+
+
+def _standard(f: Facts) -> Tally:
+    """The partnership contract (RULES.md §3): +10 per bid trick and 1 per overtrick if made,
+    else -10 per bid trick; a side whose partners both bid nil has contract 0 (every counted trick
+    is an overtrick). A blind bid (``blind_bids``, §4.4) in a made contract scores 20 per trick
+    and the side's overtricks are not scored (no points, no bags). Under ``nil_tricks =
+    "bags_only"`` every trick of a nil bidder is a bag."""
+    made = f.taken >= f.bid
+    contract = 10 * f.bid * (2 * made - 1)
+    bags = (f.taken - f.bid) * made
+    if f.rules.blind_bids:
+        blind_bid = _per_side(f.bids * (f.blind & ~f.is_nil))
+        contract = contract + 10 * blind_bid * made
+        bags = np.where(blind_bid > 0, 0, bags)
+    if f.rules.nil_tricks == "bags_only":
+        nil_bags = _per_side(f.tricks * f.is_nil)
+    else:
+        nil_bags = np.zeros_like(bags)
+    return Tally(contract=contract, bags=bags, made=made, bags_taken=bags + nil_bags,
+                 progressive=f.progressive.copy())
+
+
+# ----------------------------------------------------------------- the parts, in order of use
+def _contract_way(t: Tally, f: Facts) -> None:
+    """RULES.md §4.6 ways of scoring an ordinary contract: ``exact`` (side, player: more is a
+    set), ``three_b`` (made: 10 x bid, -10 per overtrick), ``quicksand`` (exact: 10 x bid, -10 per
+    trick over or under), ``no_overs`` (overtricks free), ``double_over`` (twice the bid or more:
+    -20 x bid), ``set_to_opponents`` (a set side 0, the opponents 10 per trick short),
+    ``no_minus`` (a set side 0). Examples of RULES.md: quicksand bid 7: 7 -> 70, 5 -> -20,
+    9 -> 50; double_over bid 2 takes 4 -> -40."""
+    r = f.rules
+    if not (r.three_b or r.no_overs or r.double_over or r.exact or r.quicksand
+            or r.set_to_opponents or r.no_minus):
+        return
+    bid, taken = f.bid, f.taken
     over = taken - bid
     made = over >= 0
-    if rules.exact == "side":
+    if r.exact == "side":
         made = over == 0
-    elif rules.exact == "player":  # every non-nil bidder exactly his own bid
-        made &= _per_side(((tricks != bids) & ~is_nil).astype(np.int32)) == 0
-    if rules.exact is not None:
-        contract = np.where(made, contract, -10 * bid)
-        bags = np.where(made, bags, 0)
-    if rules.three_b:
-        contract = np.where(made, 10 * bid - 10 * over, -10 * bid)
-    if rules.quicksand:
-        contract = np.where(made, 10 * bid - 10 * over, -10 * (bid - taken))
-    if rules.three_b or rules.quicksand or rules.no_overs:
-        bags = np.zeros_like(bags)
-    if rules.double_over:
+    elif r.exact == "player":  # every non-nil bidder exactly his own bid
+        made &= _per_side(((f.tricks != f.bids) & ~f.is_nil).astype(np.int32)) == 0
+    if r.exact is not None:
+        t.contract = np.where(made, t.contract, -10 * bid)
+        t.bags = np.where(made, t.bags, 0)
+    if r.three_b or r.quicksand:  # the overtricks' -10 each is their price, in overtricks
+        t.contract = np.where(made, 10 * bid, -10 * bid if r.three_b else -10 * (bid - taken))
+        t.overtricks = np.where(made, -10 * over, 0)
+    if r.three_b or r.quicksand or r.no_overs:
+        t.unit = 0
+    if r.double_over:
         doubled = (bid > 0) & (taken >= 2 * bid)
-        contract = np.where(doubled, -20 * bid, contract)
-        bags = np.where(doubled, 0, bags)
-    if rules.set_to_opponents:
-        short = np.where(made | (bid == 0), 0, 10 * np.maximum(bid - taken, 0))
-        contract = np.where(made | (bid == 0), contract, 0)
-        opponents = short[:, ::-1]
-    if rules.no_minus:
-        contract = np.maximum(contract, 0)
-    return contract, bags, opponents
+        t.contract = np.where(doubled, -20 * bid, t.contract)
+        t.bags = np.where(doubled, 0, t.bags)
+    if r.set_to_opponents:
+        fell = ~made & (bid > 0)
+        t.opponents = np.where(fell, 10 * np.maximum(bid - taken, 0), 0)[:, ::-1]
+        t.contract = np.where(fell, 0, t.contract)
+    if r.no_minus:
+        t.contract = np.maximum(t.contract, 0)
+    t.made = made | (bid == 0)
 
 
-def _nil_tricks_as_bags(is_nil, tricks, rules):
-    """``nil_tricks = "bags_only"``: every trick a nil bidder takes is one bag (and one point)."""
-    if rules.nil_tricks != "bags_only":
-        return 0
-    return _per_side(tricks * is_nil)
+def _highlander(t: Tally, f: Facts) -> None:
+    """RULES.md §4.6 ``highlander``: each partner must make his own bid (a nil bidder is scored
+    by the nil rules alone). All made: +10 x side bid and 5 per overtrick; else -10 x side bid and
+    5 per overtrick of the partners who made theirs (Tom bids 5 takes 4, Harry 3 takes 4: -80 + 5
+    = -75). No bags. All made with 7+ tricks: the progressive bonus (10 the first time in the
+    game, 20 the second, ...; reading: only when both made)."""
+    if not f.rules.highlander:
+        return
+    bidder = ~f.is_nil & (f.bids > 0)
+    own = f.tricks * bidder
+    made_p = own >= f.bids
+    all_made = _per_side((bidder & ~made_p).astype(np.int32)) == 0
+    extra = _per_side(np.where(bidder & made_p, own - f.bids, 0))
+    has = f.bid > 0
+    t.contract = np.where(has, np.where(all_made, 10, -10) * f.bid, 0)
+    t.overtricks = np.where(has, 5 * extra, 0)
+    t.bags = np.zeros_like(t.bags)
+    t.unit = 0
+    t.made = all_made | ~has
+    _progressive_bonus(t, has & all_made & (_per_side(own) >= 7))
 
 
-def _bag_penalty(bags, rules):
-    """Each time the running bag count reaches ``bag_limit``, ``bag_penalty`` is lost and the count
-    drops by ``bag_limit``; extra bags carry over (RULES.md §3)."""
-    times = bags // rules.bag_limit
-    return -rules.bag_penalty * times, bags - times * rules.bag_limit
+def _progressive_bonus(t: Tally, earned: np.ndarray) -> None:
+    """10 the first time in the game, 20 the second, +10 each time (RULES.md §4.6)."""
+    t.progressive = t.progressive + earned
+    t.bonus = t.bonus + 10 * t.progressive * earned
 
 
-DARK_BLIND_NIL = 250  # RULES.md §4.4 nil_in_the_dark: "scored as Big Mo (mo_b)"
+def _no_trump(t: Tally, f: Facts) -> None:
+    """``no_trump_bids`` (RULES.md §4.4): each no-trump bid trick scores 20, made or set."""
+    if f.no_trump is not None and f.no_trump.any():
+        nt = _per_side(f.bids * f.no_trump)
+        t.contract = t.contract + 10 * nt * np.sign(t.contract)
 
 
-def _nil(is_nil, blind, tricks, rules, dark=None):
-    """Each nil bidder: ±nil_bonus (blind: ±blind_nil_bonus), + when he took no trick.
-    A side whose partners both bid nil (RULES.md §4.4): under ``double_blind_nil`` (both blind)
-    or ``double_nil``, either failing cancels both nils (no penalty); both made score each nil
-    twice (``double_blind_nil_reward = "win"``: once, and the side wins the game at once)."""
-    bonus = rules.nil_bonus + (rules.blind_nil_bonus - rules.nil_bonus) * blind
-    if dark is not None:  # in the dark: as blind nil; a blind nil in the dark as Big Mo
-        bonus = np.where(dark, np.where(blind, DARK_BLIND_NIL, rules.blind_nil_bonus), bonus)
-    sign = 2 * (tricks == 0) - 1
-    points = _per_side(is_nil * bonus * sign)
-    if not (rules.double_nil or rules.double_blind_nil):
-        return points
-    both_nil, both_blind, both_made = _double_nils(is_nil, blind, tricks)
-    double_blind = both_blind if rules.double_blind_nil else np.zeros_like(both_blind)
-    covered = double_blind | (both_nil if rules.double_nil else np.zeros_like(both_nil))
-    twice = ~double_blind | (rules.double_blind_nil_reward == "double")
-    return np.where(covered, np.where(both_made, points * np.where(twice, 2, 1), 0), points)
+def _nil_bags(t: Tally, f: Facts) -> None:
+    """``nil_tricks = "bags_only"``: every trick of a nil bidder is one bag (RULES.md §3)."""
+    if f.rules.nil_tricks == "bags_only":
+        t.bags = t.bags + _per_side(f.tricks * f.is_nil)
+    if f.rules.three_b or f.rules.quicksand or f.rules.no_overs or f.rules.highlander:
+        t.bags = np.zeros_like(t.bags)  # no bags at all (RULES.md §4.6)
 
 
-def _double_nils(is_nil, blind, tricks):
+def _book_made(t: Tally, f: Facts) -> None:
+    """RULES.md §4.6 ``book_made``: the four bids total exactly 10 (no side contract): each side
+    scores 10 x its bid whatever happens and no bags are counted that hand; nils as usual."""
+    if not f.rules.book_made:
+        return
+    book = ((f.bid.sum(axis=1) == 10) & (f.codes == 0).all(axis=1))[:, None]
+    t.contract = np.where(book, 10 * f.bid, t.contract)
+    for name in ("overtricks", "bags", "opponents"):
+        setattr(t, name, np.where(book, 0, getattr(t, name)))
+    t.made = t.made | book
+
+
+def _lexington(t: Tally, f: Facts) -> None:
+    """RULES.md §4.4 ``lexington_points``: 12+ tricks score 240 whatever the bid, no bags."""
+    if f.rules.lexington_points:
+        big = _per_side(f.tricks) >= 12
+        t.contract, t.bags = np.where(big, 240, t.contract), np.where(big, 0, t.bags)
+
+
+def _nil(t: Tally, f: Facts) -> None:
+    """Each nil bidder: ±nil_bonus (blind: ±blind_nil_bonus), + when he took no trick (a nil in
+    the dark as blind nil, a blind one in the dark as Big Mo). A side whose partners both bid nil
+    (RULES.md §4.4): under ``double_blind_nil`` (both blind) or ``double_nil``, either failing
+    cancels both nils (no penalty); both made score each nil twice (``double_blind_nil_reward =
+    "win"``: once, and the side wins the game at once). ``three_b``: a failed nil's tricks cost
+    10 each."""
+    rules = f.rules
+    bonus = rules.nil_bonus + (rules.blind_nil_bonus - rules.nil_bonus) * f.blind
+    if f.dark is not None:
+        bonus = np.where(f.dark, np.where(f.blind, DARK_BLIND_NIL, rules.blind_nil_bonus), bonus)
+    sign = 2 * (f.tricks == 0) - 1
+    points = _per_side(f.is_nil * bonus * sign)
+    if rules.double_nil or rules.double_blind_nil:
+        both_nil, both_blind, both_made = _double_nils(f)
+        double_blind = both_blind if rules.double_blind_nil else np.zeros_like(both_blind)
+        covered = double_blind | (both_nil if rules.double_nil else np.zeros_like(both_nil))
+        twice = ~double_blind | (rules.double_blind_nil_reward == "double")
+        points = np.where(covered, np.where(both_made, points * np.where(twice, 2, 1), 0),
+                          points)
+    if rules.three_b:
+        points = points - 10 * _per_side(f.tricks * f.is_nil)
+    t.nil = points
+
+
+def _double_nils(f: Facts):
     """bool[N, 2] per side: both partners bid nil; both blind; both took no trick."""
     def both(x):
         return _per_side(x.astype(np.int32)) == 2
 
-    return both(is_nil), both(is_nil & blind), both(is_nil & (tricks == 0))
+    return both(f.is_nil), both(f.is_nil & f.blind), both(f.is_nil & (f.tricks == 0))
 
 
-def _wins_game(bids, blind, is_nil, tricks, rules):
-    """int8[N]: the side that bid ``moon`` (13 in all, no nil) and took 13, or ``lexington``
-    (12) and took 12 or more, or made a double blind nil under ``double_blind_nil_reward =
-    "win"`` — it wins the game at once (RULES.md §4.4); -1 for none."""
-    out = np.full(bids.shape[0], -1, dtype=np.int8)
-    if not (rules.moon or rules.lexington or rules.double_blind_nil):
-        return out
+def _wins_game(t: Tally, f: Facts) -> None:
+    """The side that bid ``moon`` (13 in all, no nil) and took 13, or ``lexington`` (12) and took
+    12 or more, or made a double blind nil under ``double_blind_nil_reward = "win"``, wins the
+    game at once (RULES.md §4.4); -1 for none."""
+    rules = f.rules
+    out = np.full(f.n, -1, dtype=np.int8)
     if rules.double_blind_nil and rules.double_blind_nil_reward == "win":
-        _, both_blind, both_made = _double_nils(is_nil, blind, tricks)
+        _, both_blind, both_made = _double_nils(f)
         for side in (0, 1):
             out[both_blind[:, side] & both_made[:, side]] = side
-    no_nil = _per_side(is_nil.astype(np.int32)) == 0
-    bid, taken = _per_side(bids.astype(np.int32)), _per_side(tricks)
+    no_nil = _per_side(f.is_nil.astype(np.int32)) == 0
+    ordinary, taken = _per_side(f.bids), _per_side(f.tricks)
     for on, total in ((rules.moon, 13), (rules.lexington, 12)):
         if on:
-            won = no_nil & (bid == total) & (taken >= total)
+            won = no_nil & (ordinary == total) & (taken >= total)
             for side in (0, 1):
                 out[won[:, side]] = side
-    return out
+    t.wins_game = out
+
+
+def _side_contracts(t: Tally, f: Facts) -> None:
+    """RULES.md §4.4 side contracts (team nil, wheels, Mo, blind six, blind moon) replace the
+    side's contract, bags and nil; bemo is scored on top."""
+    if not ((f.codes != 0).any() or (f.bemo is not None and (f.bemo != 0).any())):
+        return
+    taken = _per_side(f.tricks)
+    for side in (0, 1):
+        won = None if f.winners is None else (f.winners.astype(np.int64) & 1) == side
+        has = f.codes[:, side] != 0
+        pts, extra, wins = sc.contract_points(f.codes[:, side], taken[:, side], won, f.rules)
+        for name, value in (("contract", pts), ("bags", extra), ("bags_taken", extra),
+                            ("nil", 0), ("overtricks", 0), ("made", pts >= 0)):
+            column = getattr(t, name)
+            column[:, side] = np.where(has, value, column[:, side])
+        t.wins_game = np.where(wins, side, t.wins_game).astype(np.int8)
+        if f.bemo is not None:
+            t.bemo[:, side] = sc.bemo_points(f.bemo[:, side], won)
+
+
+def _seven_plus(t: Tally, f: Facts) -> None:
+    """RULES.md §4.6 ``seven_plus``: a made ordinary bid of 7+ earns 10 per bid trick above 6
+    (``"per_trick"``: 7 -> 80, 8 -> 100, 9 -> 120) or the progressive bonus (``"progressive"``:
+    10 the first time in the game, 20 the second, ...; that side's overtricks are not scored that
+    hand: no points, no bags)."""
+    mode = f.rules.seven_plus
+    if mode is None:
+        return
+    earned = f.ordinary & t.made & (f.bid >= 7)
+    if mode == "per_trick":
+        t.bonus = t.bonus + np.where(earned, 10 * (f.bid - 6), 0)
+        return
+    _progressive_bonus(t, earned)
+    t.overtricks, t.bags = np.where(earned, 0, t.overtricks), np.where(earned, 0, t.bags)
+
+
+def _exact_pair_bonus(t: Tally, f: Facts) -> None:
+    """RULES.md §4.6 ``exact_pair_bonus``: both partners take exactly their own bids (a nil
+    bidder none): half the contract's value, rounded down to a multiple of 10 (3 + 4: 70 + 30)."""
+    if not f.rules.exact_pair_bonus:
+        return
+    exact = _per_side((f.tricks != f.bids).astype(np.int32)) == 0
+    t.bonus = t.bonus + np.where(f.ordinary & f.individual & exact, 10 * f.bid // 2 // 10 * 10, 0)
+
+
+def _bag_cancel(t: Tally, f: Facts) -> None:
+    """RULES.md §4.6 ``bag_cancel_card``: the side that wins the trick holding the card has one
+    of this hand's bags cancelled, unless it took none or was set."""
+    if not f.rules.bag_cancel_card:
+        return
+    at = np.argmax(f.plays == f.cancel_card[:, None], axis=1)  # the card's place in the play
+    side = f.winners[np.arange(f.n), at // 4].astype(np.intp) & 1
+    wins = np.arange(2)[None, :] == side[:, None]
+    t.bags = t.bags - (wins & (t.bags > 0) & t.made)
+
+
+def _bags(t: Tally, f: Facts, bags_before) -> None:
+    """Price the hand's bags (``unit`` each) and add them to the running count: each time it
+    reaches ``bag_limit``, ``bag_penalty`` is lost and the count drops by ``bag_limit``; extra
+    bags carry over (RULES.md §3). ``bags_negative``: each bag -1, no count and no penalty;
+    ``bags_in_units_digit``: bags are counted but are not points (RULES.md §4.6)."""
+    rules = f.rules
+    before = bags_before.astype(np.int32)
+    t.contract = t.contract + t.opponents
+    if rules.bags_negative:
+        t.overtricks = t.overtricks - t.bags
+        t.bags_after = before
+        return
+    if not rules.bags_in_units_digit:
+        t.overtricks = t.overtricks + t.unit * t.bags
+    running = before + t.bags
+    times = running // rules.bag_limit
+    t.bag_penalty = -rules.bag_penalty * times
+    t.bags_after = running - times * rules.bag_limit
+
+
+PARTS = (_contract_way, _highlander, _no_trump, _nil_bags, _book_made, _lexington, _nil,
+         _wins_game, _side_contracts, _seven_plus, _exact_pair_bonus, _bag_cancel)
+
+
+def _trick_bonuses(t: Tally, f: Facts) -> None:
+    """RULES.md §4.6 trick bonuses, each to the side of the player who earns it:
+    ``last_trick_bonus`` 10 to the last trick's winner; ``end_streak`` 30 to a player who wins the
+    last 3 tricks; ``dix`` the trick won by 9♠: 10 if spades were led, else 5 if another spade is
+    in it, else 1; ``last_trick_ace`` the last trick won by an ace 10 (A♠ 20);
+    ``last_trick_ace_nil`` a nil bidder playing an ace to the last trick nil_bonus / 5;
+    ``last_trick_deuce`` the last trick won by a non-spade 2: 30; ``last_trick_high_spade`` the
+    last trick won by 9♠ or higher by a player who took exactly his bid: 10."""
+    rules = f.rules
+    if not any(getattr(rules, key) for key in TRICK_BONUSES):
+        return
+    n, rows = f.n, np.arange(f.n)
+    plays, seats, winners = (x.astype(np.intp) for x in (f.plays, f.seats, f.winners))
+    n_tricks = winners.shape[1]
+    trick_cards = plays.reshape(n, n_tricks, 4)  # [:, t, j]: the j-th card of trick t
+    trick_seats = seats.reshape(n, n_tricks, 4)
+    winning = np.take_along_axis(trick_cards, np.argmax(
+        trick_seats == winners[:, :, None], axis=2)[:, :, None], axis=2)[:, :, 0]
+    suit, rank = winning // 13, winning % 13
+    last, win_last = winning[:, -1], winners[:, -1]
+    seat_points = np.zeros((n, 4), np.int32)
+
+    def award(seat, value):
+        np.add.at(seat_points, (rows, seat), value)
+
+    if rules.last_trick_bonus:
+        award(win_last, 10)
+    if rules.end_streak:
+        award(win_last, 30 * (winners[:, -3:] == win_last[:, None]).all(axis=1))
+    if rules.dix:
+        nine = winning == 13 * SPADES + NINE
+        spades_led = trick_cards[:, :, 0] // 13 == SPADES
+        other_spade = ((trick_cards // 13 == SPADES).sum(axis=2) >= 2)
+        value = np.where(spades_led, 10, np.where(other_spade, 5, 1)) * nine
+        for k in range(n_tricks):
+            award(winners[:, k], value[:, k])
+    if rules.last_trick_ace:
+        award(win_last, np.where(rank[:, -1] == ACE, np.where(suit[:, -1] == SPADES, 20, 10), 0))
+    if rules.last_trick_ace_nil:
+        aces = trick_cards[:, -1] % 13 == ACE
+        nil_seat = f.is_nil[rows[:, None], trick_seats[:, -1]]
+        for j in range(4):
+            award(trick_seats[:, -1, j], rules.nil_bonus // 5 * (aces[:, j] & nil_seat[:, j]))
+    if rules.last_trick_deuce:
+        award(win_last, 30 * ((rank[:, -1] == DEUCE) & (suit[:, -1] != SPADES)))
+    if rules.last_trick_high_spade:
+        exact = f.tricks[rows, win_last] == f.bids[rows, win_last]
+        own_bid = f.declared[rows, win_last]  # not a side contract's or a joint bid's partner
+        high = (last // 13 == SPADES) & (last % 13 >= NINE)
+        award(win_last, 10 * (high & exact & own_bid))
+    t.trick_bonus = t.trick_bonus + _per_side(seat_points)

@@ -24,6 +24,8 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
     tricks = stacked(outs, lambda o: o.play.tricks)
     after = stacked(outs, lambda o: o.scores_after)
     bags = stacked(outs, lambda o: o.score.bags_after)
+    taken = stacked(outs, lambda o: o.score.bags_taken)
+    progressive = stacked(outs, lambda o: o.score.progressive_after)
     parts = {name: stacked(outs, lambda o, n=name: getattr(o.score, n)) for name in COMPONENTS}
     points = sum(parts.values())
     cols: dict[str, np.ndarray] = {
@@ -44,6 +46,7 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         cols[f"blind_{seat}"] = blind[:, seat]
         cols[f"tricks_{seat}"] = tricks[:, seat]
     cols["wins_game"] = stacked(outs, lambda o: o.score.wins_game)
+    cols["cancel_card"] = stacked(outs, lambda o: o.cancel_card)
     auctions = [o.bidding.auction for o in outs]
     n_rows = [o.play.tricks.shape[0] for o in outs]
     cols["auction_bid"] = np.concatenate([a.bid if a is not None else np.zeros(k, np.int8)
@@ -63,6 +66,8 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         cols[f"points_{side}"] = points[:, side].astype(np.int16)
         cols[f"score_{side}"] = after[:, side].astype(np.int32)
         cols[f"bags_{side}"] = bags[:, side].astype(np.int8)
+        cols[f"bags_taken_{side}"] = taken[:, side].astype(np.int8)
+        cols[f"progressive_{side}"] = progressive[:, side].astype(np.int16)
         for name in COMPONENTS:
             cols[f"{name}_{side}"] = parts[name][:, side].astype(np.int16)
     return finish_tables(cols, result, game_offset)
