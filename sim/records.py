@@ -111,8 +111,9 @@ def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, trick
             raise err(f"'dealer' must be a seat 0..{players - 1}")
         dealer[i] = rec["dealer"]
         before = rec.get("before", {}) or {}
-        if not isinstance(before, dict) or set(before) - {"scores", "bags"}:
-            raise err("'before' must be an object with 'scores' (and, in Spades, 'bags')")
+        if not isinstance(before, dict) or set(before) - {"scores", "bags", "progressive"}:
+            raise err("'before' must be an object with 'scores' (and, in Spades, 'bags' and "
+                      "'progressive')")
         scores[i] = ints(before, "scores", sides, -10**6, 10**6, err) if "scores" in before else 0
         if extras is not None:
             extras(i, rec, err)
