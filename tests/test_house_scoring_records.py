@@ -5,8 +5,8 @@ components; the game state they add (``progressive``, ``cancel_card``) travels i
 from __future__ import annotations
 
 import pytest
-
 from roundtrip import roundtrip
+
 from sim.spades.scoring import COMPONENTS
 
 SHEETS = {  # rules that score from bids and tricks alone
@@ -24,8 +24,7 @@ PLAYS = {  # rules scored from the cards of the tricks
 
 
 def _components_match(rt):
-    table = rt.table
-    for rec, out, (_, row) in zip(rt.records, rt.full, table.iterrows(), strict=True):
+    for out, (_, row) in zip(rt.full, rt.table.iterrows(), strict=True):
         for name in COMPONENTS:
             assert out["components"][name] == [row[f"{name}_0"], row[f"{name}_1"]], name
         assert out["after"]["bags"] == [row["bags_0"], row["bags_1"]]
