@@ -127,7 +127,7 @@ def summarize_spades(results: str | Path) -> list[dict]:
         nil_made=total([a & b for a, b in zip(nil, made, strict=True)]),
         blind=total(blind),
         blind_made=total([a & b for a, b in zip(blind, made, strict=True)]),
-        bags=pl.sum_horizontal([pl.col(f"overtricks_{s}") for s in sides]).sum(),
+        bags=pl.sum_horizontal([pl.col(f"bags_taken_{s}") for s in sides]).sum(),
         penalty_points=pl.sum_horizontal([pl.col(f"bag_penalty_{s}") for s in sides]).sum(),
         penalties=total([pl.col(f"bag_penalty_{s}") < 0 for s in sides]),
         **{f"points_{s}": pl.col(f"points_{s}").mean() for s in sides},
