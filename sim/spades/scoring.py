@@ -12,7 +12,7 @@ forks the function.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -129,7 +129,7 @@ class Tally:
     opponents: np.ndarray = None
     unit: int = 1
     bags_after: np.ndarray = None
-    wins_game: np.ndarray = field(default=None)
+    wins_game: np.ndarray = None
 
     def __post_init__(self):
         for name in ("overtricks", "nil", "bemo", "bonus", "trick_bonus", "bag_penalty",
