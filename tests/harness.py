@@ -66,7 +66,8 @@ class Sim:
 
     Per hand ``i``: ``records[i]`` (section 5 record), ``bids`` int8[H, 4], ``blind`` bool[H, 4],
     ``tricks`` int8[H, 4], ``plays`` int8[H, 52] (slots in play order), ``winners`` int8[H, 13],
-    ``points`` / ``scores_after`` / ``bags_after`` and each of ``components`` int32[H, 2].
+    ``points`` / ``scores_after`` / ``bags_after`` / ``bags_taken`` / ``progressive_after`` and
+    each of ``components`` int32[H, 2].
     """
 
     rules: object
@@ -83,9 +84,12 @@ class Sim:
     components: dict[str, np.ndarray]
     bags_after: np.ndarray
     scores_after: np.ndarray
+    bags_taken: np.ndarray
+    progressive_after: np.ndarray
 
 
-COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil", "bemo")  # as sim.spades.scoring
+# as sim.spades.scoring and reference.PARTS
+COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil", "bemo", "bonus", "trick_bonus")
 
 
 @functools.cache
@@ -113,13 +117,16 @@ def simulate(rules, strategy: str, mode: str, size: int, seed: int, hand_offset:
         winners=cat(lambda o: o.play.winners), points=cat(lambda o: o.score.points),
         components={c: cat(lambda o, c=c: getattr(o.score, c)) for c in COMPONENTS},
         bags_after=cat(lambda o: o.score.bags_after), scores_after=cat(lambda o: o.scores_after),
+        bags_taken=cat(lambda o: o.score.bags_taken),
+        progressive_after=cat(lambda o: o.score.progressive_after),
     )
 
 
 def check_games(run: Sim, outs, rd, name):
     """Scores carry from hand to hand; a game ends exactly when reference.game_over says, a hand
     won at once (moon, lexington, blind moon, double blind nil "win") included. ``outs``: the
-    records replayed (sim.replay); ``rd``: the reference's rules."""
+    records replayed (sim.replay); ``rd``: the reference's rules. A record's ``before`` may leave
+    out a progressive count of zeros (RULES.md section 4.6: optional, default zeros)."""
     by_game = defaultdict(list)
     for i, rec in enumerate(run.records):
         by_game[rec["game_id"]].append(i)
@@ -131,7 +138,8 @@ def check_games(run: Sim, outs, rd, name):
         for k, i in enumerate(rows, start=1):
             rec, out = run.records[i], outs[i]
             where = f"{name} game {g} hand {k}"
-            assert rec["before"] == after, where
+            zeros = {"progressive": [0, 0]}
+            assert {**zeros, **rec["before"]} == {**zeros, **after}, where
             over, winner = ref.game_over(out["after"]["scores"], k, rd, out.get("wins_game"))
             assert over == (k == len(rows)), f"{where}: game_over {over} at {out['after']}"
             after = out["after"]

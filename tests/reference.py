@@ -19,7 +19,9 @@ Rules are a plain dict with the section 3 keys and the section 4.4 keys ``min_te
 ``lexington``, ``lexington_points``, ``double_blind_nil`` and ``double_blind_nil_reward``, and the
 section 4.4 side contracts ``team_nil``, ``team_blind_nil``, ``ten_for_two_hundred`` (with
 ``ten_for_200_fail``, ``ten_for_200_exact``, ``tens_are_wheels``), ``mo_a``, ``mo_b``, ``bemo``,
-``blind_six`` (with ``blind_six_at_least``) and ``blind_moon`` (all off by default); ``STANDARD``,
+``blind_six`` (with ``blind_six_at_least``) and ``blind_moon``, and the section 4.6 scoring keys
+and section 4.8 ``defeat_score`` (issue 7; see ``score_hand`` and ``_check_section_4_6``) (all
+off by default); ``STANDARD``,
 ``SHORT`` and ``OPENSPIEL`` are the presets ``spades.standard``, ``spades.short`` and
 ``spades.openspiel``. A dict passed to the public functions may give only some keys; the rest come
 from ``STANDARD``. Combinations that cannot be played are rejected by ``resolve_rules`` with a
@@ -48,9 +50,11 @@ Public API::
     replay_hand(record, rules) -> {"tricks", "winners", "points", "components", "after"}
         (+ "wins_game" when a rule can win the game at once: moon, lexington, ...)
     score_hand(bids, blind, tricks, before_scores, before_bags, rules, *, side_contracts=None,
-               bemo=None, winners=None) -> {"points", ...}
+               bemo=None, winners=None, played=None, before_progressive=None,
+               cancel_card=None) -> {"points", "components", "after", ...}
     wins_game(bids, tricks, rules, blind=None, *, side_contracts=None)
         -> side winning the game at once, or None
+    bags_taken(bids, tricks, rules, *, side_contracts=None, winners=None) -> [2 ints]
     game_over(scores, hand_no, rules, wins_game=None) -> (bool, winner or None)
 """
 
@@ -78,7 +82,10 @@ __all__ = [
     "legal_bemo",
     "first_leader",
     "legal_plays",
+    "PARTS",
+    "TRICK_BONUSES",
     "score_hand",
+    "bags_taken",
     "replay_hand",
     "wins_game",
     "game_over",
@@ -173,6 +180,30 @@ STANDARD: dict = {
     "blind_six": False,  # "blind_six" before looking: exactly 6 tricks +120, else -120; no bags
     "blind_six_at_least": False,  # blind six is 6 or more: +120 (no overtricks), else -60
     "blind_moon": False,  # "blind_moon" before looking: 13 tricks win the game (+130), else -130
+    # --- section 4.6 scoring, section 4.8 game end (all off; readings: /tmp/w/readings.md as
+    # summarised in score_hand) ---
+    "three_b": False,  # made: 10 x bid, -10 per overtrick; set -10 x bid; failed nil -10/trick
+    "no_overs": False,  # overtricks score nothing, no bags, no bag penalty
+    "double_over": False,  # a side taking at least twice its bid scores -20 x bid
+    "exact": None,  # "side" | "player": more than the bid is scored as a set
+    "quicksand": False,  # exact +10 x bid; -10 per trick over; short: -10 per missing trick
+    "set_to_opponents": False,  # a set side scores 0, the opponents 10 per trick it fell short
+    "book_made": False,  # the four bids total 10: each side 10 x its bid, no bags
+    "highlander": False,  # each partner makes his own bid; 5 per overtrick; progressive 7+ bonus
+    "exact_pair_bonus": False,  # both partners exactly their bids: half the contract, in tens
+    "seven_plus": None,  # "per_trick" | "progressive": a made bid of 7+ earns a bonus
+    "bags_in_units_digit": False,  # bags are counted, not scored (54 = 50 points + 4 bags)
+    "bag_cancel_card": None,  # a card ("7H") or "cut" (the record's "cancel_card"): -1 bag
+    "bags_negative": False,  # each bag -1, no bag count, no bag penalty
+    "no_minus": False,  # a set side's contract scores 0 (nil failures still cost)
+    "last_trick_bonus": False,  # +10 to the winner of trick 13
+    "end_streak": False,  # one player wins tricks 11, 12 and 13: +30
+    "dix": False,  # the trick won by 9S: +10 spades led, +5 another spade in it, else +1
+    "last_trick_ace": False,  # trick 13 won by an ace: +10, by AS +20
+    "last_trick_ace_nil": False,  # a nil bidder playing an ace to trick 13: +nil_bonus // 5
+    "last_trick_deuce": False,  # trick 13 won by a non-spade 2: +30
+    "last_trick_high_spade": False,  # trick 13 won by 9S+ by a player who took exactly his bid
+    "defeat_score": False,  # a side at or below -target_score loses
     # --- section 4.5, card passing: known, not implemented here (accepted only switched off) ---
     "nil_pass": None,
     "pass_cards": None,
@@ -224,6 +255,7 @@ def resolve_rules(rules: dict | str | None = None) -> dict:
     if full["bag_limit"] is not None and full["bag_limit"] <= 0:
         raise ValueError("bag_limit must be positive (or None for no bag penalty)")
     _check_section_4_4(full)
+    _check_section_4_6(full)
     return full
 
 
@@ -341,6 +373,71 @@ def _check_section_4_4(r: dict) -> None:
     for key, bad, why in checks:
         if bad:
             raise ValueError(f"{key}: {why}")
+
+
+TRICK_BONUSES = ("last_trick_bonus", "end_streak", "dix", "last_trick_ace", "last_trick_ace_nil",
+                 "last_trick_deuce", "last_trick_high_spade")
+_BOOL_KEYS_4_6 = ("three_b", "no_overs", "double_over", "quicksand", "set_to_opponents",
+                  "book_made", "highlander", "exact_pair_bonus", "bags_in_units_digit",
+                  "bags_negative", "no_minus", "defeat_score", *TRICK_BONUSES)
+# The keys under which no bag exists (section 4.6; readings): what prices or cancels bags is
+# refused with them.
+_BAGLESS = ("three_b", "quicksand", "no_overs", "highlander")
+
+
+def _on(r: dict, key: str) -> bool:
+    return r[key] not in (None, False)
+
+
+def _check_section_4_6(r: dict) -> None:
+    """Values of the section 4.6 / 4.8 keys, then the combinations that cannot be played (the
+    readings of issue 7), each a ValueError naming the key.
+
+    * one way of scoring the contract: at most one of ``three_b``, ``quicksand``, ``exact``;
+    * ``bags_negative`` prices bags: not with ``three_b``, ``quicksand``, ``no_overs``;
+    * ``highlander`` (its own contract, overtricks and bonus): not with ``three_b``,
+      ``quicksand``, ``exact``, ``no_overs``, ``bags_negative``, ``seven_plus``,
+      ``bags_in_units_digit``, ``bag_cancel_card``;
+    * ``bags_in_units_digit``: a bag count of one digit needs ``bag_limit`` 1..10; not with
+      ``three_b``, ``quicksand``, ``no_overs``, ``highlander``, ``bags_negative`` (no bags kept);
+    * ``bag_cancel_card``: not where no bag exists (``three_b``, ``quicksand``, ``no_overs``,
+      ``highlander``);
+    * ``defeat_score`` is ``-target_score``: needs ``target_score``.
+    """
+    for key in _BOOL_KEYS_4_6:
+        if r[key] is not True and r[key] is not False:
+            raise ValueError(f"{key} must be True or False, not {r[key]!r}")
+    for key, values in (("exact", ("side", "player")), ("seven_plus", ("per_trick", "progressive"))):
+        if r[key] is not None and r[key] not in values:
+            raise ValueError(f"{key} must be None or one of {values}, not {r[key]!r}")
+    card = r["bag_cancel_card"]
+    if card is not None and card != "cut":
+        try:
+            parse_card(card)
+        except ValueError:
+            raise ValueError(f"bag_cancel_card must be None, 'cut' or a card such as '7H', not "
+                             f"{card!r}") from None
+    ways = [k for k in ("three_b", "quicksand", "exact") if _on(r, k)]
+    if len(ways) > 1:
+        raise ValueError(f"{ways[1]}: {ways[0]} and {ways[1]} each score the contract their own "
+                         "way: choose one")
+    refusals = {
+        "bags_negative": ("three_b", "quicksand", "no_overs"),
+        "highlander": ("three_b", "quicksand", "exact", "no_overs", "bags_negative", "seven_plus",
+                       "bags_in_units_digit", "bag_cancel_card"),
+        "bags_in_units_digit": ("three_b", "quicksand", "no_overs", "highlander",
+                                "bags_negative"),
+        "bag_cancel_card": _BAGLESS,
+    }
+    for key, others in refusals.items():
+        clash = [k for k in others if _on(r, key) and _on(r, k)]
+        if clash:
+            raise ValueError(f"{key}: does not combine with {clash[0]}")
+    if r["bags_in_units_digit"] and (r["bag_limit"] is None or r["bag_limit"] > 10):
+        raise ValueError("bags_in_units_digit: the bag count is the score's units digit, so "
+                         f"bag_limit must be 1..10, not {r['bag_limit']!r}")
+    if r["defeat_score"] and r["target_score"] is None:
+        raise ValueError("defeat_score: it is -target_score, so target_score must be set")
 
 
 # --- tricks (RULES.md section 0, section 3) ----------------------------------------------------
@@ -862,9 +959,9 @@ def _why_illegal(hand: list[str], trick_so_far: list[str], r: dict) -> str:
     return "may not lead a spade: spades not broken and the leader holds another suit"
 
 
-def _play_out(record: dict, r: dict, leader: int) -> tuple[list[int], list[int]]:
+def _play_out(record: dict, r: dict, leader: int) -> tuple[list[int], list[int], list]:
     """Replay the record's cards, ``leader`` leading trick 1; return (tricks per seat, winner of
-    each trick)."""
+    each trick, the tricks as lists of (seat, card) in the order played)."""
     hands_in = record.get("hands")
     plays = record.get("plays")
     if not isinstance(hands_in, list) or len(hands_in) != N_SEATS:
@@ -884,6 +981,7 @@ def _play_out(record: dict, r: dict, leader: int) -> tuple[list[int], list[int]]
     hands = [list(h) for h in hands_in]  # cards still held, in the record's order
     tricks = [0] * N_SEATS
     winners: list[int] = []
+    played: list[list[tuple[int, str]]] = []
     broken = False  # a spade played to an earlier trick
     trick: list[str] = []
     for i, card in enumerate(plays):
@@ -908,13 +1006,14 @@ def _play_out(record: dict, r: dict, leader: int) -> tuple[list[int], list[int]]
         if len(trick) == N_SEATS:
             winner = trick_winner(trick, leader)
             winners.append(winner)
+            played.append([((leader + k) % N_SEATS, c) for k, c in enumerate(trick)])
             tricks[winner] += 1
             broken = broken or any(_suit(c) == TRUMP for c in trick)
             leader = winner
             trick = []
     if len(plays) != N_SEATS * N_TRICKS:
         raise ValueError(f"incomplete hand: {len(plays)} plays, a hand has {N_SEATS * N_TRICKS}")
-    return tricks, winners
+    return tricks, winners, played
 
 
 # --- scoring (RULES.md section 3: contract score, nil, nil_tricks, bags; section 4.4) ---------
@@ -923,6 +1022,7 @@ LEXINGTON_POINTS = 240  # section 4.4 `lexington_points`: a side taking 12+ tric
 LEXINGTON_TRICKS = 12
 WHEEL_TRICKS = 10  # section 4.4 `ten_for_two_hundred`
 WHEEL_POINTS = 200
+BOOK = 10  # section 4.6 `book_made`: the four bids total this
 
 
 def _longest_run(won: list[bool]) -> int:
@@ -976,6 +1076,21 @@ def _wheel_by_tens(bids: list, seats: tuple[int, int], r: dict) -> bool:
                 and all(isinstance(x, int) and x > 0 for x in b) and sum(b) == WHEEL_TRICKS)
 
 
+PARTS = ("contract", "overtricks", "bag_penalty", "nil", "bemo", "bonus", "trick_bonus")
+PROGRESSIVE_STEP = 10  # section 4.6: a progressive bonus is 10 the first time, 20 the second ...
+
+
+def _has_progressive(r: dict) -> bool:
+    """A rule whose bonus grows through the game (seven_plus "progressive", highlander's 7+)."""
+    return bool(r["highlander"] or r["seven_plus"] == "progressive")
+
+
+def _counts_bags(r: dict) -> bool:
+    """Bags go into the running count (and its penalty) unless a section 4.6 key does away with
+    them or prices them without a count (``bags_negative``)."""
+    return not any(r[k] for k in (*_BAGLESS, "bags_negative"))
+
+
 def score_hand(
     bids: list[int | None],
     blind: list[bool],
@@ -987,10 +1102,13 @@ def score_hand(
     side_contracts: list[str | None] | None = None,
     bemo: list[str | None] | None = None,
     winners: list[int] | None = None,
+    played: list[list[tuple[int, str]]] | None = None,
+    before_progressive: list[int] | None = None,
+    cancel_card: str | None = None,
 ) -> dict:
     """Score one hand from bids and tricks (no legality checks; see replay_hand).
 
-    Per side, five components (their sum is the side's points this hand):
+    Per side, seven components (their sum is the side's points this hand), ``PARTS``:
 
     * ``contract``: contract = the partners' non-nil bids. Counted tricks = the non-nil partners'
       tricks, plus the nil bidders' tricks only with ``nil_tricks = "count"``. Made (counted >=
@@ -998,24 +1116,26 @@ def score_hand(
       ``lexington_points`` (section 4.4): a side whose partners took 12 or more tricks together
       (reading: every trick of the side, a nil bidder's included, whatever ``nil_tricks`` says)
       scores 240 here whatever it bid, and has no overtricks (no bags) this hand.
-    * ``overtricks`` (bags, 1 point each): made contract -> counted - contract (none when set);
-      with ``"bags_only"`` each nil-bidder trick is one more bag, made or set; both partners nil ->
-      with ``"count"`` every trick the side took is a bag, with ``"bags_only"`` likewise (they are
-      all nil tricks), with ``"ignored"`` nothing.
+    * ``overtricks``: the price of the side's bags (1 point each), see section 4.6 below.
+      The bags: made contract -> counted - contract (none when set); with ``"bags_only"`` each
+      nil-bidder trick is one more bag, made or set; both partners nil -> with ``"count"`` every
+      trick the side took is a bag, with ``"bags_only"`` likewise (they are all nil tricks),
+      with ``"ignored"`` nothing.
+    * ``bag_penalty``: bags_after = bags_before + this hand's bags; ``bag_penalty`` for every
+      ``bag_limit`` (penalties = bags_after // bag_limit), and the count drops by as many limits.
     * ``nil``: each nil bidder: 0 tricks -> +bonus, else -bonus; bonus = ``blind_nil_bonus`` for a
       blind nil, else ``nil_bonus``. ``double_nil`` (section 4.4), when both partners bid nil (blind
       or not): neither takes a trick -> each scores twice his own bonus; else the nils score 0.
-    * ``bag_penalty``: bags_after = bags_before + this hand's bags; ``bag_penalty`` for every
-      ``bag_limit`` (penalties = bags_after // bag_limit), and the count drops by as many limits.
+    * ``bemo``, ``bonus``, ``trick_bonus``: below.
 
     ``double_blind_nil`` (both partners blind nil; it takes precedence over ``double_nil``): made
     -> each scores twice his bonus (``double_blind_nil_reward = "double"``) or once (``"win"``,
     and the side wins the game); either takes a trick -> the nils score 0.
 
     Side contracts (section 4.4; ``side_contracts`` by side, the partners' bids None): the side's
-    ``contract`` is the side contract's points alone and its ``nil`` is 0; its ``overtricks``
-    are 0 (a wheel under ``ten_for_200_exact``: each trick above 10, when made); its bag penalty
-    as usual from the bags before plus those. ``lexington_points`` does not apply to it.
+    ``contract`` is the side contract's points alone and its ``nil`` is 0; its bags are 0 (a
+    wheel under ``ten_for_200_exact``: each trick above 10, when made), priced and counted as
+    any bags. ``lexington_points`` does not apply to it.
     team_nil: no trick +100, else -100; team_blind_nil +-150; wheel: 10+ tricks +200, else
     -``ten_for_200_fail``; little_mo / big_mo under ``mo_a``: a longest run of tricks won in a row
     of 6 / 8 -> +150 / +300, else the negative; under ``mo_b``: the first 7 / 10 tricks -> +150 /
@@ -1028,8 +1148,55 @@ def score_hand(
     ``bemo`` (by side, ``"little_bemo"`` / ``"big_bemo"``): the side won the first 6 / 9 tricks ->
     +60 / +90, else -60 / -90, in the ``bemo`` component (0 otherwise), on top of the rest.
 
-    Mo and bemo need ``winners`` (who won each trick, in order): without them (a score sheet),
-    a ValueError says so.
+    Section 4.6 (readings of issue 7; every key off by default). A side's contract is "set" when
+    it is not made as the rules in force say (below); a side of two nils has no contract and is
+    never set; a side contract is set when its points are negative.
+
+    * ``exact = "side"``: made only when counted == contract; ``"player"``: counted >= contract
+      and every non-nil bidder took exactly his own bid. Not made: -10 * contract, no bags from
+      the contract (taking more is scored as a set).
+    * ``three_b``: made -> contract 10 * bid, overtricks -10 per trick over the bid; set ->
+      -10 * bid; a nil bidder's tricks cost 10 each more (in ``nil``); no bags at all.
+    * ``quicksand``: counted >= bid -> contract 10 * bid, overtricks -10 per trick over; short ->
+      contract -10 per missing trick (bid 7: 7 -> 70, 5 -> -20, 9 -> 50); short is set; no bags.
+    * ``double_over``: a side with a contract whose counted tricks are at least twice it ->
+      contract -20 * bid, no bags and no overtrick points from the contract (nil bags stay).
+    * ``set_to_opponents``: a set ordinary contract scores 0 and the opponents get 10 per trick
+      it fell short (counted below the bid), in their ``contract``.
+    * ``no_minus``: a negative ordinary contract score becomes 0 (before the opponents' gift);
+      nil failures and the other components still count.
+    * ``no_overs``: no bags at all (overtricks 0, no count, no penalty).
+    * ``bags_negative``: each bag scores -1; no bag count, no penalty.
+    * ``bags_in_units_digit``: bags are counted (limit and penalty) but score 0.
+    * ``book_made``: when the four ordinary bids total exactly 10 (nil 0; no side contract in
+      the hand): each side's contract is 10 * its bid whatever happened, made for every later
+      part; no bags at all that hand (nil tricks included); nils as usual; exact, three_b,
+      quicksand, double_over, set_to_opponents and no_minus do not touch it.
+    * ``highlander``: per non-nil bidder made = his tricks >= his bid (a nil bidder's tricks count
+      for nobody). All made: contract +10 * side bid, overtricks 5 per trick over each one's
+      bid; else -10 * side bid and 5 per trick over of those who made theirs. No bags. All made
+      with 7+ tricks by the non-nil bidders: a progressive bonus. Two nils: no contract.
+    * ``exact_pair_bonus``: an ordinary contract (bid > 0) whose every partner took exactly his
+      own bid (a nil bidder none): ``bonus`` += half of 10 * bid rounded down to a multiple of 10.
+    * ``seven_plus``: a made ordinary contract of 7+: ``"per_trick"`` ``bonus`` += 10 * (bid -
+      6); ``"progressive"`` a progressive bonus, and the side's overtricks score nothing and
+      are no bags this hand (its nil bidders' neither).
+    * A progressive bonus: 10 * (k + 1) for a side that had earned k of them before this hand
+      (``before_progressive``); the result's ``"after"`` then has ``"progressive"`` (k + 1).
+    * ``bag_cancel_card``: the side winning the trick that holds the card (``cancel_card`` for
+      ``"cut"``) has one of this hand's bags cancelled, if it has one and is not set, before
+      the bags are priced and counted. Needs ``played``.
+    * Trick bonuses (``trick_bonus``, to the side of the player earning them; need ``played``,
+      the 13 tricks as lists of (seat, card) in the order played): ``last_trick_bonus`` +10 to
+      the winner of trick 13; ``end_streak`` +30 when one player wins tricks 11-13; ``dix``
+      each trick won by 9S: +10 spades led, else +5 another spade in it, else +1;
+      ``last_trick_ace`` trick 13 won by an ace +10, AS +20; ``last_trick_ace_nil`` each nil
+      bidder (blind or not) playing an ace to trick 13: +nil_bonus // 5; ``last_trick_deuce``
+      trick 13 won by a non-spade 2: +30; ``last_trick_high_spade`` trick 13 won by a spade of
+      9 or higher by a player who took exactly his own bid: +10.
+
+    Mo, bemo, ``bag_cancel_card`` and the trick bonuses need the play: without ``winners`` /
+    ``played`` (a score sheet) a ValueError says so.
 
     With ``moon``, ``lexington``, ``blind_moon`` or a ``"win"`` double blind nil on, the result
     also has ``"wins_game"`` (see ``wins_game``); the hand itself is scored as usual (a moon made
@@ -1038,93 +1205,281 @@ def score_hand(
     r = resolve_rules(rules)
     declared = _declared(side_contracts)
     bemo = _declared(bemo)
-    parts = ("contract", "overtricks", "bag_penalty", "nil", "bemo")
-    comp: dict[str, list[int]] = {k: [0, 0] for k in parts}
-    after_scores = [0, 0]
-    after_bags = [0, 0]
-    points = [0, 0]
+    progressive = list(before_progressive or [0, 0])
+    book = _book_made(bids, declared, r)
+    sides = []
     for side in (0, 1):
-        seats = (side, side + 2)
-        won = None if winners is None else [side_of(w) == side for w in winners]
-        code = declared[side]
-        if code is None and _wheel_by_tens(bids, seats, r):
-            code = "wheel"
-        if code is not None:
-            taken = sum(tricks[s] for s in seats)
-            comp["contract"][side], bags = _side_contract_points(code, taken, won, r)
+        declaration = _declared_points(side, bids, tricks, declared, winners, r)
+        if declaration is not None:
+            pts, bags = declaration
+            sides.append(_Side(contract=pts, bags=bags, set_=pts < 0))
         else:
-            bags = _ordinary(side, bids, blind, tricks, comp, r)
+            sides.append(_ordinary(side, bids, blind, tricks, r, book, progressive[side]))
         if bemo[side] is not None:
             first, value = BEMOS[bemo[side]]
-            made = all(_needs_play(bemo[side], won)[:first])
-            comp["bemo"][side] = value if made else -value
-        comp["overtricks"][side] = bags
+            won = _needs_play(bemo[side], None if winners is None else
+                              [side_of(w) == side for w in winners])
+            sides[side].bemo = value if all(won[:first]) else -value
+        if any(r[k] for k in _BAGLESS):  # no bag exists under these, whatever the contract
+            sides[side].bags = 0
+    for side in (0, 1):  # set_to_opponents: what a set side fell short goes to the other
+        sides[side].contract += sides[1 - side].gift
+    if r["bag_cancel_card"] is not None:
+        card = cancel_card if r["bag_cancel_card"] == "cut" else r["bag_cancel_card"]
+        taker = _bag_cancel_side(card, _needs_play("bag_cancel_card", played))
+        if sides[taker].bags > 0 and not sides[taker].set_:
+            sides[taker].bags -= 1
+    if any(r[k] for k in TRICK_BONUSES):
+        for side, pts in enumerate(_trick_bonuses(
+                _needs_play("the trick bonuses", played), bids, tricks, r)):
+            sides[side].trick_bonus = pts
 
-        total_bags = before_bags[side] + bags
-        if r["bag_limit"] is None:
-            penalties = 0
+    comp: dict[str, list[int]] = {k: [0, 0] for k in PARTS}
+    after = {"scores": [0, 0], "bags": [0, 0]}
+    points = [0, 0]
+    for side, s in enumerate(sides):
+        if s.over_points is not None:
+            overtricks = s.over_points
+        elif r["no_overs"] or r["bags_in_units_digit"]:
+            overtricks = 0
         else:
-            penalties = total_bags // r["bag_limit"]
+            overtricks = -s.bags if r["bags_negative"] else s.bags
+        total_bags = before_bags[side] + (s.bags if _counts_bags(r) else 0)
+        penalties = 0 if r["bag_limit"] is None else total_bags // r["bag_limit"]
+        if penalties:
             total_bags -= penalties * r["bag_limit"]
-        comp["bag_penalty"][side] = -penalties * r["bag_penalty"]
-
-        points[side] = sum(comp[k][side] for k in comp)
-        after_scores[side] = before_scores[side] + points[side]
-        after_bags[side] = total_bags
-    out = {
-        "points": points,
-        "components": comp,
-        "after": {"scores": after_scores, "bags": after_bags},
-    }
+        for key, value in (("contract", s.contract), ("overtricks", overtricks),
+                           ("bag_penalty", -penalties * r["bag_penalty"]), ("nil", s.nil),
+                           ("bemo", s.bemo), ("bonus", s.bonus),
+                           ("trick_bonus", s.trick_bonus)):
+            comp[key][side] = value
+        points[side] = sum(comp[k][side] for k in PARTS)
+        after["scores"][side] = before_scores[side] + points[side]
+        after["bags"][side] = total_bags
+    if _has_progressive(r):
+        after["progressive"] = [progressive[side] + sides[side].progressive_up for side in (0, 1)]
+    out = {"points": points, "components": comp, "after": after}
     if _can_win_at_once(r):
         out["wins_game"] = wins_game(bids, tricks, r, blind, side_contracts=declared)
     return out
 
 
-def _ordinary(side: int, bids: list, blind: list, tricks: list, comp: dict, r: dict) -> int:
-    """Score a side's ordinary bids into ``comp`` (contract and nil); return its bags."""
+def _declared_points(side: int, bids: list, tricks: list, declared: list,
+                     winners: list[int] | None, r: dict) -> tuple[int, int] | None:
+    """(points, bags) of the side's side contract (a wheel by ``tens_are_wheels`` included), or
+    None for a side playing its ordinary bids."""
     seats = (side, side + 2)
-    nil_seats = [s for s in seats if bids[s] == 0]
-    bidders = [s for s in seats if bids[s] != 0]
-    contract = sum(bids[s] for s in bidders)
-    bidder_tricks = sum(tricks[s] for s in bidders)
-    nil_tricks = sum(tricks[s] for s in nil_seats)
+    code = declared[side]
+    if code is None and _wheel_by_tens(bids, seats, r):
+        code = "wheel"
+    if code is None:
+        return None
+    won = None if winners is None else [side_of(w) == side for w in winners]
+    return _side_contract_points(code, sum(tricks[s] for s in seats), won, r)
 
+
+def bags_taken(bids: list[int | None], tricks: list[int], rules: dict | str | None, *,
+               side_contracts: list[str | None] | None = None,
+               winners: list[int] | None = None) -> list[int]:
+    """The bags each side took in the hand as the standard game counts them, whatever the
+    section 4.6 keys make them worth (before any ``bag_cancel_card``): a made ordinary contract
+    (counted tricks >= bid, counted as ``nil_tricks`` says) its counted tricks over the bid, a set
+    one none, two nils under ``"count"`` every trick; plus the nil bidders' tricks under
+    ``"bags_only"``; a side contract the bags it gives (a wheel under ``ten_for_200_exact``)."""
+    r = resolve_rules(rules)
+    declared = _declared(side_contracts)
+    out = []
+    for side in (0, 1):
+        declaration = _declared_points(side, bids, tricks, declared, winners, r)
+        if declaration is not None:
+            out.append(declaration[1])
+            continue
+        seats = (side, side + 2)
+        bid = sum(bids[s] for s in seats if bids[s] != 0)
+        nil_tricks = sum(tricks[s] for s in seats if bids[s] == 0)
+        counted = sum(tricks[s] for s in seats if bids[s] != 0 or r["nil_tricks"] == "count")
+        over = counted - bid if counted >= bid else 0
+        out.append(over + (nil_tricks if r["nil_tricks"] == "bags_only" else 0))
+    return out
+
+
+class _Side:
+    """A side's score in the making: its contract points, its bags this hand (before they are
+    priced, cancelled or counted), ``over_points`` (the overtricks' points when a rule fixes them
+    otherwise than by pricing the bags: three_b, quicksand, highlander; None = price the bags),
+    whether its contract was set, what it gives the opponents (``set_to_opponents``), and its
+    nil, bemo, bonus and trick bonus points."""
+
+    def __init__(self, contract: int = 0, bags: int = 0, set_: bool = False):
+        self.contract = contract
+        self.bags = bags
+        self.over_points: int | None = None
+        self.set_ = set_
+        self.gift = 0
+        self.nil = 0
+        self.bemo = 0
+        self.bonus = 0
+        self.trick_bonus = 0
+        self.progressive_up = 0
+
+
+def _book_made(bids: list, declared: list, r: dict) -> bool:
+    """``book_made``: the four ordinary bids total exactly 10 (no side contract, a wheel by
+    ``tens_are_wheels`` being one)."""
+    if not r["book_made"] or any(c is not None for c in declared) or None in bids:
+        return False
+    if any(_wheel_by_tens(bids, (side, side + 2), r) for side in (0, 1)):
+        return False
+    return sum(bids) == BOOK
+
+
+def _nil_points(nil_seats: list[int], blind: list, tricks: list, r: dict) -> int:
+    """Section 3 nil and blind nil, section 4.4 double nil / double blind nil, section 4.6
+    ``three_b`` (a failed nil's tricks cost 10 each more)."""
     def bonus(s: int) -> int:
         return r["blind_nil_bonus"] if blind[s] else r["nil_bonus"]
 
+    nil_tricks = sum(tricks[s] for s in nil_seats)
     both_nil = len(nil_seats) == 2
     if r["double_blind_nil"] and both_nil and all(blind[s] for s in nil_seats):
         # section 4.4 double_blind_nil: made -> twice ("double") or once and the game ("win")
         times = 2 if r["double_blind_nil_reward"] == "double" else 1
-        comp["nil"][side] = times * sum(bonus(s) for s in nil_seats) if nil_tricks == 0 else 0
+        points = times * sum(bonus(s) for s in nil_seats) if nil_tricks == 0 else 0
     elif r["double_nil"] and both_nil:  # section 4.4 double_nil
-        comp["nil"][side] = 2 * sum(bonus(s) for s in nil_seats) if nil_tricks == 0 else 0
+        points = 2 * sum(bonus(s) for s in nil_seats) if nil_tricks == 0 else 0
     else:
-        for s in nil_seats:
-            comp["nil"][side] += bonus(s) if tricks[s] == 0 else -bonus(s)
+        points = sum(bonus(s) if tricks[s] == 0 else -bonus(s) for s in nil_seats)
+    if r["three_b"]:
+        points -= 10 * nil_tricks
+    return points
 
-    if r["nil_tricks"] == "count":
-        counted, nil_bags = bidder_tricks + nil_tricks, 0
-    elif r["nil_tricks"] == "bags_only":
-        counted, nil_bags = bidder_tricks, nil_tricks
-    else:  # "ignored"
-        counted, nil_bags = bidder_tricks, 0
 
-    if contract > 0:
-        if counted >= contract:
-            comp["contract"][side] = 10 * contract
-            over = counted - contract
+def _ordinary(side: int, bids: list, blind: list, tricks: list, r: dict, book: bool,
+              progressive: int) -> _Side:
+    """A side's ordinary bids: contract, bags, nil and bonuses (see score_hand)."""
+    seats = (side, side + 2)
+    nil_seats = [s for s in seats if bids[s] == 0]
+    bidders = [s for s in seats if bids[s] != 0]
+    bid = sum(bids[s] for s in bidders)
+    bidder_tricks = sum(tricks[s] for s in bidders)
+    nil_tricks = sum(tricks[s] for s in nil_seats)
+    counted = bidder_tricks + (nil_tricks if r["nil_tricks"] == "count" else 0)
+    nil_bags = nil_tricks if r["nil_tricks"] == "bags_only" else 0
+    out = _Side()
+    out.nil = _nil_points(nil_seats, blind, tricks, r)
+
+    if bid == 0:  # both partners nil: no contract, never set; under "count" every trick is over
+        over = counted
+        out.bags = over + nil_bags
+        if r["three_b"] or r["quicksand"]:
+            out.over_points = -10 * over
+        elif r["highlander"]:
+            out.over_points = 0
+    elif r["highlander"]:  # each partner his own bid; a nil bidder's tricks count for nobody
+        counted = bidder_tricks
+        made = all(tricks[s] >= bids[s] for s in bidders)
+        out.contract = 10 * bid if made else -10 * bid
+        out.over_points = 5 * sum(tricks[s] - bids[s] for s in bidders if tricks[s] >= bids[s])
+        out.set_ = not made
+        if made and bidder_tricks >= 7:
+            out.bonus += PROGRESSIVE_STEP * (progressive + 1)
+            out.progressive_up = 1
+    else:
+        over = counted - bid
+        if r["exact"] == "side":
+            made = over == 0
+        elif r["exact"] == "player":
+            made = over >= 0 and all(tricks[s] == bids[s] for s in bidders)
         else:
-            comp["contract"][side] = -10 * contract
-            over = 0
-    else:  # both partners bid nil: no contract; under "count" every trick is over it
-        over = counted if r["nil_tricks"] == "count" else 0
-    bags = over + nil_bags
+            made = over >= 0
+        out.set_ = not made
+        if r["quicksand"]:
+            out.contract = 10 * bid if made else -10 * (bid - counted)
+            out.over_points = -10 * over if made else 0
+        elif made:
+            out.contract = 10 * bid
+            out.bags = over + nil_bags
+            if r["three_b"]:
+                out.over_points = -10 * over
+        else:
+            out.contract = -10 * bid
+            out.bags = nil_bags
+    if bid > 0 and r["double_over"] and counted >= 2 * bid:
+        out.contract = -20 * bid
+        out.bags = nil_bags
+        if out.over_points is not None:
+            out.over_points = 0
+    if bid > 0 and out.set_ and r["set_to_opponents"]:
+        out.gift = 10 * max(bid - counted, 0)
+        out.contract = 0
+    if bid > 0 and r["no_minus"]:
+        out.contract = max(out.contract, 0)
+    if book:  # section 4.6 book_made: 10 x bid whatever happens, no bags at all
+        out.contract, out.bags, out.set_, out.gift = 10 * bid, 0, False, 0
+        out.over_points = 0
     if r["lexington_points"] and bidder_tricks + nil_tricks >= LEXINGTON_TRICKS:
-        comp["contract"][side] = LEXINGTON_POINTS
-        bags = 0
-    return bags
+        out.contract, out.bags = LEXINGTON_POINTS, 0
+        if out.over_points is not None:
+            out.over_points = 0
+
+    if bid > 0 and r["exact_pair_bonus"] and all(tricks[s] == bids[s] for s in seats):
+        out.bonus += (10 * bid // 2) // 10 * 10
+    if bid >= 7 and not out.set_ and r["seven_plus"] == "per_trick":
+        out.bonus += 10 * (bid - 6)
+    if bid >= 7 and not out.set_ and r["seven_plus"] == "progressive":
+        out.bonus += PROGRESSIVE_STEP * (progressive + 1)
+        out.progressive_up = 1
+        out.bags, out.over_points = 0, 0
+    return out
+
+
+def _trick_winning_card(trick: list[tuple[int, str]]) -> tuple[int, str]:
+    """(seat, card) that wins a trick given as (seat, card) in the order played."""
+    seat = trick_winner([c for _, c in trick], trick[0][0])
+    return seat, dict(trick)[seat]
+
+
+def _bag_cancel_side(card: str, played: list) -> int:
+    """The side that won the trick holding ``card`` (section 4.6 ``bag_cancel_card``)."""
+    parse_card(card)
+    for trick in played:
+        if card in [c for _, c in trick]:
+            return side_of(_trick_winning_card(trick)[0])
+    raise ValueError(f"bag_cancel_card {card!r} was not played")
+
+
+def _trick_bonuses(played: list, bids: list, tricks: list, r: dict) -> list[int]:
+    """Section 4.6 trick bonuses by side (see score_hand)."""
+    out = [0, 0]
+    wins = [_trick_winning_card(t) for t in played]
+    last_seat, last_card = wins[-1]
+    last_rank, last_suit = parse_card(last_card)
+    if r["last_trick_bonus"]:
+        out[side_of(last_seat)] += 10
+    if r["end_streak"] and wins[-3][0] == wins[-2][0] == last_seat:
+        out[side_of(last_seat)] += 30
+    if r["dix"]:
+        for trick, (seat, card) in zip(played, wins, strict=True):
+            if card == "9S":
+                cards = [c for _, c in trick]
+                if _suit(cards[0]) == TRUMP:
+                    out[side_of(seat)] += 10
+                elif sum(_suit(c) == TRUMP for c in cards) > 1:
+                    out[side_of(seat)] += 5
+                else:
+                    out[side_of(seat)] += 1
+    if r["last_trick_ace"] and last_rank == 14:
+        out[side_of(last_seat)] += 20 if last_suit == TRUMP else 10
+    if r["last_trick_ace_nil"]:
+        for seat, card in played[-1]:
+            if bids[seat] == 0 and _rank(card) == 14:
+                out[side_of(seat)] += r["nil_bonus"] // 5
+    if r["last_trick_deuce"] and last_rank == 2 and last_suit != TRUMP:
+        out[side_of(last_seat)] += 30
+    if (r["last_trick_high_spade"] and last_suit == TRUMP and last_rank >= 9
+            and bids[last_seat] is not None and tricks[last_seat] == bids[last_seat]):
+        out[side_of(last_seat)] += 10
+    return out
 
 
 def _can_win_at_once(r: dict) -> bool:
@@ -1180,15 +1535,21 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
     name; ``None`` = the record's own ``"rules"`` entry if it names a preset or is a dict, else
     ``STANDARD``.
 
+    Section 4.6: ``before`` may also hold ``"progressive": [k0, k1]`` (the progressive bonuses
+    each side earned before, default zeros); under ``bag_cancel_card = "cut"`` the record gives
+    the cut card as ``"cancel_card"``.
+
     Raises ``IllegalBid`` / ``IllegalPlay`` (both ValueError) naming the seat, and for plays the
     trick (1-based) and the reason; ValueError for a malformed record, and for a score sheet
-    declaring Mo or bemo (they need the order of the tricks).
+    declaring Mo or bemo or scored under ``bag_cancel_card`` or a trick bonus (they need the
+    play).
 
     Returns ``{"tricks": [4 ints], "winners": [13 seats] (None in score-sheet mode), "points":
-    [side0, side1], "components": {"contract", "overtricks", "bag_penalty", "nil", "bemo": [2
-    ints]}, "after": {"scores": [2], "bags": [2]}}``, and with ``moon``, ``lexington``,
-    ``blind_moon`` or ``double_blind_nil_reward = "win"`` on also ``"wins_game"``: the side that
-    wins the game at once, or None.
+    [side0, side1], "components": {part: [2 ints] for part in PARTS}, "after": {"scores": [2],
+    "bags": [2]}}`` (``"after"`` also with ``"progressive": [2]`` when ``highlander`` or
+    ``seven_plus = "progressive"`` is on), and with ``moon``, ``lexington``, ``blind_moon`` or
+    ``double_blind_nil_reward = "win"`` on also ``"wins_game"``: the side that wins the game at
+    once, or None.
 
     Under ``whiz`` and ``mirror`` the bids are checked against the spades of ``hands``; a score
     sheet has no hands, so there only the other bid rules are checked (reading).
@@ -1206,15 +1567,25 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
     before_bags = list(before.get("bags", [0, 0]))
     if len(before_scores) != 2 or len(before_bags) != 2 or min(before_bags) < 0:
         raise ValueError(f"'before' must hold 2 scores and 2 non-negative bag counts: {before!r}")
+    before_progressive = list(before.get("progressive", [0, 0]))
+    if len(before_progressive) != 2 or any(
+            isinstance(k, bool) or not isinstance(k, int) or k < 0 for k in before_progressive):
+        raise ValueError(f"'before' 'progressive' must be 2 counts >= 0: {before!r}")
+    cancel_card = None
+    if r["bag_cancel_card"] == "cut":
+        cancel_card = record.get("cancel_card")
+        if cancel_card not in DECK:
+            raise ValueError("bag_cancel_card = 'cut': the record needs the cut card, "
+                             f"'cancel_card', a card such as '7H' (got {cancel_card!r})")
 
     bids, blind, declared, bemo = _check_bids(record, r, before_scores)
 
     if "plays" in record or "hands" in record:
-        tricks, winners = _play_out(record, r, first_leader(dealer, declared, r))
+        tricks, winners, played = _play_out(record, r, first_leader(dealer, declared, r))
         if "tricks" in record and list(record["tricks"]) != tricks:
             raise ValueError(f"record says tricks {record['tricks']}, the play gives {tricks}")
     elif "tricks" in record:  # score-sheet mode
-        tricks, winners = list(record["tricks"]), None
+        tricks, winners, played = list(record["tricks"]), None, None
         if (
             len(tricks) != N_SEATS
             or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in tricks)
@@ -1225,7 +1596,8 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
         raise ValueError("a record needs 'hands' and 'plays', or 'tricks' (score-sheet mode)")
 
     scored = score_hand(bids, blind, tricks, before_scores, before_bags, r,
-                        side_contracts=declared, bemo=bemo, winners=winners)
+                        side_contracts=declared, bemo=bemo, winners=winners, played=played,
+                        before_progressive=before_progressive, cancel_card=cancel_card)
     return {"tricks": tricks, "winners": winners, **scored}
 
 
@@ -1252,7 +1624,8 @@ def game_over(
     1. ``mercy_score`` (unless None): a side at or below it loses at once. If both sides are at or
        below it, the higher score wins (reading); equal scores play on.
     2. ``target_score``: once a side has reached it, the higher score wins; equal scores play
-       another hand.
+       another hand. ``defeat_score`` (section 4.8): likewise once a side is at or below
+       ``-target_score`` (it loses: the other side's score is higher).
     3. ``max_hands`` (unless None): after that many hands (or more, after ties) the higher score
        wins; equal scores play another hand.
     """
@@ -1268,6 +1641,9 @@ def game_over(
             winner = _higher(s)
             return (winner is not None), winner
     if r["target_score"] is not None and max(s) >= r["target_score"]:
+        winner = _higher(s)
+        return (winner is not None), winner
+    if r["defeat_score"] and min(s) <= -r["target_score"]:
         winner = _higher(s)
         return (winner is not None), winner
     if r["max_hands"] is not None and hand_no >= r["max_hands"]:
