@@ -118,12 +118,15 @@ def parse_card(card: str) -> tuple[int, str]:
     return RANKS.index(card[0]) + 2, card[1]
 
 
+_PARSED = {card: (RANKS.index(card[0]) + 2, card[1]) for card in DECK}
+
+
 def _suit(card: str) -> str:
-    return parse_card(card)[1]
+    return _PARSED[card][1] if card in _PARSED else parse_card(card)[1]
 
 
 def _rank(card: str) -> int:
-    return parse_card(card)[0]
+    return _PARSED[card][0] if card in _PARSED else parse_card(card)[0]
 
 
 def side_of(seat: int) -> int:
@@ -932,6 +935,12 @@ def legal_plays(
     r = resolve_rules(rules)
     for card in hand:
         parse_card(card)
+    return _legal_plays(hand, trick_so_far, spades_broken, r)
+
+
+def _legal_plays(hand: list[str], trick_so_far: list[str], spades_broken: bool, r: dict
+                 ) -> list[str]:
+    """legal_plays for checked cards and resolved rules (the replay's inner loop)."""
     if not hand:
         raise ValueError("empty hand")
     if trick_so_far:
@@ -999,7 +1008,7 @@ def _play_out(record: dict, r: dict, leader: int) -> tuple[list[int], list[int],
             if card in hands_in[seat]:
                 raise IllegalPlay(f"{where}: not in hand (already played)")
             raise IllegalPlay(f"{where}: not in hand (dealt to another seat)")
-        if card not in legal_plays(hand, trick, broken, r):
+        if card not in _legal_plays(hand, trick, broken, r):
             raise IllegalPlay(f"{where}: {_why_illegal(hand, trick, r)}")
         hand.remove(card)
         trick.append(card)
@@ -1154,7 +1163,10 @@ def score_hand(
 
     * ``exact = "side"``: made only when counted == contract; ``"player"``: counted >= contract
       and every non-nil bidder took exactly his own bid. Not made: -10 * contract, no bags from
-      the contract (taking more is scored as a set).
+      the contract (taking more is scored as a set). Two nils under ``nil_tricks = "count"``
+      (reading, as the engine did before issue 7's second part): under ``"side"`` the tricks over
+      their contract of 0 are no bags (nor set: it has no contract); under ``"player"`` (no
+      non-nil bidder to miss his bid) they are bags as usual.
     * ``three_b``: made -> contract 10 * bid, overtricks -10 per trick over the bid; set ->
       -10 * bid; a nil bidder's tricks cost 10 each more (in ``nil``); no bags at all.
     * ``quicksand``: counted >= bid -> contract 10 * bid, overtricks -10 per trick over; short ->
@@ -1370,6 +1382,8 @@ def _ordinary(side: int, bids: list, blind: list, tricks: list, r: dict, book: b
 
     if bid == 0:  # both partners nil: no contract, never set; under "count" every trick is over
         over = counted
+        if r["exact"] == "side":  # its tricks are more than its 0: no bags (the engine's reading)
+            over = 0
         out.bags = over + nil_bags
         if r["three_b"] or r["quicksand"]:
             out.over_points = -10 * over

@@ -486,3 +486,14 @@ def test_bags_taken_as_the_standard_game_counts_them():
     wheel = {"ten_for_two_hundred": True, "ten_for_200_exact": True}
     assert ref.bags_taken([None, 0, None, 1], [6, 0, 6, 1], wheel,
                           side_contracts=["wheel", None]) == [2, 0]
+
+
+def test_exact_and_two_nils_under_count():
+    # nil_tricks = "count": side 0 bid two nils and took 3 (seat 0): both nils -100 +100 = 0.
+    # exact = "side": 3 tricks over a contract of 0 are scored as its set: no bags (the engine's
+    # reading of exact since its first version); exact = "player": no non-nil bidder missed
+    # his bid, the 3 tricks are bags as without exact.
+    rec = sheet([0, 1, 0, 3], [3, 4, 0, 6])
+    for exact, bags in (("side", 0), ("player", 3), (None, 3)):
+        out = replay(rec, nil_tricks="count", exact=exact)
+        assert out["components"]["overtricks"][0] == bags and out["after"]["bags"][0] == bags
