@@ -1551,7 +1551,7 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
 
     Section 4.6: ``before`` may also hold ``"progressive": [k0, k1]`` (the progressive bonuses
     each side earned before, default zeros); under ``bag_cancel_card = "cut"`` the record gives
-    the cut card as ``"cancel_card"``.
+    the cut card as ``"cancel_card"`` (with a named card, a ``"cancel_card"`` must be that card).
 
     Raises ``IllegalBid`` / ``IllegalPlay`` (both ValueError) naming the seat, and for plays the
     trick (1-based) and the reason; ValueError for a malformed record, and for a score sheet
@@ -1591,6 +1591,10 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
         if cancel_card not in DECK:
             raise ValueError("bag_cancel_card = 'cut': the record needs the cut card, "
                              f"'cancel_card', a card such as '7H' (got {cancel_card!r})")
+    elif (r["bag_cancel_card"] is not None
+          and record.get("cancel_card", r["bag_cancel_card"]) != r["bag_cancel_card"]):
+        raise ValueError(f"the record's cancel_card {record['cancel_card']!r} is not the rules' "
+                         f"bag_cancel_card {r['bag_cancel_card']!r}")
 
     bids, blind, declared, bemo = _check_bids(record, r, before_scores)
 

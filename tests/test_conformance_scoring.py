@@ -15,12 +15,14 @@ too. A last test checks that the random play reaches what the comparison is mean
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections import Counter
 
 import numpy as np
 import pytest
 
-from sim.options import PRESETS
+from sim.errors import UserError
+from sim.options import PRESETS, rules_from_mapping
 from sim.replay import replay_records
 from sim.spades.scoring import score_hands
 
@@ -329,3 +331,49 @@ def test_scores_from_the_cards_alike(name):
                                              played=played)["components"]["trick_bonus"])
     assert not bad, f"{name}: {len(bad)} of {n} differ, e.g.\n" + "\n".join(bad[:3])
     assert min(fired.values()) >= 5, fired
+
+
+# --- what both refuse ---------------------------------------------------------------------------
+
+ONE_EACH = {"three_b": True, "no_overs": True, "double_over": True, "exact": "side",
+            "quicksand": True, "set_to_opponents": True, "book_made": True, "highlander": True,
+            "exact_pair_bonus": True, "seven_plus": "progressive", "bags_in_units_digit": True,
+            "bag_cancel_card": "cut", "bags_negative": True, "no_minus": True, "dix": True,
+            "defeat_score": True}
+REFUSALS = [dict(pair) for pair in itertools.combinations(ONE_EACH.items(), 2)] + [
+    {"bags_in_units_digit": True, "bag_limit": 11}, {"bag_cancel_card": "1H"},
+    {"defeat_score": True, "target_score": None, "max_hands": 5}, {"exact": "player",
+                                                                  "highlander": True}]
+
+
+def test_the_same_combinations_are_refused():
+    """Every pair of issue 7 keys (and a few values): the engine loads exactly what the
+    reference accepts."""
+    differ, refused = [], 0
+    for table in REFUSALS:
+        try:
+            ref.resolve_rules(table)
+            theirs = None
+        except ValueError as err:
+            theirs = str(err)
+        try:
+            rules_from_mapping(table)
+            mine = None
+        except UserError as err:
+            mine = str(err)
+        refused += theirs is not None
+        if (mine is None) != (theirs is None):
+            differ.append(f"{table}: engine {mine or 'loads it'}; reference {theirs or 'accepts'}")
+    assert not differ, "\n".join(differ)
+    assert refused >= 20
+
+
+@pytest.mark.parametrize("key", [*ref.TRICK_BONUSES, "bag_cancel_card"])
+def test_score_sheets_refused_when_the_cards_are_needed(key):
+    rules = dataclasses.replace(STANDARD, **{key: "7H" if key == "bag_cancel_card" else True})
+    sheet = {"game": "spades", "dealer": 0, "bids": [3, 4, 2, 4], "blind": [False] * 4,
+             "tricks": [5, 2, 3, 3]}
+    with pytest.raises(ValueError, match="score sheet"):
+        ref.replay_hand(sheet, ref_rules(rules))
+    with pytest.raises(UserError, match=key):
+        replay_records([(1, sheet)], rules=rules)

@@ -314,6 +314,14 @@ def test_bag_cancel_card_cut():
         "contract": 60, "overtricks": 1}
     with pytest.raises(ValueError, match="cancel_card"):
         replay(rec, **FREE, bag_cancel_card="cut")
+    # a named card: the record may repeat it, not name another
+    assert nonzero(replay(rec | {"cancel_card": "7H"}, **FREE, bag_cancel_card="7H"), 0) == {
+        "contract": 60, "overtricks": 1}
+    with pytest.raises(ValueError, match="cancel_card"):
+        replay(rec | {"cancel_card": "JC"}, **FREE, bag_cancel_card="7H")
+    # no rule, no cancelled bag, whatever the record says
+    assert nonzero(replay(rec | {"cancel_card": "7H"}, **FREE), 0) == {"contract": 60,
+                                                                      "overtricks": 2}
 
 
 # --- trick bonuses -----------------------------------------------------------------------------
