@@ -13,6 +13,54 @@ Play follows one of four aims per hand and seat, decided afresh at every card:
   alone, the cheapest card that beats the trick), which also sets the opponents.
 
 All decisions are batched bitboard arithmetic over the `sim.views` (no per-hand loops).
+
+Seed responses to the scoring rules
+-----------------------------------
+Under the scoring rules of RULES.md §4.6 the seed shifts its bids and its shedding; each response
+is a parameter, guarded by its rule, so the standard game is played card for card as without
+them (``RESPONSES_OFF`` turns them all off). Measured by ``bench/seed_responses.py``: the seed
+with its defaults against the seed with one response off, on the same deals with the sides'
+seats swapped; *points* is the mean paired margin per hand over 2 x 50,000 independent hands
+(the bag penalty amortised: each bag counted costs bag_penalty / bag_limit), *wins* the share of
+2 x 3,000 whole games won; 95% intervals.
+
+| rule | response | points/hand | wins |
+| --- | --- | --- | --- |
+| no_overs | keep_winning_when_free | +1.37 ± 0.22 | 0.518 ± 0.007 |
+| no_overs | bid_shift_free_overtricks -0.5 | +12.01 ± 0.30 | 0.646 ± 0.009 |
+| bags_negative | bags_negative_set_margin 13 | +1.81 ± 0.18 | 0.531 ± 0.007 |
+| bags_negative | bid_shift_bags_negative -0.5 | +11.57 ± 0.32 | 0.643 ± 0.009 |
+| three_b | three_b_set_margin 2 | +0.26 ± 0.11 | 0.503 ± 0.005 |
+| three_b | bid_shift_three_b -0.5 | +5.82 ± 0.34 | 0.579 ± 0.010 |
+| quicksand | bid_shift_quicksand -0.25 | +0.85 ± 0.16 | 0.513 ± 0.007 |
+| exact side | exact_least_bid | +27.67 ± 0.45 | 0.879 ± 0.008 |
+| exact player | exact_own_bid | +3.32 ± 0.27 | 0.563 ± 0.009 |
+| exact player | shed_on_sure_trumps | +1.83 ± 0.22 | 0.536 ± 0.008 |
+| exact player | exact_least_bid | +35.97 ± 0.42 | 0.915 ± 0.007 |
+| exact player | all of them | +44.53 ± 0.40 | 0.946 ± 0.006 |
+| highlander | keep_winning_when_free | +13.73 ± 0.31 | 0.764 ± 0.009 |
+| highlander | bid_shift_highlander -1.5 | +36.65 ± 0.39 | 0.852 ± 0.008 |
+| highlander | all of them | +41.43 ± 0.42 | 0.890 ± 0.007 |
+| book_made | book_made_max_opponents 4 | +1.43 ± 0.16 | 0.514 ± 0.006 |
+| set_to_opponents | bid_shift_set_to_opponents -0.25 | +1.02 ± 0.16 | 0.513 ± 0.007 |
+
+The seed's standard bids are high by this measure (bid_round 0.25 instead of 0.5 gains +4.6
+points per hand in the standard game and wins 56% of the games), so a bid shift's gain is partly
+that calibration. The same change of bid_round in the standard game: three_b's -0.5 +5.8 (there
++5.1), no_overs' and bags_negative's -0.5 +12.0 and +11.6 (there +5.1), quicksand's and
+set_to_opponents' -0.25 +0.9 and +1.0 (there +4.6), highlander's -1.5 +36.7 (there -12.7).
+Under exact the least bid wins: the seed's side takes exactly its estimated bid in only 28% of
+the hands, and a set costs 10 per bid trick.
+
+Tried and left out (measured no better): under double_over a higher bid beside a nil partner
+(+0.5: -0.36 ± 0.08) and shedding, even the cover of a partner's nil, before the trick that
+doubles (-0.37 ± 0.08); under no_minus any bid shift (``bid_shift_no_minus`` stays 0); under
+seven_plus stretching the side's bid to 7 (``seven_plus_stretch`` stays 0); under highlander and
+exact_pair_bonus playing to one's own bid (overtaking a partner who has made his, leaving him a
+trick he needs: -0.45 ± 0.16 and -0.75 ± 0.20); under book_made and seven_plus = "progressive"
+winning on once the overtricks are free (-0.53 ± 0.11 and -0.22 ± 0.08: shedding gives the
+opponents bags); under three_b and quicksand shedding by the side's need once sure trumps cover
+it (-0.50 ± 0.19 and -0.49 ± 0.16).
 """
 
 from __future__ import annotations
@@ -36,7 +84,7 @@ from sim.cards import (
 
 from .base import Strategy, register
 
-__all__ = ["SeedStrategy"]
+__all__ = ["RESPONSES_OFF", "SeedStrategy"]
 
 ZERO = U64(0)
 
@@ -44,6 +92,11 @@ ZERO = U64(0)
 def _suit_cards(hand, deck, suit):
     """uint16-range view of one suit: the suit's cards shifted down to bit 0 (bit r = rank r)."""
     return ((hand & deck.suit_masks[suit]) >> U64(int(deck.offsets[suit]))).astype(np.int64)
+
+
+def _house_scoring(rules) -> bool:
+    """A scoring rule of RULES.md §4.6 that the play responds to is in force."""
+    return bool(rules.no_overs or rules.highlander or rules.exact == "player")
 
 
 def _nearest_legal(want: np.ndarray, legal: np.ndarray) -> np.ndarray:
@@ -119,6 +172,46 @@ class SeedStrategy(Strategy):
     avoid_bags: bool = True  # duck once the contract is safe
     set_margin: int = 1  # keep winning while the opponents are at most this many tricks
     #                       from being set even when our contract is safe (-1 = never)
+    # -- responses to the scoring rules (RULES.md §4.6), each guarded by its rule (the standard
+    #    game is played as before them; RESPONSES_OFF turns them all off). Figures: paired
+    #    points per hand against the same seed with the one response off, 2 x 50,000 hands,
+    #    95% intervals (the module docstring's table; bench/seed_responses.py)
+    keep_winning_when_free: bool = True  # overtricks cost nothing (no_overs) or earn 5
+    #                                      (highlander): never shed. no_overs +1.37 ± 0.22,
+    #                                      highlander +13.73 ± 0.31
+    bags_negative_set_margin: int = 13  # bags_negative (a bag costs 1): keep winning until the
+    #                                     opponents have made, then shed (every trick they take
+    #                                     is a bag of theirs): +1.81 ± 0.18 against 1
+    three_b_set_margin: int = 2  # three_b (an overtrick costs 10): set_margin, +0.26 ± 0.11
+    #                              against 1
+    exact_set_margin: int = 0  # exact (an overtrick is a set): set_margin; +1.87 ± 0.21 (side)
+    #                            and +1.69 ± 0.20 (player) against 1 with the estimate bids,
+    #                            no effect with exact_least_bid
+    exact_own_bid: bool = True  # exact = "player": each sheds once his own bid is made, +3.32
+    #                             ± 0.27 (+11.20 ± 0.41 with the estimate bids)
+    shed_on_sure_trumps: bool = True  # exact = "player": ... or once his trumps that no unseen
+    #                                   card outranks will make it, +1.83 ± 0.22 (under three_b
+    #                                   and quicksand, by the side's need: -0.5, not used)
+    exact_least_bid: bool = True  # exact: bid the least ordinary bid (the seed takes exactly
+    #                               its bid too rarely for a higher one to pay): side +27.67 ±
+    #                               0.45, player +35.97 ± 0.42
+    book_made_max_opponents: int = 4  # book_made: the last bidder makes the four bids total 10
+    #                                   when the opponents bid at most this (-1 = never): +1.43 ±
+    #                                   0.16 against -1 (3: -0.35, 5: -0.22 against 4)
+    seven_plus_stretch: float = 0.0  # seven_plus: the side's second bidder bids the side up to
+    #                                  7 when his estimate and his partner's bid are this close
+    #                                  (0 = never): 1.0 measured -1.14 ± 0.12 (per_trick),
+    #                                  -0.81 ± 0.13 (progressive)
+    # bidding: added to bid_round under the rule. The standard game's column: the same change
+    # of bid_round there (the seed's own calibration; the rest is the rule's)
+    bid_shift_highlander: float = -1.5  # +36.65 ± 0.39 (standard -12.65 ± 0.39)
+    bid_shift_free_overtricks: float = -0.5  # no_overs: +12.01 ± 0.30 (standard +5.13 ± 0.34)
+    bid_shift_bags_negative: float = -0.5  # +11.57 ± 0.32 (standard +5.13 ± 0.34)
+    bid_shift_three_b: float = -0.5  # +5.82 ± 0.34 (standard +5.13 ± 0.34)
+    bid_shift_quicksand: float = -0.25  # +0.85 ± 0.16 (standard +4.61 ± 0.25)
+    bid_shift_set_to_opponents: float = -0.25  # +1.02 ± 0.16 (standard +4.61 ± 0.25)
+    bid_shift_no_minus: float = 0.0  # 0 against +0.25: +0.83 ± 0.14; against -0.25: -0.13 ±
+    #                                  0.15 (not worse: left at 0)
 
     # ---------------------------------------------------------------------------------- bidding
     def estimate(self, hand: np.ndarray, deck) -> np.ndarray:
@@ -208,7 +301,8 @@ class SeedStrategy(Strategy):
         limit = np.where(partner_nil, self.double_nil_max_estimate if rules.double_nil else -1.0,
                          self.nil_max_estimate)
         joint = self.partner_estimate if rules.partnership_bidding else 0.0  # one bid for two
-        want = np.maximum(1, np.floor(est + joint + self.bid_round)).astype(np.int64)
+        want = np.maximum(1, np.floor(est + joint + self._bid_round(rules))).astype(np.int64)
+        want, book = self._scoring_want(view, rules, est, want, partner_bid)
         ordinary = view.legal & ~np.uint16(1)
         least = np.log2(np.maximum(ordinary & -ordinary, 1)).astype(np.int64)
         # a rule puts every ordinary bid above the wanted one: a weak hand prefers nil
@@ -216,7 +310,7 @@ class SeedStrategy(Strategy):
                          np.maximum(limit, self.forced_nil_max_estimate), limit)
         if rules.suicide:  # the side's first bidder decides who bids the side's nil
             limit = np.where(partner_bid < 0, np.maximum(limit, self.suicide_first_nil), limit)
-        nil = may_nil & (est <= limit) & (safe_nil | (limit > self.nil_max_estimate))
+        nil = may_nil & (est <= limit) & (safe_nil | (limit > self.nil_max_estimate)) & ~book
         nil |= ordinary == 0  # nothing but nil is left (a partner's high bid under max_team_bid)
         bid = pick(nil, 0, _nearest_legal(want, np.maximum(ordinary, 2)))
         if view.half is not None and rules.half_trick_bids:  # after a partner's half: v and a
@@ -224,6 +318,38 @@ class SeedStrategy(Strategy):
             v = np.clip(np.floor(est), 0, 12).astype(np.int64)
             bid = np.where(halved, _nearest_legal(v, view.legal), bid).astype(np.int8)
         return bid
+
+    def _scoring_want(self, view, rules, est, want, partner_bid):
+        """The wanted bid under the scoring rules of RULES.md §4.6 that price the bid itself, and
+        bool[n]: the bid completes a book (book_made; no nil then)."""
+        book = np.zeros(len(view), dtype=bool)
+        if rules.exact is not None and self.exact_least_bid:  # a set costs 10 per bid trick
+            want = np.ones_like(want)
+        if rules.seven_plus is not None and self.seven_plus_stretch > 0:
+            stretch = (partner_bid > 0) & (partner_bid + want < 7) & (
+                partner_bid + est + self.seven_plus_stretch >= 7)
+            want = np.where(stretch, 7 - partner_bid, want)
+        if rules.book_made and self.book_made_max_opponents >= 0:
+            rows, seat = np.arange(len(view)), view.seat.astype(np.intp)
+            bids = np.maximum(view.bids, 0)
+            last = (view.bids < 0).sum(axis=1) == 1  # the others have bid
+            rest = 10 - bids.sum(axis=1)
+            opponents = bids[rows, seat ^ 1] + bids[rows, seat ^ 3]
+            book = last & (rest >= 1) & (opponents <= self.book_made_max_opponents)
+            want = np.where(book, rest, want)
+        return want, book
+
+    def _bid_round(self, rules) -> float:
+        """What is added to the estimate before it is rounded down to a bid: ``bid_round``,
+        shifted by the scoring rules in force (RULES.md §4.6)."""
+        shifts = ((rules.three_b, self.bid_shift_three_b),
+                  (rules.quicksand, self.bid_shift_quicksand),
+                  (rules.no_overs, self.bid_shift_free_overtricks),
+                  (rules.bags_negative, self.bid_shift_bags_negative),
+                  (rules.set_to_opponents, self.bid_shift_set_to_opponents),
+                  (rules.no_minus, self.bid_shift_no_minus),
+                  (rules.highlander, self.bid_shift_highlander))
+        return self.bid_round + sum(shift for on, shift in shifts if on)
 
     # ------------------------------------------------------------------------ side contracts
     def side_contract(self, view, rng):
@@ -285,7 +411,8 @@ class SeedStrategy(Strategy):
         need1 = b[:, 1] + b[:, 3] - counted[:, 1] - counted[:, 3]
         need, opp_need = pick(side0, need0, need1), pick(side0, need1, need0)
         left = 13 - view.trick_no
-        settable = (opp_need > 0) & (left - opp_need <= self.set_margin) & (self.set_margin >= 0)
+        margin = self._set_margin(rules)
+        settable = (opp_need > 0) & (left - opp_need <= margin) & (margin >= 0)
         at = np.arange(len(view)) * 4
         my_bid = b.reshape(-1)[at + seat]
         partner = seat ^ 2
@@ -298,6 +425,9 @@ class SeedStrategy(Strategy):
         legal, trump = view.legal, view.trump
         side_cards = first_set(legal & ~trump, legal)  # prefer non-trumps
         outranked = at_or_below(view.unseen, deck)  # at or below an unseen card of its suit
+        if _house_scoring(rules):
+            shed = self._scoring_shed(view, rules, shed, ~duck & ~cover & ~settable, b, t, seat,
+                                      outranked)
         boss = legal & ~outranked  # cards that no unseen card outranks
         if view.position == 0:
             low = self._lowest_rank(side_cards, deck)
@@ -338,6 +468,33 @@ class SeedStrategy(Strategy):
         return pick(duck, duck_card,
                     pick(shed, shed_card, pick(cover, cover_card, win_card)))
 
+    def _set_margin(self, rules) -> int:
+        """``set_margin``, or its value under the scoring rule in force (RULES.md §4.6)."""
+        if rules.exact is not None:
+            return self.exact_set_margin
+        if rules.three_b:
+            return self.three_b_set_margin
+        if rules.bags_negative:
+            return self.bags_negative_set_margin
+        return self.set_margin
+
+    def _scoring_shed(self, view, rules, shed, may_shed, b, t, seat, outranked):
+        """The shed aim under the scoring rules of RULES.md §4.6 (``may_shed``: neither ducking
+        nor covering a nil nor setting the opponents). Overtricks that cost nothing (no_overs;
+        highlander, where each is worth 5) are taken: winning sets the opponents. Under exact =
+        "player" every bidder must take exactly his own bid, so each sheds once his own is made,
+        or once the trumps that no unseen card outranks will make it."""
+        if self.keep_winning_when_free and (rules.no_overs or rules.highlander):
+            shed = np.zeros_like(shed)
+        if rules.exact == "player" and self.exact_own_bid and self.avoid_bags:
+            at = np.arange(len(view)) * 4
+            mine = b.reshape(-1)[at + seat] - t.reshape(-1)[at + seat]  # own bid still to take
+            shed = may_shed & (mine <= 0)
+            if self.shed_on_sure_trumps:
+                sure = popcount(view.hand & view.trump & ~outranked).astype(np.int16)
+                shed |= may_shed & (mine > 0) & (mine <= sure)
+        return shed
+
     @staticmethod
     def _lowest_rank(cards, deck):
         """The card of lowest rank among ``cards`` (ties: the lowest suit index)."""
@@ -362,3 +519,13 @@ class SeedStrategy(Strategy):
             longer = length > best_len
             best_len, best = pick(longer, length, best_len), pick(longer, suit, best)
         return lowest_bit(best)
+
+
+# Every response to the scoring rules turned off: with these values the seed plays under every
+# rule of RULES.md §4.6 as it plays the standard game (the baseline of the measurements above).
+RESPONSES_OFF = dict(
+    keep_winning_when_free=False, bags_negative_set_margin=1, three_b_set_margin=1,
+    exact_set_margin=1, exact_own_bid=False, shed_on_sure_trumps=False, exact_least_bid=False,
+    seven_plus_stretch=0.0, book_made_max_opponents=-1, bid_shift_highlander=0.0,
+    bid_shift_three_b=0.0, bid_shift_quicksand=0.0, bid_shift_free_overtricks=0.0,
+    bid_shift_bags_negative=0.0, bid_shift_set_to_opponents=0.0, bid_shift_no_minus=0.0)
