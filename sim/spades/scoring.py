@@ -273,12 +273,12 @@ def _contract_way(t: Tally, f: Facts) -> None:
         t.overtricks = np.where(made, -10 * over, 0)
     if r.three_b or r.quicksand or r.no_overs:
         t.unit = 0
-    if r.double_over:
+    if r.double_over:  # replaces the contract's score, overtricks included
         doubled = (bid > 0) & (taken >= 2 * bid)
         t.contract = np.where(doubled, -20 * bid, t.contract)
-        t.bags = np.where(doubled, 0, t.bags)
-    if r.set_to_opponents:
-        fell = ~made & (bid > 0)
+        t.bags, t.overtricks = np.where(doubled, 0, t.bags), np.where(doubled, 0, t.overtricks)
+    if r.set_to_opponents:  # an ordinary contract set (side contracts score their own way)
+        fell = ~made & f.ordinary
         t.opponents = np.where(fell, 10 * np.maximum(bid - taken, 0), 0)[:, ::-1]
         t.contract = np.where(fell, 0, t.contract)
     if r.no_minus:
