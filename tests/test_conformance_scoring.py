@@ -64,6 +64,8 @@ COMBINATIONS: dict[str, dict] = {
     "all trick bonuses": ALL_TRICK_BONUSES,
     "quicksand,set_to_opponents,no_minus": {"quicksand": True, "set_to_opponents": True,
                                             "no_minus": True},
+    "three_b,double_over": {"three_b": True, "double_over": True},
+    "quicksand,double_over,no_minus": {"quicksand": True, "double_over": True, "no_minus": True},
     "exact=side,double_over,set_to_opponents,no_minus": {
         "exact": "side", "double_over": True, "set_to_opponents": True, "no_minus": True},
     "highlander,exact_pair_bonus,book_made": {"highlander": True, "exact_pair_bonus": True,
@@ -77,9 +79,9 @@ COMBINATIONS: dict[str, dict] = {
     "bags_negative,bag_cancel_card=AS,exact=player": {
         "bags_negative": True, "bag_cancel_card": "AS", "exact": "player"},
     "exact=side,nil_tricks=count": {"exact": "side", "nil_tricks": "count"},
-    "tens_are_wheels,exact,bag_cancel_card,book_made,no_minus": {
+    "tens_are_wheels,exact,bag_cancel_card,book_made,no_minus,set_to_opponents": {
         "ten_for_two_hundred": True, "ten_for_200_exact": True, "tens_are_wheels": True,
-        "bag_cancel_card": "cut", "book_made": True, "no_minus": True},
+        "bag_cancel_card": "cut", "book_made": True, "no_minus": True, "set_to_opponents": True},
     "team_nil,wheel,set_to_opponents,double_over": {
         "team_nil": True, "ten_for_two_hundred": True, "set_to_opponents": True,
         "double_over": True},

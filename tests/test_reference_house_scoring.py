@@ -457,6 +457,9 @@ def test_defeat_score():
     ({"highlander": True, "seven_plus": "per_trick"}, "highlander"),
     ({"highlander": True, "bag_cancel_card": "7H"}, "highlander"),
     ({"highlander": True, "bags_in_units_digit": True}, "highlander"),
+    ({"highlander": True, "double_over": True}, "highlander"),
+    ({"highlander": True, "set_to_opponents": True}, "highlander"),
+    ({"highlander": True, "no_minus": True}, "highlander"),
     ({"bags_in_units_digit": True, "bag_limit": 11}, "bags_in_units_digit"),
     ({"bags_in_units_digit": True, "no_overs": True}, "bags_in_units_digit"),
     ({"bag_cancel_card": "7H", "three_b": True}, "bag_cancel_card"),
@@ -472,8 +475,9 @@ def test_impossible_combinations(rules, key):
 
 
 def test_possible_combinations():
-    for rules in ({"highlander": True, "double_over": True, "set_to_opponents": True,
-                   "no_minus": True, "exact_pair_bonus": True, "book_made": True},
+    for rules in ({"highlander": True, "exact_pair_bonus": True, "book_made": True},
+                  {"double_over": True, "set_to_opponents": True, "no_minus": True,
+                   "exact": "side"},
                   {"quicksand": True, "seven_plus": "progressive", "set_to_opponents": True},
                   {"bags_in_units_digit": True, "bag_limit": 10, "bag_cancel_card": "cut"},
                   {"bags_negative": True, "bag_cancel_card": "AS", "exact": "player"},
