@@ -95,11 +95,14 @@ class _Bids:
         card = self.rules.bag_cancel_card
         if card is None:
             return -1
-        card = rec.get("cancel_card", None if card == "cut" else card)
+        named = None if card == "cut" else card
+        card = rec.get("cancel_card", named)
         deck = deck_for(self.rules)
         if not isinstance(card, str) or card not in deck.names or not card:
             raise err("'cancel_card' must name the bag-cancelling card of the deal (such as "
                       "\"7H\"; bag_cancel_card = \"cut\" draws one per deal)")
+        if named is not None and card != named:
+            raise err(f"'cancel_card' is {card}, but the rules name {named} (bag_cancel_card)")
         return deck.bit_of(card)
 
 def replay_group(members, rules, source):
