@@ -61,11 +61,12 @@ def test_records_of_rules_scored_from_the_plays(tmp_path, capsys, name):
         bad = {k: v for k, v in rt.records[0].items() if k != "cancel_card"}
         assert "cancel_card" in rt.refused(tmp_path, bad, capsys)
 
+    else:
+        assert (rt.table[["trick_bonus_0", "trick_bonus_1"]].values != 0).any()
+
 
 def test_a_record_cancel_card_must_be_the_named_one(tmp_path, capsys):
     rt = roundtrip(tmp_path, 'bag_cancel_card = "7H"\n', games=2)
     assert all(r["cancel_card"] == "7H" for r in rt.records)
     bad = dict(rt.records[0], cancel_card="8H")
     assert "rules name 7H" in rt.refused(tmp_path, bad, capsys)
-    else:
-        assert (rt.table[["trick_bonus_0", "trick_bonus_1"]].values != 0).any()
