@@ -1,46 +1,137 @@
-"""Section 2, sandbags (RULES.md §3 bags): bags taken per side per hand and per game, bag
-penalties per 100 side-hands and per game, and how often a penalty decided a game.
+"""Section 2, sandbags (RULES.md §3 bags, §4.6 the bag rules): bags taken per side per hand
+and per game, bag penalties, what the bags cost under each rule, and how often they decided a
+game. The rules study proper (the cost ranking, the sandbagger head to head, game length) is
+`reports.bag_rules`; this module reads the blocks for both (`bag_units`).
 
-* per hand (lazy scan, grouped by cell): bags = ``overtricks_<side>``; a penalty = a side-hand
-  with ``bag_penalty_<side> < 0``. For both sides together the unit is the hand (the mean of its
+Per side-hand (one side in one hand):
+
+* bags taken: ``bags_taken_<side>``, the bags as the standard game counts them (tricks over a
+  made contract, a nil bidder's tricks under ``nil_tricks = "bags_only"``) whatever the rules
+  in force make them worth. Not ``overtricks_<side>``, which is their price (+1 each in the
+  standard game, -1 under ``bags_negative``, -10 under ``three_b``, 0 under ``no_overs``);
+* bag points: ``overtricks_<side> + bag_penalty_<side>``, what the bags scored; the bag cost is
+  their negative;
+* contract cost: what overtricks cost through the contract score where a rule scores them
+  there (``exact``: more than the bid is a set; ``double_over``: twice the bid or more loses
+  twice its value): ``10 x bid - contract_<side>`` on a side-hand whose side took more tricks
+  than its ordinary, whole bid, never below 0 (0 under every other rule of RULES.md §3, §4.6);
+* per hand (lazy scan, grouped by cell): bags taken; a penalty = a side-hand with
+  ``bag_penalty_<side> < 0``. For both sides together the unit is the hand (the mean of its
   two sides' values), so that the two sides of one hand are not counted as independent;
-* per game (games runs, block by block): the game's overtricks over all its hands (both sides),
-  its penalty hands (the games table's ``bag_penalties_<side>``) and penalty points;
-* "a bag penalty changed the winner": the final scores without the sides' bag-penalty points
-  (the same hands, penalties taken out) would have given the other side the win. A static
-  counterfactual: without the penalties the game might also have ended at another hand.
+* per game (games runs, block by block): the game's bags taken (both sides), its penalty hands
+  (the games table's ``bag_penalties_<side>``) and penalty points;
+* "bags decided the game": the final scores with each side's bag points of the whole game
+  taken out (``winner_changed``; ``winner_changed_all`` takes the contract cost out as well,
+  i.e. scores the overtricks as free) would have given the other side the win (a tie does not
+  count). A counterfactual on the same play: without the bags the players might have played
+  otherwise and the game might have ended at another hand.
 """
 
 from __future__ import annotations
 
 import polars as pl
 
-from .data import CELL, BlockSums, Results, collect
+from .data import CELL, SIDES, BlockSums, Results, collect
 from .stats import sums, with_means, with_proportion_ci
 
-__all__ = ["GameBags", "bags_section"]
+__all__ = ["GameBags", "bag_consumers", "bag_units", "bags_per_game", "bags_per_hand",
+           "bags_section", "contract_cost", "winner_changed"]
 
 ALL = "all"
 
 
+def contract_cost(side: int, counts_nil: pl.Expr) -> pl.Expr:
+    """Per hand, what the side's overtricks cost through its contract score: ``10 x bid -
+    contract_<side>`` (at least 0) when the side took more tricks than its bid, for an ordinary
+    contract of whole bids (no side contract, auction or half bid). The tricks counted toward
+    the bid are its non-nil bidders' (every seat's when ``counts_nil``: ``nil_tricks =
+    "count"``)."""
+    seats = (side, side + 2)
+    bid = sum(pl.col(f"bid_{p}").cast(pl.Int32).clip(lower_bound=0) for p in seats)
+    taken = sum(pl.when((pl.col(f"bid_{p}") > 0) | counts_nil).then(
+        pl.col(f"tricks_{p}").cast(pl.Int32)).otherwise(0) for p in seats)
+    ordinary = ((pl.col(f"side_contract_{side}") == 0) & (pl.col("auction_bid") == 0)
+                & ~pl.col(f"half_{side}") & ~pl.col(f"half_{side + 2}"))
+    over = ordinary & (bid > 0) & (taken > bid)
+    return pl.when(over).then((10 * bid - pl.col(f"contract_{side}").cast(pl.Int32))
+                              .clip(lower_bound=0)).otherwise(0)
+
+
+SUMMED = ("taken", "bag", "ccost", "penalty")
+
+
+def _per_side_exprs(counts_nil: pl.Expr) -> dict[str, pl.Expr]:
+    out = {}
+    for s in SIDES:
+        out |= {f"taken_{s}": pl.col(f"bags_taken_{s}").cast(pl.Int32),
+                f"bag_{s}": pl.col(f"overtricks_{s}").cast(pl.Int32) + pl.col(f"bag_penalty_{s}"),
+                f"ccost_{s}": contract_cost(s, counts_nil),
+                f"penalty_{s}": pl.col(f"bag_penalty_{s}").cast(pl.Int32)}
+    return out
+
+
+def bag_units(res: Results, block: int) -> dict[str, pl.DataFrame | None]:
+    """One block of every cell, for `data.block_pass`, summed as early as the measures allow:
+
+    * ``sums``: one row per cell and game (``game_id``; a hand in hands runs): ``hands`` and the
+      sums over its hands of, per side, ``taken_<s>`` (bags taken), ``bag_<s>`` (bag points),
+      ``ccost_<s>`` (contract cost) and ``penalty_<s>`` (bag-penalty points);
+    * ``margins``: one row per hand of the cells of line-ups played both ways round (`twins`):
+      ``game_id``, ``hand_no``, ``margin`` (points of side 0 minus side 1);
+    * ``games`` (games runs): ``sums`` joined to the games table's ``n_hands``, ``winner``,
+      ``score_<s>`` and ``bag_penalties`` (hands with a penalty, both sides)."""
+    files = res.block_files("hands", block)
+    nil_count = {c["variant"]: c.get("rules", {}).get("nil_tricks") == "count" for c in res.cells}
+    counts = pl.DataFrame({"variant": list(nil_count), "counts_nil": list(nil_count.values())},
+                          schema={"variant": pl.String, "counts_nil": pl.Boolean})
+    scan = (pl.scan_parquet(files).with_columns(pl.col("variant", "lineup").cast(pl.String))
+            .join(counts.lazy(), on="variant", how="left"))
+    summed = [f"{k}_{s}" for k in SUMMED for s in SIDES]
+    per_game = collect(scan.select(*CELL, "game_id", **_per_side_exprs(
+        pl.col("counts_nil").fill_null(False))).group_by([*CELL, "game_id"]).agg(
+        pl.len().alias("hands"), pl.col(summed).sum()))
+    twins = [t["lineup"] for t in res.twins]
+    margins = collect(scan.filter(pl.col("lineup").is_in(twins)).select(
+        *CELL, "game_id", "hand_no",
+        margin=pl.col("points_0").cast(pl.Int32) - pl.col("points_1")))
+    if not res.games_mode:
+        return {"sums": per_game, "margins": margins, "games": None}
+    games_files = [f for f in res.block_files("games", block)
+                   if f.name in {h.name for h in files}]
+    games = pl.scan_parquet(games_files).select(
+        pl.col("variant", "lineup").cast(pl.String), "swapped", "game_id", "n_hands", "winner",
+        "score_0", "score_1",
+        bag_penalties=pl.col("bag_penalties_0") + pl.col("bag_penalties_1")).collect()
+    return {"sums": per_game, "margins": margins,
+            "games": games.join(per_game, on=[*CELL, "game_id"], how="inner")}
+
+
+def winner_changed(contract: bool = False) -> pl.Expr:
+    """Over the games units of `bag_units`: the final scores without each side's bag points of
+    the game (and, ``contract``, with its contract cost given back) would have made the other
+    side the winner (strictly: a tie is not a change)."""
+    cf = [pl.col(f"score_{s}") - pl.col(f"bag_{s}") + (pl.col(f"ccost_{s}") if contract else 0)
+          for s in SIDES]
+    return (((pl.col("winner") == 0) & (cf[1] > cf[0]))
+            | ((pl.col("winner") == 1) & (cf[0] > cf[1])))
+
+
 class GameBags(BlockSums):
-    """Per cell (games runs): games, and the summed moments of bags, penalty hands and penalty
-    points per game; the games whose winner a bag penalty changed."""
+    """Per cell (games runs): games, and the summed moments of bags taken, penalty hands and
+    penalty points per game; the games whose winner the bags decided (`winner_changed`)."""
 
     keys = CELL
 
     def block(self, units):
-        if not self.res.games_mode:
+        games = units["games"]
+        if games is None:
             return None
-        no_pen_0 = pl.col("score_0") - pl.col("penalty_0")
-        no_pen_1 = pl.col("score_1") - pl.col("penalty_1")
-        changed = (((pl.col("winner") == 0) & (no_pen_1 > no_pen_0))
-                   | ((pl.col("winner") == 1) & (no_pen_0 > no_pen_1)))
-        return units.group_by(CELL).agg(
-            pl.len().alias("n"), *sums("bags", pl.col("bags")),
+        return games.group_by(CELL).agg(
+            pl.len().alias("n"), *sums("bags", pl.col("taken_0") + pl.col("taken_1")),
             *sums("penalties", pl.col("bag_penalties")),
             *sums("penalty_points", pl.col("penalty_0") + pl.col("penalty_1")),
-            changed.sum().alias("changed"))
+            winner_changed().sum().alias("changed"),
+            winner_changed(contract=True).sum().alias("changed_all"))
 
 
 def _pooled(frame: pl.DataFrame, pool: list[str]) -> pl.DataFrame:
@@ -58,10 +149,11 @@ def _rank(names: list[str], col: str) -> pl.Expr:
 
 def bags_per_hand(res: Results) -> pl.DataFrame:
     """variant, lineup ("all" = the variant's cells pooled), swapped, side ("both" = per side,
-    both sides, unit = hand), strategy: hands, side_hands, bags_per_side_hand, penalties (side-
+    both sides, unit = hand), strategy: hands, side_hands, bags_per_side_hand (bags taken),
+    penalties (side-
     hands with a penalty), penalties_per_100 (per 100 side-hands, Wilson),
     penalty_points_per_side_hand (t), each with its 95% interval."""
-    over = [pl.col(f"overtricks_{s}") for s in (0, 1)]
+    over = [pl.col(f"bags_taken_{s}") for s in (0, 1)]
     pen = [pl.col(f"bag_penalty_{s}") for s in (0, 1)]
     agg = collect(res.scan("hands").group_by(CELL).agg(
         pl.len().alias("n"),
@@ -101,16 +193,20 @@ def bags_per_hand(res: Results) -> pl.DataFrame:
 
 
 def bags_per_game(res: Results, acc: GameBags) -> pl.DataFrame | None:
-    """variant, lineup ("all" = pooled), swapped: games, bags_per_game, penalties_per_game
-    (penalty hands, both sides), penalty_points_per_game (t intervals), winner_changed (games)
-    and winner_changed_rate (Wilson)."""
+    """variant, lineup ("all" = pooled), swapped: games, bags_per_game (bags taken, both sides),
+    penalties_per_game (penalty hands, both sides), penalty_points_per_game (t intervals),
+    winner_changed (games whose winner the bag points decided) and winner_changed_rate,
+    winner_changed_all and winner_changed_all_rate (the contract cost given back as well; Wilson
+    intervals)."""
     total = acc.total() if res.games_mode else None
     if total is None:
         return None
     frame = _pooled(total, [])
     frame = with_means(frame, ["bags", "penalties", "penalty_points"])
     frame = with_proportion_ci(frame, "changed", "n", "winner_changed_rate")
-    frame = frame.rename({"n": "games", "changed": "winner_changed", "bags": "bags_per_game",
+    frame = with_proportion_ci(frame, "changed_all", "n", "winner_changed_all_rate")
+    frame = frame.rename({"n": "games", "changed": "winner_changed",
+                          "changed_all": "winner_changed_all", "bags": "bags_per_game",
                           "bags_lo": "bags_per_game_lo", "bags_hi": "bags_per_game_hi",
                           "penalties": "penalties_per_game",
                           "penalties_lo": "penalties_per_game_lo",
@@ -118,40 +214,51 @@ def bags_per_game(res: Results, acc: GameBags) -> pl.DataFrame | None:
                           "penalty_points": "penalty_points_per_game",
                           "penalty_points_lo": "penalty_points_per_game_lo",
                           "penalty_points_hi": "penalty_points_per_game_hi"})
-    return frame.select(*CELL, "games", pl.exclude(*CELL, "games")).sort(
+    return frame.select(
+        *CELL, "games", "bags_per_game", "bags_per_game_lo", "bags_per_game_hi",
+        "penalties_per_game", "penalties_per_game_lo", "penalties_per_game_hi",
+        "penalty_points_per_game", "penalty_points_per_game_lo", "penalty_points_per_game_hi",
+        "winner_changed", "winner_changed_rate", "winner_changed_rate_lo",
+        "winner_changed_rate_hi", "winner_changed_all", "winner_changed_all_rate",
+        "winner_changed_all_rate_lo", "winner_changed_all_rate_hi").sort(
         _rank(res.variants, "variant"), _rank([ALL, *res.lineups], "lineup"), "swapped",
         nulls_last=False)
 
 
-def _findings(res: Results, hands: pl.DataFrame, games: pl.DataFrame | None) -> list[str]:
+def _findings(res: Results, hands: pl.DataFrame) -> list[str]:
     out = []
-    pooled = hands.filter(lineup=ALL, side="both")
-    if pooled.height:
-        parts = [f"{r['variant']} {r['bags_per_side_hand']:.2f} bags and "
-                 f"{r['penalties_per_100']:.2f} penalties per 100"
-                 for r in pooled.iter_rows(named=True)]
-        out.append("Per side-hand: " + "; ".join(parts) + ".")
     sides = hands.filter(pl.col("side") != "both", pl.col("lineup") != ALL)
     if sides["strategy"].n_unique() > 1:
         by = sides.group_by("strategy").agg(
             bags=(pl.col("bags_per_side_hand") * pl.col("side_hands")).sum()
             / pl.col("side_hands").sum()).sort("bags", descending=True)
-        out.append("Bags per side-hand by strategy (all cells): " + "; ".join(
+        out.append("Bags taken per side-hand by strategy (all cells): " + "; ".join(
             f"{r['strategy']} {r['bags']:.2f}" for r in by.iter_rows(named=True)) + ".")
-    if games is not None:
-        rows = games.filter(lineup=ALL)
-        parts = [f"{r['variant']} {100 * r['winner_changed_rate']:.2f}% "
-                 f"[{100 * r['winner_changed_rate_lo']:.2f}, "
-                 f"{100 * r['winner_changed_rate_hi']:.2f}]" for r in rows.iter_rows(named=True)]
-        out.append("Games whose winner the bag penalties changed (the final scores without "
-                   "them would have made the other side win): " + "; ".join(parts) + ".")
     return out
 
 
-def bags_section(res: Results, acc: GameBags | None) -> dict:
+def bag_consumers(res: Results) -> dict[str, BlockSums]:
+    """The block-by-block sums of the section, fed by `bag_units` (`data.block_pass`)."""
+    from .bag_rules import BagCost, GameLength, Sandbagging
+
+    accs: dict[str, BlockSums] = {"cost": BagCost(res)}
+    if res.games_mode:
+        accs |= {"games": GameBags(res), "length": GameLength(res)}
+    if any(t["strategy"] != t["opponent"] for t in res.twins):
+        accs["sandbagging"] = Sandbagging(res)
+    return accs
+
+
+def bags_section(res: Results, accs: dict[str, BlockSums]) -> dict:
+    """The section's tables and findings from the consumers of `bag_consumers`, once
+    `data.block_pass` has fed them."""
+    from .bag_rules import rules_tables
+
     hands = bags_per_hand(res)
-    games = bags_per_game(res, acc) if acc is not None else None
+    games = bags_per_game(res, accs["games"]) if "games" in accs else None
     tables = {"bags_per_hand": hands}
     if games is not None:
         tables["bags_per_game"] = games
-    return {"tables": tables, "findings": _findings(res, hands, games)}
+    rules, found = rules_tables(res, accs, games)
+    tables |= rules
+    return {"tables": tables, "findings": found + _findings(res, hands)}

@@ -279,13 +279,13 @@ def block_units(res: Results, block: int) -> pl.DataFrame:
     """One block of every cell as the units that pair across cells: hands (hands mode) or games
     (games mode; their hands summed), one row per cell and deal key, with the columns
 
-    hands mode: points_0, points_1, bags (both sides' overtricks);
-    games mode: winner, n_hands, score_0, score_1, bags (the game's overtricks, both sides),
+    hands mode: points_0, points_1, bags (both sides' bags taken, ``bags_taken_<side>``);
+    games mode: winner, n_hands, score_0, score_1, bags (the game's bags taken, both sides),
     bag_penalties (hands with a penalty, both sides), penalty_0 / penalty_1 (the sides'
     bag-penalty points, <= 0)."""
     files = res.block_files("hands", block)
     hands = pl.scan_parquet(files).with_columns(pl.col("variant", "lineup").cast(pl.String))
-    bags = pl.col("overtricks_0").cast(pl.Int32) + pl.col("overtricks_1")
+    bags = pl.col("bags_taken_0").cast(pl.Int32) + pl.col("bags_taken_1")
     if not res.games_mode:
         return hands.select(*CELL, *res.key, "points_0", "points_1", bags=bags).collect()
     per_game = hands.group_by([*CELL, "game_id"]).agg(

@@ -11,6 +11,7 @@ import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from .bag_figures import bag_rules
 from .nil import FEATURES
 from .stats import with_proportion_ci
 
@@ -192,7 +193,7 @@ def bags(res, t) -> Figure | None:
         axes[2].set_title("Bags per game")
         _grouped(axes[3], res.variants, g, "variant", "winner_changed_rate",
                  ylabel="% of games")
-        axes[3].set_title("Bag penalties changed the winner")
+        axes[3].set_title("Bags decided the game")
     fig.suptitle("Sandbags by variant, all line-ups pooled (95% intervals)")
     return fig
 
@@ -329,6 +330,7 @@ FIGURES: dict[str, tuple[str, Callable]] = {  # file stem -> (section, drawing)
     "nil_spades": ("nil", nil_spades),
     "nil_features": ("nil", nil_features),
     "nil_contract": ("nil", nil_contract),
+    "bag_rules": ("bags", bag_rules),
     "bags": ("bags", bags),
     "points_distribution": ("compare", points_distribution),
     "outcomes": ("compare", outcomes),

@@ -29,11 +29,27 @@ INTROS = {
            "highest spade, aces and kings, the partner's bid (before or after), bidding position "
            "(1st = left of the dealer). And the partner's contract: the side's made-contract rate "
            "when neither partner bid nil or one did.",
-    "bags": "Bags (overtricks) a side takes per hand and, in whole games, per game; bag "
-            "penalties per 100 side-hands and per game; how often the penalties decided a game: "
-            "the final scores without the bag-penalty points would have given the other side "
-            "the win (the same hands; a game without penalties might also have ended "
-            "elsewhere).",
+    "bags": "Bags, and what each variant's rules make them cost, on the same deals. Bags taken: the "
+            "bags a side takes in a hand as the standard game counts them (tricks over a made "
+            "contract, and a nil bidder's tricks), whatever the rules in force make them worth "
+            "(bags_taken_<side>). Bag cost: what the bags scored, negated: −(overtricks + "
+            "bag_penalty), e.g. about −1 a bag before a penalty in the standard game, +10 a bag under "
+            "three_b. Contract cost: what overtricks cost through the contract score where a rule "
+            "scores them there (exact: more than the bid is a set; double_over: twice the bid or more "
+            "loses twice its value): 10 × bid − contract on a side-hand whose side took more than its "
+            "bid, else 0. Cost per bag: (bag cost + contract cost) / bags taken, summed over the "
+            "games; the rule with the highest cost per bag penalises sandbagging most. The sandbagger: "
+            "a line-up's side-0 team that plays otherwise than its opponents (in experiments/bags.toml "
+            "a seed player that never ducks to avoid bags) against them over both seatings of the same "
+            "cards; its advantage is its side's points minus the other side's per hand, averaged over "
+            "the two seatings (negative: what sandbagging costs as a strategy). Game length: hands per "
+            "game, and the paired difference with the first variant on the same deals. Bags decided a "
+            "game: the winner changes when each side's bag points of the whole game (overtricks + "
+            "bag_penalty) are taken out of its final score (a tie does not count); this is a "
+            "counterfactual on the same play: without the bags the players might have played otherwise "
+            "and the game might have ended at another hand. Intervals are 95%: ratios of sums by the "
+            "delta method with the game as cluster (its hands share the score and the bag count), "
+            "shares Wilson, means and paired differences t.",
     "compare": "Points per hand, wins and game length per cell; each variant against the first "
                "on the same deals (paired differences, with the unpaired interval beside it to "
                "show what pairing gains); and the head-to-head advantage of a line-up's side-0 "
@@ -176,40 +192,10 @@ def _views(res: Results) -> list[View]:
               ("nil on the side", text("partner_nil")), ("side-hands", count("side_hands")),
               ("contract made", pct("made_rate"))],
              rows=lambda f: f.filter(pl.col("strategy") != ALL), markdown=False, folded=True),
-        View("bags", "bags_per_hand", "Bags and bag penalties per side-hand, by variant",
-             [("variant", text("variant")), ("side-hands", count("side_hands")),
-              ("bags per side-hand", num("bags_per_side_hand", 3)),
-              ("penalties per 100 side-hands", num("penalties_per_100", 2)),
-              ("penalty points per side-hand", num("penalty_points_per_side_hand", 2))],
-             rows=lambda f: f.filter(lineup=ALL, side="both"),
-             note="All line-ups pooled. Bags: t interval with the hand as unit (mean of its two "
-                  "sides); penalties (side-hands with a penalty): Wilson."),
-        View("bags", "bags_per_hand", "Per cell and side",
-             [("variant", text("variant")), ("line-up", cell), ("side", text("side")),
-              ("strategy", text("strategy")), ("side-hands", count("side_hands")),
-              ("bags per side-hand", num("bags_per_side_hand", 3)),
-              ("penalties per 100", num("penalties_per_100", 2)),
-              ("penalty points per side-hand", num("penalty_points_per_side_hand", 2))],
-             rows=lambda f: f.filter(pl.col("lineup") != ALL),
-             markdown=False, folded=True),
     ]
-    if res.games_mode:
-        game_cols = [("games", count("games")), ("bags per game", num("bags_per_game", 2)),
-                     ("penalties per game", num("penalties_per_game", 3)),
-                     ("penalty points per game", num("penalty_points_per_game", 1)),
-                     ("winner changed", count("winner_changed")),
-                     ("winner changed (%)", pct("winner_changed_rate"))]
-        views += [
-            View("bags", "bags_per_game", "Per game, by variant",
-                 [("variant", text("variant")), *game_cols],
-                 rows=lambda f: f.filter(lineup=ALL),
-                 note="Penalties per game: hands in which a side paid a bag penalty, both "
-                      "sides. Winner changed: Wilson interval."),
-            View("bags", "bags_per_game", "Per game, by cell",
-                 [("variant", text("variant")), ("line-up", cell), *game_cols],
-                 rows=lambda f: f.filter(pl.col("lineup") != ALL), markdown=False,
-                 folded=True),
-        ]
+    from .bag_render import bag_views  # here: bag_render builds on this module's views
+
+    views += bag_views(res)
     views += [
         View("compare", "points", "Mean points per hand",
              [("variant", text("variant")), ("line-up", cell), ("side", text("side")),
@@ -464,7 +450,10 @@ def _methods(res: Results) -> list[str]:
         "scipy.stats.binomtest(k, n).proportion_ci(0.95, method='wilson'). Means and paired "
         "differences: Student t intervals from the count, mean and variance aggregated in "
         "polars, mean ± scipy.stats.t.ppf(0.975, n - 1) · sd / √n. Unpaired differences: "
-        "Welch's interval.",
+        "Welch's interval. Ratios of sums (the sandbags section's per side-hand and per bag "
+        "measures, the sandbagger's points per hand): delta-method t intervals over clusters "
+        "(games, or game ids pooling the cells that share their deals), R ± t.ppf(0.975, n - 1) "
+        "· sd(y − R x) / (√n · mean(x)).",
         "Paired comparisons use the duplicate deals: every cell plays the same cards for the "
         f"same {' and '.join(res.key)}, so a per-deal difference removes the luck of the cards.",
         "Rows pooled over cells (line-up 'all') treat the cells as independent samples, which "

@@ -25,7 +25,8 @@ from sim.errors import UserError
 __all__ = ["TABLES", "build_report"]
 
 TABLES = ("nil_rates", "nil_by_hand", "nil_partner_contract", "bags_per_hand", "bags_per_game",
-          "points", "games", "paired_variants", "head_to_head", "points_distribution")
+          "bag_ranking", "bag_cost", "sandbagging", "bag_game_length", "points", "games",
+          "paired_variants", "head_to_head", "points_distribution")
 PORTLAND_TABLES = ("honours_distribution", "honours_counted", "variance_decomposition",
                    "game_length", "honours_paired", "dealer_advantage", "first_dealer")
 NORWEGIAN_TABLES = ("declarations", "contracts", "scoring_modes", "game_length", "game_outcomes",
@@ -55,7 +56,7 @@ def build_report(results: str | Path, out: str | Path) -> Path:
     ``index.html``. Raises `sim.errors.UserError` when ``results`` is not a results folder."""
     # imported here, not at the top: `import reports` (which `whistlab run` does for its
     # summary) should not pay for scipy and matplotlib
-    from .bags import GameBags, bags_section
+    from .bags import bag_consumers, bag_units, bags_section
     from .compare import HeadToHead, PairedVariants, compare_tables
     from .data import block_pass, open_results
     from .figures import FIGURES, make_figures
@@ -77,11 +78,12 @@ def build_report(results: str | Path, out: str | Path) -> Path:
         return _norwegian(res, out)
 
     nil = nil_section(res)
-    game_bags = GameBags(res) if res.games_mode else None
     paired = PairedVariants(res) if len(res.variants) > 1 else None
     h2h = HeadToHead(res) if res.twins else None
-    block_pass(res, [c for c in (game_bags, paired, h2h) if c is not None])
-    bags = bags_section(res, game_bags)
+    block_pass(res, [c for c in (paired, h2h) if c is not None])
+    bag_accs = bag_consumers(res)
+    block_pass(res, list(bag_accs.values()), bag_units)  # the bag section's own block reads
+    bags = bags_section(res, bag_accs)
     compare = compare_tables(res, paired, h2h)
     sections = {"nil": nil, "bags": bags, "compare": compare}
 

@@ -9,6 +9,10 @@ intervals here.
 * means and paired differences: Student t intervals from the aggregated moments, ``mean ±
   scipy.stats.t.ppf(0.975, n - 1) * sqrt(var / n)`` (the interval that
   ``scipy.stats.ttest_1samp(x).confidence_interval(0.95)`` gives on the raw values ``x``);
+* ratios of two sums over independent clusters (bags per side-hand, points per bag, with the
+  game as cluster: its hands are not independent): the delta-method (linearisation) interval
+  ``R ± t.ppf(0.975, n - 1) * sqrt(var(y - R x) / n) / mean(x)`` over the ``n`` cluster totals
+  ``x``, ``y`` (`ratio_ci`);
 * unpaired differences of two means: Welch's interval, ``t.ppf(0.975, df)`` on
   ``sqrt(var_a / n_a + var_b / n_b)`` with the Welch-Satterthwaite ``df``;
 * variances: chi-square intervals ``nu * var / scipy.stats.chi2.ppf((0.975, 0.025), nu)``
@@ -24,7 +28,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-__all__ = ["LEVEL", "mean_ci", "moments", "proportion_ci", "sums", "variance_ci",
+__all__ = ["LEVEL", "mean_ci", "moments", "proportion_ci", "ratio_ci", "sums", "variance_ci",
            "variance_ratio_ci", "welch_ci", "with_means", "with_proportion_ci"]
 
 LEVEL = 0.95
@@ -59,6 +63,22 @@ def mean_ci(n, mean, var) -> tuple[np.ndarray, np.ndarray]:
         half = stats.t.ppf(0.5 + LEVEL / 2, n - 1) * np.sqrt(var / n)
     half = np.where(n >= 2, half, np.nan)
     return mean - half, mean + half
+
+
+def ratio_ci(n, sx, sy, sxx, syy, sxy) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ratio ``R = sum(y) / sum(x)`` over ``n`` clusters and its 95% delta-method interval,
+    from the summed cluster totals ``sx``, ``sy`` and products ``sxx``, ``syy``, ``sxy``; returns
+    (R, lo, hi) as arrays. The linearised residual ``e = y - R x`` has the sample variance
+    ``(syy - 2 R sxy + R**2 sxx) / (n - 1)`` (its mean is 0 by construction), and ``R``'s standard
+    error is ``sqrt(var(e) / n) / mean(x)``; t with ``n - 1`` degrees of freedom. NaN when
+    ``sum(x)`` is 0; no interval below two clusters."""
+    n, sx, sy, sxx, syy, sxy = (np.asarray(a, dtype=float) for a in (n, sx, sy, sxx, syy, sxy))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.where(sx != 0, sy / sx, np.nan)
+        var_e = np.maximum(syy - 2 * r * sxy + r * r * sxx, 0.0) / (n - 1)
+        half = stats.t.ppf(0.5 + LEVEL / 2, n - 1) * np.sqrt(var_e / n) / (sx / n)
+    half = np.where(n >= 2, np.abs(half), np.nan)
+    return r, r - half, r + half
 
 
 def welch_ci(n_a, mean_a, var_a, n_b, mean_b, var_b) -> tuple[np.ndarray, np.ndarray]:

@@ -71,14 +71,15 @@ def test_files_and_a_self_contained_page(run, request):
     tables = {p.stem for p in (out / "tables").glob("*.csv")}
     figures = sorted((out / "figures").glob("*.png"))
     common = {"nil_rates", "nil_by_hand", "nil_partner_contract", "bags_per_hand", "points",
-              "paired_variants", "head_to_head", "points_distribution"}
-    games_only = {"games", "bags_per_game"}
+              "paired_variants", "head_to_head", "points_distribution", "bag_ranking",
+              "bag_cost", "sandbagging"}
+    games_only = {"games", "bags_per_game", "bag_game_length"}
     if run == "games_run":
         assert tables == common | games_only
     else:
         assert tables == common and not tables & games_only
-    assert {"nil_rates", "nil_spades", "bags", "points_distribution", "paired_variants",
-            "head_to_head"} <= {p.stem for p in figures}
+    assert {"nil_rates", "nil_spades", "bags", "bag_rules", "points_distribution",
+            "paired_variants", "head_to_head"} <= {p.stem for p in figures}
     for png in figures:
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -90,7 +91,7 @@ def test_files_and_a_self_contained_page(run, request):
     assert "script" not in links.tags and "link" not in links.tags
     assert links.h2[:3] == ["1. Nil", "2. Sandbags", "3. Variants and strategies"]
     for title in ("Nil, blind nil and double nil by variant", "The partner's contract",
-                  "Bags and bag penalties per side-hand", "Mean points per hand",
+                  "Bags taken and bag penalties per side-hand", "Mean points per hand",
                   "Variants on the same deals", "Head to head over both seatings"):
         assert title in html.unescape(page)
     summary = (out / "summary.md").read_text()
@@ -189,7 +190,7 @@ def test_bags_per_hand(run, request):
     csv = table(folder, "bags_per_hand")
     pooled = csv[(csv["lineup"] == "all") & (csv["side"] == "both")].set_index("variant")
     for variant, rows in hands.groupby("variant"):
-        per_hand = (rows["overtricks_0"] + rows["overtricks_1"]) / 2
+        per_hand = (rows["bags_taken_0"] + rows["bags_taken_1"]) / 2
         got = pooled.loc[variant]
         assert got["side_hands"] == 2 * len(rows)
         assert got["bags_per_side_hand"] == pytest.approx(per_hand.mean())
@@ -203,18 +204,22 @@ def test_bags_per_hand(run, request):
     for r in cells.itertuples():
         rows = hands[(hands["variant"] == r.variant) & (hands["lineup"] == r.lineup)
                      & (hands["swapped"] == r.swapped)]
-        assert r.bags_per_side_hand == pytest.approx(rows["overtricks_1"].mean())
+        assert r.bags_per_side_hand == pytest.approx(rows["bags_taken_1"].mean())
 
 
 def test_bags_per_game_and_the_winner_changed(games_run):
     folder, _ = games_run
     hands, games = raw(folder), raw(folder, "games")
     keys = ["variant", "lineup", "swapped", "game_id"]
-    per_game = hands.assign(bags=hands["overtricks_0"] + hands["overtricks_1"]).groupby(keys).agg(
-        bags=("bags", "sum"), pen_0=("bag_penalty_0", "sum"), pen_1=("bag_penalty_1", "sum"))
+    hands = hands.assign(bags=hands["bags_taken_0"] + hands["bags_taken_1"],
+                         bag_0=hands["overtricks_0"] + hands["bag_penalty_0"],
+                         bag_1=hands["overtricks_1"] + hands["bag_penalty_1"])
+    per_game = hands.groupby(keys).agg(bags=("bags", "sum"), bag_0=("bag_0", "sum"),
+                                       bag_1=("bag_1", "sum"))
     both = games.merge(per_game.reset_index(), on=keys)
     assert len(both) == len(games)
-    cf0, cf1 = both["score_0"] - both["pen_0"], both["score_1"] - both["pen_1"]
+    # the bags' points of the whole game (overtricks + penalties) taken out of the final scores
+    cf0, cf1 = both["score_0"] - both["bag_0"], both["score_1"] - both["bag_1"]
     both["changed"] = ((both["winner"] == 0) & (cf1 > cf0)) | ((both["winner"] == 1)
                                                                & (cf0 > cf1))
     csv = table(folder, "bags_per_game")
