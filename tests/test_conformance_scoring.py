@@ -82,6 +82,8 @@ COMBINATIONS: dict[str, dict] = {
     "tens_are_wheels,exact,bag_cancel_card,book_made,no_minus,set_to_opponents": {
         "ten_for_two_hundred": True, "ten_for_200_exact": True, "tens_are_wheels": True,
         "bag_cancel_card": "cut", "book_made": True, "no_minus": True, "set_to_opponents": True},
+    "exact wheels,no_overs": {"ten_for_two_hundred": True, "ten_for_200_exact": True,
+                              "tens_are_wheels": True, "no_overs": True},
     "team_nil,wheel,set_to_opponents,double_over": {
         "team_nil": True, "ten_for_two_hundred": True, "set_to_opponents": True,
         "double_over": True},

@@ -300,3 +300,15 @@ def test_house_scoring_combinations_refused():
                                    "last_trick_bonus": True}])
 def test_more_whole_games(over):
     test_whole_games_play_to_the_end(over)
+
+
+@pytest.mark.parametrize("over", [{"no_overs": True}, {"three_b": True}, {"quicksand": True}])
+def test_no_bags_counted_for_an_exact_wheel_either(over):
+    # a wheel (side 0) of 12 tricks under ten_for_200_exact keeps 2 bags, but these rules count
+    # none: 200 and the bags stay at 8 (found by the conformance runs against the reference)
+    rules = load_rules({"ten_for_two_hundred": True, "ten_for_200_exact": True, **over})
+    s = score_hands(np.array([[-1, 1, -1, 1]], np.int8), np.zeros((1, 4), bool),
+                    np.array([[6, 0, 6, 1]], np.int8), np.array([[8, 0]], np.int32), rules,
+                    contracts=np.array([[3, 0]], np.int8))
+    assert s.points[0, 0] == 200 and s.bags_after[0].tolist() == [8, 0]
+    assert s.bags_taken[0, 0] == 2

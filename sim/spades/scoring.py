@@ -464,6 +464,8 @@ def _bags(t: Tally, f: Facts, bags_before) -> None:
     rules = f.rules
     before = bags_before.astype(np.int32)
     t.contract = t.contract + t.opponents
+    if rules.three_b or rules.quicksand or rules.no_overs or rules.highlander:
+        t.bags = np.zeros_like(t.bags)  # no bags at all, a wheel's above 10 included (§4.6)
     if rules.bags_negative:
         t.overtricks = t.overtricks - t.bags
         t.bags_after = before
