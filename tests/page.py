@@ -1,11 +1,27 @@
-"""The report pages' HTML as the report tests read it: every tag, every linked URL (a
-self-contained page links none), and the section titles (h2)."""
+"""What the report tests read: the report pages' HTML (every tag, every linked URL — a
+self-contained page links none — and the section titles, h2), a report's CSV tables and a run's
+Parquet tables."""
 
 from __future__ import annotations
 
 from html.parser import HTMLParser
 
-__all__ = ["Page"]
+import pandas as pd
+
+__all__ = ["Page", "raw", "table"]
+
+
+def table(folder, name: str) -> pd.DataFrame:
+    """The report's table ``name`` (``folder/report/tables/<name>.csv``)."""
+    return pd.read_csv(folder / "report" / "tables" / f"{name}.csv")
+
+
+def raw(folder, name: str = "hands") -> pd.DataFrame:
+    """A run's Parquet table, with the cell columns as plain strings."""
+    frame = pd.read_parquet(folder / name)
+    for col in ("variant", "lineup"):
+        frame[col] = frame[col].astype(str)
+    return frame
 
 
 class Page(HTMLParser):

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
+from page import raw, table
 from scipy import stats
 
 import sim
@@ -38,16 +39,6 @@ def study(tmp_path_factory):
     build_report(folder, folder / "report")
     return folder
 
-
-def table(folder, name: str) -> pd.DataFrame:
-    return pd.read_csv(folder / "report" / "tables" / f"{name}.csv")
-
-
-def raw(folder, name: str = "hands") -> pd.DataFrame:
-    frame = pd.read_parquet(folder / name)
-    for col in ("variant", "lineup"):
-        frame[col] = frame[col].astype(str)
-    return frame
 
 
 def ratio(clusters: pd.DataFrame, x: str, y: str) -> tuple[float, float, float]:

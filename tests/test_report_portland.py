@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from page import raw, table
 from scipy import stats
 
 import sim
@@ -51,16 +52,6 @@ def hands_run(tmp_path_factory):
     folder = sim.run(HANDS, tmp_path_factory.mktemp("phands") / "r", n_jobs=1)
     return folder, build_report(folder, folder / "report")
 
-
-def table(folder, name: str) -> pd.DataFrame:
-    return pd.read_csv(folder / "report" / "tables" / f"{name}.csv")
-
-
-def raw(folder, name: str = "hands") -> pd.DataFrame:
-    frame = pd.read_parquet(folder / name)
-    for col in ("variant", "lineup"):
-        frame[col] = frame[col].astype(str)
-    return frame
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
