@@ -59,19 +59,20 @@ class HandScore:
 
 def _per_side(x: np.ndarray) -> np.ndarray:
     pairs = x.reshape(x.shape[0], 2, 2)  # [:, k, s] is seat 2k + s
-    return pairs[:, 0].astype(np.int32) + pairs[:, 1]
+    return np.add(pairs[:, 0], pairs[:, 1], dtype=np.int32)
 
 
 @dataclass(frozen=True, eq=False)
 class Facts:
     """What the hand's score depends on. Per seat [N, 4]: ``bids`` (int32; 0 = nil, a
-    0-and-a-half, or no bid), ``blind``, ``tricks`` (int32), ``is_nil``, ``half``,
-    ``dark``, ``no_trump``, ``declared`` (the seat bid on its own: not a side contract's or a joint
-    bid's partner); per side [N, 2]: ``bid`` the contract (ordinary bids, two halves make a
-    trick), ``taken`` the tricks counted toward it (a nil bidder's only under
-    ``nil_tricks = "count"``), ``codes`` and ``bemo`` (`sim.spades.contracts`), ``progressive``;
-    per hand: ``winners`` int8[N, 13], ``plays`` and ``seats`` int8[N, 52] (slot and seat of every
-    card in order; None on a score sheet), ``cancel_card`` int8[N] (-1 = none)."""
+    0-and-a-half, or no bid), ``blind``, ``tricks`` (int32), ``is_nil``, ``half``, ``dark``,
+    ``no_trump``, ``declared`` (the seat bid on its own: not a side contract's or a joint bid's
+    partner); per side [N, 2]: ``bid`` the contract (ordinary bids, two halves make a trick),
+    ``taken`` the tricks counted toward it (a nil bidder's only under ``nil_tricks =
+    "count"``), ``nil_tricks`` the tricks of its nil bidders, ``codes`` and ``bemo``
+    (`sim.spades.contracts`), ``progressive``; per hand: ``winners`` int8[N, 13], ``plays`` and
+    ``seats`` int8[N, 52] (slot and seat of every card in order; None on a score sheet),
+    ``cancel_card`` int8[N] (-1 = none)."""
 
     rules: SpadesRules
     bids: np.ndarray
@@ -84,6 +85,7 @@ class Facts:
     no_trump: np.ndarray | None
     bid: np.ndarray
     taken: np.ndarray
+    nil_tricks: np.ndarray
     codes: np.ndarray
     bemo: np.ndarray | None
     progressive: np.ndarray
@@ -135,7 +137,7 @@ class Tally:
         for name in ("overtricks", "nil", "bemo", "bonus", "trick_bonus", "bag_penalty",
                      "opponents"):
             if getattr(self, name) is None:
-                setattr(self, name, np.zeros_like(self.contract))
+                setattr(self, name, np.zeros(self.contract.shape, np.int32))
 
 
 def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray,
@@ -196,7 +198,8 @@ def _facts(bids, blind, tricks, rules, contracts, bemo, winners, no_trump, dark,
         codes = np.where((codes == 0) & (_per_side(ordinary) == 10) & no_nil, sc.WHEEL, codes)
     return Facts(rules=rules, bids=ordinary, declared=bids >= 0, blind=blind, tricks=tricks,
                  is_nil=is_nil, half=half, dark=dark, no_trump=no_trump, bid=bid,
-                 taken=_per_side(tricks * counts), codes=codes, bemo=bemo,
+                 taken=_per_side(tricks * counts), nil_tricks=_per_side(tricks * is_nil),
+                 codes=codes, bemo=bemo,
                  progressive=progressive, winners=winners, plays=plays, seats=seats,
                  cancel_card=cancel_card)
 
@@ -238,10 +241,7 @@ def _standard(f: Facts) -> Tally:
         blind_bid = _per_side(f.bids * (f.blind & ~f.is_nil))
         contract = contract + 10 * blind_bid * made
         bags = np.where(blind_bid > 0, 0, bags)
-    if f.rules.nil_tricks == "bags_only":
-        nil_bags = _per_side(f.tricks * f.is_nil)
-    else:
-        nil_bags = np.zeros_like(bags)
+    nil_bags = f.nil_tricks if f.rules.nil_tricks == "bags_only" else 0
     return Tally(contract=contract, bags=bags, made=made, bags_taken=bags + nil_bags,
                  progressive=f.progressive.copy())
 
@@ -324,7 +324,7 @@ def _no_trump(t: Tally, f: Facts) -> None:
 def _nil_bags(t: Tally, f: Facts) -> None:
     """``nil_tricks = "bags_only"``: every trick of a nil bidder is one bag (RULES.md §3)."""
     if f.rules.nil_tricks == "bags_only":
-        t.bags = t.bags + _per_side(f.tricks * f.is_nil)
+        t.bags = t.bags + f.nil_tricks
     if f.rules.three_b or f.rules.quicksand or f.rules.no_overs or f.rules.highlander:
         t.bags = np.zeros_like(t.bags)  # no bags at all (RULES.md §4.6)
 
@@ -369,7 +369,7 @@ def _nil(t: Tally, f: Facts) -> None:
         points = np.where(covered, np.where(both_made, points * np.where(twice, 2, 1), 0),
                           points)
     if rules.three_b:
-        points = points - 10 * _per_side(f.tricks * f.is_nil)
+        points = points - 10 * f.nil_tricks
     t.nil = points
 
 
@@ -386,7 +386,9 @@ def _wins_game(t: Tally, f: Facts) -> None:
     12 or more, or made a double blind nil under ``double_blind_nil_reward = "win"``, wins the
     game at once (RULES.md §4.4); -1 for none."""
     rules = f.rules
-    out = np.full(f.n, -1, dtype=np.int8)
+    out = t.wins_game = np.full(f.n, -1, dtype=np.int8)
+    if not (rules.moon or rules.lexington or rules.double_blind_nil):
+        return
     if rules.double_blind_nil and rules.double_blind_nil_reward == "win":
         _, both_blind, both_made = _double_nils(f)
         for side in (0, 1):
@@ -398,7 +400,6 @@ def _wins_game(t: Tally, f: Facts) -> None:
             won = no_nil & (ordinary == total) & (taken >= total)
             for side in (0, 1):
                 out[won[:, side]] = side
-    t.wins_game = out
 
 
 def _side_contracts(t: Tally, f: Facts) -> None:
@@ -494,18 +495,23 @@ def _trick_bonuses(t: Tally, f: Facts) -> None:
     if not any(getattr(rules, key) for key in TRICK_BONUSES):
         return
     n, rows = f.n, np.arange(f.n)
-    plays, seats, winners = (x.astype(np.intp) for x in (f.plays, f.seats, f.winners))
+    plays, seats, winners = (x.astype(np.int16) for x in (f.plays, f.seats, f.winners))
     n_tricks = winners.shape[1]
     trick_cards = plays.reshape(n, n_tricks, 4)  # [:, t, j]: the j-th card of trick t
     trick_seats = seats.reshape(n, n_tricks, 4)
-    winning = np.take_along_axis(trick_cards, np.argmax(
-        trick_seats == winners[:, :, None], axis=2)[:, :, None], axis=2)[:, :, 0]
+    # the winning card of each trick (only the last one unless dix looks at them all): the card
+    # of the winner, who played (winner - leader) mod 4 places after the leader
+    looked = slice(None) if rules.dix else slice(-1, None)
+    at = (winners[:, looked] - trick_seats[:, looked, 0]) % 4
+    winning = np.take_along_axis(trick_cards[:, looked], at[:, :, None], axis=2)[:, :, 0]
     suit, rank = winning // 13, winning % 13
     last, win_last = winning[:, -1], winners[:, -1]
     seat_points = np.zeros((n, 4), np.int32)
+    seat_ids = np.arange(4)
 
-    def award(seat, value):
-        np.add.at(seat_points, (rows, seat), value)
+    def award(seat, value):  # seat: intp[N] or [N, k]; value: the same shape or a number
+        points = (seat[..., None] == seat_ids) * np.asarray(value)[..., None]
+        seat_points[:] += points if points.ndim == 2 else points.sum(axis=1)
 
     if rules.last_trick_bonus:
         award(win_last, 10)
@@ -515,16 +521,13 @@ def _trick_bonuses(t: Tally, f: Facts) -> None:
         nine = winning == 13 * SPADES + NINE
         spades_led = trick_cards[:, :, 0] // 13 == SPADES
         other_spade = ((trick_cards // 13 == SPADES).sum(axis=2) >= 2)
-        value = np.where(spades_led, 10, np.where(other_spade, 5, 1)) * nine
-        for k in range(n_tricks):
-            award(winners[:, k], value[:, k])
+        award(winners, np.where(spades_led, 10, np.where(other_spade, 5, 1)) * nine)
     if rules.last_trick_ace:
         award(win_last, np.where(rank[:, -1] == ACE, np.where(suit[:, -1] == SPADES, 20, 10), 0))
     if rules.last_trick_ace_nil:
         aces = trick_cards[:, -1] % 13 == ACE
         nil_seat = f.is_nil[rows[:, None], trick_seats[:, -1]]
-        for j in range(4):
-            award(trick_seats[:, -1, j], rules.nil_bonus // 5 * (aces[:, j] & nil_seat[:, j]))
+        award(trick_seats[:, -1], rules.nil_bonus // 5 * (aces & nil_seat))
     if rules.last_trick_deuce:
         award(win_last, 30 * ((rank[:, -1] == DEUCE) & (suit[:, -1] != SPADES)))
     if rules.last_trick_high_spade:
