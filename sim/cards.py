@@ -51,7 +51,8 @@ __all__ = [
 
 RANKS = "23456789TJQKA"  # rank characters, weakest first (RULES.md §0)
 SUITS = "CDHS"  # suit characters by suit index
-SPADES = 3
+CLUBS, SPADES = 0, 3
+JOKERS = ("BJ", "LJ", "XJ")  # big, little and (five players) third joker (RULES.md §4.2)
 
 U64 = np.uint64
 _ONE = U64(1)
@@ -70,11 +71,20 @@ class Deck:
         Bits of each effective suit (index 0..3 = C, D, H, S); 0 for a suit with no card.
     copies : int
         1 for one deck, 2 when every card exists twice (one word per copy).
+    equal : tuple of int
+        Bitboards of cards that rank equal (RULES.md §4.2 ``jokers_first_wins``): of two such
+        cards in one trick the first played wins.
+    ladder : bool
+        Suits rank in the order of their bit ranges and a card of a higher suit beats every card
+        of a lower one (RULES.md §4.2 ``suit_ladder``): a card beats the trick iff its bit is
+        higher, whatever suit was led.
     """
 
     names: tuple[str, ...]
     suit_masks: np.ndarray
     copies: int = 1
+    equal: tuple[int, ...] = ()  # masks of cards of equal strength: the first played wins
+    ladder: bool = False  # no off-suits: any card beats every card of lower bits (suit_ladder)
 
     @property
     def n_cards(self) -> int:
@@ -109,6 +119,18 @@ class Deck:
             for suit_mask in (int(x) for x in self.suit_masks):
                 m |= suit_mask & (suit_mask >> k)
             out[k] = U64(m)
+        return out
+
+    @cached_property
+    def natural(self) -> np.ndarray:
+        """int8[64]: each slot's physical card, independent of the layout: ``13 * suit + rank``
+        of its name (suits C D H S, ranks 2..A = 0..12); jokers 52 (BJ), 53 (LJ), 54 (XJ); -1
+        for an unused slot. Two layouts of the same cards deal the same physical cards."""
+        out = np.full(64, -1, dtype=np.int8)
+        for b, name in enumerate(self.names):
+            if name:
+                out[b] = JOKERS.index(name) + 52 if name in JOKERS else (
+                    13 * SUITS.index(name[1]) + RANKS.index(name[0]))
         return out
 
     def bit_of(self, name: str) -> int:

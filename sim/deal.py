@@ -59,7 +59,10 @@ def deal_in_order(deck: Deck, n: int, players: int, rng: np.random.Generator,
     turned-up trump, RULES.md §1)."""
     if deck.copies != 1:
         raise NotImplementedError("two-deck games (RULES.md §4.7) are not implemented yet")
-    slots = np.flatnonzero([bool(name) for name in deck.names]).astype(np.int8)
+    # the slots in the order of their physical cards, so that two layouts of the same cards
+    # (RULES.md §4.2 card orders) deal the same cards from the same random numbers
+    slots = np.flatnonzero(deck.natural >= 0)
+    slots = slots[np.argsort(deck.natural[slots], kind="stable")].astype(np.int8)
     cards_each = cards_each or slots.size // players
     order = shuffled(slots, n, rng)
     hands = hands_from_order(order, players, cards_each)

@@ -16,7 +16,7 @@ from .cards import BIT, SUITS, Deck, bit_index, pick, popcount
 from .errors import UserError
 from .views import PlayView
 
-__all__ = ["IllegalPlay", "TrickResult", "play_tricks"]
+__all__ = ["IllegalPlay", "TrickResult", "TrickState", "play_tricks"]
 
 U64 = np.uint64
 
@@ -27,6 +27,28 @@ class IllegalPlay(UserError):
     def __init__(self, message: str, *, row: int, trick: int, seat: int, card: str):
         self.row, self.trick, self.seat, self.card = row, trick, seat, card
         super().__init__(f"trick {trick}, seat {seat}: {card} {message}")
+
+
+@dataclass(frozen=True, eq=False)
+class TrickState:
+    """What a play constraint (``play_tricks(constraint=...)``) sees at one card: uint64[N]
+    ``hand``, ``legal`` (the cards legal by following suit and the lead rule), ``led`` (the led
+    suit's bits; 0 for the leader), ``led_card`` (0 for the leader), ``trump``, ``winning``
+    (the card winning the trick so far, 0 for the leader), ``in_trick``; int8[N] ``seat`` and
+    ``winning_seat`` (-1 for the leader); ``position`` and ``trick_no`` (0-based ints, shared by
+    the batch)."""
+
+    hand: np.ndarray
+    legal: np.ndarray
+    led: np.ndarray
+    led_card: np.ndarray
+    trump: np.ndarray
+    winning: np.ndarray
+    in_trick: np.ndarray
+    seat: np.ndarray
+    winning_seat: np.ndarray
+    position: int
+    trick_no: int
 
 
 @dataclass(frozen=True, eq=False)
@@ -44,7 +66,8 @@ class TrickResult:
 def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: Deck,
                 lead_rule: Callable[[np.ndarray, np.ndarray], np.ndarray], lineup, rng,
                 context: dict, dummy: int | None = None, no_trump: np.ndarray | None = None,
-                dark: np.ndarray | None = None) -> TrickResult:
+                dark: np.ndarray | None = None,
+                constraint: Callable[[TrickState], np.ndarray] | None = None) -> TrickResult:
     """Play out every trick of a batch of hands.
 
     hands: uint64[N, P] (not modified); leader: int8[N] first leader; trump: uint64[N] trump bits;
@@ -55,7 +78,10 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
     no_trump: bool[N, P] seats that may not trump (Spades ``no_trump_bids``): void in a led
     non-trump suit, such a seat discards a non-trump card if it holds one; dark: bool[N, P] seats
     playing in the dark (Spades ``nil_in_the_dark``): the engine plays for them the first legal
-    card of their hand shuffled face down (a uniformly random order drawn from ``rng``).
+    card of their hand shuffled face down (a uniformly random order drawn from ``rng``);
+    constraint(state) -> legal: a game's further restrictions of the legal cards (Spades
+    RULES.md §4.3: first-trick rules, must trump ...), given a `TrickState`; it returns a subset
+    of ``state.legal`` that is never empty where ``state.legal`` is not.
     """
     n, players = hands.shape
     n_tricks = int(popcount(hands[:1, 0])[0]) if n else 0
@@ -85,6 +111,7 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
     leader = leader.astype(np.intp)
     for t in range(n_tricks):
         led = np.zeros(n, dtype=U64)
+        led_card = np.zeros(n, dtype=U64)
         in_trick = np.zeros(n, dtype=U64)
         win_card = np.zeros(n, dtype=U64)  # the card winning the trick so far
         win_seat = np.full(n, -1, dtype=np.int8)
@@ -100,6 +127,12 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
                     off = legal & ~trump
                     barred = no_trump[rows, seat] & (follow == 0) & ((led & trump) == 0)
                     legal = pick(barred & (off != 0), off, legal)
+            free = legal  # legal before the game's constraint
+            if constraint is not None:
+                legal = constraint(TrickState(hand=hand, legal=legal, led=led, trump=trump,
+                                              led_card=led_card,
+                                              winning=win_card, in_trick=in_trick, seat=seat,
+                                              winning_seat=win_seat, position=j, trick_no=t))
             if dummy is not None:  # everyone sees the dummy; playing it, its partner sees his own
                 on_table = dealt[base + dummy] & unplayed
                 partner = dealt[base + (dummy ^ 2)] & unplayed
@@ -119,12 +152,13 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
             bad = ((card & ~legal) != 0) | (popcount(card) != 1)
             if bad.any():
                 raise _illegal(np.flatnonzero(bad)[0], t, seat, hand, legal, led, card, deck,
-                               lead_rule)
+                               lead_rule, free, constraint)
             slot = bit_index(card)
             plays[t * players + j] = slot
             in_trick = in_trick | card
             unplayed &= ~card
             if j == 0:
+                led_card = card
                 led_suit = suit_of_bit[slot]
                 led = deck.suit_masks[led_suit]
                 led_bit = np.left_shift(1, led_suit).astype(np.uint8)
@@ -132,12 +166,16 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
                 voids[rows, seat] |= led_bit * ((card & led) == 0)
             # The highest trump wins, else the highest card of the led suit (RULES.md §0); two
             # cards of one suit compare as integers since a higher bit is a stronger card.
-            if trump_on_top:
+            if deck.ladder:  # RULES.md §4.2 suit_ladder: the highest card of the highest suit
+                beats = card > win_card
+            elif trump_on_top:
                 beats = ((card & (trump | led)) != 0) & (card > win_card)
             else:
                 beats = pick((win_card & trump) != 0,
                              ((card & trump) != 0) & (card > win_card),
                              ((card & trump) != 0) | (((card & led) != 0) & (card > win_card)))
+            for group in deck.equal:  # equal cards (RULES.md §4.2): the first played wins
+                beats &= ((card & group) == 0) | ((win_card & group) == 0)
             win_card = pick(beats, card, win_card)
             win_seat = pick(beats, seat, win_seat)
             seat_order[t * players + j] = seat
@@ -158,7 +196,8 @@ def _first_in_pile(legal: np.ndarray, priority: np.ndarray) -> np.ndarray:
     return BIT[np.argmax(np.where(held, priority + 1, 0), axis=1)]
 
 
-def _illegal(row, t, seat, hand, legal, led, card, deck: Deck, lead_rule) -> IllegalPlay:
+def _illegal(row, t, seat, hand, legal, led, card, deck: Deck, lead_rule, free,
+             constraint) -> IllegalPlay:
     """Explain, for one offending hand, why its card was not legal."""
     c, h, lg = int(card[row]), int(hand[row]), int(legal[row])
     names = deck.names_of(c)
@@ -167,6 +206,9 @@ def _illegal(row, t, seat, hand, legal, led, card, deck: Deck, lead_rule) -> Ill
         why = "is not one card"
     elif not c & h:
         why = "is not in the player's hand"
+    elif c & int(free[row]):  # allowed by suit and lead, forbidden by the game's constraint
+        reason = getattr(constraint, "reason", "is not allowed by the play rules")
+        why = f"{reason} (legal: {' '.join(deck.names_of(lg))})"
     elif int(led[row]) and h & int(led[row]):
         suit = SUITS[[i for i, m in enumerate(deck.suit_masks) if int(m) == int(led[row])][0]]
         why = f"does not follow suit ({suit} was led and the player holds {suit})"

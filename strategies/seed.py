@@ -99,6 +99,11 @@ def _house_scoring(rules) -> bool:
     return bool(rules.no_overs or rules.highlander or rules.exact == "player")
 
 
+def _tops(deck) -> list[int]:
+    """The bit of each suit's strongest card within its range (12 for a suit of 2..A)."""
+    return [int(np.bitwise_count(m)) - 1 for m in deck.suit_masks]
+
+
 def _nearest_legal(want: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """The legal bid closest to ``want``: the highest legal bid not above it, else the lowest."""
     want = np.clip(want, 0, 15).astype(np.int64)
@@ -220,20 +225,26 @@ class SeedStrategy(Strategy):
         n_sp = popcount(spades.astype(U64)).astype(np.int64)
         est = np.zeros(hand.shape[0])
         short = np.zeros(hand.shape[0])
+        tops = _tops(deck)  # honours count from the top of each suit's range (RULES.md §4.2)
         for suit in range(4):
             if suit == SPADES:
                 continue
-            cards = _suit_cards(hand, deck, suit)
+            cards, top = _suit_cards(hand, deck, suit), tops[suit]
             length = popcount(cards.astype(U64)).astype(np.int64)
             live = length < self.long_side_suit
-            est += self.ace * (((cards >> 12) & 1) & live)
-            est += self.king * (((cards >> 11) & 1) & (length >= 2) & live)
-            est += self.queen * (((cards >> 10) & 1) & (length >= 3) & live)
+            est += self.ace * (((cards >> top) & 1) & live)
+            est += self.king * (((cards >> (top - 1)) & 1) & (length >= 2) & live)
+            est += self.queen * (((cards >> (top - 2)) & 1) & (length >= 3) & live)
             short += np.maximum(0, 2 - length)
-        est += self.spade_honour * (((spades >> 12) & 1)
-                                    + ((spades >> 11) & 1) * (n_sp >= 2)
-                                    + ((spades >> 10) & 1) * (n_sp >= 3))
-        est += self.spade_length * np.maximum(0, n_sp - self.spade_length_from + 1)
+        # the three highest trumps of the range (A♠ K♠ Q♠, or BJ LJ A♠ with jokers ...)
+        top = tops[SPADES]
+        est += self.spade_honour * (((spades >> top) & 1)
+                                    + ((spades >> (top - 1)) & 1) * (n_sp >= 2)
+                                    + ((spades >> (top - 2)) & 1) * (n_sp >= 3))
+        # length counts from the spades a player holds beyond his share of a longer spade
+        # range (13 spades: from the 4th; 15 with jokers: half a spade later)
+        longer = (tops[SPADES] - 12) / 4
+        est += self.spade_length * np.maximum(0, n_sp - self.spade_length_from + 1 - longer)
         spare = np.maximum(0, n_sp - 1)  # spades left to ruff with after leading/holding one
         est += self.ruff * np.minimum(short, spare)
         return est
@@ -297,7 +308,8 @@ class SeedStrategy(Strategy):
         partner_nil = partner_bid == 0
         rules = view.rules
         may_nil = (view.legal & 1) != 0
-        safe_nil = (n_sp <= self.nil_max_spades) & (top_sp <= self.nil_max_spade)
+        highest_safe = self.nil_max_spade + _tops(deck)[SPADES] - 12  # counted from the top
+        safe_nil = (n_sp <= self.nil_max_spades) & (top_sp <= highest_safe)
         limit = np.where(partner_nil, self.double_nil_max_estimate if rules.double_nil else -1.0,
                          self.nil_max_estimate)
         joint = self.partner_estimate if rules.partnership_bidding else 0.0  # one bid for two

@@ -6,9 +6,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import SPADES, Deck, pick, standard_deck
+from ..cards import CLUBS, SPADES, U64, Deck, lowest_bit, pick
 from ..tricks import TrickResult, play_tricks
 from .bidding import BidResult, run_bidding
+from .constraints import constraint_for
+from .decks import spades_deck
 from .rules import SpadesRules
 from .scoring import HandScore, score_hands
 
@@ -16,8 +18,8 @@ __all__ = ["HandOutcome", "cancel_cards", "deck_for", "first_leader", "lead_rule
 
 
 def deck_for(rules: SpadesRules) -> Deck:
-    """The card layout of a rules value (RULES.md §4.2 card orders will add layouts here)."""
-    return standard_deck()
+    """The card layout of a rules value (RULES.md §4.2 card orders: `sim.spades.decks`)."""
+    return spades_deck(rules)
 
 
 def lead_rule_for(rules: SpadesRules, deck: Deck):
@@ -25,12 +27,14 @@ def lead_rule_for(rules: SpadesRules, deck: Deck):
     ``lead(hand, broken) -> legal`` where ``broken: bool[N]`` says a spade was played to an
     earlier trick. A leader holding only spades may always lead one."""
     spades = deck.suit_masks[SPADES]
+    # lead_ace_of_spades (RULES.md §4.3): the A♠ may be led before spades are broken
+    ace = U64(1) << U64(deck.bit_of("AS")) if rules.lead_ace_of_spades else U64(0)
 
     def free(hand, broken):
         return hand
 
     def until_broken(hand, broken):
-        others = hand & ~spades
+        others = hand & (~spades | ace)
         return pick(broken | (others == 0), hand, others)
 
     def never(hand, broken):
@@ -42,10 +46,17 @@ def lead_rule_for(rules: SpadesRules, deck: Deck):
     return {True: until_broken, False: free, "never": never}[rules.spades_broken]
 
 
-def first_leader(dealer: np.ndarray, contracts: np.ndarray, rules: SpadesRules) -> np.ndarray:
+def first_leader(dealer: np.ndarray, contracts: np.ndarray, rules: SpadesRules,
+                 hands: np.ndarray | None = None, deck: Deck | None = None) -> np.ndarray:
     """int8[N]: the left of the dealer leads (RULES.md §3); under ``mo_b`` a side that declared
-    Mo leads: its first player in the rotation from the dealer's left (§4.4)."""
+    Mo leads: its first player in the rotation from the dealer's left (§4.4); under
+    ``first_lead = "two_of_clubs" | "lowest_club"`` or ``first_trick_clubs`` the holder of the 2C
+    / of the lowest club in ``hands`` (uint64[N, 4]; §4.3)."""
     left = ((dealer + 1) % 4).astype(np.int8)
+    if rules.first_lead != "left_of_dealer" or rules.first_trick_clubs:
+        clubs = hands & deck.suit_masks[CLUBS]  # the lowest club dealt is the 2C if it is there
+        lowest = np.where(clubs != 0, lowest_bit(clubs), ~U64(0))
+        return np.argmin(lowest, axis=1).astype(np.int8)
     if not rules.mo_b:
         return left
     from .contracts import BIG_MO, LITTLE_MO
@@ -124,14 +135,16 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
     trump = np.full(hands.shape[0], deck.suit_masks[SPADES])
     context = dict(bids=bidding.bids, blind=bidding.blind, scores=scores, bags=bags, rules=rules,
                    contracts=bidding.contracts, bemo=bidding.bemo, no_trump=bidding.no_trump)
-    play = play_tricks(hands, first_leader(dealer, bidding.contracts, rules), trump, deck,
-                       lead_rule_for(rules, deck), lineup, rng, context,
+    play = play_tricks(hands, first_leader(dealer, bidding.contracts, rules, hands, deck),
+                       trump, deck, lead_rule_for(rules, deck), lineup, rng, context,
                        no_trump=bidding.no_trump if rules.no_trump_bids else None,
-                       dark=bidding.dark if rules.nil_in_the_dark and dark_play else None)
+                       dark=bidding.dark if rules.nil_in_the_dark and dark_play else None,
+                       constraint=constraint_for(rules, deck))
     score = score_hands(bidding.bids, bidding.blind, play.tricks, bags, rules,
                         bidding.contracts, bidding.bemo, play.winners, bidding.no_trump,
                         bidding.dark, bidding.auction, bidding.half, plays=play.plays,
-                        seats=play.seats, progressive=progressive, cancel_card=cancel_card)
+                        seats=play.seats, progressive=progressive, cancel_card=cancel_card,
+                        deck=deck)
     return HandOutcome(bidding=bidding, play=play, score=score,
                        scores_after=scores + score.points, passed=passed, held=hands,
                        cancel_card=cancel_card)

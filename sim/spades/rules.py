@@ -12,6 +12,7 @@ from typing import ClassVar
 
 from ..errors import UserError
 from ..options import option, register_preset
+from .decks import JOKER_ORDERS, TRUMP_ORDERS
 
 __all__ = ["SpadesRules"]
 
@@ -51,6 +52,16 @@ def _nil_pass(value) -> tuple[int, int]:
         raise ValueError(value)
     return tuple(value)
 SPADES_BROKEN = (True, False, "never")
+FIRST_LEADS = ("left_of_dealer", "two_of_clubs", "lowest_club")
+
+
+def _card_list(value) -> tuple[str, ...]:
+    from ..cards import standard_deck
+
+    names = standard_deck().names
+    if len(set(value)) != len(value) or any(v not in names or not v for v in value):
+        raise ValueError(value)
+    return tuple(value)
 
 
 def _cancel_card(value) -> str:
@@ -225,6 +236,38 @@ class SpadesRules:
                              "12 or more", kind=bool)
     lexington_points: bool = option(False, "a side taking 12 or more tricks scores 240 "
                                     "whatever it bid", kind=bool)
+    # RULES.md §4.2 card order and trumps (layouts in sim/spades/decks.py)
+    trump_order: str = option("standard", "how the trumps rank: " + ", ".join(TRUMP_ORDERS),
+                              kind=str, choices=TRUMP_ORDERS)
+    jokers: int = option(0, "jokers added to the deck (big BJ and little LJ), ranked by "
+                         "trump_order (standard: BJ > LJ > AS)", kind=int, choices=(0, 2))
+    jokers_remove: tuple[str, ...] | None = option(
+        None, "the cards taken out to make room for the jokers (default 2C and 2D)", kind=list,
+        optional=True, parse=_card_list, shape='a list of card names such as ["2C", "2H"]')
+    # RULES.md §4.3 leads and play constraints
+    first_lead: str = option("left_of_dealer", "who leads trick 1: the dealer's left, or the "
+                             "holder of 2C / of the lowest club, leading it", kind=str,
+                             choices=FIRST_LEADS)
+    first_trick_clubs: bool = option(False, "the lowest club leads trick 1, and nobody plays a "
+                                     "spade to it unless he holds only spades", kind=bool)
+    first_trick_lowest_club: bool = option(False, "on trick 1 everyone plays his lowest club "
+                                           "(void in clubs: any non-spade)", kind=bool)
+    no_spade_lead_first_trick: bool = option(False, "spades may not be led to trick 1 (unless "
+                                             "the leader holds only spades)", kind=bool)
+    lead_ace_of_spades: bool = option(False, "under spades_broken the ace of spades may be led "
+                                      "before spades are broken", kind=bool)
+    must_overtrump: str = option("off", "void in a led non-spade suit, beat a spade in the "
+                                 "trick if you can: always, or only an opponent's (opponents)",
+                                 kind=str, choices=("off", "opponents", "always"))
+    must_trump: bool = option(False, "void in the led suit, play a spade if you have one, and "
+                              "beat the highest spade in the trick if you can", kind=bool)
+
+    @property
+    def removed_cards(self) -> tuple[str, ...]:
+        """The cards left out of the deck for the jokers (RULES.md §4.2)."""
+        if not self.jokers:
+            return ()
+        return self.jokers_remove if self.jokers_remove is not None else ("2C", "2D")
 
     @property
     def min_bid(self) -> int:
@@ -251,6 +294,7 @@ class SpadesRules:
                 and self.mercy_score >= self.target_score):
             raise UserError("mercy_score must be below target_score", key="mercy_score")
         self._check_bids()
+        self._check_cards()
 
     @property
     def side_contracts(self) -> bool:
@@ -320,6 +364,46 @@ class SpadesRules:
                     raise UserError(f"{key} rules the two ordinary bids of a side; side "
                                     "contracts (team_nil, wheels, Mo, bemo, blind six, blind "
                                     "moon) replace them: choose one", key=key)
+
+    def _check_cards(self) -> None:
+        """RULES.md §4.2 and §4.3: card orders that need jokers, removals that keep hands even,
+        lead rules that need the card they name."""
+        order = self.trump_order
+        if order in JOKER_ORDERS and self.jokers != 2:
+            raise UserError(f"trump_order = {order!r} ranks two jokers: set jokers = 2",
+                            key="trump_order")
+        if self.jokers and order in ("bowers", "suit_ladder"):
+            raise UserError(f"trump_order = {order!r} has no place for jokers: set jokers = 0",
+                            key="jokers")
+        if self.jokers_remove is not None and not self.jokers:
+            raise UserError("jokers_remove needs jokers", key="jokers_remove")
+        if len(self.removed_cards) != self.jokers:
+            raise UserError(f"jokers_remove must name {self.jokers} cards, one per joker, so "
+                            "that the hands stay even", key="jokers_remove")
+        if self.bag_cancel_card in self.removed_cards:
+            raise UserError(f"bag_cancel_card {self.bag_cancel_card} is taken out by "
+                            "jokers_remove", key="bag_cancel_card")
+        if self.first_lead == "two_of_clubs" and "2C" in self.removed_cards:
+            raise UserError("first_lead = \"two_of_clubs\" needs the 2C, which jokers_remove "
+                            "takes out", key="first_lead")
+        leads = [k for k in ("first_trick_clubs", "first_trick_lowest_club") if getattr(self, k)]
+        leads += ["first_lead"] if self.first_lead != "left_of_dealer" else []
+        if len(leads) > 1 and leads != ["first_trick_clubs", "first_lead"]:
+            raise UserError(f"{leads[0]} and {leads[1]} each rule trick 1: choose one",
+                            key=leads[1])
+        if leads and self.mo_b:
+            raise UserError(f"{leads[0]} names the first leader, which mo_b also does: choose "
+                            "one", key=leads[0])
+        if self.lead_ace_of_spades and self.spades_broken is not True:
+            raise UserError("lead_ace_of_spades needs spades_broken = true",
+                            key="lead_ace_of_spades")
+        if self.must_trump and self.must_overtrump != "off":
+            raise UserError("must_trump already makes a player beat the highest spade: "
+                            "set must_overtrump = \"off\"", key="must_overtrump")
+        if order == "suit_ladder" and (self.must_trump or self.must_overtrump != "off"
+                                       or self.no_trump_bids):
+            raise UserError("under suit_ladder no suit is trump: must_trump, must_overtrump "
+                            "and no_trump_bids do not apply", key="trump_order")
 
     def _check_bids(self) -> None:
         """RULES.md §4.4 keys that exclude each other or need another key."""

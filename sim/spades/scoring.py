@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..cards import Deck, standard_deck
 from . import contracts as sc
 from .rules import SpadesRules
 
@@ -26,7 +27,7 @@ __all__ = ["COMPONENTS", "HandScore", "score_hands"]
 # highlander's 7+ bonus), trick_bonus (the card bonuses of RULES.md §4.6)
 COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil", "bemo", "bonus", "trick_bonus")
 
-SPADES, NINE, ACE, DEUCE = 3, 7, 12, 0  # suit and ranks of the slot 13 * suit + rank
+SPADES, ACE, DEUCE = 3, 12, 0  # the spade suit's index; natural ranks 2..A = 0..12
 DARK_BLIND_NIL = 250  # RULES.md §4.4 nil_in_the_dark: "scored as Big Mo (mo_b)"
 
 
@@ -75,6 +76,7 @@ class Facts:
     ``cancel_card`` int8[N] (-1 = none)."""
 
     rules: SpadesRules
+    deck: Deck
     bids: np.ndarray
     declared: np.ndarray
     blind: np.ndarray
@@ -146,7 +148,7 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
                 no_trump: np.ndarray | None = None, dark: np.ndarray | None = None,
                 auction=None, half: np.ndarray | None = None, *, plays=None, seats=None,
                 progressive: np.ndarray | None = None,
-                cancel_card: np.ndarray | None = None) -> HandScore:
+                cancel_card: np.ndarray | None = None, deck: Deck | None = None) -> HandScore:
     """Score N hands. bids: int8[N, 4] (0 = nil, -1 = no bid: a side contract's partners);
     blind: bool[N, 4]; tricks: int8[N, 4]; bags_before: int[N, 2] the sides' running bag counts;
     contracts, bemo: int8[N, 2] the side contracts and bemos (RULES.md §4.4, codes of
@@ -161,12 +163,12 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     trick bonuses and ``bag_cancel_card`` need them; None on a score sheet); progressive:
     int[N, 2] the progressive bonuses each side earned earlier in the game (``seven_plus =
     "progressive"``, ``highlander``); cancel_card: int8[N] the slot of the bag-cancelling card
-    (``bag_cancel_card``)."""
+    (``bag_cancel_card``); deck: the card layout of ``plays`` (default the standard deck)."""
     n = bids.shape[0]
     progressive = (np.zeros((n, 2), np.int32) if progressive is None
                    else progressive.astype(np.int32))
     facts = _facts(bids, blind, tricks, rules, contracts, bemo, winners, no_trump, dark, half,
-                   plays, seats, progressive, cancel_card)
+                   plays, seats, progressive, cancel_card, deck or standard_deck())
     _needs_the_play(facts)
     if auction is not None:
         tally = _auction(facts, auction, bags_before)
@@ -183,7 +185,7 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
 
 
 def _facts(bids, blind, tricks, rules, contracts, bemo, winners, no_trump, dark, half, plays,
-           seats, progressive, cancel_card) -> Facts:
+           seats, progressive, cancel_card, deck) -> Facts:
     n = bids.shape[0]
     tricks = tricks.astype(np.int32)
     is_nil = bids == 0 if half is None else (bids == 0) & ~half
@@ -196,8 +198,8 @@ def _facts(bids, blind, tricks, rules, contracts, bemo, winners, no_trump, dark,
     if rules.tens_are_wheels:  # a side bid of 10 (no nil) is a wheel
         no_nil = _per_side(is_nil.astype(np.int32)) == 0
         codes = np.where((codes == 0) & (_per_side(ordinary) == 10) & no_nil, sc.WHEEL, codes)
-    return Facts(rules=rules, bids=ordinary, declared=bids >= 0, blind=blind, tricks=tricks,
-                 is_nil=is_nil, half=half, dark=dark, no_trump=no_trump, bid=bid,
+    return Facts(rules=rules, deck=deck, bids=ordinary, declared=bids >= 0, blind=blind,
+                 tricks=tricks, is_nil=is_nil, half=half, dark=dark, no_trump=no_trump, bid=bid,
                  taken=_per_side(tricks * counts), nil_tricks=_per_side(tricks * is_nil),
                  codes=codes, bemo=bemo,
                  progressive=progressive, winners=winners, plays=plays, seats=seats,
@@ -504,7 +506,11 @@ def _trick_bonuses(t: Tally, f: Facts) -> None:
     looked = slice(None) if rules.dix else slice(-1, None)
     at = (winners[:, looked] - trick_seats[:, looked, 0]) % 4
     winning = np.take_along_axis(trick_cards[:, looked], at[:, :, None], axis=2)[:, :, 0]
-    suit, rank = winning // 13, winning % 13
+    # natural ranks, effective suits (RULES.md §4.2: a joker or a high deuce is a spade) per slot
+    deck = f.deck
+    rank_of = np.where((deck.natural >= 0) & (deck.natural < 52), deck.natural % 13, -1)
+    suit_of, nine = deck.suit_of_bit.astype(np.intp), deck.bit_of("9S")
+    suit, rank = suit_of[winning], rank_of[winning]
     last, win_last = winning[:, -1], winners[:, -1]
     seat_points = np.zeros((n, 4), np.int32)
     seat_ids = np.arange(4)
@@ -518,14 +524,13 @@ def _trick_bonuses(t: Tally, f: Facts) -> None:
     if rules.end_streak:
         award(win_last, 30 * (winners[:, -3:] == win_last[:, None]).all(axis=1))
     if rules.dix:
-        nine = winning == 13 * SPADES + NINE
-        spades_led = trick_cards[:, :, 0] // 13 == SPADES
-        other_spade = ((trick_cards // 13 == SPADES).sum(axis=2) >= 2)
-        award(winners, np.where(spades_led, 10, np.where(other_spade, 5, 1)) * nine)
+        spades_led = suit_of[trick_cards[:, :, 0]] == SPADES
+        other_spade = (suit_of[trick_cards] == SPADES).sum(axis=2) >= 2
+        award(winners, np.where(spades_led, 10, np.where(other_spade, 5, 1)) * (winning == nine))
     if rules.last_trick_ace:
         award(win_last, np.where(rank[:, -1] == ACE, np.where(suit[:, -1] == SPADES, 20, 10), 0))
     if rules.last_trick_ace_nil:
-        aces = trick_cards[:, -1] % 13 == ACE
+        aces = rank_of[trick_cards[:, -1]] == ACE
         nil_seat = f.is_nil[rows[:, None], trick_seats[:, -1]]
         award(trick_seats[:, -1], rules.nil_bonus // 5 * (aces & nil_seat))
     if rules.last_trick_deuce:
@@ -533,6 +538,6 @@ def _trick_bonuses(t: Tally, f: Facts) -> None:
     if rules.last_trick_high_spade:
         exact = f.tricks[rows, win_last] == f.bids[rows, win_last]
         own_bid = f.declared[rows, win_last]  # not a side contract's or a joint bid's partner
-        high = (last // 13 == SPADES) & (last % 13 >= NINE)
+        high = (suit_of[last] == SPADES) & (last >= nine)  # 9S or a higher spade
         award(win_last, 10 * (high & exact & own_bid))
     t.trick_bonus = t.trick_bonus + _per_side(seat_points)
