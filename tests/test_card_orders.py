@@ -148,3 +148,17 @@ def test_joker_ties_go_to_the_first_played():
 def test_impossible_card_orders_are_refused(over, key):
     with pytest.raises(UserError, match=key):
         load_rules(over)
+
+
+@pytest.mark.parametrize("rules_toml", ['trump_order = "deuces_high"\njokers = 2\n',
+                                        'trump_order = "bowers"\n',
+                                        'trump_order = "suit_ladder"\n'])
+def test_records_replay_under_card_orders(tmp_path, rules_toml):
+    from roundtrip import roundtrip
+
+    rt = roundtrip(tmp_path, rules_toml, strategy="seed", games=4)
+    assert [r["points"] for r in rt.full] == rt.points == rt.sheet_points()
+    cards = {c for r in rt.records for h in r["hands"] for c in h}
+    if "jokers" in rules_toml:
+        assert {"BJ", "LJ"} <= cards and not {"2C", "2D"} & cards
+    assert len(cards) == 52

@@ -237,10 +237,12 @@ class SpadesRules:
     lexington_points: bool = option(False, "a side taking 12 or more tricks scores 240 "
                                     "whatever it bid", kind=bool)
     # RULES.md §4.2 card order and trumps (layouts in sim/spades/decks.py)
-    trump_order: str = option("standard", "how the trumps rank: " + ", ".join(TRUMP_ORDERS),
-                              kind=str, choices=TRUMP_ORDERS)
+    trump_order: str = option("standard", "how the trumps rank (layouts in sim/spades/decks.py;"
+                              " jokes_win is not implemented yet)", kind=str,
+                              choices=TRUMP_ORDERS)
     jokers: int = option(0, "jokers added to the deck (big BJ and little LJ), ranked by "
-                         "trump_order (standard: BJ > LJ > AS)", kind=int, choices=(0, 2))
+                         "trump_order (standard: BJ > LJ > AS); 3 and 4 (five and six players) "
+                         "wait for the player counts of §4.7", kind=int, choices=(0, 2))
     jokers_remove: tuple[str, ...] | None = option(
         None, "the cards taken out to make room for the jokers (default 2C and 2D)", kind=list,
         optional=True, parse=_card_list, shape='a list of card names such as ["2C", "2H"]')
