@@ -22,8 +22,12 @@ FIRST_DEALER = 3  # the first hand of a game is dealt by seat 3, so seat 0 is el
 HAND_GUARD = 10_000  # a game still running after this many hands is reported, not looped forever
 
 
-def deal_rng(seed: int, block: int, hand_no: int, group: int) -> np.random.Generator:
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1, block, hand_no, group)))
+def deal_rng(seed: int, block: int, hand_no: int, group: int,
+             attempt: int = 0) -> np.random.Generator:
+    """The stream of one group's deals for one hand number; ``attempt`` k > 0: the k-th deal
+    again after a misdeal (RULES.md §4.1 ``redeal_poor_hands``)."""
+    key = (1, block, hand_no, group) + ((attempt,) if attempt else ())
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
 def play_rng(seed: int, block: int) -> np.random.Generator:
@@ -31,7 +35,7 @@ def play_rng(seed: int, block: int) -> np.random.Generator:
 
 
 def deal_groups(deck, dealer, seed, block, hand_no, rows, players=4, group=DEAL_GROUP,
-                last=False, cards_each=None):
+                last=False, cards_each=None, attempt=0):
     """Deals (uint64[len(rows), players] by seat, ``cards_each`` cards each, default the whole
     deck) for the given game rows of a block; with ``last``, also the slot of each deal's last
     card (the dealer's). A run of independent hands deals its whole block as one group
@@ -41,8 +45,9 @@ def deal_groups(deck, dealer, seed, block, hand_no, rows, players=4, group=DEAL_
     groups = rows // group
     for g in np.unique(groups):
         mine = groups == g
-        dealt, final = deal_in_order(deck, group, players, deal_rng(seed, block, hand_no, g),
-                                     cards_each, last=True)
+        dealt, final = deal_in_order(deck, group, players,
+                                     deal_rng(seed, block, hand_no, g, attempt), cards_each,
+                                     last=True)
         at = rows[mine] - g * group
         hands[mine] = to_seats(dealt[at], dealer[mine])
         lasts[mine] = final[at]

@@ -18,7 +18,7 @@ import numpy as np
 
 from .cards import BIT, Deck
 
-__all__ = ["BidView", "BlindView", "DeclareView", "PassView", "PlayView"]
+__all__ = ["BidView", "BlindView", "DeclareView", "PassView", "PlayView", "RedealView"]
 
 
 class _Batched:
@@ -89,6 +89,22 @@ class PassView(_Batched):
     to: np.ndarray
     bids: np.ndarray
     blind: np.ndarray
+    scores: np.ndarray
+    bags: np.ndarray
+    rules: object
+    deck: Deck
+
+
+@dataclass(frozen=True, eq=False)
+class RedealView(_Batched):
+    """A poor hand (Spades ``redeal_poor_hands``, RULES.md §4.1): call a misdeal or play it.
+    rows: int64[n]; seat: int8[n]; dealer: int8[n]; hand: uint64[n] the seat's cards (poor by
+    one of the rules' conditions); scores, bags: int32[n, 2] before this hand."""
+
+    rows: np.ndarray
+    seat: np.ndarray
+    dealer: np.ndarray
+    hand: np.ndarray
     scores: np.ndarray
     bags: np.ndarray
     rules: object

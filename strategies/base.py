@@ -15,6 +15,7 @@ views of `sim.views`, each returning one answer per row:
     half_bid(view: BidView, rng) -> bool[n]         (Spades half_trick_bids: add a half)
     side_contract(view: BlindView | BidView, rng) -> int8[n]
                                                     (Spades side contracts: a code in view.legal)
+    redeal(view: RedealView, rng) -> bool[n]        (Spades redeal_poor_hands: call a misdeal)
     declare(view: DeclareView, rng) -> int8[n]      (a declaration code set in view.legal)
     pass_cards(view: PassView, rng) -> uint64[n]    (view.count cards of view.hand)
     play(view: PlayView, rng) -> uint64[n]          (one card of view.legal)

@@ -172,6 +172,8 @@ class SeedStrategy(Strategy):
     nil_pass_spades_first: bool = True  # a nil bidder passes his highest spades first, then his
     #                                     highest cards; his partner passes his lowest cards
     partner_pass_high: bool = True  # to a partner without a nil: the highest side-suit cards
+    # -- misdeals (RULES.md §4.1 redeal_poor_hands: "default: always call") -----------------------
+    call_misdeal: bool = True  # call a misdeal whenever the hand is poor
     # -- play -----------------------------------------------------------------------------------
     cover_nil: bool = True  # protect a partner's nil
     avoid_bags: bool = True  # duck once the contract is safe
@@ -362,6 +364,9 @@ class SeedStrategy(Strategy):
                   (rules.no_minus, self.bid_shift_no_minus),
                   (rules.highlander, self.bid_shift_highlander))
         return self.bid_round + sum(shift for on, shift in shifts if on)
+
+    def redeal(self, view, rng):
+        return np.full(len(view), self.call_misdeal)
 
     # ------------------------------------------------------------------------ side contracts
     def side_contract(self, view, rng):

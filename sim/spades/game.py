@@ -10,9 +10,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..blocks import FIRST_DEALER, HAND_GUARD, deal_groups, play_rng
+from ..blocks import DEAL_GROUP, FIRST_DEALER, HAND_GUARD, deal_groups, play_rng
 from ..errors import UserError
 from .hand import HandOutcome, deck_for, play_hands
+from .redeal import redeal
 from .rules import SpadesRules
 
 __all__ = ["BlockResult", "game_over", "play_block"]
@@ -52,6 +53,7 @@ class BlockResult:
     before_scores: np.ndarray  # int32[H, 2]
     before_bags: np.ndarray  # int32[H, 2]
     before_progressive: np.ndarray  # int32[H, 2] progressive bonuses so far (RULES.md §4.6)
+    redeals: np.ndarray  # int8[H] misdeals called before the hand was played (RULES.md §4.1)
     outcomes: list[HandOutcome]  # one per hand number, rows in the order of `game`
     games: dict[str, np.ndarray] | None  # per game: n_hands, score_<s>, bags_<s>, winner, ...
 
@@ -64,13 +66,28 @@ def play_block(rules: SpadesRules, lineup, seed: int, block: int, size: int, mod
     prng = play_rng(seed, block)
     if mode == "hands":
         dealer = ((FIRST_DEALER + hand_offset + np.arange(size)) % 4).astype(np.int8)
-        hands = deal_groups(deck, dealer, seed, block, 1, np.arange(size), group=size)
         zeros = np.zeros((size, 2), dtype=np.int32)
+        hands, redeals = _deal(rules, lineup, seed, block, 1, np.arange(size), dealer, zeros,
+                               zeros, deck, prng, group=size)
         out = play_hands(hands, dealer, zeros, zeros, lineup, rules, prng, deck)
         return BlockResult(game=np.arange(size), hand_no=np.ones(size, np.int16), dealer=dealer,
                            hands=hands, before_scores=zeros, before_bags=zeros,
-                           before_progressive=zeros, outcomes=[out], games=None)
+                           before_progressive=zeros, redeals=redeals, outcomes=[out],
+                           games=None)
     return _play_games(rules, lineup, seed, block, size, deck, prng)
+
+
+def _deal(rules, lineup, seed, block, hand_no, rows, dealer, scores, bags, deck, prng,
+          group=DEAL_GROUP):
+    """The hands of ``rows`` for hand ``hand_no``, after any misdeals (RULES.md §4.1), and how
+    many misdeals each had."""
+    hands = deal_groups(deck, dealer, seed, block, hand_no, rows, group=group)
+
+    def deal_again(which, attempt):
+        return deal_groups(deck, dealer[which], seed, block, hand_no, rows[which], group=group,
+                           attempt=attempt)
+
+    return redeal(hands, dealer, scores, bags, rules, deck, lineup, prng, deal_again)
 
 
 def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
@@ -82,7 +99,7 @@ def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
     winner = np.full(size, -1, dtype=np.int8)
     active = np.arange(size)
     parts = dict(game=[], hand_no=[], dealer=[], hands=[], before_scores=[], before_bags=[],
-                 before_progressive=[])
+                 before_progressive=[], redeals=[])
     outcomes = []
     hand_no = 0
     while active.size:
@@ -91,13 +108,15 @@ def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
             raise UserError(f"{active.size} games did not end within {HAND_GUARD} hands; these "
                             "rules need max_hands, a mercy_score or a reachable target_score")
         dealer = ((FIRST_DEALER + hand_no - 1) % 4) * np.ones(active.size, np.int8)
-        hands = deal_groups(deck, dealer, seed, block, hand_no, active)
+        hands, redeals = _deal(rules, lineup, seed, block, hand_no, active, dealer,
+                               scores[active], bags[active], deck, prng)
         out = play_hands(hands, dealer, scores[active], bags[active], lineup, rules, prng, deck,
                          progressive=progressive[active])
         for key, value in dict(game=active, hand_no=np.full(active.size, hand_no, np.int16),
                                dealer=dealer, hands=hands, before_scores=scores[active],
                                before_bags=bags[active],
-                               before_progressive=progressive[active]).items():
+                               before_progressive=progressive[active],
+                               redeals=redeals).items():
             parts[key].append(value)
         outcomes.append(out)
         scores[active] = out.scores_after

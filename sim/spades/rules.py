@@ -55,6 +55,14 @@ SPADES_BROKEN = (True, False, "never")
 FIRST_LEADS = ("left_of_dealer", "two_of_clubs", "lowest_club")
 
 
+def _conditions(value) -> tuple[str, ...]:
+    from .redeal import CONDITIONS
+
+    if not value or len(set(value)) != len(value) or any(v not in CONDITIONS for v in value):
+        raise ValueError(value)
+    return tuple(value)
+
+
 def _card_list(value) -> tuple[str, ...]:
     from ..cards import standard_deck
 
@@ -236,6 +244,11 @@ class SpadesRules:
                              "12 or more", kind=bool)
     lexington_points: bool = option(False, "a side taking 12 or more tricks scores 240 "
                                     "whatever it bid", kind=bool)
+    # RULES.md §4.1 deal
+    redeal_poor_hands: tuple[str, ...] | None = option(
+        None, "a player with a poor hand may call a misdeal before the bidding (the same dealer "
+        "deals again): the conditions that make a hand poor", kind=list, optional=True,
+        parse=_conditions, shape='a list of "no_spades", "one_spade_or_less", "no_face_cards"')
     # RULES.md §4.2 card order and trumps (layouts in sim/spades/decks.py)
     trump_order: str = option("standard", "how the trumps rank (layouts in sim/spades/decks.py;"
                               " jokes_win is not implemented yet)", kind=str,

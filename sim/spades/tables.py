@@ -32,6 +32,7 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         "game_id": result.game.astype(np.int64) + game_offset,
         "hand_no": result.hand_no.astype(np.int16),
         "dealer": result.dealer.astype(np.int8),
+        "redeals": result.redeals.astype(np.int8),
     }
     raised = stacked(outs, lambda o: o.bidding.raised)
     no_trump = stacked(outs, lambda o: o.bidding.no_trump)
