@@ -35,23 +35,27 @@ def play_rng(seed: int, block: int) -> np.random.Generator:
 
 
 def deal_groups(deck, dealer, seed, block, hand_no, rows, players=4, group=DEAL_GROUP,
-                last=False, cards_each=None, attempt=0):
+                last=False, cards_each=None, attempt=0, first=0):
     """Deals (uint64[len(rows), players] by seat, ``cards_each`` cards each, default the whole
     deck) for the given game rows of a block; with ``last``, also the slot of each deal's last
-    card (the dealer's). A run of independent hands deals its whole block as one group
+    card (the dealer's); with ``first`` = k > 0, also the first k cards each seat received
+    (uint64[len(rows), players]). A run of independent hands deals its whole block as one group
     (``group`` = the block size)."""
     hands = np.zeros((rows.size, players), dtype=np.uint64)
+    firsts = np.zeros((rows.size, players), dtype=np.uint64)
     lasts = np.zeros(rows.size, dtype=np.int8)
     groups = rows // group
     for g in np.unique(groups):
         mine = groups == g
-        dealt, final = deal_in_order(deck, group, players,
-                                     deal_rng(seed, block, hand_no, g, attempt), cards_each,
-                                     last=True)
+        dealt = deal_in_order(deck, group, players, deal_rng(seed, block, hand_no, g, attempt),
+                              cards_each, last=True, first=first)
         at = rows[mine] - g * group
-        hands[mine] = to_seats(dealt[at], dealer[mine])
-        lasts[mine] = final[at]
-    return (hands, lasts) if last else hands
+        hands[mine] = to_seats(dealt[0][at], dealer[mine])
+        lasts[mine] = dealt[1][at]
+        if first:
+            firsts[mine] = to_seats(dealt[2][at], dealer[mine])
+    out = (hands,) + ((lasts,) if last else ()) + ((firsts,) if first else ())
+    return out if len(out) > 1 else hands
 
 
 def stacked(outcomes, get) -> np.ndarray:

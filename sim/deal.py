@@ -51,12 +51,13 @@ def hands_from_order(order: np.ndarray, players: int, cards_each: int) -> np.nda
 
 
 def deal_in_order(deck: Deck, n: int, players: int, rng: np.random.Generator,
-                  cards_each: int | None = None, last: bool = False):
+                  cards_each: int | None = None, last: bool = False, first: int = 0):
     """``n`` deals as uint64[n, players] indexed by *deal order*: column ``k`` holds the cards of the
     player ``k + 1`` places left of the dealer (so the last column is the dealer's, who receives the
     last card). ``cards_each`` cards per player (default: the whole deck), the rest undealt.
     With ``last``, also the slot (int8[n]) of the last card dealt, the dealer's (Portland's
-    turned-up trump, RULES.md §1)."""
+    turned-up trump, RULES.md §1); with ``first`` = k > 0, also (last of the returned values)
+    the first k cards each player received, uint64[n, players] (Spades face-up cards, §4.1)."""
     if deck.copies != 1:
         raise NotImplementedError("two-deck games (RULES.md §4.7) are not implemented yet")
     # the slots in the order of their physical cards, so that two layouts of the same cards
@@ -66,7 +67,9 @@ def deal_in_order(deck: Deck, n: int, players: int, rng: np.random.Generator,
     cards_each = cards_each or slots.size // players
     order = shuffled(slots, n, rng)
     hands = hands_from_order(order, players, cards_each)
-    return (hands, order[cards_each * players - 1].copy()) if last else hands
+    out = (hands,) + ((order[cards_each * players - 1].copy(),) if last else ())
+    out += (hands_from_order(order, players, first),) if first else ()
+    return out if len(out) > 1 else hands
 
 
 def to_seats(by_order: np.ndarray, dealer: np.ndarray) -> np.ndarray:

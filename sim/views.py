@@ -59,6 +59,7 @@ class BlindView(_Batched):
     contracts: np.ndarray | None = None
     bemo: np.ndarray | None = None
     half: np.ndarray | None = None  # bool[n, 4]: half bids so far (``half_trick_bids``)
+    face_up: np.ndarray | None = None  # uint64[n, 4]: the cards dealt face up (public, §4.1)
 
     @property
     def deficit(self) -> np.ndarray:
@@ -193,6 +194,7 @@ class PlayView(_Batched):
     contract: np.ndarray | None = None
     declarer: np.ndarray | None = None
     grand_player: np.ndarray | None = None
+    face_up: np.ndarray | None = None  # uint64[n, P]: Spades cards dealt face up (RULES.md §4.1)
 
     def has_played(self, seat: np.ndarray) -> np.ndarray:
         """bool[n]: whether ``seat`` has already played to this trick."""

@@ -137,6 +137,8 @@ class SeedStrategy(Strategy):
     nil_max_spades: int = 3  # ... at most this many spades
     nil_max_spade: int = 8  # ... and no spade above this rank (0 = 2, 8 = T, 12 = A)
     blind_nil_deficit: int = 300  # bid blind nil when the side trails by this much (if legal)
+    face_up_blind_nil_max: float = 0.5  # face_up_cards: ... and the own face-up cards are worth
+    #                                     at most this many tricks (a reading, not measured)
     # -- house rules of bidding (RULES.md §4.4) ---------------------------------------------------
     dark_max_estimate: float = 0.5  # nil_in_the_dark: play a nil face down with a hand this
     #                                  weak (its cards would lose anyway; the bonus is a blind's)
@@ -257,8 +259,12 @@ class SeedStrategy(Strategy):
         partner_nil = view.bids[rows, partner] == 0
         partner_blind = view.blind[rows, partner]
         double = view.rules.double_blind_nil & partner_blind  # join it (RULES.md §4.4)
-        return pick(double, view.deficit >= self.double_blind_nil_deficit,
+        call = pick(double, view.deficit >= self.double_blind_nil_deficit,
                     (view.deficit >= self.blind_nil_deficit) & ~partner_nil)
+        if view.face_up is not None:  # RULES.md §4.1: the own face-up cards are seen first
+            shown = view.face_up[rows, view.seat.astype(np.intp)]
+            call &= self.estimate(shown, view.deck) <= self.face_up_blind_nil_max
+        return call
 
     def auction_bid(self, view, rng):
         """Raise by one while the side's expected tricks (own estimate + partner_estimate)

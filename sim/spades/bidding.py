@@ -299,15 +299,17 @@ def _ask_contract(view, idx, lineup, rng, method="side_contract") -> np.ndarray:
     return code
 
 
-def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, rng) -> BidResult:
+def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, rng,
+                public: dict | None = None) -> BidResult:
     """Four bids per hand, seat ``dealer + 1`` first. Strategies' answers are checked.
 
     A seat is asked, in this order: a blind side contract (its side's first bidder, before
     looking), a blind nil, a blind bid, a side contract after looking (first bidder), its bid,
     whether its nil is played in the dark, whether its bid is "no trump", a bemo (its side's
     second bidder); after all bids, raises. The partners of a side contract do not bid
-    (RULES.md §4.4)."""
+    (RULES.md §4.4). ``public``: view fields every seat sees (``face_up``, §4.1)."""
     n = hands.shape[0]
+    public = public or {}
     rows = np.arange(n)
     bids = np.full((n, 4), -1, dtype=np.int8)
     blind = np.zeros((n, 4), dtype=bool)
@@ -315,7 +317,7 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         from .auction import run_auction
 
         common = dict(dealer=dealer, bids=bids, blind=blind, scores=scores, bags=bags,
-                      rules=rules, deck=deck)
+                      rules=rules, deck=deck, **public)
         result = run_auction(hands, dealer, scores, bags, rules, deck, lineup, rng, common,
                              _check)
         return BidResult(bids=bids, blind=blind, auction=result)
@@ -330,7 +332,7 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         side = (seat & 1).astype(np.intp)
         common = dict(rows=rows, seat=seat, dealer=dealer, bids=bids, blind=blind,
                       scores=scores, bags=bags, rules=rules, deck=deck, contracts=contracts,
-                      bemo=bemo, half=half)
+                      bemo=bemo, half=half, **public)
         offered = _side_contract_masks("blind", seat, bids, blind, contracts, rules)
         idx = np.flatnonzero(offered)
         if idx.size:

@@ -54,6 +54,7 @@ class BlockResult:
     before_bags: np.ndarray  # int32[H, 2]
     before_progressive: np.ndarray  # int32[H, 2] progressive bonuses so far (RULES.md §4.6)
     redeals: np.ndarray  # int8[H] misdeals called before the hand was played (RULES.md §4.1)
+    face_up: np.ndarray  # uint64[H, 4] the cards dealt face up (RULES.md §4.1; 0 without)
     outcomes: list[HandOutcome]  # one per hand number, rows in the order of `game`
     games: dict[str, np.ndarray] | None  # per game: n_hands, score_<s>, bags_<s>, winner, ...
 
@@ -67,27 +68,39 @@ def play_block(rules: SpadesRules, lineup, seed: int, block: int, size: int, mod
     if mode == "hands":
         dealer = ((FIRST_DEALER + hand_offset + np.arange(size)) % 4).astype(np.int8)
         zeros = np.zeros((size, 2), dtype=np.int32)
-        hands, redeals = _deal(rules, lineup, seed, block, 1, np.arange(size), dealer, zeros,
-                               zeros, deck, prng, group=size)
-        out = play_hands(hands, dealer, zeros, zeros, lineup, rules, prng, deck)
+        hands, redeals, face_up = _deal(rules, lineup, seed, block, 1, np.arange(size),
+                                        dealer, zeros, zeros, deck, prng, group=size)
+        out = play_hands(hands, dealer, zeros, zeros, lineup, rules, prng, deck,
+                         face_up=face_up)
         return BlockResult(game=np.arange(size), hand_no=np.ones(size, np.int16), dealer=dealer,
                            hands=hands, before_scores=zeros, before_bags=zeros,
-                           before_progressive=zeros, redeals=redeals, outcomes=[out],
-                           games=None)
+                           before_progressive=zeros, redeals=redeals, face_up=face_up,
+                           outcomes=[out], games=None)
     return _play_games(rules, lineup, seed, block, size, deck, prng)
 
 
 def _deal(rules, lineup, seed, block, hand_no, rows, dealer, scores, bags, deck, prng,
           group=DEAL_GROUP):
-    """The hands of ``rows`` for hand ``hand_no``, after any misdeals (RULES.md §4.1), and how
-    many misdeals each had."""
-    hands = deal_groups(deck, dealer, seed, block, hand_no, rows, group=group)
+    """The hands of ``rows`` for hand ``hand_no`` after any misdeals, how many misdeals each had,
+    and the cards dealt face up (RULES.md §4.1: the first ``face_up_cards`` each seat received;
+    zeros without the rule)."""
+    k = rules.face_up_cards
+
+    def dealt(which, attempt):  # hands and face-up cards of some rows, the attempt-th deal
+        out = deal_groups(deck, dealer[which], seed, block, hand_no, rows[which], group=group,
+                          attempt=attempt, first=k)
+        return np.stack(out, axis=1) if k else np.stack([out, np.zeros_like(out)], axis=1)
+
+    both = dealt(np.arange(rows.size), 0)  # [N, 2, P]: the hands, the face-up cards
 
     def deal_again(which, attempt):
-        return deal_groups(deck, dealer[which], seed, block, hand_no, rows[which], group=group,
-                           attempt=attempt)
+        again = dealt(which, attempt)
+        both[which, 1] = again[:, 1]
+        return again[:, 0]
 
-    return redeal(hands, dealer, scores, bags, rules, deck, lineup, prng, deal_again)
+    hands, redeals = redeal(both[:, 0], dealer, scores, bags, rules, deck, lineup, prng,
+                            deal_again)
+    return hands, redeals, both[:, 1]
 
 
 def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
@@ -99,7 +112,7 @@ def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
     winner = np.full(size, -1, dtype=np.int8)
     active = np.arange(size)
     parts = dict(game=[], hand_no=[], dealer=[], hands=[], before_scores=[], before_bags=[],
-                 before_progressive=[], redeals=[])
+                 before_progressive=[], redeals=[], face_up=[])
     outcomes = []
     hand_no = 0
     while active.size:
@@ -108,15 +121,15 @@ def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
             raise UserError(f"{active.size} games did not end within {HAND_GUARD} hands; these "
                             "rules need max_hands, a mercy_score or a reachable target_score")
         dealer = ((FIRST_DEALER + hand_no - 1) % 4) * np.ones(active.size, np.int8)
-        hands, redeals = _deal(rules, lineup, seed, block, hand_no, active, dealer,
-                               scores[active], bags[active], deck, prng)
+        hands, redeals, face_up = _deal(rules, lineup, seed, block, hand_no, active, dealer,
+                                        scores[active], bags[active], deck, prng)
         out = play_hands(hands, dealer, scores[active], bags[active], lineup, rules, prng, deck,
-                         progressive=progressive[active])
+                         progressive=progressive[active], face_up=face_up)
         for key, value in dict(game=active, hand_no=np.full(active.size, hand_no, np.int16),
                                dealer=dealer, hands=hands, before_scores=scores[active],
                                before_bags=bags[active],
                                before_progressive=progressive[active],
-                               redeals=redeals).items():
+                               redeals=redeals, face_up=face_up).items():
             parts[key].append(value)
         outcomes.append(out)
         scores[active] = out.scores_after

@@ -108,7 +108,8 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
                lineup, rules: SpadesRules, rng: np.random.Generator,
                deck: Deck | None = None, passing: bool = True,
                dark_play: bool = True, progressive: np.ndarray | None = None,
-               cancel_card: np.ndarray | None = None) -> HandOutcome:
+               cancel_card: np.ndarray | None = None,
+               face_up: np.ndarray | None = None) -> HandOutcome:
     """hands: uint64[N, 4] dealt cards; dealer: int8[N]; scores, bags: int32[N, 2] before the hand.
     The seat left of the dealer bids first and leads the first trick; spades are trump. Card
     passing (RULES.md §4.5) happens unless ``passing`` is false (a replayed record's hands are
@@ -116,7 +117,8 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
     nil played in the dark (a replayed record gives them). progressive: int32[N, 2] the sides'
     progressive bonuses so far (RULES.md §4.6; None = none); cancel_card: int8[N] the
     bag-cancelling card of a replayed record (None: the rules' card, or under ``"cut"`` one drawn
-    uniformly from ``rng``)."""
+    uniformly from ``rng``); face_up: uint64[N, 4] the cards dealt face up, shown to every
+    strategy (RULES.md §4.1 ``face_up_cards``)."""
     deck = deck or deck_for(rules)
     n = hands.shape[0]
     if cancel_card is None:
@@ -127,14 +129,16 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
         unbid = np.full((n, 4), -1, np.int8)
         hands, passed = _passes("before_bid", hands, unbid, np.zeros((n, 4), bool), scores,
                                 bags, lineup, rules, rng, deck)
-    bidding = run_bidding(hands, dealer, scores, bags, rules, deck, lineup, rng)
+    public = {} if face_up is None or not rules.face_up_cards else {"face_up": face_up}
+    bidding = run_bidding(hands, dealer, scores, bags, rules, deck, lineup, rng, public)
     if exchanges:
         hands, later = _passes("after_bid", hands, bidding.bids, bidding.blind, scores, bags,
                                lineup, rules, rng, deck)
         passed |= later
     trump = np.full(hands.shape[0], deck.suit_masks[SPADES])
     context = dict(bids=bidding.bids, blind=bidding.blind, scores=scores, bags=bags, rules=rules,
-                   contracts=bidding.contracts, bemo=bidding.bemo, no_trump=bidding.no_trump)
+                   contracts=bidding.contracts, bemo=bidding.bemo, no_trump=bidding.no_trump,
+                   **public)
     play = play_tricks(hands, first_leader(dealer, bidding.contracts, rules, hands, deck),
                        trump, deck, lead_rule_for(rules, deck), lineup, rng, context,
                        no_trump=bidding.no_trump if rules.no_trump_bids else None,

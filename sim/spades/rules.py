@@ -249,6 +249,9 @@ class SpadesRules:
         None, "a player with a poor hand may call a misdeal before the bidding (the same dealer "
         "deals again): the conditions that make a hand poor", kind=list, optional=True,
         parse=_conditions, shape='a list of "no_spades", "one_spade_or_less", "no_face_cards"')
+    face_up_cards: int = option(0, "the first k cards each player receives are dealt face up "
+                                "and are public; a blind nil may then be bid after seeing them",
+                                kind=int, minimum=0, maximum=4)
     # RULES.md §4.2 card order and trumps (layouts in sim/spades/decks.py)
     trump_order: str = option("standard", "how the trumps rank (layouts in sim/spades/decks.py;"
                               " jokes_win is not implemented yet)", kind=str,

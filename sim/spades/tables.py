@@ -63,6 +63,7 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
     passed = stacked(outs, lambda o: o.passed)
     for seat in range(4):
         cols[f"passed_{seat}"] = passed[:, seat]
+        cols[f"face_up_{seat}"] = result.face_up[:, seat]
     for side in range(2):
         cols[f"points_{side}"] = points[:, side].astype(np.int16)
         cols[f"score_{side}"] = after[:, side].astype(np.int32)
