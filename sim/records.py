@@ -188,6 +188,10 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
             rec["face_up"] = [deck.names_of(h) for h in result.face_up[row]]
         if result.redeals[row]:  # RULES.md §4.1: misdeals called before this deal
             rec["redeals"] = int(result.redeals[row])
+        if o.reveals.revealer[i] >= 0:  # RULES.md §4.2 seven_trump_reveal
+            restorer = int(o.reveals.restorer[i])
+            rec["reveal"] = {"by": int(o.reveals.revealer[i]),
+                             "restored_by": None if restorer < 0 else restorer}
         if o.cancel_card[i] >= 0:  # RULES.md §4.6 bag_cancel_card (under "cut": this deal's)
             rec["cancel_card"] = deck.names[o.cancel_card[i]]
         if o.bidding.raised[i].any():  # RULES.md §4.4 bid_raise: bids are the raised ones

@@ -28,7 +28,9 @@ class Scripted:
     """
 
     def __init__(self, plays, bids=None, blind=None, declarations=None, contracts=None,
-                 bemo=None, raised=None, no_trump=None, dark=None, auction=None, half=None):
+                 bemo=None, raised=None, no_trump=None, dark=None, auction=None, half=None,
+                 reveals=None):
+        self.reveals = reveals  # Spades seven_trump_reveal: int8[N, 2] revealer, restorer
         self.half = half  # Spades half_trick_bids: bool[N, P]
         self.auction = auction  # Spades auction: int8[N, K] the calls in order (-1 after)
         self.called = None
@@ -67,6 +69,11 @@ class Scripted:
 
     def half_bid(self, view, rng):
         return self.half[view.rows, view.seat]
+
+    def reveal(self, view, rng):
+        """The recorded revealer when a non-spade suit is offered, the restorer for spades."""
+        who = self.reveals[view.rows, (view.suit == 3).astype(np.intp)]
+        return who == view.seat
 
     def auction_bid(self, view, rng):
         """The record's next call for each row asked (-1 if the record has no more calls: the

@@ -18,7 +18,8 @@ import numpy as np
 
 from .cards import BIT, Deck
 
-__all__ = ["BidView", "BlindView", "DeclareView", "PassView", "PlayView", "RedealView"]
+__all__ = ["BidView", "BlindView", "DeclareView", "PassView", "PlayView", "RedealView",
+           "RevealView"]
 
 
 class _Batched:
@@ -60,6 +61,7 @@ class BlindView(_Batched):
     bemo: np.ndarray | None = None
     half: np.ndarray | None = None  # bool[n, 4]: half bids so far (``half_trick_bids``)
     face_up: np.ndarray | None = None  # uint64[n, 4]: the cards dealt face up (public, §4.1)
+    trump_suit: np.ndarray | None = None  # int8[n]: the trump suit (``seven_trump_reveal``)
 
     @property
     def deficit(self) -> np.ndarray:
@@ -110,6 +112,25 @@ class RedealView(_Batched):
     bags: np.ndarray
     rules: object
     deck: Deck
+
+
+@dataclass(frozen=True, eq=False)
+class RevealView(_Batched):
+    """Show seven or more cards of ``suit`` and make it trump (Spades ``seven_trump_reveal``,
+    RULES.md §4.2; ``suit`` = 3: restore spades after another suit was revealed).
+    rows: int64[n]; seat, dealer, suit: int8[n]; hand: uint64[n] the seat's cards; scores,
+    bags: int32[n, 2] before this hand; face_up: uint64[n, 4] (``face_up_cards``) or None."""
+
+    rows: np.ndarray
+    seat: np.ndarray
+    dealer: np.ndarray
+    hand: np.ndarray
+    suit: np.ndarray
+    scores: np.ndarray
+    bags: np.ndarray
+    rules: object
+    deck: Deck
+    face_up: np.ndarray | None = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -99,6 +99,20 @@ def _house_scoring(rules) -> bool:
     return bool(rules.no_overs or rules.highlander or rules.exact == "player")
 
 
+def _as_spades(view) -> np.ndarray:
+    """The seat's hand with the trump suit's cards and its spades exchanged, so that a suit made
+    trump by ``seven_trump_reveal`` (RULES.md §4.2; the standard deck only) plays the spades'
+    part in the estimates; the hand itself without a reveal."""
+    if getattr(view, "trump_suit", None) is None:
+        return view.hand
+    full, deck = U64(0x1FFF), view.deck
+    at = deck.offsets[view.trump_suit].astype(U64)  # the trump suit's lowest bit, per row
+    spade_at = U64(int(deck.offsets[SPADES]))
+    trump, spades = (view.hand >> at) & full, (view.hand >> spade_at) & full
+    rest = view.hand & ~((full << at) | (full << spade_at))
+    return rest | (trump << spade_at) | (spades << at)
+
+
 def _tops(deck) -> list[int]:
     """The bit of each suit's strongest card within its range (12 for a suit of 2..A)."""
     return [int(np.bitwise_count(m)) - 1 for m in deck.suit_masks]
@@ -174,6 +188,9 @@ class SeedStrategy(Strategy):
     nil_pass_spades_first: bool = True  # a nil bidder passes his highest spades first, then his
     #                                     highest cards; his partner passes his lowest cards
     partner_pass_high: bool = True  # to a partner without a nil: the highest side-suit cards
+    # -- trump reveals (RULES.md §4.2 seven_trump_reveal) -----------------------------------------
+    reveal_max_spades: int = 2  # make a 7+ side suit trump holding at most this many spades
+    restore_spades: bool = True  # restore spades holding 7 or more of them
     # -- misdeals (RULES.md §4.1 redeal_poor_hands: "default: always call") -----------------------
     call_misdeal: bool = True  # call a misdeal whenever the hand is poor
     # -- play -----------------------------------------------------------------------------------
@@ -269,7 +286,7 @@ class SeedStrategy(Strategy):
     def auction_bid(self, view, rng):
         """Raise by one while the side's expected tricks (own estimate + partner_estimate)
         cover 6 + n; else pass (a forced dealer bids the least)."""
-        most = np.floor(self.estimate(view.hand, view.deck) + self.partner_estimate
+        most = np.floor(self.estimate(_as_spades(view), view.deck) + self.partner_estimate
                         + self.bid_round).astype(np.int64) - 6
         least = np.log2((view.legal & ~np.uint16(1)) & -(view.legal & ~np.uint16(1))
                         ).astype(np.int64)  # the lowest bid open
@@ -278,12 +295,12 @@ class SeedStrategy(Strategy):
 
     def half_bid(self, view, rng):
         rows = np.arange(len(view))
-        return self.estimate(view.hand, view.deck) - view.bids[rows, view.seat] >= self.half_at
+        return self.estimate(_as_spades(view), view.deck) - view.bids[rows, view.seat] >= self.half_at
 
     def in_the_dark(self, view, rng):
         rows = np.arange(len(view))
         blind = view.blind[rows, view.seat]
-        return ~blind & (self.estimate(view.hand, view.deck) <= self.dark_max_estimate)
+        return ~blind & (self.estimate(_as_spades(view), view.deck) <= self.dark_max_estimate)
 
     def no_trump(self, view, rng):
         """No trump with few spades (they would rarely trump anyway) and a bid that rests on
@@ -297,7 +314,7 @@ class SeedStrategy(Strategy):
         rows = np.arange(len(view))
         bid = view.bids[rows, view.seat]
         total = np.maximum(view.bids, 0).sum(axis=1)
-        return ((self.estimate(view.hand, view.deck) >= bid + self.raise_margin)
+        return ((self.estimate(_as_spades(view), view.deck) >= bid + self.raise_margin)
                 & (total < self.raise_total_below))
 
     def blind_bid(self, view, rng):
@@ -307,8 +324,9 @@ class SeedStrategy(Strategy):
 
     def bid(self, view, rng):
         deck = view.deck
-        est = self.estimate(view.hand, deck)
-        spades = _suit_cards(view.hand, deck, SPADES)
+        hand = _as_spades(view)  # a revealed trump plays the spades' part (RULES.md §4.2)
+        est = self.estimate(hand, deck)
+        spades = _suit_cards(hand, deck, SPADES)
         n_sp = popcount(spades.astype(U64))
         top_sp = np.where(spades > 0, np.floor(np.log2(np.maximum(spades, 1))), -1)
         partner = (view.seat ^ 2).astype(np.intp)
@@ -374,6 +392,11 @@ class SeedStrategy(Strategy):
     def redeal(self, view, rng):
         return np.full(len(view), self.call_misdeal)
 
+    def reveal(self, view, rng):
+        spades = popcount(view.hand & view.deck.suit_masks[SPADES])
+        return np.where(view.suit == SPADES, self.restore_spades,
+                        spades <= self.reveal_max_spades)
+
     # ------------------------------------------------------------------------ side contracts
     def side_contract(self, view, rng):
         """The first open code whose condition holds, strongest first; else none."""
@@ -384,7 +407,7 @@ class SeedStrategy(Strategy):
                      (sc.TEAM_BLIND_NIL, view.deficit >= self.team_blind_nil_deficit),
                      (sc.BLIND_SIX, view.deficit >= self.blind_six_deficit)]
         else:
-            est = self.estimate(view.hand, view.deck)
+            est = self.estimate(_as_spades(view), view.deck)
             rows = np.arange(len(view))
             side_est = np.maximum(view.bids[rows, view.seat ^ 2], 0) + est
             wants = [(sc.BIG_BEMO, side_est >= self.big_bemo_at),

@@ -59,6 +59,9 @@ class RandomStrategy(Strategy):
     def redeal(self, view, rng):
         return rng.random(len(view)) < 0.5
 
+    def reveal(self, view, rng):
+        return rng.random(len(view)) < 0.5
+
     def side_contract(self, view, rng):
         """Uniform over the open codes, declaring nothing (bit 0) among them."""
         code = uniform_member(view.legal.astype(np.uint64), rng) - np.uint64(1)

@@ -11,6 +11,7 @@ from ..tricks import TrickResult, play_tricks
 from .bidding import BidResult, run_bidding
 from .constraints import constraint_for
 from .decks import spades_deck
+from .reveal import Reveals, reveal_trumps
 from .rules import SpadesRules
 from .scoring import HandScore, score_hands
 
@@ -22,11 +23,13 @@ def deck_for(rules: SpadesRules) -> Deck:
     return spades_deck(rules)
 
 
-def lead_rule_for(rules: SpadesRules, deck: Deck):
+def lead_rule_for(rules: SpadesRules, deck: Deck, trump: np.ndarray | None = None):
     """The leader's restriction under ``spades_broken`` (RULES.md §3). Returns
     ``lead(hand, broken) -> legal`` where ``broken: bool[N]`` says a spade was played to an
-    earlier trick. A leader holding only spades may always lead one."""
-    spades = deck.suit_masks[SPADES]
+    earlier trick. A leader holding only spades may always lead one. ``trump``: uint64[N] the
+    trump bits per hand when a revealed suit replaced spades (§4.2 ``seven_trump_reveal``: the
+    rule is then about that suit)."""
+    spades = deck.suit_masks[SPADES] if trump is None else trump
     # lead_ace_of_spades (RULES.md §4.3): the A♠ may be led before spades are broken
     ace = U64(1) << U64(deck.bit_of("AS")) if rules.lead_ace_of_spades else U64(0)
 
@@ -73,7 +76,8 @@ class HandOutcome:
     ``passed``: uint64[N, 4] the cards each seat passed (RULES.md §4.5; 0 without passing) and
     ``held``: uint64[N, 4] the hands the play started from (the dealt ones without passing);
     ``cancel_card``: int8[N] the slot of the bag-cancelling card (RULES.md §4.6
-    ``bag_cancel_card``; -1 without it)."""
+    ``bag_cancel_card``; -1 without it); ``reveals``: the trump suit and who revealed or restored
+    it (§4.2 ``seven_trump_reveal``)."""
 
     bidding: BidResult
     play: TrickResult
@@ -82,6 +86,7 @@ class HandOutcome:
     passed: np.ndarray
     held: np.ndarray
     cancel_card: np.ndarray
+    reveals: Reveals
 
 
 def _passes(when: str, hands, bids, blind, scores, bags, lineup, rules, rng, deck):
@@ -109,7 +114,7 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
                deck: Deck | None = None, passing: bool = True,
                dark_play: bool = True, progressive: np.ndarray | None = None,
                cancel_card: np.ndarray | None = None,
-               face_up: np.ndarray | None = None) -> HandOutcome:
+               face_up: np.ndarray | None = None, reveals=None) -> HandOutcome:
     """hands: uint64[N, 4] dealt cards; dealer: int8[N]; scores, bags: int32[N, 2] before the hand.
     The seat left of the dealer bids first and leads the first trick; spades are trump. Card
     passing (RULES.md §4.5) happens unless ``passing`` is false (a replayed record's hands are
@@ -118,7 +123,8 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
     progressive bonuses so far (RULES.md §4.6; None = none); cancel_card: int8[N] the
     bag-cancelling card of a replayed record (None: the rules' card, or under ``"cut"`` one drawn
     uniformly from ``rng``); face_up: uint64[N, 4] the cards dealt face up, shown to every
-    strategy (RULES.md §4.1 ``face_up_cards``)."""
+    strategy (RULES.md §4.1 ``face_up_cards``); reveals: a replayed record's trump reveals
+    (`sim.spades.reveal.Reveals`; None: the players are asked, §4.2)."""
     deck = deck or deck_for(rules)
     n = hands.shape[0]
     if cancel_card is None:
@@ -130,17 +136,20 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
         hands, passed = _passes("before_bid", hands, unbid, np.zeros((n, 4), bool), scores,
                                 bags, lineup, rules, rng, deck)
     public = {} if face_up is None or not rules.face_up_cards else {"face_up": face_up}
-    bidding = run_bidding(hands, dealer, scores, bags, rules, deck, lineup, rng, public)
+    if reveals is None:
+        reveals = reveal_trumps(hands, dealer, scores, bags, rules, deck, lineup, rng, public)
+    told = {**public, "trump_suit": reveals.trump} if rules.seven_trump_reveal else public
+    bidding = run_bidding(hands, dealer, scores, bags, rules, deck, lineup, rng, told)
     if exchanges:
         hands, later = _passes("after_bid", hands, bidding.bids, bidding.blind, scores, bags,
                                lineup, rules, rng, deck)
         passed |= later
-    trump = np.full(hands.shape[0], deck.suit_masks[SPADES])
+    trump = deck.suit_masks[reveals.trump]  # spades unless a suit was revealed (§4.2)
     context = dict(bids=bidding.bids, blind=bidding.blind, scores=scores, bags=bags, rules=rules,
                    contracts=bidding.contracts, bemo=bidding.bemo, no_trump=bidding.no_trump,
                    **public)
     play = play_tricks(hands, first_leader(dealer, bidding.contracts, rules, hands, deck),
-                       trump, deck, lead_rule_for(rules, deck), lineup, rng, context,
+                       trump, deck, lead_rule_for(rules, deck, trump), lineup, rng, context,
                        no_trump=bidding.no_trump if rules.no_trump_bids else None,
                        dark=bidding.dark if rules.nil_in_the_dark and dark_play else None,
                        constraint=constraint_for(rules, deck))
@@ -151,7 +160,7 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
                         deck=deck)
     return HandOutcome(bidding=bidding, play=play, score=score,
                        scores_after=scores + score.points, passed=passed, held=hands,
-                       cancel_card=cancel_card)
+                       cancel_card=cancel_card, reveals=reveals)
 
 
 def cancel_cards(rules: SpadesRules, deck: Deck, n: int, rng: np.random.Generator) -> np.ndarray:

@@ -39,6 +39,7 @@ class _Bids:
         self.bags = np.zeros((n, 2), np.int32)
         self.progressive = np.zeros((n, 2), np.int32)
         self.cancel_card = np.full(n, -1, np.int8)
+        self.reveals = np.full((n, 2), -1, np.int8)  # seven_trump_reveal: revealer, restorer
         self.contracts = np.zeros((n, 2), np.int8)
         self.bemo = np.zeros((n, 2), np.int8)
         self.raised = np.zeros((n, 4), bool)
@@ -89,6 +90,18 @@ class _Bids:
         if "progressive" in before:  # RULES.md §4.6: progressive bonuses earned so far
             self.progressive[i] = ints(before, "progressive", 2, 0, 10**4, err)
         self.cancel_card[i] = self._cancel_card(rec, err)
+        if "reveal" in rec:  # RULES.md §4.2 seven_trump_reveal
+            self.reveals[i] = self._reveal(rec["reveal"], err)
+
+    @staticmethod
+    def _reveal(value, err) -> list[int]:
+        seats = list(range(4))
+        if (not isinstance(value, dict) or set(value) != {"by", "restored_by"}
+                or value["by"] not in seats or value["restored_by"] not in seats + [None]
+                or type(value["by"]) is not int):
+            raise err("'reveal' must be {\"by\": seat, \"restored_by\": seat or null} "
+                      "(seven_trump_reveal)")
+        return [value["by"], -1 if value["restored_by"] is None else value["restored_by"]]
 
     def _cancel_card(self, rec, err) -> int:
         """RULES.md §4.6 ``bag_cancel_card``: the record's card, else the rules' named one."""
@@ -135,14 +148,14 @@ def replay_group(members, rules, source):
                                           contracts=extra.contracts, bemo=extra.bemo,
                                           raised=extra.raised, no_trump=extra.no_trump,
                                           dark=extra.dark, auction=extra.auction,
-                                          half=extra.half)] * 4)
+                                          half=extra.half, reveals=extra.reveals)] * 4)
                 outcome = play_hands(recs.hands, recs.dealer, recs.scores, extra.bags, lineup,
                                      rules, np.random.default_rng(0), deck, passing=False,
                                      dark_play=False, progressive=extra.progressive,
                                      cancel_card=extra.cancel_card)
                 tricks, score, points = outcome.play.tricks, outcome.score, outcome.score.points
                 winners = outcome.play.winners
-                _same_declarations(outcome.bidding, extra)
+                _same_declarations(outcome.bidding, extra, outcome.reveals)
         except (IllegalPlay, IllegalBid) as err:
             err.source, err.line = source, lines[err.row]
             raise
@@ -162,7 +175,7 @@ def replay_group(members, rules, source):
             yield pos, out
 
 
-def _same_declarations(bidding, extra) -> None:
+def _same_declarations(bidding, extra, reveals=None) -> None:
     """A recorded side contract or bemo the engine never offered at its turn was not made:
     the record is refused (its scripted player answers only the stage that offers it)."""
     for name, got, want in (("side contract", bidding.contracts, extra.contracts),
@@ -172,6 +185,14 @@ def _same_declarations(bidding, extra) -> None:
             i, side = (int(v[0]) for v in np.nonzero(bad))
             raise IllegalBid(f"{name} {NAMES[int(want[i, side])]} is not allowed at its turn "
                              "(RULES.md §4.4)", row=i, seat=side)
+    if reveals is not None:
+        got = np.stack([reveals.revealer, reveals.restorer], axis=1)
+        bad = np.flatnonzero((got != extra.reveals).any(axis=1))
+        if bad.size:  # asked only where a reveal was open (RULES.md §4.2)
+            i = int(bad[0])
+            raise IllegalBid("the recorded trump reveal was not open: a reveal needs 7 or more "
+                             "cards of the suit, in bidding order", row=i,
+                             seat=int(extra.reveals[i, 0]))
     if bidding.auction is None:
         bad = (bidding.blind != extra.blind) | (bidding.bids != extra.bids)
         if bad.any():  # e.g. a blind nil the rules did not offer at that turn

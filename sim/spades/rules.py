@@ -262,6 +262,9 @@ class SpadesRules:
     jokers_remove: tuple[str, ...] | None = option(
         None, "the cards taken out to make room for the jokers (default 2C and 2D)", kind=list,
         optional=True, parse=_card_list, shape='a list of card names such as ["2C", "2H"]')
+    seven_trump_reveal: bool = option(False, "before the bidding a player with 7+ cards of a "
+                                      "non-spade suit may show them and make it trump; then a "
+                                      "player with 7+ spades may restore spades", kind=bool)
     # RULES.md §4.3 leads and play constraints
     first_lead: str = option("left_of_dealer", "who leads trick 1: the dealer's left, or the "
                              "holder of 2C / of the lowest club, leading it", kind=str,
@@ -415,6 +418,12 @@ class SpadesRules:
         if self.lead_ace_of_spades and self.spades_broken is not True:
             raise UserError("lead_ace_of_spades needs spades_broken = true",
                             key="lead_ace_of_spades")
+        if self.seven_trump_reveal and (order != "standard" or self.jokers):
+            raise UserError("seven_trump_reveal changes the trump suit of the standard deck: "
+                            "not with another trump_order or jokers", key="seven_trump_reveal")
+        if self.seven_trump_reveal and self.no_trump_bids:
+            raise UserError("no_trump_bids is about spades, which a revealed suit may replace: "
+                            "choose one", key="seven_trump_reveal")
         if self.must_trump and self.must_overtrump != "off":
             raise UserError("must_trump already makes a player beat the highest spade: "
                             "set must_overtrump = \"off\"", key="must_overtrump")

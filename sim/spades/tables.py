@@ -48,6 +48,8 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         cols[f"tricks_{seat}"] = tricks[:, seat]
     cols["wins_game"] = stacked(outs, lambda o: o.score.wins_game)
     cols["cancel_card"] = stacked(outs, lambda o: o.cancel_card)
+    for key in ("trump", "revealer", "restorer"):  # RULES.md §4.2 seven_trump_reveal
+        cols[key] = stacked(outs, lambda o, k=key: getattr(o.reveals, k))
     auctions = [o.bidding.auction for o in outs]
     n_rows = [o.play.tricks.shape[0] for o in outs]
     cols["auction_bid"] = np.concatenate([a.bid if a is not None else np.zeros(k, np.int8)

@@ -1,0 +1,72 @@
+"""Seven-card trump reveals (RULES.md §4.2 ``seven_trump_reveal``): before the bidding, the first
+player (in bidding order) holding 7 or more cards of one non-spade suit may show them and make
+that suit trump instead of spades; then the first player after him holding 7 or more spades may
+show them and restore spades. Each is a strategy's choice (``reveal``, a `RevealView`).
+
+Readings: at most one suit is revealed and at most one restoration follows it (the rule names
+one of each); the spade range keeps its place in the layout, the revealed suit's bits become the
+hand's trump bits (`sim.tricks` takes the trump as per-hand data).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..cards import SPADES, popcount
+from ..views import RevealView
+
+__all__ = ["Reveals", "reveal_trumps"]
+
+LONG = 7  # cards of one suit a reveal needs
+
+
+@dataclass(frozen=True, eq=False)
+class Reveals:
+    """int8[N]: the trump suit (3 = spades), the seat that revealed another suit and the seat
+    that restored spades (-1 for none)."""
+
+    trump: np.ndarray
+    revealer: np.ndarray
+    restorer: np.ndarray
+
+    @classmethod
+    def none(cls, n: int) -> Reveals:
+        return cls(np.full(n, SPADES, np.int8), np.full(n, -1, np.int8),
+                   np.full(n, -1, np.int8))
+
+
+def reveal_trumps(hands, dealer, scores, bags, rules, deck, lineup, rng, public) -> Reveals:
+    """Ask the players, in bidding order, whether to reveal (RULES.md §4.2)."""
+    n = hands.shape[0]
+    out = Reveals.none(n)
+    if not rules.seven_trump_reveal:
+        return out
+    counts = np.stack([popcount(hands & m) for m in deck.suit_masks], axis=2)  # [N, P, suit]
+    long_side = np.argmax(counts[:, :, :SPADES], axis=2)  # the seat's longest non-spade suit
+    may_reveal = counts[:, :, :SPADES].max(axis=2) >= LONG
+    may_restore = counts[:, :, SPADES] >= LONG
+    trump, revealer, restorer = out.trump.copy(), out.revealer.copy(), out.restorer.copy()
+    for stage in ("reveal", "restore"):
+        for j in range(4):
+            if stage == "reveal":
+                seat = ((dealer + 1 + j) % 4).astype(np.int8)
+                able = may_reveal[np.arange(n), seat] & (revealer < 0)
+                suit = long_side[np.arange(n), seat]
+            else:  # from the revealer's left, once a suit is revealed
+                seat = ((revealer + 1 + j) % 4).astype(np.int8)
+                able = (revealer >= 0) & (restorer < 0) & may_restore[np.arange(n), seat]
+                able &= seat != revealer
+                suit = np.full(n, SPADES)
+            ask = np.flatnonzero(able)
+            if not ask.size:
+                continue
+            view = RevealView(rows=ask, seat=seat[ask], dealer=dealer[ask],
+                              hand=hands[ask, seat[ask]], suit=suit[ask].astype(np.int8),
+                              scores=scores[ask], bags=bags[ask], rules=rules, deck=deck,
+                              **{k: v[ask] for k, v in public.items()})
+            yes = ask[np.asarray(lineup.decide(view, "reveal", rng, bool), dtype=bool)]
+            trump[yes] = suit[yes]
+            (revealer if stage == "reveal" else restorer)[yes] = seat[yes]
+    return Reveals(trump, revealer, restorer)
