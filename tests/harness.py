@@ -7,7 +7,8 @@ It runs one block of the vectorised engine, turns it into RULES.md section 5 han
 
 Card encoding, re-derived here from the documented layout rather than imported from ``sim``: a
 hand is a uint64 bitboard, bit ``13 * suit + rank`` with suits C, D, H, S = 0..3 and ranks
-2..A = 0..12 (sim/cards.py, docs/SCHEMA.md).
+2..A = 0..12 (sim/cards.py, docs/SCHEMA.md). That is the standard order's layout only; under a
+RULES.md section 4.2 card order the records name the cards, and the tests read those.
 """
 
 from __future__ import annotations
@@ -98,8 +99,10 @@ def simulate(rules, strategy: str, mode: str, size: int, seed: int, hand_offset:
     tests look at the same deterministic block)."""
     lineup = Lineup([make_strategy(strategy)] * 4)
     result = play_block(rules, lineup, seed, 0, size, mode, hand_offset=hand_offset)
-    exp = build_experiment({"rules": rules_to_dict(rules), "strategy": strategy, mode: size,
-                            "seed": seed, "block_size": size})
+    # a tuple-valued key (jokers_remove, nil_pass) is written as a list, as in a rules file
+    table = {k: list(v) if isinstance(v, tuple) else v for k, v in rules_to_dict(rules).items()}
+    exp = build_experiment({"rules": table, "strategy": strategy, mode: size, "seed": seed,
+                            "block_size": size})
     assert exp.rules == rules  # the inline table round-trips to the same rules value
     by_key = {(r["game_id"], r["hand_no"]): r for r in block_records(result, exp, 0)}
     records = [by_key[(int(g), int(h))] for g, h in zip(result.game, result.hand_no, strict=True)]

@@ -29,6 +29,14 @@ ValueError naming the key (see ``_check_section_4_4``). The engine's card-passin
 4.5), which this reference does not implement, are known and accepted only switched off (the test
 harness leaves out the engine's other keys it does not know, which must be off).
 
+Card orders and play constraints (sections 4.2 and 4.3, see ``CARD_ORDERS``, ``legal_plays`` and
+``_check_sections_4_2_4_3``): ``trump_order`` (every order but ``jokes_win``), ``jokers`` (0 or 2:
+``"BJ"`` and ``"LJ"``) with ``jokers_remove`` (default ``["2C", "2D"]``), ``first_lead``,
+``first_trick_clubs``, ``first_trick_lowest_club``, ``no_spade_lead_first_trick``,
+``lead_ace_of_spades``, ``must_overtrump`` and ``must_trump``. A card keeps its name whatever the
+order; "spades" are the cards the order makes spades (the jokers, the high deuces, the left bower),
+in following suit, trumping, breaking spades and counting spades (whiz, mirror) alike.
+
 Side contracts (section 4.4; see ``legal_side_contracts``): a side may declare one contract
 instead of its partners' two bids: ``"team_nil"``, ``"team_blind_nil"``, ``"wheel"``,
 ``"little_mo"``, ``"big_mo"``, ``"blind_six"``, ``"blind_moon"``. In a record, ``"bids"`` holds
@@ -39,14 +47,15 @@ None]`` gives the declarations by side. ``bemo`` comes on top of a side's ordina
 Public API::
 
     parse_card("AS") -> (14, "S")
-    trick_winner(trick, leader) -> seat
+    trick_winner(trick, leader, rules=None) -> seat
+    deck_of(rules) -> [cards];  card_suit(card, rules) -> "S" for a spade of the order, else its suit
     legal_bids(seat, bids_so_far, scores_before, rules, hand=None, *, blind_so_far=None,
                side_contracts=None) -> {"bids": [...], "blind_nil": bool}
     legal_side_contracts(seat, bids_so_far, rules, *, blind_so_far=None, side_contracts=None)
         -> {"blind": [codes], "sighted": [codes]}
     legal_bemo(seat, bids_so_far, rules, *, side_contracts=None) -> [names]
-    first_leader(dealer, side_contracts, rules) -> seat
-    legal_plays(hand, trick_so_far, spades_broken, rules) -> [cards]
+    first_leader(dealer, side_contracts, rules, hands=None) -> seat
+    legal_plays(hand, trick_so_far, spades_broken, rules, *, trick_no=None) -> [cards]
     replay_hand(record, rules) -> {"tricks", "winners", "points", "components", "after"}
         (+ "wins_game" when a rule can win the game at once: moon, lexington, ...)
     score_hand(bids, blind, tricks, before_scores, before_bags, rules, *, side_contracts=None,
@@ -75,6 +84,10 @@ __all__ = [
     "partner_of",
     "resolve_rules",
     "trick_winner",
+    "CARD_ORDERS",
+    "JOKERS",
+    "deck_of",
+    "card_suit",
     "SIDE_CONTRACTS",
     "BEMOS",
     "legal_bids",
@@ -119,10 +132,6 @@ def parse_card(card: str) -> tuple[int, str]:
 
 
 _PARSED = {card: (RANKS.index(card[0]) + 2, card[1]) for card in DECK}
-
-
-def _suit(card: str) -> str:
-    return _PARSED[card][1] if card in _PARSED else parse_card(card)[1]
 
 
 def _rank(card: str) -> int:
@@ -207,6 +216,17 @@ STANDARD: dict = {
     "last_trick_deuce": False,  # trick 13 won by a non-spade 2: +30
     "last_trick_high_spade": False,  # trick 13 won by 9S+ by a player who took exactly his bid
     "defeat_score": False,  # a side at or below -target_score loses
+    # --- section 4.2 card order and trumps; section 4.3 leads and play constraints ---
+    "trump_order": "standard",  # how the spades rank, see CARD_ORDERS
+    "jokers": 0,  # 0 | 2: the big and little jokers "BJ" and "LJ" join the deck
+    "jokers_remove": None,  # the cards the jokers replace (None: ["2C", "2D"]); needs jokers
+    "first_lead": "left_of_dealer",  # | "two_of_clubs" | "lowest_club": the holder leads it
+    "first_trick_clubs": False,  # the lowest club leads trick 1; no spade on it unless only spades
+    "first_trick_lowest_club": False,  # on trick 1 each plays his lowest club (void: a non-spade)
+    "no_spade_lead_first_trick": False,  # no spade led to trick 1 (unless only spades)
+    "lead_ace_of_spades": False,  # with spades_broken = True the AS may be led before broken
+    "must_overtrump": "off",  # | "opponents" | "always": void in a led non-spade, beat the spade
+    "must_trump": False,  # void in the led suit: a spade if held, beating the trick's if able
     # --- section 4.5, card passing: known, not implemented here (accepted only switched off) ---
     "nil_pass": None,
     "pass_cards": None,
@@ -259,6 +279,7 @@ def resolve_rules(rules: dict | str | None = None) -> dict:
         raise ValueError("bag_limit must be positive (or None for no bag penalty)")
     _check_section_4_4(full)
     _check_section_4_6(full)
+    _check_sections_4_2_4_3(full)
     return full
 
 
@@ -444,22 +465,216 @@ def _check_section_4_6(r: dict) -> None:
         raise ValueError("defeat_score: it is -target_score, so target_score must be set")
 
 
+# --- card orders (RULES.md section 4.2) --------------------------------------------------------
+
+JOKERS = ("BJ", "LJ")  # section 0: big and little joker; with jokers = 2 the deck holds both
+_SPADES = ("AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2S")
+
+# Section 4.2, each order's spades written out strongest first. A tuple is a tier of cards that
+# rank equal (the first of them played wins). The jokers stand where they rank and are simply
+# absent from a deck without them. Every other card keeps its suit and ranks A high in it.
+CARD_ORDERS: dict[str, list] = {
+    # A high ... 2; with jokers "BJ > LJ > AS"
+    "standard": ["BJ", "LJ", "AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S",
+                 "3S", "2S"],
+    # "BJ > LJ > AS > ...; jokers are spades (needs jokers = 2)"
+    "jokers_high": ["BJ", "LJ", "AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S",
+                    "3S", "2S"],
+    # "both jokers rank above AS and equal to each other; the first played wins"
+    "jokers_first_wins": [("BJ", "LJ"), "AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S",
+                          "5S", "4S", "3S", "2S"],
+    # "as jokers_high, and when BJ is led each opponent must play his highest spade"
+    "joker_high_alternate": ["BJ", "LJ", "AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S",
+                             "5S", "4S", "3S", "2S"],
+    # "BJ > LJ > 2S > AS > KS > ... > 3S"
+    "joker_joker_deuce_ace": ["BJ", "LJ", "2S", "AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S",
+                              "6S", "5S", "4S", "3S"],
+    # "2S > 2D > 2C > 2H > AS > KS > ... > 3S", the deuces spades in every respect; with jokers
+    # "BJ > LJ > 2S > 2D > 2C > 2H > AS ..."
+    "deuces_high": ["BJ", "LJ", "2S", "2D", "2C", "2H", "AS", "KS", "QS", "JS", "TS", "9S", "8S",
+                    "7S", "6S", "5S", "4S", "3S"],
+    # "JS (right bower) > JC (left bower, a spade in every respect) > AS > KS > QS > 10S > ..."
+    "bowers": ["JS", "JC", "AS", "KS", "QS", "TS", "9S", "8S", "7S", "6S", "5S", "4S", "3S",
+               "2S"],
+    # "S > C > D > H", no trump suit: the spades are only the top suit of the ladder (they still
+    # are "spades" for spades_broken, lead_ace_of_spades and the trick bonuses)
+    "suit_ladder": list(_SPADES),
+}
+LADDER = "SCDH"  # suit_ladder: the suits strongest first
+_JOKER_ORDERS = ("jokers_high", "jokers_first_wins", "joker_high_alternate",
+                 "joker_joker_deuce_ace")  # they rank two jokers: jokers = 2
+_NO_JOKERS = ("bowers", "suit_ladder")  # no place for a joker (reading, as the engine)
+FIRST_LEADS = ("left_of_dealer", "two_of_clubs", "lowest_club")
+OVERTRUMPS = ("off", "opponents", "always")
+_DEFAULT_REMOVED = ("2C", "2D")  # section 4.2: four players with two jokers remove 2C and 2D
+
+
+class _Order:
+    """One card order: the deck, each card's suit in play ("S" for every spade of the order) and
+    its power (higher beats lower; equal cards have equal power).
+
+    Spades: 100 + place counted from the weakest of the order's list; any other card: its rank
+    (2..14), compared within its suit only (suit_ladder compares suits first, see ``strength``).
+    """
+
+    def __init__(self, order: str, jokers: int, removed: tuple[str, ...]):
+        tiers = [t if isinstance(t, tuple) else (t,) for t in CARD_ORDERS[order]]
+        tiers = [tuple(c for c in t if jokers or c not in JOKERS) for t in tiers]
+        tiers = [t for t in tiers if t]
+        self.order = order
+        self.ladder = order == "suit_ladder"
+        self.spades = {c: 100 + len(tiers) - k for k, tier in enumerate(tiers) for c in tier}
+        natural = [c for c in DECK if c not in removed]
+        self.deck = tuple(natural + list(JOKERS[:jokers]))
+        self.suit = {c: "S" if c in self.spades else c[1] for c in self.deck}
+        self.power = {c: _rank(c) for c in DECK}
+        self.power.update(self.spades)  # removed spades too: "9S or higher" needs 9S's place
+
+    def strength(self, card: str, led: str) -> tuple[int, int]:
+        """How strongly ``card`` bids for a trick whose led suit is ``led``: the highest wins, the
+        first played of equals (section 0: trumps, then the led suit; the ladder: suit, rank)."""
+        if self.ladder:
+            return len(LADDER) - LADDER.index(card[1]), _rank(card)
+        if self.suit[card] == "S":
+            return 2, self.power[card]
+        if self.suit[card] == led:
+            return 1, self.power[card]
+        return 0, 0
+
+    def winning_index(self, cards: list[str]) -> int:
+        """The index in ``cards`` (a trick, whole or in part, in order of play) of the card that
+        wins it so far: the strongest, the first played of equal ones."""
+        led = self.suit[cards[0]]
+        strengths = [self.strength(c, led) for c in cards]
+        return strengths.index(max(strengths))
+
+    def lowest_club(self) -> str:
+        """The lowest club of the deck (the order's clubs: not a deuce or bower made a spade)."""
+        return min((c for c in self.deck if self.suit[c] == "C"), key=_rank)
+
+
+_ORDERS: dict[tuple, _Order] = {}
+
+
+def _removed(r: dict) -> tuple[str, ...]:
+    """The cards the jokers replace (section 4.2 ``jokers_remove``), none without jokers."""
+    if not r["jokers"]:
+        return ()
+    return tuple(r["jokers_remove"]) if r["jokers_remove"] is not None else _DEFAULT_REMOVED
+
+
+def _order_of(r: dict) -> _Order:
+    key = (r["trump_order"], r["jokers"], _removed(r))
+    if key not in _ORDERS:
+        _ORDERS[key] = _Order(*key)
+    return _ORDERS[key]
+
+
+def deck_of(rules: dict | str | None = None) -> list[str]:
+    """The cards of the rules' deck: the 52 less ``jokers_remove``, plus "BJ" and "LJ" with
+    ``jokers = 2`` (section 4.2)."""
+    return list(_order_of(resolve_rules(rules)).deck)
+
+
+def card_suit(card: str, rules: dict | str | None = None) -> str:
+    """The suit ``card`` belongs to in play under the rules' card order: "S" for every spade of
+    the order (jokers, high deuces, the left bower), else its printed suit."""
+    o = _order_of(resolve_rules(rules))
+    if card not in o.suit:
+        raise ValueError(f"{card!r} is not a card of this deck ({len(o.deck)} cards)")
+    return o.suit[card]
+
+
+def _check_sections_4_2_4_3(r: dict) -> None:
+    """Values of the section 4.2 / 4.3 keys, then the combinations that cannot be played, each a
+    ValueError naming the key (the engine's refusals, each read from RULES.md):
+
+    * ``jokers_high``, ``jokers_first_wins``, ``joker_high_alternate``,
+      ``joker_joker_deuce_ace`` rank two jokers: they need ``jokers = 2``; ``bowers`` and
+      ``suit_ladder`` say nothing of jokers: no jokers with them (reading);
+    * ``jokers`` is 0 or 2 (3 and 4 are for five and six players, section 4.7);
+      ``jokers_remove`` needs jokers and names one distinct card per joker (hands stay even);
+    * ``bag_cancel_card`` may not be a removed card; ``first_lead = "two_of_clubs"`` needs the
+      2C in the deck;
+    * ``first_trick_clubs``, ``first_trick_lowest_club`` and ``first_lead`` each rule trick 1:
+      at most one, except ``first_trick_clubs`` with a ``first_lead`` (both lead a club); none
+      with ``mo_b`` (whose side leads trick 1);
+    * ``lead_ace_of_spades`` needs ``spades_broken = True``;
+    * ``must_trump`` already beats the highest spade: not with ``must_overtrump``;
+    * ``suit_ladder`` has no trump: not with ``must_trump`` or ``must_overtrump``.
+    ``jokes_win`` is a section 4.2 order this reference does not implement (refused).
+    """
+    order = r["trump_order"]
+    if order == "jokes_win":
+        raise ValueError("trump_order: jokes_win is not implemented by the reference")
+    if order not in CARD_ORDERS:
+        raise ValueError(f"trump_order must be one of {sorted(CARD_ORDERS)}, not {order!r}")
+    if r["jokers"] not in (0, 2) or isinstance(r["jokers"], bool):
+        raise ValueError(f"jokers: 0 or 2 with four players (3 and 4 are for five and six "
+                         f"players), not {r['jokers']!r}")
+    removed = r["jokers_remove"]
+    if removed is not None and (not isinstance(removed, list | tuple) or any(
+            c not in DECK for c in removed) or len(set(removed)) != len(removed)):
+        raise ValueError(f"jokers_remove: a list of distinct cards such as ['2C', '2D'], not "
+                         f"{removed!r}")
+    for key, values in (("first_lead", FIRST_LEADS), ("must_overtrump", OVERTRUMPS)):
+        if r[key] not in values:
+            raise ValueError(f"{key} must be one of {values}, not {r[key]!r}")
+    for key in ("first_trick_clubs", "first_trick_lowest_club", "no_spade_lead_first_trick",
+                "lead_ace_of_spades", "must_trump"):
+        if r[key] is not True and r[key] is not False:
+            raise ValueError(f"{key} must be True or False, not {r[key]!r}")
+    if order in _JOKER_ORDERS and r["jokers"] != 2:
+        raise ValueError(f"trump_order: {order} ranks the two jokers, set jokers = 2")
+    if r["jokers"] and order in _NO_JOKERS:
+        raise ValueError(f"jokers: trump_order {order} has no rank for a joker")
+    if removed is not None and not r["jokers"]:
+        raise ValueError("jokers_remove: there are no jokers to make room for")
+    if len(_removed(r)) != r["jokers"]:
+        raise ValueError(f"jokers_remove: one card per joker ({r['jokers']}) keeps the hands even")
+    if r["bag_cancel_card"] in _removed(r):
+        raise ValueError(f"bag_cancel_card: {r['bag_cancel_card']} is out of the deck "
+                         "(jokers_remove)")
+    if r["first_lead"] == "two_of_clubs" and "2C" in _removed(r):
+        raise ValueError("first_lead: two_of_clubs, but jokers_remove takes the 2C out")
+    trick_one = [k for k in ("first_trick_clubs", "first_trick_lowest_club") if r[k]]
+    trick_one += ["first_lead"] if r["first_lead"] != "left_of_dealer" else []
+    if len(trick_one) > 1 and trick_one != ["first_trick_clubs", "first_lead"]:
+        raise ValueError(f"{trick_one[1]}: {trick_one[0]} already rules trick 1")
+    if trick_one and r["mo_b"]:
+        raise ValueError(f"{trick_one[0]}: mo_b's side leads trick 1")
+    if r["lead_ace_of_spades"] and r["spades_broken"] is not True:
+        raise ValueError("lead_ace_of_spades: needs spades_broken = True")
+    if r["must_trump"] and r["must_overtrump"] != "off":
+        raise ValueError("must_overtrump: must_trump already makes a player beat the spades")
+    if order == "suit_ladder" and (r["must_trump"] or r["must_overtrump"] != "off"):
+        raise ValueError("trump_order: suit_ladder has no trump for must_trump / must_overtrump")
+
+
 # --- tricks (RULES.md section 0, section 3) ----------------------------------------------------
 
 
-def trick_winner(trick: list[str], leader: int) -> int:
+def trick_winner(trick: list[str], leader: int, rules: dict | str | None = None) -> int:
     """Seat that wins a complete trick, ``trick[i]`` having been played by seat ``leader + i``.
 
     Section 0: the highest trump (spade) wins; with no spade, the highest card of the led suit.
-    A card of another suit never wins.
+    A card of another suit never wins. Section 4.2: "spade" and "highest" as the rules' card
+    order says (``CARD_ORDERS``); of two equal jokers (``jokers_first_wins``) the first played
+    wins; under ``suit_ladder`` the highest card of the highest suit on the ladder S > C > D > H
+    wins, whatever was led.
     """
     if len(trick) != N_SEATS:
         raise ValueError(f"a trick has {N_SEATS} cards, not {len(trick)}")
-    led = _suit(trick[0])
-    spades = [i for i, c in enumerate(trick) if _suit(c) == TRUMP]
-    candidates = spades if spades else [i for i, c in enumerate(trick) if _suit(c) == led]
-    best = max(candidates, key=lambda i: _rank(trick[i]))
-    return (leader + best) % N_SEATS
+    o = _order_of(resolve_rules(rules))
+    for card in trick:
+        if card not in o.suit:
+            raise ValueError(f"{card!r} is not a card of this deck")
+    return (leader + o.winning_index(list(trick))) % N_SEATS
+
+
+def _winner(trick: list[str], leader: int, r: dict) -> int:
+    """trick_winner for checked cards and resolved rules."""
+    return (leader + _order_of(r).winning_index(trick)) % N_SEATS
 
 
 # --- bidding (RULES.md section 3: bidding, nil, blind_nil, max_team_bid; section 4.4 keys) -----
@@ -619,10 +834,13 @@ def _why_not(bid: int, t: _Turn, r: dict) -> str | None:
     return _first_reason(_PROHIBITIONS, bid, t, r)
 
 
-def _n_spades(hand: list[str] | None) -> int | None:
+def _n_spades(hand: list[str] | None, r: dict) -> int | None:
+    """The spades held, as the card order counts them (section 4.2: a joker, a high deuce or
+    the left bower is a spade "in every respect")."""
     if hand is None:
         return None
-    return sum(1 for card in hand if _suit(card) == TRUMP)
+    suit = _order_of(r).suit
+    return sum(1 for card in hand if suit.get(card) == TRUMP)
 
 
 def _blind_deficit_ok(seat: int, scores_before: list[int], r: dict) -> bool:
@@ -676,7 +894,7 @@ def legal_bids(
     declared = _declared(side_contracts)
     if declared[side_of(seat)] is not None:
         return {"bids": [], "blind_nil": False}
-    t = _Turn(seat, bids_so_far, _n_spades(hand))
+    t = _Turn(seat, bids_so_far, _n_spades(hand, r))
     allowed = _legal(t, r)
     nil_now = 0 in _legal(_Turn(seat, bids_so_far, None), r)
     blind_nil = bool(r["nil"] and r["blind_nil"] and _blind_deficit_ok(seat, scores_before, r)
@@ -788,18 +1006,40 @@ def legal_bemo(
     return list(BEMOS)
 
 
-def first_leader(dealer: int, side_contracts: list[str | None] | None, rules: dict | str | None
-                 ) -> int:
+def first_leader(dealer: int, side_contracts: list[str | None] | None, rules: dict | str | None,
+                 hands: list[list[str]] | None = None) -> int:
     """Who leads trick 1: left of the dealer (section 3); under ``mo_b`` a side that declared Mo
     leads, by its player first in the rotation from the dealer's left (the dealer's left if he
-    is on that side, else the next seat)."""
+    is on that side, else the next seat). Section 4.3: under ``first_lead = "two_of_clubs"`` the
+    holder of the 2C, under ``"lowest_club"`` or ``first_trick_clubs`` the holder of the lowest
+    club of the deck (3C when jokers take the 2C out or the 2C is a high deuce): ``hands`` (the
+    four hands dealt) are needed then."""
     r = resolve_rules(rules)
     left = (dealer + 1) % N_SEATS
+    card = _first_lead_card(r)
+    if card is not None:
+        if hands is None or any(not isinstance(h, list) for h in hands):
+            raise ValueError(f"the holder of {card} leads trick 1: give the hands")
+        holders = [seat for seat, hand in enumerate(hands) if card in hand]
+        if len(holders) != 1:
+            raise ValueError(f"{card} leads trick 1, but {len(holders)} hands hold it")
+        return holders[0]
     if r["mo_b"]:
         for side, code in enumerate(_declared(side_contracts)):
             if code in MO:
                 return left if side_of(left) == side else (left + 1) % N_SEATS
     return left
+
+
+def _first_lead_card(r: dict) -> str | None:
+    """The card that must lead trick 1 (section 4.3), or None: the 2C under ``first_lead =
+    "two_of_clubs"`` (a reading under ``deuces_high``, where the 2C is a spade: still the 2C, as
+    the rule names it); the deck's lowest club under ``"lowest_club"`` and ``first_trick_clubs``."""
+    if r["first_lead"] == "two_of_clubs":
+        return "2C"
+    if r["first_lead"] == "lowest_club" or r["first_trick_clubs"]:
+        return _order_of(r).lowest_club()
+    return None
 
 
 def _record_hands(record: dict) -> list[list[str] | None]:
@@ -808,7 +1048,7 @@ def _record_hands(record: dict) -> list[list[str] | None]:
     hands = record.get("hands")
     if (isinstance(hands, list) and len(hands) == N_SEATS
             and all(isinstance(h, list) and all(isinstance(c, str) for c in h) for h in hands)):
-        return [[c for c in h if len(c) == 2 and c[1] in SUITS] for h in hands]
+        return [list(h) for h in hands]
     return [None] * N_SEATS
 
 
@@ -892,7 +1132,7 @@ def _check_bids(record: dict, r: dict, scores_before: list[int]) -> tuple:
             if not 0 <= bid <= MAX_BID:
                 why = f"bids are 0..{MAX_BID}"
             else:
-                why = _why_not(bid, _Turn(seat, made, _n_spades(hands[seat])), r)
+                why = _why_not(bid, _Turn(seat, made, _n_spades(hands[seat], r)), r)
             raise IllegalBid(f"seat {seat}: bid {bid} not allowed: {why}")
         made[seat] = bid
         made_blind[seat] = bool(blind[seat])
@@ -915,58 +1155,154 @@ def _why_no_contract(code: str, side: int, declared: list, r: dict) -> str:
         "stands)"
 
 
-# --- play (RULES.md section 0 must-follow; section 3 spades_broken) ----------------------------
+# --- play (RULES.md section 0 must-follow; section 3 spades_broken; section 4.3) ---------------
 
 
 def legal_plays(
-    hand: list[str], trick_so_far: list[str], spades_broken: bool, rules: dict | str | None
+    hand: list[str], trick_so_far: list[str], spades_broken: bool, rules: dict | str | None,
+    *, trick_no: int | None = None,
 ) -> list[str]:
     """The cards of ``hand`` that may be played now, in hand order.
 
     ``spades_broken``: whether a spade was played to an EARLIER trick of this hand (section 3:
-    by trumping, or led by a player who held only spades).
+    by trumping, or led by a player who held only spades). ``trick_no``: 1..13, needed only
+    under a rule of trick 1 (``first_lead``, ``first_trick_clubs``, ``first_trick_lowest_club``,
+    ``no_spade_lead_first_trick``). "Spade" and "suit" are the card order's (``card_suit``).
 
     * Following (``trick_so_far`` not empty): must follow the led suit if able, else any card
       (section 0).
     * Leading, by ``rules["spades_broken"]`` (section 3):
-      ``True``: no spade lead until spades are broken, unless the leader holds only spades;
-      ``False``: any card; ``"never"``: a spade may be led only by a leader holding only spades,
-      all hand long.
+      ``True``: no spade lead until spades are broken, unless the leader holds only spades
+      (``lead_ace_of_spades``: the AS may be led all the same); ``False``: any card;
+      ``"never"``: a spade may be led only by a leader holding only spades, all hand long.
+
+    Section 4.3, each a further rule on the cards the ones before leave; a rule that would
+    leave no card gives way (e.g. first_trick_clubs to a hand of spades only), as RULES.md's
+    "unless he holds only spades" and "if he can" say:
+
+    1. Trick 1: the first leader leads the 2C (``first_lead = "two_of_clubs"``) or the deck's
+       lowest club (``"lowest_club"``, ``first_trick_clubs``), whatever else allows.
+       ``first_trick_lowest_club``: each player, the leader too, plays his lowest club; void
+       in clubs any non-spade; reading (the engine's): this replaces following the led suit on
+       trick 1. ``first_trick_clubs``: no spade on trick 1 unless the player has no other card.
+       ``no_spade_lead_first_trick``: no spade led to trick 1 unless the leader holds only
+       spades.
+    2. ``joker_high_alternate``: when the BJ is led, each opponent of the leader (the second
+       and fourth to play) plays his highest spade.
+    3. ``must_trump``: void in the led suit, a spade if he has one; then, void in the led suit
+       or following a spade lead (reading, the engine's: "also when spades were led"), one that
+       beats the highest spade in the trick if he can (an equal joker does not beat).
+    4. ``must_overtrump``: void in a led non-spade suit with a spade in the trick: a spade that
+       beats the highest one if he can; ``"opponents"``: only when the trick is held by an
+       opponent (partners are the players two apart).
     """
     r = resolve_rules(rules)
-    for card in hand:
-        parse_card(card)
-    return _legal_plays(hand, trick_so_far, spades_broken, r)
+    o = _order_of(r)
+    for card in [*hand, *trick_so_far]:
+        if card not in o.suit:
+            raise ValueError(f"{card!r} is not a card of this deck ({len(o.deck)} cards)")
+    if trick_no is None and _has_trick_one_rule(r):
+        raise ValueError("a rule of trick 1 is in force: give trick_no")
+    return _legal_plays(hand, trick_so_far, spades_broken, r, trick_no)
 
 
-def _legal_plays(hand: list[str], trick_so_far: list[str], spades_broken: bool, r: dict
-                 ) -> list[str]:
+def _has_trick_one_rule(r: dict) -> bool:
+    return bool(_first_lead_card(r) or r["first_trick_lowest_club"]
+                or r["no_spade_lead_first_trick"])
+
+
+def _legal_plays(hand: list[str], trick_so_far: list[str], spades_broken: bool, r: dict,
+                 trick_no: int | None = None) -> list[str]:
     """legal_plays for checked cards and resolved rules (the replay's inner loop)."""
+    return _stages(hand, trick_so_far, spades_broken, r, trick_no)[-1][1]
+
+
+def _narrow(cards: list[str], keep) -> list[str]:
+    """The cards in ``keep``, or all of ``cards`` if none is (the rule gives way)."""
+    kept = [c for c in cards if c in keep]
+    return kept if kept else cards
+
+
+def _stages(hand: list[str], trick: list[str], broken: bool, r: dict, trick_no: int | None
+            ) -> list[tuple[str, list[str]]]:
+    """The legal cards rule by rule (see legal_plays): ``[(rule, the cards it leaves)]`` from
+    ``("hand", hand)`` to the legal cards; a card is illegal by the first rule that drops it."""
     if not hand:
         raise ValueError("empty hand")
-    if trick_so_far:
-        led = _suit(trick_so_far[0])
-        following = [c for c in hand if _suit(c) == led]
-        return following if following else list(hand)
+    o = _order_of(r)
+    spades = [c for c in hand if o.suit[c] == TRUMP]
+    others = [c for c in hand if o.suit[c] != TRUMP]
+    first = trick_no == 1
+    stages = [("hand", list(hand))]
 
-    only_spades = all(_suit(c) == TRUMP for c in hand)
-    setting = r["spades_broken"]
-    if setting is False or only_spades:
-        return list(hand)
-    if setting is True and spades_broken:
-        return list(hand)
-    # setting "never", or True with spades not yet broken: non-spades only
-    return [c for c in hand if _suit(c) != TRUMP]
+    def rule(name: str, cards: list[str]) -> None:
+        stages.append((name, cards))
+
+    def lowest_club_or_non_spade() -> list[str]:  # first_trick_lowest_club
+        clubs = [c for c in hand if o.suit[c] == "C"]
+        return [min(clubs, key=_rank)] if clubs else (others or list(hand))
+
+    if not trick:  # leading
+        card = _first_lead_card(r) if first else None
+        if card is not None:
+            if card not in hand:
+                raise ValueError(f"{card} leads trick 1: this hand does not hold it")
+            rule("first_lead" if r["first_lead"] != "left_of_dealer" else "first_trick_clubs",
+                 [card])
+            return stages
+        setting = r["spades_broken"]
+        if setting is False or not others or (setting is True and broken):
+            rule("spades_broken", list(hand))
+        else:
+            ace = setting is True and r["lead_ace_of_spades"]  # section 4.3 lead_ace_of_spades
+            rule("spades_broken", [c for c in hand if o.suit[c] != TRUMP or (ace and c == "AS")])
+        if first and r["first_trick_lowest_club"]:
+            rule("first_trick_lowest_club", lowest_club_or_non_spade())
+        if first and r["no_spade_lead_first_trick"]:
+            rule("no_spade_lead_first_trick", _narrow(stages[-1][1], others))
+        return stages
+
+    led = o.suit[trick[0]]
+    own = [c for c in hand if o.suit[c] == led]
+    rule("follow", own or list(hand))
+    position = len(trick)  # 1..3: the leader's opponents play 2nd and 4th (positions 1, 3)
+    if first and r["first_trick_lowest_club"]:
+        rule("first_trick_lowest_club", lowest_club_or_non_spade())
+    if first and r["first_trick_clubs"]:
+        rule("first_trick_clubs", _narrow(stages[-1][1], others))
+    if r["trump_order"] == "joker_high_alternate" and trick[0] == "BJ" and position % 2 == 1:
+        if spades:
+            top = max(spades, key=lambda c: o.power[c])
+            rule("joker_high_alternate", _narrow(stages[-1][1], [top]))
+    in_trick = [o.power[c] for c in trick if o.suit[c] == TRUMP]
+    beating = [c for c in spades if not in_trick or o.power[c] > max(in_trick)]
+    void = not own
+    if r["must_trump"]:
+        if void:
+            rule("must_trump", _narrow(stages[-1][1], spades))
+        if void or led == TRUMP:
+            rule("must_trump", _narrow(stages[-1][1], beating))
+    if r["must_overtrump"] != "off" and void and led != TRUMP and in_trick:
+        holder = o.winning_index(trick)  # a spade, since one is in the trick
+        if r["must_overtrump"] == "always" or (position - holder) % 2 == 1:
+            rule("must_overtrump", _narrow(stages[-1][1], beating))
+    return stages
 
 
-def _why_illegal(hand: list[str], trick_so_far: list[str], r: dict) -> str:
-    """Human reason for a card held in hand but not among legal_plays."""
-    if trick_so_far:
-        led = _suit(trick_so_far[0])
-        return f"must follow suit {led} (holds {[c for c in hand if _suit(c) == led]})"
-    if r["spades_broken"] == "never":
+def _why_illegal(card: str, stages: list[tuple[str, list[str]]], trick_so_far: list[str],
+                 r: dict) -> str:
+    """Human reason for a card held in hand but not among the legal cards: the first rule that
+    dropped it."""
+    name = next(name for name, cards in stages if card not in cards)
+    legal = stages[-1][1]
+    if name == "follow":
+        led = _order_of(r).suit[trick_so_far[0]]
+        return f"must follow suit {led} (holds {legal})"
+    if name == "spades_broken" and r["spades_broken"] == "never":
         return "may not lead a spade while holding another suit (spades_broken = 'never')"
-    return "may not lead a spade: spades not broken and the leader holds another suit"
+    if name == "spades_broken":
+        return "may not lead a spade: spades not broken and the leader holds another suit"
+    return f"breaks {name} (legal: {legal})"
 
 
 def _play_out(record: dict, r: dict, leader: int) -> tuple[list[int], list[int], list]:
@@ -978,15 +1314,19 @@ def _play_out(record: dict, r: dict, leader: int) -> tuple[list[int], list[int],
         raise ValueError(f"'hands' must be {N_SEATS} lists of cards")
     if not isinstance(plays, list):
         raise ValueError("'plays' must be a list of cards")
+    order = _order_of(r)
     for seat, hand in enumerate(hands_in):
         if len(hand) != N_TRICKS:
             raise ValueError(f"seat {seat} holds {len(hand)} cards, not {N_TRICKS}")
         for card in hand:
-            parse_card(card)
+            if card not in order.suit:
+                raise ValueError(f"seat {seat}: {card!r} is not a card of this deck (section 4.2: "
+                                 f"jokers {r['jokers']}, removed {list(_removed(r))})")
     dealt = [c for hand in hands_in for c in hand]
-    if sorted(dealt) != sorted(DECK):
+    if sorted(dealt) != sorted(order.deck):
         dupes = sorted({c for c in dealt if dealt.count(c) > 1})
-        raise ValueError(f"the hands are not one 52-card deck (duplicated: {dupes})")
+        raise ValueError(f"the hands are not one {len(order.deck)}-card deck (duplicated: "
+                         f"{dupes})")
 
     hands = [list(h) for h in hands_in]  # cards still held, in the record's order
     tricks = [0] * N_SEATS
@@ -1000,25 +1340,24 @@ def _play_out(record: dict, r: dict, leader: int) -> tuple[list[int], list[int],
         where = f"trick {trick_no}, seat {seat}, card {card!r}"
         if trick_no > N_TRICKS:
             raise IllegalPlay(f"{where}: a hand has only {N_TRICKS} tricks")
-        try:
-            parse_card(card)
-        except ValueError as exc:
-            raise IllegalPlay(f"{where}: {exc}") from None
+        if card not in order.suit:
+            raise IllegalPlay(f"{where}: not a card of this deck")
         hand = hands[seat]
         if card not in hand:
             if card in hands_in[seat]:
                 raise IllegalPlay(f"{where}: not in hand (already played)")
             raise IllegalPlay(f"{where}: not in hand (dealt to another seat)")
-        if card not in _legal_plays(hand, trick, broken, r):
-            raise IllegalPlay(f"{where}: {_why_illegal(hand, trick, r)}")
+        stages = _stages(hand, trick, broken, r, trick_no)
+        if card not in stages[-1][1]:
+            raise IllegalPlay(f"{where}: {_why_illegal(card, stages, trick, r)}")
         hand.remove(card)
         trick.append(card)
         if len(trick) == N_SEATS:
-            winner = trick_winner(trick, leader)
+            winner = _winner(trick, leader, r)
             winners.append(winner)
             played.append([((leader + k) % N_SEATS, c) for k, c in enumerate(trick)])
             tricks[winner] += 1
-            broken = broken or any(_suit(c) == TRUMP for c in trick)
+            broken = broken or any(order.suit[c] == TRUMP for c in trick)
             leader = winner
             trick = []
     if len(plays) != N_SEATS * N_TRICKS:
@@ -1239,7 +1578,7 @@ def score_hand(
         sides[side].contract += sides[1 - side].gift
     if r["bag_cancel_card"] is not None:
         card = cancel_card if r["bag_cancel_card"] == "cut" else r["bag_cancel_card"]
-        taker = _bag_cancel_side(card, _needs_play("bag_cancel_card", played))
+        taker = _bag_cancel_side(card, _needs_play("bag_cancel_card", played), r)
         if sides[taker].bags > 0 and not sides[taker].set_:
             sides[taker].bags -= 1
     if any(r[k] for k in TRICK_BONUSES):
@@ -1448,27 +1787,33 @@ def _ordinary(side: int, bids: list, blind: list, tricks: list, r: dict, book: b
     return out
 
 
-def _trick_winning_card(trick: list[tuple[int, str]]) -> tuple[int, str]:
+def _trick_winning_card(trick: list[tuple[int, str]], r: dict) -> tuple[int, str]:
     """(seat, card) that wins a trick given as (seat, card) in the order played."""
-    seat = trick_winner([c for _, c in trick], trick[0][0])
+    seat = _winner([c for _, c in trick], trick[0][0], r)
     return seat, dict(trick)[seat]
 
 
-def _bag_cancel_side(card: str, played: list) -> int:
+def _bag_cancel_side(card: str, played: list, r: dict) -> int:
     """The side that won the trick holding ``card`` (section 4.6 ``bag_cancel_card``)."""
-    parse_card(card)
+    if card not in _order_of(r).suit:
+        raise ValueError(f"bag_cancel_card {card!r} is not a card of this deck")
     for trick in played:
         if card in [c for _, c in trick]:
-            return side_of(_trick_winning_card(trick)[0])
+            return side_of(_trick_winning_card(trick, r)[0])
     raise ValueError(f"bag_cancel_card {card!r} was not played")
 
 
 def _trick_bonuses(played: list, bids: list, tricks: list, r: dict) -> list[int]:
-    """Section 4.6 trick bonuses by side (see score_hand)."""
+    """Section 4.6 trick bonuses by side (see score_hand). Under a section 4.2 card order a card
+    keeps its printed rank (a joker has none: it is no ace, no deuce) and is a spade as the
+    order says (reading, the engine's): a high deuce is no "non-spade 2"; "9S or higher" is any
+    spade of the order ranking at or above the 9S (the jokers, the left bower, a high deuce)."""
+    o = _order_of(r)
     out = [0, 0]
-    wins = [_trick_winning_card(t) for t in played]
+    wins = [_trick_winning_card(t, r) for t in played]
     last_seat, last_card = wins[-1]
-    last_rank, last_suit = parse_card(last_card)
+    last_rank = _rank(last_card) if last_card in _PARSED else None
+    last_suit = o.suit[last_card]
     if r["last_trick_bonus"]:
         out[side_of(last_seat)] += 10
     if r["end_streak"] and wins[-3][0] == wins[-2][0] == last_seat:
@@ -1477,9 +1822,9 @@ def _trick_bonuses(played: list, bids: list, tricks: list, r: dict) -> list[int]
         for trick, (seat, card) in zip(played, wins, strict=True):
             if card == "9S":
                 cards = [c for _, c in trick]
-                if _suit(cards[0]) == TRUMP:
+                if o.suit[cards[0]] == TRUMP:
                     out[side_of(seat)] += 10
-                elif sum(_suit(c) == TRUMP for c in cards) > 1:
+                elif sum(o.suit[c] == TRUMP for c in cards) > 1:
                     out[side_of(seat)] += 5
                 else:
                     out[side_of(seat)] += 1
@@ -1487,11 +1832,11 @@ def _trick_bonuses(played: list, bids: list, tricks: list, r: dict) -> list[int]
         out[side_of(last_seat)] += 20 if last_suit == TRUMP else 10
     if r["last_trick_ace_nil"]:
         for seat, card in played[-1]:
-            if bids[seat] == 0 and _rank(card) == 14:
+            if bids[seat] == 0 and card in _PARSED and _rank(card) == 14:
                 out[side_of(seat)] += r["nil_bonus"] // 5
     if r["last_trick_deuce"] and last_rank == 2 and last_suit != TRUMP:
         out[side_of(last_seat)] += 30
-    if (r["last_trick_high_spade"] and last_suit == TRUMP and last_rank >= 9
+    if (r["last_trick_high_spade"] and last_suit == TRUMP and o.power[last_card] >= o.power["9S"]
             and bids[last_seat] is not None and tricks[last_seat] == bids[last_seat]):
         out[side_of(last_seat)] += 10
     return out
@@ -1589,7 +1934,7 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
     cancel_card = None
     if r["bag_cancel_card"] == "cut":
         cancel_card = record.get("cancel_card")
-        if cancel_card not in DECK:
+        if cancel_card not in _order_of(r).deck:
             raise ValueError("bag_cancel_card = 'cut': the record needs the cut card, "
                              f"'cancel_card', a card such as '7H' (got {cancel_card!r})")
     elif (r["bag_cancel_card"] is not None
@@ -1600,7 +1945,8 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
     bids, blind, declared, bemo = _check_bids(record, r, before_scores)
 
     if "plays" in record or "hands" in record:
-        tricks, winners, played = _play_out(record, r, first_leader(dealer, declared, r))
+        tricks, winners, played = _play_out(
+            record, r, first_leader(dealer, declared, r, _record_hands(record)))
         if "tricks" in record and list(record["tricks"]) != tricks:
             raise ValueError(f"record says tricks {record['tricks']}, the play gives {tricks}")
     elif "tricks" in record:  # score-sheet mode
