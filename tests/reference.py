@@ -595,7 +595,9 @@ def _check_sections_4_2_4_3(r: dict) -> None:
     * ``jokers`` is 0 or 2 (3 and 4 are for five and six players, section 4.7);
       ``jokers_remove`` needs jokers and names one distinct card per joker (hands stay even);
     * ``bag_cancel_card`` may not be a removed card; ``first_lead = "two_of_clubs"`` needs the
-      2C in the deck;
+      2C in the deck, and a club (not under ``deuces_high``, where it is a spade); the AS
+      (``lead_ace_of_spades``) and the 9S (``dix``, ``last_trick_high_spade``) may not be
+      removed;
     * ``first_trick_clubs``, ``first_trick_lowest_club`` and ``first_lead`` each rule trick 1:
       at most one, except ``first_trick_clubs`` with a ``first_lead`` (both lead a club); none
       with ``mo_b`` (whose side leads trick 1);
@@ -635,6 +637,12 @@ def _check_sections_4_2_4_3(r: dict) -> None:
     if r["bag_cancel_card"] in _removed(r):
         raise ValueError(f"bag_cancel_card: {r['bag_cancel_card']} is out of the deck "
                          "(jokers_remove)")
+    if r["first_lead"] == "two_of_clubs" and order == "deuces_high":
+        raise ValueError("first_lead: two_of_clubs, but under deuces_high the 2C is a spade")
+    for card, keys in (("AS", ("lead_ace_of_spades",)), ("9S", ("dix", "last_trick_high_spade"))):
+        on = [k for k in keys if r[k]]
+        if on and card in _removed(r):
+            raise ValueError(f"jokers_remove: {on[0]} names the {card}, taken out")
     if r["first_lead"] == "two_of_clubs" and "2C" in _removed(r):
         raise ValueError("first_lead: two_of_clubs, but jokers_remove takes the 2C out")
     trick_one = [k for k in ("first_trick_clubs", "first_trick_lowest_club") if r[k]]

@@ -19,13 +19,10 @@ after the hand must equal the engine's arrays (in games mode the games carry and
 * the play reaches what the comparison is meant to test (jokers, high deuces and bowers winning,
   equal jokers, the ladder, every play rule changing the legal cards).
 
-Left out until the engine is fixed (see the report of this file's commit): ``first_lead =
-"two_of_clubs"`` with ``trump_order = "deuces_high"`` (the engine leads the 3C from its holder;
-RULES.md and the engine's own docstring name the 2C's holder and the 2C); ``jokers_remove``
-taking out the 9S or the AS (the engine raises KeyError under a trick bonus / lead_ace_of_spades);
-and, in the legal-cards layer, a leader holding only spades with the AS under
-``lead_ace_of_spades`` before spades are broken (``known_engine_bug``: the engine offers the AS
-alone).
+The three engine bugs these layers found are fixed: a leader holding only spades, the AS among
+them, under ``lead_ace_of_spades`` was offered the AS alone; ``first_lead = "two_of_clubs"`` under
+``deuces_high`` led the 3C (both sides now refuse the pair: the 2C is a spade there); taking out
+the 9S or the AS with ``jokers_remove`` under a rule that names it raised KeyError (both refuse).
 """
 
 from __future__ import annotations
@@ -242,15 +239,6 @@ class Recording:
         return self.inner.play(view, rng)
 
 
-def known_engine_bug(rd: dict, hand: list[str], trick: list[str], broken: bool) -> bool:
-    """Positions left out until the engine is fixed: under ``lead_ace_of_spades`` a leader
-    holding only spades, the AS among them, before spades are broken, is offered the AS alone
-    (RULES.md section 3: a leader holding only spades may lead any of them; lead_ace_of_spades
-    only adds the AS to a leader's choice)."""
-    return (rd["lead_ace_of_spades"] and not trick and not broken and "AS" in hand
-            and all(ref.card_suit(c, rd) == "S" for c in hand))
-
-
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_legal_cards_equal_the_reference(name, strategy):
@@ -269,8 +257,6 @@ def test_legal_cards_equal_the_reference(name, strategy):
                "plays": [deck.names[s] for s in out.play.plays[i]]}
         for k, (t, j, seat, hand, trick, broken, _) in enumerate(positions(rec, rd)):
             assert seat == out.play.seats[i, k]
-            if known_engine_bug(rd, hand, trick, broken):
-                continue
             theirs = sorted(ref.legal_plays(hand, trick, broken, rd, trick_no=t))
             mine = sorted(deck.names_of(player.legal[k][2][i]))
             if mine != theirs:

@@ -199,7 +199,22 @@ def test_illegal_records_name_the_rule(tmp_path, capsys):
     ({"lead_ace_of_spades": True, "spades_broken": False}, "lead_ace_of_spades"),
     ({"must_trump": True, "must_overtrump": "always"}, "must_overtrump"),
     ({"must_trump": True, "trump_order": "suit_ladder"}, "trump_order"),
+    ({"first_lead": "two_of_clubs", "trump_order": "deuces_high"}, "first_lead"),
+    ({"jokers": 2, "jokers_remove": ["AS", "2D"], "lead_ace_of_spades": True}, "jokers_remove"),
+    ({"jokers": 2, "jokers_remove": ["9S", "2D"], "last_trick_high_spade": True},
+     "jokers_remove"),
 ])
+
 def test_impossible_play_rules_are_refused(over, key):
     with pytest.raises(UserError, match=key):
         load_rules(over)
+
+
+def test_a_leader_of_only_spades_may_lead_any_under_lead_ace_of_spades():
+    seen = []
+
+    def check(c):
+        if c["j"] == 0 and not c["broken"] and c["hand"] <= c["spades"] and len(c["hand"]) > 1:
+            seen.append(c["card"])
+    walk({"lead_ace_of_spades": True}, "random", check, n=3000)
+    assert any(card != "AS" for card in seen)

@@ -100,7 +100,6 @@ HANDS = [["3C", "AH"], ["2C", "KH"], ["4C", "2H"], ["5C", "AS"]]  # (parts of ha
     ({"first_trick_clubs": True}, 1),
     ({"first_lead": "lowest_club", **JOKERS}, 0),  # the 2C is out: the 3C leads
     (order("deuces_high", first_lead="lowest_club"), 0),  # the 2C is a spade: the 3C
-    (order("deuces_high", first_lead="two_of_clubs"), 1),  # reading: the rule names the 2C
 ])
 def test_first_leader(rules, seat):
     assert ref.first_leader(2, None, rules, HANDS) == seat
@@ -306,6 +305,9 @@ def test_illegal_plays_name_the_rule():
     ({"trump_order": "suit_ladder", "must_overtrump": "always"}, "trump_order"),
     ({"must_overtrump": "sometimes"}, "must_overtrump"),
     ({"first_lead": "dealer"}, "first_lead"),
+    ({"trump_order": "deuces_high", "first_lead": "two_of_clubs"}, "first_lead"),
+    ({**JOKERS, "jokers_remove": ["AS", "2D"], "lead_ace_of_spades": True}, "jokers_remove"),
+    ({**JOKERS, "jokers_remove": ["9S", "2D"], "dix": True}, "jokers_remove"),
 ])
 def test_impossible_combinations(rules, key):
     with pytest.raises(ValueError, match=f"^{key}"):

@@ -37,8 +37,8 @@ def lead_rule_for(rules: SpadesRules, deck: Deck, trump: np.ndarray | None = Non
         return hand
 
     def until_broken(hand, broken):
-        others = hand & (~spades | ace)
-        return pick(broken | (others == 0), hand, others)
+        others = hand & ~spades
+        return pick(broken | (others == 0), hand, others | (hand & ace))
 
     def never(hand, broken):
         others = hand & ~spades

@@ -404,6 +404,15 @@ class SpadesRules:
         if self.bag_cancel_card in self.removed_cards:
             raise UserError(f"bag_cancel_card {self.bag_cancel_card} is taken out by "
                             "jokers_remove", key="bag_cancel_card")
+        if self.first_lead == "two_of_clubs" and order == "deuces_high":
+            raise UserError("first_lead = \"two_of_clubs\": under deuces_high the 2C is a "
+                            "spade, not a club to lead", key="first_lead")
+        named = {"AS": ("lead_ace_of_spades",), "9S": ("dix", "last_trick_high_spade")}
+        for card, keys in named.items():
+            on = [k for k in keys if getattr(self, k)]
+            if on and card in self.removed_cards:
+                raise UserError(f"{on[0]} names the {card}, which jokers_remove takes out",
+                                key="jokers_remove")
         if self.first_lead == "two_of_clubs" and "2C" in self.removed_cards:
             raise UserError("first_lead = \"two_of_clubs\" needs the 2C, which jokers_remove "
                             "takes out", key="first_lead")
