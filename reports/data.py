@@ -71,6 +71,14 @@ class Results:
 
     path: Path
     manifest: dict = field(repr=False)
+    left_out: str | None = None  # what of the run this report leaves out, and why
+
+    def only(self, cells: list[dict], why: str) -> Results:
+        """The same results restricted to ``cells`` (the others named in ``left_out``)."""
+        gone = [c["variant"] for c in self.cells if c not in cells]
+        manifest = {**self.manifest, "experiment": {**self.experiment, "cells": cells}}
+        left = f"Not in this report: {', '.join(dict.fromkeys(gone))} ({why})."
+        return Results(self.path, manifest, left if gone else None)
 
     @property
     def experiment(self) -> dict:
@@ -108,8 +116,11 @@ class Results:
         return list(dict.fromkeys(c["lineup"] for c in self.cells))
 
     def scan(self, table: str = "hands") -> pl.LazyFrame:
-        """Every block of a table, lazily; the labels as plain strings."""
-        frame = pl.scan_parquet(self.path / table / "*.parquet")
+        """Every block of a table of the cells, lazily; the labels as plain strings."""
+        files = [p for c in self.cells
+                 for p in sorted((self.path / table).glob(
+                     f"part-{self.cell_key(c)}-{'[0-9]' * 5}.parquet"))]  # the cell's blocks
+        frame = pl.scan_parquet(files)
         return frame.with_columns(pl.col("variant", "lineup").cast(pl.String))
 
     @staticmethod

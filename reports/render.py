@@ -345,12 +345,13 @@ def _lineups_info(res: Results) -> list[tuple[str, str]]:
 
 
 def _warning(res: Results) -> str | None:
-    if res.complete:
-        return None
-    done = res.blocks_done
-    return (f"The run is not finished: {sum(done.values())} of {res.n_blocks * len(done)} "
-            "blocks are on disk. Each cell is reported on its finished blocks; paired "
-            "comparisons use the deals found in both cells.")
+    notes = [res.left_out] if res.left_out else []
+    if not res.complete:
+        done = res.blocks_done
+        notes.append(f"The run is not finished: {sum(done.values())} of "
+                     f"{res.n_blocks * len(done)} blocks are on disk. Each cell is reported on "
+                     "its finished blocks; paired comparisons use the deals found in both cells.")
+    return " ".join(notes) or None
 
 
 def _img(path: Path) -> str:

@@ -77,6 +77,7 @@ def build_report(results: str | Path, out: str | Path) -> Path:
     if game == "norwegian":
         return _norwegian(res, out)
 
+    res = _four_in_partnerships(res)
     nil = nil_section(res)
     paired = PairedVariants(res) if len(res.variants) > 1 else None
     h2h = HeadToHead(res) if res.twins else None
@@ -132,3 +133,18 @@ def _study(res, out: Path, report: dict, registry: dict) -> Path:
     index = out / "index.html"
     index.write_text(render_html(res, sections, tables, figures), encoding="utf-8")
     return index
+
+
+def _four_in_partnerships(res):
+    """The Spades report's sections are written for four players in two partnerships: cells of
+    other tables (RULES.md §4.7) are left out, and the report says which."""
+    def usual(cell):
+        rules = cell.get("rules", {})
+        return rules.get("players", 4) == 4 and rules.get("partnerships", True)
+
+    keep = [c for c in res.cells if usual(c)]
+    if not keep:
+        raise UserError("the Spades report covers four players in partnerships; this run has "
+                        "none (its summary is printed by `whistlab run`)", source=str(res.path))
+    return res.only(keep, "other player counts or cutthroat, which the report's sections do not "
+                          "cover yet; `whistlab run` prints their summary")

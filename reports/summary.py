@@ -26,11 +26,8 @@ def _game(results) -> str:
 
 def _games(results, rows: pl.DataFrame) -> pl.DataFrame:
     """The rows with each cell's number of games (0 in a run of independent hands)."""
-    if (Path(results) / "games").exists():
-        games = _scan(results, "games").group_by(CELL).len().collect()
-    else:
-        games = pl.DataFrame(schema={**rows.select(CELL).schema, "len": pl.UInt32})
-    return rows.join(games, on=CELL, how="left").with_columns(pl.col("len").fill_null(0))
+    folder = Path(results) / "games"
+    return _games_of(rows, sorted(folder.glob("*.parquet")) if folder.exists() else None)
 
 
 def summarize(results: str | Path) -> list[dict]:
@@ -108,12 +105,52 @@ def summarize_portland(results: str | Path) -> list[dict]:
             for row in _games(results, rows).iter_rows(named=True)]
 
 
+def _by_table(results, table: str) -> dict[tuple[int, int], list[Path]]:
+    """The block files of a Spades table grouped by the table of players they hold (RULES.md
+    §4.7: seats, sides), which fixes their columns."""
+    import pyarrow.parquet as pq
+
+    groups: dict[tuple[int, int], list[Path]] = {}
+    for path in sorted((Path(results) / table).glob("*.parquet")):
+        names = pq.read_schema(path).names
+        shape = (sum(n.startswith("tricks_") for n in names),
+                 sum(n.startswith("score_") for n in names))
+        groups.setdefault(shape, []).append(path)
+    return groups
+
+
 def summarize_spades(results: str | Path) -> list[dict]:
     """Per cell of the experiment: nil and blind nil bid and success rates (per seat-hand), bags
-    per side per hand, bag penalties per side per 100 hands, mean points per side; hands and
-    games (0 in a run of independent hands) counted."""
-    hands = _scan(results, "hands")
-    seats, sides = range(4), range(2)
+    per side per hand, bag penalties per side per 100 hands, mean points per side (the first
+    two sides'; every side's in ``mean_points``); hands and games (0 in a run of independent
+    hands) counted. Cells of different tables (RULES.md §4.7) are read apart."""
+    games: dict[int, list[Path]] = {}  # by sides: a games table has a score per side
+    if (Path(results) / "games").exists():
+        for (_, sides), files in _by_table(results, "games").items():
+            games.setdefault(sides, []).extend(files)
+    cells = []
+    for (players, sides), files in _by_table(results, "hands").items():
+        rows = _spades_rows(_labelled(files), players, sides)
+        for row in _games_of(rows, games.get(sides)).iter_rows(named=True):
+            cells.append(_rates(row, players, sides))
+    return sorted(cells, key=lambda c: tuple(c[k] for k in CELL))
+
+
+def _labelled(files) -> pl.LazyFrame:
+    return pl.scan_parquet(files).with_columns(pl.col("variant", "lineup").cast(pl.String))
+
+
+def _games_of(rows: pl.DataFrame, files) -> pl.DataFrame:
+    """The rows with each cell's number of games (0 in a run of independent hands)."""
+    if files:
+        games = _labelled(files).group_by(CELL).len().collect()
+    else:
+        games = pl.DataFrame(schema={**rows.select(CELL).schema, "len": pl.UInt32})
+    return rows.join(games, on=CELL, how="left").with_columns(pl.col("len").fill_null(0))
+
+
+def _spades_rows(hands: pl.LazyFrame, players: int, n_sides: int) -> pl.DataFrame:
+    seats, sides = range(players), range(n_sides)
     nil = [(pl.col(f"bid_{s}") == 0) & ~pl.col(f"blind_{s}") for s in seats]
     blind = [(pl.col(f"bid_{s}") == 0) & pl.col(f"blind_{s}") for s in seats]
     made = [pl.col(f"tricks_{s}") == 0 for s in seats]
@@ -132,26 +169,28 @@ def summarize_spades(results: str | Path) -> list[dict]:
         penalties=total([pl.col(f"bag_penalty_{s}") < 0 for s in sides]),
         **{f"points_{s}": pl.col(f"points_{s}").mean() for s in sides},
     ).sort(CELL).collect()
-    return [_rates(row) for row in _games(results, rows).iter_rows(named=True)]
+    return rows
 
 
-def _rates(row: dict) -> dict:
+def _rates(row: dict, players: int = 4, sides: int = 2) -> dict:
     n = row["n"]
     return {
         "game": "spades",
         **{k: row[k] for k in CELL},
         "hands": n,
         "games": row["len"],
-        "nil_bid_rate": row["nil"] / (4 * n),
+        "players": players,
+        "nil_bid_rate": row["nil"] / (players * n),
         "nil_success_rate": row["nil_made"] / row["nil"] if row["nil"] else float("nan"),
-        "blind_nil_bid_rate": row["blind"] / (4 * n),
+        "blind_nil_bid_rate": row["blind"] / (players * n),
         "blind_nil_success_rate": (row["blind_made"] / row["blind"] if row["blind"]
                                    else float("nan")),
-        "bags_per_side_hand": row["bags"] / (2 * n),
-        "bag_penalties_per_100_side_hands": 100 * row["penalties"] / (2 * n),
-        "bag_penalty_points_per_100_side_hands": 100 * row["penalty_points"] / (2 * n),
+        "bags_per_side_hand": row["bags"] / (sides * n),
+        "bag_penalties_per_100_side_hands": 100 * row["penalties"] / (sides * n),
+        "bag_penalty_points_per_100_side_hands": 100 * row["penalty_points"] / (sides * n),
         "mean_points_side_0": row["points_0"],
         "mean_points_side_1": row["points_1"],
+        "mean_points": [row[f"points_{s}"] for s in range(sides)],
     }
 
 
@@ -177,7 +216,8 @@ def format_summary(cells: list[dict]) -> str:
             f"  {c['bags_per_side_hand']:5.2f} {c['bag_penalties_per_100_side_hands']:7.2f}"
             f"  {c['mean_points_side_0']:+7.1f} {c['mean_points_side_1']:+7.1f}")
     rows.append("nil, blind: share of seats bidding it and share made; bags per side per hand; "
-                "bag penalties per 100 side-hands; mean points per hand of sides 0 and 1; "
+                "bag penalties per 100 side-hands; mean points per hand of sides 0 and 1 (of "
+                "the first two where a table has more); "
                 "(s) = sides' seats swapped")
     return "\n".join(rows)
 
@@ -191,8 +231,8 @@ def _format_cell(s: dict) -> str:
         f"bags       {s['bags_per_side_hand']:.3f} per side per hand; "
         f"{s['bag_penalties_per_100_side_hands']:.2f} penalties "
         f"({s['bag_penalty_points_per_100_side_hands']:.1f} points) per 100 side-hands",
-        f"points     side 0 {s['mean_points_side_0']:+.2f}, side 1 "
-        f"{s['mean_points_side_1']:+.2f} per hand",
+        "points     " + ", ".join(f"side {k} {p:+.2f}" for k, p in enumerate(s["mean_points"]))
+        + " per hand",
     ])
 
 

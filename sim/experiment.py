@@ -125,14 +125,16 @@ KEYS = {  # key -> (python types, meaning)
 }
 
 
-def _seats(spec, source, key, game, players: int = 4) -> tuple[tuple[dict, ...], bool]:
-    """The seats of a line-up spec for a game of ``players``, and whether it is also played
-    swapped. ``sides`` names one strategy per side: the partnerships of a 4-player game (seats
-    0, 2 and 1, 3), the players themselves with 2 or 3."""
+def _seats(spec, source, key, game, players: int = 4,
+           n_sides: int | None = None) -> tuple[tuple[dict, ...], bool]:
+    """The seats of a line-up spec for a game of ``players`` in ``n_sides`` sides, and whether it
+    is also played swapped. ``sides`` names one strategy per side: the partnerships (seat s plays
+    for side s mod n_sides: 0, 2 and 1, 3 with four players), or the players themselves."""
     from strategies import make_strategy  # strategies depend on sim, not the other way round
 
     swap = False
-    n_sides = 2 if players == 4 else players
+    if n_sides is None:
+        n_sides = 2 if players == 4 else players
     if isinstance(spec, dict) and ("sides" in spec or "seats" in spec):
         extra = set(spec) - {"sides", "seats", "swap"}
         if extra or ("sides" in spec) == ("seats" in spec):
@@ -143,9 +145,9 @@ def _seats(spec, source, key, game, players: int = 4) -> tuple[tuple[dict, ...],
         if type(swap) is not bool:
             raise UserError(f"swap = {show_value(swap)} is not allowed; allowed: true | false",
                             source=source, key=key)
-        if swap and players == 3:
-            raise UserError("swap exchanges two sides' seats: a 3-player game has three; list "
-                            "the rotations as line-ups instead", source=source, key=key)
+        if swap and n_sides != 2:
+            raise UserError(f"swap exchanges two sides' seats: this game has {n_sides} sides; "
+                            "list the rotations as line-ups instead", source=source, key=key)
         if "sides" in spec:
             sides = spec["sides"]
             if not isinstance(sides, list) or len(sides) != n_sides:
@@ -235,7 +237,8 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
     for vname, rules in rules_of.items():
         for lname, lspec in lineups.items():
             seats, swap = _seats(lspec, source, f"lineups.{lname}" if "lineups" in table
-                                 else "strategy", game, rules.players)
+                                 else "strategy", game, rules.players,
+                                 getattr(rules, "sides", None))
             cells.append(Cell(vname, rules, lname, seats))
             if swap:
                 cells.append(Cell(vname, rules, lname, seats[1:] + seats[:1], swapped=True))

@@ -65,10 +65,13 @@ class BlindView(_Batched):
 
     @property
     def deficit(self) -> np.ndarray:
-        """int32[n]: how far the deciding seat's side trails the other side (negative = leads)."""
-        side = (self.seat & 1).astype(np.intp)
+        """int32[n]: how far the deciding seat's side trails the best other side (negative =
+        leads); seat s plays for side s mod S (RULES.md §4.7)."""
+        side = (self.seat % self.scores.shape[1]).astype(np.intp)
         rows = np.arange(side.shape[0])
-        return self.scores[rows, 1 - side] - self.scores[rows, side]
+        others = self.scores.astype(np.int64).copy()
+        others[rows, side] = np.iinfo(np.int64).min
+        return (others.max(axis=1) - self.scores[rows, side]).astype(np.int32)
 
 
 @dataclass(frozen=True, eq=False)

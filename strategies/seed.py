@@ -113,6 +113,13 @@ def _as_spades(view) -> np.ndarray:
     return rest | (trump << spade_at) | (spades << at)
 
 
+def _partner(view) -> np.ndarray:
+    """intp[n]: the partner's seat (RULES.md §3); without partners (§4.7) the seat itself, so
+    that nothing counts as a partner's bid."""
+    table = view.rules.table
+    return (table.partner_of(view.seat) if table.pairs else view.seat).astype(np.intp)
+
+
 def _tops(deck) -> list[int]:
     """The bit of each suit's strongest card within its range (12 for a suit of 2..A)."""
     return [int(np.bitwise_count(m)) - 1 for m in deck.suit_masks]
@@ -271,7 +278,7 @@ class SeedStrategy(Strategy):
         return est
 
     def blind_nil(self, view, rng):
-        partner = (view.seat ^ 2).astype(np.intp)
+        partner = _partner(view)
         rows = np.arange(len(view))
         partner_nil = view.bids[rows, partner] == 0
         partner_blind = view.blind[rows, partner]
@@ -329,9 +336,9 @@ class SeedStrategy(Strategy):
         spades = _suit_cards(hand, deck, SPADES)
         n_sp = popcount(spades.astype(U64))
         top_sp = np.where(spades > 0, np.floor(np.log2(np.maximum(spades, 1))), -1)
-        partner = (view.seat ^ 2).astype(np.intp)
+        partner = _partner(view)
         partner_bid = view.bids[np.arange(len(view)), partner]
-        partner_nil = partner_bid == 0
+        partner_nil = (partner_bid == 0) & view.rules.table.pairs
         rules = view.rules
         may_nil = (view.legal & 1) != 0
         highest_safe = self.nil_max_spade + _tops(deck)[SPADES] - 12  # counted from the top
@@ -409,7 +416,7 @@ class SeedStrategy(Strategy):
         else:
             est = self.estimate(_as_spades(view), view.deck)
             rows = np.arange(len(view))
-            side_est = np.maximum(view.bids[rows, view.seat ^ 2], 0) + est
+            side_est = np.maximum(view.bids[rows, _partner(view)], 0) + est
             wants = [(sc.BIG_BEMO, side_est >= self.big_bemo_at),
                      (sc.LITTLE_BEMO, side_est >= self.little_bemo_at),
                      (sc.BIG_MO, est >= self.big_mo_min_estimate),
@@ -430,8 +437,9 @@ class SeedStrategy(Strategy):
         spades = view.deck.suit_masks[SPADES]
         rows = np.arange(len(view))
         mine = view.bids[rows, view.seat] == 0
-        partners = view.to == (view.seat ^ 2)
-        theirs = view.bids[rows, view.seat ^ 2] == 0
+        partner = _partner(view)
+        partners = (view.to == partner) & view.rules.table.pairs
+        theirs = (view.bids[rows, partner] == 0) & view.rules.table.pairs
         chosen = np.zeros(len(view), dtype=U64)
         for k in range(int(view.count.max())):
             left = view.hand & ~chosen
@@ -447,22 +455,26 @@ class SeedStrategy(Strategy):
     # ------------------------------------------------------------------------------------ play
     def play(self, view, rng):
         rules, deck = view.rules, view.deck
-        seat = view.seat
-        side0 = (seat & 1) == 0
+        seat, table = view.seat, rules.table
         b, t = view.bids.astype(np.int16), view.tricks.astype(np.int16)
-        # Contract arithmetic per side (RULES.md §3): a nil bidder's tricks count toward the
-        # partner's contract only under nil_tricks = "count".
+        # Contract arithmetic per side (RULES.md §3; sides of §4.7): a nil bidder's tricks count
+        # toward the partner's contract only under nil_tricks = "count".
         counted = t if rules.nil_tricks == "count" else t * (b != 0)
-        need0 = b[:, 0] + b[:, 2] - counted[:, 0] - counted[:, 2]
-        need1 = b[:, 1] + b[:, 3] - counted[:, 1] - counted[:, 3]
-        need, opp_need = pick(side0, need0, need1), pick(side0, need1, need0)
-        left = 13 - view.trick_no
+        needs = table.per_side(b) - table.per_side(counted)  # [n, S] tricks still to take
+        rows = np.arange(len(view))
+        mine = (seat % table.sides).astype(np.intp)
+        need = needs[rows, mine]
+        left = rules.cards_each - view.trick_no
         margin = self._set_margin(rules)
-        settable = (opp_need > 0) & (left - opp_need <= margin) & (margin >= 0)
-        at = np.arange(len(view)) * 4
+        # another side within ``margin`` tricks of being set
+        close = (needs > 0) & (left - needs <= margin) & (margin >= 0)
+        close[rows, mine] = False
+        settable = close.any(axis=1)
+        at = rows * table.players
         my_bid = b.reshape(-1)[at + seat]
-        partner = seat ^ 2
-        partner_nil = (b.reshape(-1)[at + partner] == 0) & (t.reshape(-1)[at + partner] == 0)
+        partner = table.partner_of(seat) if table.pairs else seat
+        partner_nil = ((b.reshape(-1)[at + partner] == 0) & (t.reshape(-1)[at + partner] == 0)
+                       & table.pairs)
 
         duck = my_bid == 0
         cover = ~duck & partner_nil & self.cover_nil
@@ -533,7 +545,7 @@ class SeedStrategy(Strategy):
         if self.keep_winning_when_free and (rules.no_overs or rules.highlander):
             shed = np.zeros_like(shed)
         if rules.exact == "player" and self.exact_own_bid and self.avoid_bags:
-            at = np.arange(len(view)) * 4
+            at = np.arange(len(view)) * b.shape[1]
             mine = b.reshape(-1)[at + seat] - t.reshape(-1)[at + seat]  # own bid still to take
             shed = may_shed & (mine <= 0)
             if self.shed_on_sure_trumps:

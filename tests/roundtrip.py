@@ -22,7 +22,9 @@ class Roundtrip:
     def __init__(self, out: Path, records: Path):
         self.records = [json.loads(x) for x in records.read_text().splitlines()]
         self.table = pd.read_parquet(out / "hands").sort_values(["game_id", "hand_no"])
-        self.points = self.table[["points_0", "points_1"]].values.tolist()
+        sides = sorted((c for c in self.table.columns if c.startswith("points_")),
+                       key=lambda c: int(c.split("_")[1]))
+        self.points = self.table[sides].values.tolist()
         self.full = replay_records(list(enumerate(self.records, 1)))
         self.sheets = [{k: v for k, v in r.items() if k not in ("hands", "plays")}
                        | {"tricks": f["tricks"]}

@@ -241,7 +241,7 @@ ERRORS = {
         '"random"] }\n', ["lineups.duel", "3 strategies"]),
     "norwegian_swap_three": (
         'games = 10\nrules = "norwegian.three"\n[lineups]\nduel = { sides = ["random", '
-        '"random", "random"], swap = true }\n', ["lineups.duel", "3-player"]),
+        '"random", "random"], swap = true }\n', ["lineups.duel", "3 sides"]),
     "variants_not_a_table": (BASE + 'variants = "spades.standard"\n', ["variants"]),
 }
 

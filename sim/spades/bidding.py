@@ -27,8 +27,8 @@ class IllegalBid(UserError):
 
 @dataclass(frozen=True, eq=False)
 class BidResult:
-    """bids: int8[N, 4] (0 = nil; -1 for the partners of a side contract); blind: bool[N, 4] (a
-    blind nil); contracts, bemo: int8[N, 2] per side (codes of `sim.spades.contracts`, 0 = none).
+    """bids: int8[N, P] (0 = nil; -1 for the partners of a side contract); blind: bool[N, P] (a
+    blind nil); contracts, bemo: int8[N, S] per side (codes of `sim.spades.contracts`, 0 = none).
     """
 
     bids: np.ndarray
@@ -42,29 +42,32 @@ class BidResult:
     half: np.ndarray = None  # bool[N, 4]: the bid is n and a half (``half_trick_bids``)
 
     def __post_init__(self):
-        n = self.bids.shape[0]
+        n, players = self.bids.shape
         for name, shape, dtype in (("contracts", 2, np.int8), ("bemo", 2, np.int8),
-                                   ("raised", 4, bool), ("no_trump", 4, bool),
-                                   ("dark", 4, bool), ("half", 4, bool)):
+                                   ("raised", players, bool), ("no_trump", players, bool),
+                                   ("dark", players, bool), ("half", players, bool)):
             if getattr(self, name) is None:
                 object.__setattr__(self, name, np.zeros((n, shape), dtype))
 
 
+MASK = np.uint32  # a mask of bids: bit v = bid v, v = 0..cards_each (17 or 18 for three players)
+
+
 def _span(lo, hi) -> np.ndarray:
-    """uint16 masks of the bids lo..hi (per row; empty when hi < lo)."""
-    lo, hi = np.asarray(lo, np.int32), np.clip(hi, -1, 13).astype(np.int32)
-    return (((1 << (hi + 1)) - 1) & ~((1 << np.clip(lo, 0, 14)) - 1)).astype(np.uint16)
+    """Masks of the bids lo..hi (per row; empty when hi < lo)."""
+    lo, hi = np.asarray(lo, np.int64), np.clip(hi, -1, 30).astype(np.int64)
+    return (((1 << (hi + 1)) - 1) & ~((1 << np.clip(lo, 0, 31)) - 1)).astype(MASK)
 
 
 def _bit(v) -> np.ndarray:
-    """uint16 mask of bid ``v`` (0 where v is not a bid 0..13)."""
-    v = np.asarray(v, np.int32)
-    return np.where((v >= 0) & (v <= 13), 1 << np.clip(v, 0, 13), 0).astype(np.uint16)
+    """Mask of bid ``v`` (0 where v is not a bid 0..30)."""
+    v = np.asarray(v, np.int64)
+    return np.where((v >= 0) & (v <= 30), 1 << np.clip(v, 0, 30), 0).astype(MASK)
 
 
 def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
               spades: np.ndarray | None = None, half: np.ndarray | None = None) -> np.ndarray:
-    """uint16[N]: the bids open to ``seat`` given the bids made so far (int8[N, 4], -1 = not
+    """uint32[N]: the bids open to ``seat`` given the bids made so far (int8[N, P], -1 = not
     yet; bidding goes clockwise from the dealer's left, so the seats that have bid are known).
 
     RULES.md §3: from ``min_bid`` (0 with nil, else 1) to 13; with ``max_team_bid`` the two bids of
@@ -78,60 +81,73 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
     after a partner's half bid the seat bids ``v`` and a half, v = 0..12 (bit v; no nil).
     """
     rows = np.arange(seat.shape[0])
+    if not rules.table.pairs:  # no partners (RULES.md §4.7): 0 or 1 .. the cards each holds
+        mask = np.broadcast_to(_span(rules.min_bid, rules.cards_each), seat.shape).copy()
+        if rules.fledu:
+            mask &= MASK(1) | _span(4, rules.cards_each)
+        if spades is not None and rules.whiz:
+            mask &= MASK(1) | _bit(spades)
+        if spades is not None and rules.mirror:
+            mask &= _bit(spades)
+        return mask
     if rules.partnership_bidding:  # one joint bid per side, no nil (RULES.md §4.4)
         mask = _span(rules.min_team_bid or 4, rules.max_team_bid or 13)
         if rules.no_nine_no_blind:
-            mask &= ~np.uint16(1 << 9)
-        return np.broadcast_to(mask, seat.shape).astype(np.uint16)
-    partner = bids[rows, seat ^ 2].astype(np.int32)
+            mask &= ~MASK(1 << 9)
+        return np.broadcast_to(mask, seat.shape).astype(MASK)
+    partner_seat = rules.table.partner_of(seat)
+    partner = bids[rows, partner_seat].astype(np.int32)
     second = partner >= 0  # the seat is its side's second bidder
-    mask = np.full(seat.shape, (1 << 14) - (1 << rules.min_bid), dtype=np.uint16)
+    mask = np.full(seat.shape, (1 << 14) - (1 << rules.min_bid), dtype=MASK)
     if rules.max_team_bid is not None:
         mask &= _span(0, rules.max_team_bid - np.where(second, partner, rules.least_bid))
     if half is not None and rules.half_trick_bids:  # the partner bid a half: so does he
-        halved = second & half[rows, seat ^ 2]
+        halved = second & half[rows, partner_seat]
         top = 12 if rules.max_team_bid is None else rules.max_team_bid - partner - 1
-        mask = np.where(halved, _span(0, np.minimum(top, 12)), mask).astype(np.uint16)
+        mask = np.where(halved, _span(0, np.minimum(top, 12)), mask).astype(MASK)
     if not (rules.fledu or rules.suicide or rules.min_team_bid or rules.whiz or rules.mirror
             or rules.hook or rules.moon or rules.lexington):
         return mask
-    nil = np.uint16(1)
+    nil = MASK(1)
     if rules.fledu:
         mask &= nil | _span(4, 13)
     if rules.suicide:
         if rules.suicide_min_bid is not None:
             mask &= nil | _span(rules.suicide_min_bid, 13)
-        mask &= np.where(second & (partner != 0), nil, ~np.uint16(0)).astype(np.uint16)
+        mask &= np.where(second & (partner != 0), nil, ~MASK(0)).astype(MASK)
     if rules.min_team_bid is not None:
         k = rules.min_team_bid
         completes = _span(np.maximum(k - partner, 1), 13) | np.where(
-            (partner == 0) | (partner >= k), nil, 0).astype(np.uint16)
-        completes = np.where(partner == 0, nil | _span(k, 13), completes).astype(np.uint16)
-        mask &= np.where(second, completes, ~np.uint16(0)).astype(np.uint16)
+            (partner == 0) | (partner >= k), nil, 0).astype(MASK)
+        completes = np.where(partner == 0, nil | _span(k, 13), completes).astype(MASK)
+        mask &= np.where(second, completes, ~MASK(0)).astype(MASK)
     if spades is not None and rules.whiz:
         mask &= nil | _bit(spades)
     if spades is not None and rules.mirror:
         mask &= _bit(spades)
-    banned = np.zeros(seat.shape, np.uint16)
+    banned = np.zeros(seat.shape, MASK)
     if rules.hook:
         others = np.where(bids >= 0, bids, 0).sum(axis=1) - np.maximum(bids[rows, seat], 0)
         last = (bids >= 0).sum(axis=1) - (bids[rows, seat] >= 0) == 3
-        banned |= np.where(last, _bit(13 - others), 0).astype(np.uint16)
+        banned |= np.where(last, _bit(13 - others), 0).astype(MASK)
     opponents = bids[rows, (seat + 1) % 4], bids[rows, (seat + 3) % 4]
     after_double_nil = second & (opponents[0] == 0) & (opponents[1] == 0)
     for on, total in ((rules.moon, 13), (rules.lexington, 12)):  # a nil makes no moon
         if on:
             makes = after_double_nil & (partner > 0) & (partner < total)
-            banned |= np.where(makes, _bit(total - partner), 0).astype(np.uint16)
+            banned |= np.where(makes, _bit(total - partner), 0).astype(MASK)
     kept = mask & ~banned
-    return np.where(kept != 0, kept, mask).astype(np.uint16)
+    return np.where(kept != 0, kept, mask).astype(MASK)
 
 
 def _trailing(seat: np.ndarray, scores: np.ndarray, deficit: int) -> np.ndarray:
-    """bool[N]: the seat's side trails by at least ``deficit`` (0 = always)."""
-    side = (seat & 1).astype(np.intp)
+    """bool[N]: the seat's side trails the leading other side by at least ``deficit`` (0 =
+    always); ``scores``: int[N, S], seat s plays for side s mod S."""
+    side = (seat % scores.shape[1]).astype(np.intp)
     rows = np.arange(seat.shape[0])
-    return (scores[rows, 1 - side] - scores[rows, side] >= deficit) | (deficit == 0)
+    others = scores.astype(np.int64).copy()
+    others[rows, side] = np.iinfo(np.int64).min
+    return (others.max(axis=1) - scores[rows, side] >= deficit) | (deficit == 0)
 
 
 def blind_nil_allowed(seat: np.ndarray, scores: np.ndarray, rules: SpadesRules) -> np.ndarray:
@@ -145,10 +161,10 @@ def blind_nil_allowed(seat: np.ndarray, scores: np.ndarray, rules: SpadesRules) 
 def _check(bid, legal, seat, rows=None):
     """Raise IllegalBid for the first hand whose bid (a blind nil is a bid of 0) is not in its
     legal mask; ``rows``: the batch rows of the arrays (default: all, in order)."""
-    bad = (bid < 0) | (bid > 13) | ((legal >> np.clip(bid, 0, 15)) & 1 == 0)
+    bad = (bid < 0) | (bid > 30) | ((legal >> np.clip(bid, 0, 31)) & 1 == 0)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        allowed = [v for v in range(14) if int(legal[i]) >> v & 1]
+        allowed = [v for v in range(31) if int(legal[i]) >> v & 1]
         raise IllegalBid(f"bid {int(bid[i])} is not allowed; allowed: {allowed}",
                          row=i if rows is None else int(rows[i]), seat=int(seat[i]))
 
@@ -163,7 +179,8 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
 
     n = bids.shape[0]
     rows = np.arange(n)
-    made = np.full((n, 4), -1, dtype=np.int8)
+    players, sides = bids.shape[1], rules.sides
+    made = np.full((n, players), -1, dtype=np.int8)
     for side, codes, offered in ((c, contracts, sc.blind_codes(rules) | sc.sighted_codes(rules))
                                  for c in (0, 1)):
         code = codes[:, side] if codes is not None else np.zeros(n, np.int8)
@@ -174,15 +191,16 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
             raise IllegalBid(f"side contract {sc.NAMES[int(code[i])]} is not allowed by these "
                              "rules", row=i, seat=side)
     _check_declarations(bids, blind, dealer, rules, contracts, bemo)
-    raised = np.zeros((n, 4), bool) if raised is None else raised
+    raised = np.zeros((n, players), bool) if raised is None else raised
     first = bids - raised  # as bid, before any raise
-    for j in range(4):
-        seat = ((dealer + 1 + j) % 4).astype(np.int8)
+    for j in range(players):
+        seat = ((dealer + 1 + j) % players).astype(np.int8)
+        partner = rules.table.partner_of(seat) if rules.table.pairs else seat
         bid = first[rows, seat]
-        side = (seat & 1).astype(np.intp)
+        side = (seat % sides).astype(np.intp)
         contract = contracts[rows, side] if contracts is not None else np.zeros(n, np.int8)
         # no bid: a side contract's partners, or under partnership bidding the joint bidder's
-        joint = rules.partnership_bidding & (made[rows, seat ^ 2] >= 0)
+        joint = rules.partnership_bidding & (made[rows, partner] >= 0)
         missing = (bid < 0) & (contract == 0) & ~joint
         extra = (bid >= 0) & ((contract != 0) | joint)
         if (missing | extra).any():
@@ -195,8 +213,8 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
         _check(bid[bidding], bid_masks(made, seat, rules, half=half)[bidding], seat[bidding],
                bidding)
         if half is not None:
-            mine, theirs = half[rows, seat], half[rows, seat ^ 2]
-            opens = made[rows, seat ^ 2] < 0  # the side's first bidder
+            mine, theirs = half[rows, seat], half[rows, partner]
+            opens = made[rows, partner] < 0  # the side's first bidder
             bad = (mine | theirs) & (~rules.half_trick_bids | (mine != theirs)
                                      | (opens & mine & (bid < 1)))
             if bad.any():
@@ -205,8 +223,8 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
                                  "bid n and a half (n >= 1), and the second must then too",
                                  row=i, seat=int(seat[i]))
         made[rows, seat] = bid
-    for j in range(4):
-        seat = ((dealer + 1 + j) % 4).astype(np.int8)
+    for j in range(players):
+        seat = ((dealer + 1 + j) % players).astype(np.int8)
         up = raised[rows, seat]
         bad = up & ~(may_raise(made, blind, seat, rules) & rules.bid_raise)
         if bad.any():
@@ -223,6 +241,8 @@ def _check_declarations(bids, blind, dealer, rules, contracts, bemo) -> None:
 
     n = bids.shape[0]
     rows = np.arange(n)
+    if not rules.table.pairs:  # no partners: no bemo, no blind moon (RULES.md §4.7)
+        return
     if bemo is not None:
         ordinary = (bids[:, [0, 1]] > 0) & (bids[:, [2, 3]] > 0)
         no_contract = contracts == 0 if contracts is not None else True
@@ -301,18 +321,19 @@ def _ask_contract(view, idx, lineup, rng, method="side_contract") -> np.ndarray:
 
 def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, rng,
                 public: dict | None = None) -> BidResult:
-    """Four bids per hand, seat ``dealer + 1`` first. Strategies' answers are checked.
+    """One bid per seat, seat ``dealer + 1`` first. Strategies' answers are checked.
 
     A seat is asked, in this order: a blind side contract (its side's first bidder, before
     looking), a blind nil, a blind bid, a side contract after looking (first bidder), its bid,
     whether its nil is played in the dark, whether its bid is "no trump", a bemo (its side's
     second bidder); after all bids, raises. The partners of a side contract do not bid
     (RULES.md §4.4). ``public``: view fields every seat sees (``face_up``, §4.1)."""
-    n = hands.shape[0]
+    n, players = hands.shape
+    sides, pairs = rules.sides, rules.table.pairs
     public = public or {}
     rows = np.arange(n)
-    bids = np.full((n, 4), -1, dtype=np.int8)
-    blind = np.zeros((n, 4), dtype=bool)
+    bids = np.full((n, players), -1, dtype=np.int8)
+    blind = np.zeros((n, players), dtype=bool)
     if rules.auction:  # RULES.md §4.4: an auction for the contract instead of the bids
         from .auction import run_auction
 
@@ -321,15 +342,18 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         result = run_auction(hands, dealer, scores, bags, rules, deck, lineup, rng, common,
                              _check)
         return BidResult(bids=bids, blind=blind, auction=result)
-    contracts = np.zeros((n, 2), dtype=np.int8)
-    bemo = np.zeros((n, 2), dtype=np.int8)
-    no_trump = np.zeros((n, 4), dtype=bool)
-    dark = np.zeros((n, 4), dtype=bool)
-    half = np.zeros((n, 4), dtype=bool)
+    contracts = np.zeros((n, sides), dtype=np.int8)
+    bemo = np.zeros((n, sides), dtype=np.int8)
+    no_trump = np.zeros((n, players), dtype=bool)
+    dark = np.zeros((n, players), dtype=bool)
+    half = np.zeros((n, players), dtype=bool)
     spade_mask = deck.suit_masks[SPADES]
-    for j in range(4):
-        seat = ((dealer + 1 + j) % 4).astype(np.int8)
-        side = (seat & 1).astype(np.intp)
+    for j in range(players):
+        seat = ((dealer + 1 + j) % players).astype(np.int8)
+        side = (seat % sides).astype(np.intp)
+        # the partner (pairs of RULES.md §3); without partners the seat itself, which leaves
+        # the partnership rules (refused for such tables) nothing to act on
+        partner = rules.table.partner_of(seat) if pairs else seat
         common = dict(rows=rows, seat=seat, dealer=dealer, bids=bids, blind=blind,
                       scores=scores, bags=bags, rules=rules, deck=deck, contracts=contracts,
                       bemo=bemo, half=half, **public)
@@ -340,15 +364,15 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
                                                       lineup, rng)
         bidding = contracts[rows, side] == 0
         if rules.partnership_bidding:  # the side's first bidder bid for both
-            bidding &= bids[rows, seat ^ 2] < 0
+            bidding &= bids[rows, partner] < 0
         unseen = bid_masks(bids, seat, rules, half=half)  # before looking at the cards
-        after_half = half[rows, seat ^ 2]  # bit 0 is then a bid of a half, not a nil
+        after_half = half[rows, partner] & pairs  # bit 0 is then a bid of a half, not a nil
         may_blind = (blind_nil_allowed(seat, scores, rules) & (unseen & 1 != 0) & bidding
                      & ~after_half)
         if rules.blind_moon:  # no double blind nil after the opponents' blind moon
             from .contracts import BLIND_MOON
 
-            partner_blind = blind[rows, seat ^ 2] & (bids[rows, seat ^ 2] == 0)
+            partner_blind = blind[rows, partner] & (bids[rows, partner] == 0)
             may_blind &= ~(partner_blind & (contracts[rows, 1 - side] == BLIND_MOON))
         may_blind = np.flatnonzero(may_blind)
         goes_blind = np.zeros(n, dtype=bool)
@@ -357,7 +381,7 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
             goes_blind[may_blind] = lineup.decide(view, "blind_nil", rng, bool)
         blind_bid = np.zeros(n, dtype=np.int8)  # RULES.md §4.4 blind_bids: 1..7 unseen
         if rules.blind_bids:
-            open_ = unseen & np.uint16(0b11111110)
+            open_ = unseen & MASK(0b11111110)
             ask = _trailing(seat, scores, rules.blind_bid_min_deficit) & bidding & ~goes_blind
             idx = np.flatnonzero(ask & (open_ != 0))
             if idx.size:
@@ -386,7 +410,7 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         if rules.half_trick_bids:  # the side's first partner may add a half; the second must
             half[rows, seat] |= after_half & (bids[rows, seat] >= 0)
             room = 12 if rules.max_team_bid is None else min(12, rules.max_team_bid - 1)
-            ask = np.flatnonzero((bids[rows, seat ^ 2] < 0) & (bids[rows, seat] >= 1)
+            ask = np.flatnonzero((bids[rows, partner] < 0) & (bids[rows, seat] >= 1)
                                  & (bids[rows, seat] <= room) & ~blind[rows, seat])
             if ask.size:
                 view = BidView(hand=hand, legal=legal, **common).take(ask)
@@ -420,9 +444,10 @@ def may_raise(bids, blind, seat, rules) -> np.ndarray:
     """bool[N]: ``bid_raise`` (RULES.md §4.4) lets ``seat`` raise its bid by one: an ordinary
     bid (not a nil, not blind) below 13 that ``max_team_bid`` still allows."""
     rows = np.arange(seat.shape[0])
-    bid, partner = bids[rows, seat].astype(np.int32), bids[rows, seat ^ 2].astype(np.int32)
-    ok = (bid >= 1) & (bid < 13) & ~blind[rows, seat]
-    if rules.max_team_bid is not None:
+    bid = bids[rows, seat].astype(np.int32)
+    ok = (bid >= 1) & (bid < rules.cards_each) & ~blind[rows, seat]
+    if rules.max_team_bid is not None:  # partners only (RULES.md §3)
+        partner = bids[rows, rules.table.partner_of(seat)].astype(np.int32)
         ok &= bid + 1 + np.maximum(partner, 0) <= rules.max_team_bid
     return ok
 
@@ -431,18 +456,18 @@ def _raise_bids(hands, dealer, bids, blind, scores, bags, contracts, bemo, rules
                 rng) -> np.ndarray:
     """After all bids, each seat in bidding order may raise its own bid by one (the
     ``raise_bid`` decision, shown the bids as they stand). Updates ``bids``; returns bool[N, 4]."""
-    n = hands.shape[0]
+    n, players = hands.shape
     rows = np.arange(n)
-    raised = np.zeros((n, 4), dtype=bool)
-    for j in range(4):
-        seat = ((dealer + 1 + j) % 4).astype(np.int8)
+    raised = np.zeros((n, players), dtype=bool)
+    for j in range(players):
+        seat = ((dealer + 1 + j) % players).astype(np.int8)
         idx = np.flatnonzero(may_raise(bids, blind, seat, rules))
         if not idx.size:
             continue
         bid = bids[idx, seat[idx]]
         legal = (np.left_shift(1, bid.astype(np.int32)) | np.left_shift(1, bid + 1)).astype(
-            np.uint16)  # keep or raise
-        view = BidView(rows=rows, seat=seat, dealer=dealer, legal=np.zeros(n, np.uint16),
+            MASK)  # keep or raise
+        view = BidView(rows=rows, seat=seat, dealer=dealer, legal=np.zeros(n, MASK),
                        bids=bids, blind=blind, scores=scores, bags=bags, rules=rules, deck=deck,
                        contracts=contracts, bemo=bemo, hand=hands[rows, seat]).take(idx)
         view = dataclasses.replace(view, legal=legal)

@@ -110,14 +110,14 @@ def _must_trump(rules, deck):
 def _must_overtrump(rules, deck):
     """``must_overtrump``: void in a led non-spade suit, beat a spade already in the trick if you
     can (``"opponents"``: only when an opponent's spade is winning it)."""
-    only_opponents = rules.must_overtrump == "opponents"
+    only_opponents, table = rules.must_overtrump == "opponents", rules.table
 
     def part(s: TrickState):
         if not s.position:
             return s.legal
         due = ((s.hand & s.led) == 0) & ((s.led & s.trump) == 0) & ((s.winning & s.trump) != 0)
-        if only_opponents:  # partners sit two apart (RULES.md §3)
-            due &= ((s.seat ^ s.winning_seat) & 1) == 1
+        if only_opponents:  # another side's spade (RULES.md §4.7 tables: sides by seat)
+            due &= table.opponents(s.seat, s.winning_seat)
         return pick(due, _narrow(s.legal, _beating(s, deck)), s.legal)
     return part
 
@@ -125,12 +125,12 @@ def _must_overtrump(rules, deck):
 def _joker_high_alternate(rules, deck):
     """``trump_order = "joker_high_alternate"``: when the big joker is led, each opponent of the
     leader plays his highest spade."""
-    big = np.uint64(1) << np.uint64(deck.bit_of("BJ"))
+    big, table = np.uint64(1) << np.uint64(deck.bit_of("BJ")), rules.table
 
     def part(s: TrickState):
         if not s.position:
             return s.legal
-        due = (s.led_card == big) & (((s.seat ^ s.winning_seat) & 1) == 1)
+        due = (s.led_card == big) & table.opponents(s.seat, s.winning_seat)
         return pick(due, _narrow(s.legal, highest_bit(s.hand & s.trump)), s.legal)
     return part
 

@@ -46,7 +46,7 @@ def spades_deck(rules) -> Deck:
 def _layout(order: str, jokers: int, removed: tuple[str, ...]) -> Deck:
     suits = {s: [r + s for r in RANKS] for s in SUITS}  # natural order, weakest first
     spades = suits.pop("S")
-    top = ["LJ", "BJ"][:jokers] if jokers else []
+    top = ["XJ", "LJ", "BJ"][3 - jokers:] if jokers else []  # XJ < LJ < BJ (five players)
     if order == "deuces_high":
         deuces = [suits[s].pop(0) for s in "HCD"]  # each other suit loses its 2
         spades = spades[1:] + deuces + ["2S"]

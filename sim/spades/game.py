@@ -20,12 +20,13 @@ __all__ = ["BlockResult", "game_over", "play_block"]
 
 
 def game_over(scores: np.ndarray, hand_no: int, rules: SpadesRules):
-    """The stop condition after a hand (RULES.md §3 and §4.8), for scores int32[N, 2].
+    """The stop condition after a hand (RULES.md §3 and §4.8), for scores int32[N, S].
 
     A game may end when a side reaches ``target_score``, a side is at or below ``mercy_score`` (or
     ``-target_score`` under ``defeat_score``), or
     ``max_hands`` hands were played; it then ends unless the scores are equal (ties play another
-    hand), and the higher score wins. Returns (done: bool[N], winner: int8[N], -1 if not done).
+    hand), and the higher score wins (with more than two sides: the highest, unshared). Returns
+    (done: bool[N], winner: int8[N], -1 if not done).
     """
     may_end = np.zeros(scores.shape[0], dtype=bool)
     if rules.target_score is not None:
@@ -36,8 +37,9 @@ def game_over(scores: np.ndarray, hand_no: int, rules: SpadesRules):
         may_end |= (scores <= -rules.target_score).any(axis=1)
     if rules.max_hands is not None and hand_no >= rules.max_hands:
         may_end[:] = True
-    done = may_end & (scores[:, 0] != scores[:, 1])
-    winner = np.where(done, (scores[:, 1] > scores[:, 0]).astype(np.int8), -1).astype(np.int8)
+    top = scores.max(axis=1)
+    done = may_end & ((scores == top[:, None]).sum(axis=1) == 1)
+    winner = np.where(done, np.argmax(scores, axis=1), -1).astype(np.int8)
     return done, winner
 
 
@@ -66,8 +68,9 @@ def play_block(rules: SpadesRules, lineup, seed: int, block: int, size: int, mod
     deck = deck_for(rules)
     prng = play_rng(seed, block)
     if mode == "hands":
-        dealer = ((FIRST_DEALER + hand_offset + np.arange(size)) % 4).astype(np.int8)
-        zeros = np.zeros((size, 2), dtype=np.int32)
+        dealer = ((FIRST_DEALER + hand_offset + np.arange(size)) % rules.players).astype(
+            np.int8)
+        zeros = np.zeros((size, rules.sides), dtype=np.int32)
         hands, redeals, face_up = _deal(rules, lineup, seed, block, 1, np.arange(size),
                                         dealer, zeros, zeros, deck, prng, group=size)
         out = play_hands(hands, dealer, zeros, zeros, lineup, rules, prng, deck,
@@ -87,7 +90,8 @@ def _deal(rules, lineup, seed, block, hand_no, rows, dealer, scores, bags, deck,
     k = rules.face_up_cards
 
     def dealt(which, attempt):  # hands and face-up cards of some rows, the attempt-th deal
-        out = deal_groups(deck, dealer[which], seed, block, hand_no, rows[which], group=group,
+        out = deal_groups(deck, dealer[which], seed, block, hand_no, rows[which],
+                          players=rules.players, group=group, cards_each=rules.cards_each,
                           attempt=attempt, first=k)
         return np.stack(out, axis=1) if k else np.stack([out, np.zeros_like(out)], axis=1)
 
@@ -104,10 +108,11 @@ def _deal(rules, lineup, seed, block, hand_no, rows, dealer, scores, bags, deck,
 
 
 def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
-    scores = np.zeros((size, 2), dtype=np.int32)
-    bags = np.zeros((size, 2), dtype=np.int32)
-    progressive = np.zeros((size, 2), dtype=np.int32)
-    penalties = np.zeros((size, 2), dtype=np.int32)
+    shape = (size, rules.sides)
+    scores = np.zeros(shape, dtype=np.int32)
+    bags = np.zeros(shape, dtype=np.int32)
+    progressive = np.zeros(shape, dtype=np.int32)
+    penalties = np.zeros(shape, dtype=np.int32)
     n_hands = np.zeros(size, dtype=np.int16)
     winner = np.full(size, -1, dtype=np.int8)
     active = np.arange(size)
@@ -120,7 +125,7 @@ def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
         if hand_no > HAND_GUARD:
             raise UserError(f"{active.size} games did not end within {HAND_GUARD} hands; these "
                             "rules need max_hands, a mercy_score or a reachable target_score")
-        dealer = ((FIRST_DEALER + hand_no - 1) % 4) * np.ones(active.size, np.int8)
+        dealer = ((FIRST_DEALER + hand_no - 1) % rules.players) * np.ones(active.size, np.int8)
         hands, redeals, face_up = _deal(rules, lineup, seed, block, hand_no, active, dealer,
                                         scores[active], bags[active], deck, prng)
         out = play_hands(hands, dealer, scores[active], bags[active], lineup, rules, prng, deck,
@@ -143,7 +148,7 @@ def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
         winner[active[done]] = won[done]
         active = active[~done]
     games = dict(n_hands=n_hands, winner=winner)
-    for s in range(2):
+    for s in range(rules.sides):
         games[f"score_{s}"] = scores[:, s]
         games[f"bags_{s}"] = bags[:, s]
         games[f"bag_penalties_{s}"] = penalties[:, s]

@@ -55,7 +55,7 @@ def first_leader(dealer: np.ndarray, contracts: np.ndarray, rules: SpadesRules,
     Mo leads: its first player in the rotation from the dealer's left (§4.4); under
     ``first_lead = "two_of_clubs" | "lowest_club"`` or ``first_trick_clubs`` the holder of the 2C
     / of the lowest club in ``hands`` (uint64[N, 4]; §4.3)."""
-    left = ((dealer + 1) % 4).astype(np.int8)
+    left = ((dealer + 1) % rules.players).astype(np.int8)
     if rules.first_lead != "left_of_dealer" or rules.first_trick_clubs:
         clubs = hands & deck.suit_masks[CLUBS]  # the lowest club dealt is the 2C if it is there
         lowest = np.where(clubs != 0, lowest_bit(clubs), ~U64(0))
@@ -132,8 +132,8 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
     passed = np.zeros_like(hands)
     exchanges = passing and (rules.pass_cards is not None or rules.nil_pass is not None)
     if exchanges:
-        unbid = np.full((n, 4), -1, np.int8)
-        hands, passed = _passes("before_bid", hands, unbid, np.zeros((n, 4), bool), scores,
+        unbid = np.full(hands.shape, -1, np.int8)
+        hands, passed = _passes("before_bid", hands, unbid, np.zeros(hands.shape, bool), scores,
                                 bags, lineup, rules, rng, deck)
     public = {} if face_up is None or not rules.face_up_cards else {"face_up": face_up}
     if reveals is None:

@@ -36,18 +36,20 @@ def nil_pass_counts(bids: np.ndarray, blind: np.ndarray, rules) -> np.ndarray:
 
 def pass_round(hands: np.ndarray, counts: np.ndarray, offset: int, context: dict, lineup,
                rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """One exchange: seat ``s`` passes ``counts[:, s]`` cards to seat ``s + offset`` (mod 4).
-    Returns (the hands after it, uint64[N, 4] the cards each seat passed). ``context``: the
+    """One exchange: seat ``s`` passes ``counts[:, s]`` cards to seat ``s + offset`` (mod P).
+    Returns (the hands after it, uint64[N, P] the cards each seat passed). ``context``: the
     view fields of `sim.views.PassView` that do not change (bids, blind, scores, bags, rules,
     deck); a strategy's cards are checked: ``count`` cards of its own hand."""
     passed = np.zeros_like(hands)
-    for seat in range(4):
+    players = hands.shape[1]
+    offset %= players
+    for seat in range(players):
         idx = np.flatnonzero(counts[:, seat] > 0)
         if not idx.size:
             continue
         seats = np.full(idx.size, seat, np.int8)
         view = PassView(rows=idx, seat=seats, hand=hands[idx, seat], count=counts[idx, seat],
-                        to=(seats + offset) % 4, **{k: (v[idx] if isinstance(v, np.ndarray)
+                        to=(seats + offset) % players, **{k: (v[idx] if isinstance(v, np.ndarray)
                                                         else v) for k, v in context.items()})
         cards = lineup.decide(view, "pass_cards", rng, np.uint64)
         bad = ((cards & ~view.hand) != 0) | (popcount(cards) != view.count)
@@ -57,5 +59,5 @@ def pass_round(hands: np.ndarray, counts: np.ndarray, offset: int, context: dict
                               f"{' '.join(context['deck'].names_of(int(cards[i]))) or 'none'}",
                               row=int(idx[i]), seat=seat)
         passed[idx, seat] = cards
-    received = passed[:, [(s - offset) % 4 for s in range(4)]]  # seat s gets s - offset's
+    received = passed[:, [(s - offset) % players for s in range(players)]]  # s - offset's
     return (hands & ~passed) | received, passed

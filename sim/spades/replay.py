@@ -19,13 +19,13 @@ from .scoring import COMPONENTS, score_hands
 __all__ = ["replay_group"]
 
 
-def _codes(rec, key, allowed, err) -> list[int]:
+def _codes(rec, key, allowed, err, sides: int = 2) -> list[int]:
     """A record's per-side list of contract names (or null) as codes."""
-    value = rec.get(key, [None, None])
+    value = rec.get(key, [None] * sides)
     names = [n for n in allowed if n]
-    if (not isinstance(value, list) or len(value) != 2
+    if (not isinstance(value, list) or len(value) != sides
             or any(v is not None and v not in names for v in value)):
-        raise err(f"'{key}' must be a list of 2 (by side), each null or one of {names}")
+        raise err(f"'{key}' must be a list of {sides} (by side), each null or one of {names}")
     return [0 if v is None else NAMES.index(v) for v in value]
 
 
@@ -34,22 +34,24 @@ class _Bids:
     arrays. The partners of a side contract (RULES.md §4.4) bid nothing: ``null``."""
 
     def __init__(self, n: int, rules):
-        self.bids = np.zeros((n, 4), np.int8)
-        self.blind = np.zeros((n, 4), bool)
-        self.bags = np.zeros((n, 2), np.int32)
-        self.progressive = np.zeros((n, 2), np.int32)
+        self.players, self.sides = players, sides = rules.players, rules.sides
+        self.bids = np.zeros((n, players), np.int8)
+        self.blind = np.zeros((n, players), bool)
+        self.bags = np.zeros((n, sides), np.int32)
+        self.progressive = np.zeros((n, sides), np.int32)
         self.cancel_card = np.full(n, -1, np.int8)
         self.reveals = np.full((n, 2), -1, np.int8)  # seven_trump_reveal: revealer, restorer
-        self.contracts = np.zeros((n, 2), np.int8)
-        self.bemo = np.zeros((n, 2), np.int8)
-        self.raised = np.zeros((n, 4), bool)
-        self.no_trump = np.zeros((n, 4), bool)
-        self.dark = np.zeros((n, 4), bool)
-        self.half = np.zeros((n, 4), bool)
+        self.contracts = np.zeros((n, sides), np.int8)
+        self.bemo = np.zeros((n, sides), np.int8)
+        self.raised = np.zeros((n, players), bool)
+        self.no_trump = np.zeros((n, players), bool)
+        self.dark = np.zeros((n, players), bool)
+        self.half = np.zeros((n, players), bool)
         self.auction = np.full((n, MAX_CALLS), -1, np.int8)
         self.rules = rules
 
     def __call__(self, i, rec, err):
+        players, sides = self.players, self.sides
         if self.rules.auction:  # RULES.md §4.4: the calls replace the bids
             calls = rec.get("auction")
             if (not isinstance(calls, list) or not 1 <= len(calls) <= MAX_CALLS
@@ -59,43 +61,43 @@ class _Bids:
             rec = {**rec, "bids": [0, 0, 0, 0]}  # no bids under an auction (-1 below)
         for key, rule in (("raised", "bid_raise"), ("no_trump", "no_trump_bids"),
                           ("dark", "nil_in_the_dark"), ("half", "half_trick_bids")):
-            flags = rec.get(key, [False] * 4)
-            if not isinstance(flags, list) or len(flags) != 4 or any(type(v) is not bool
-                                                                     for v in flags):
-                raise err(f"'{key}' must be a list of 4 true/false ({rule})")
+            flags = rec.get(key, [False] * players)
+            if not isinstance(flags, list) or len(flags) != players or any(
+                    type(v) is not bool for v in flags):
+                raise err(f"'{key}' must be a list of {players} true/false ({rule})")
             getattr(self, key)[i] = flags
-        self.contracts[i] = _codes(rec, "side_contracts", NAMES[1:8], err)
-        self.bemo[i] = _codes(rec, "bemo", NAMES[8:], err)
+        self.contracts[i] = _codes(rec, "side_contracts", NAMES[1:8], err, sides)
+        self.bemo[i] = _codes(rec, "bemo", NAMES[8:], err, sides)
         bids = rec.get("bids")
-        covered = [bool(self.contracts[i, s & 1]) for s in range(4)]
-        if isinstance(bids, list) and len(bids) == 4:
+        covered = [bool(self.contracts[i, s % sides]) for s in range(players)]
+        if isinstance(bids, list) and len(bids) == players and self.rules.table.pairs:
             # null: a side contract's partners, or a joint bid's partner (partnership_bidding)
-            joint = [b is None and not c and bids[s ^ 2] is not None
+            partner = self.rules.table.partner_of
+            joint = [b is None and not c and bids[partner(s)] is not None
                      for s, (b, c) in enumerate(zip(bids, covered, strict=True))]
             if any((b is None) != (c or j) for b, c, j in zip(bids, covered, joint, strict=True)):
                 raise err("'bids': the partners of a side contract bid nothing (null), the "
                           "others bid (under partnership_bidding one partner bids for both)")
             covered = [c or j for c, j in zip(covered, joint, strict=True)]
             bids = [0 if c else b for b, c in zip(bids, covered, strict=True)]
-        self.bids[i] = ints({"bids": bids}, "bids", 4, 0, 13, err)
+        self.bids[i] = ints({"bids": bids}, "bids", players, 0, self.rules.cards_each, err)
         self.bids[i] = np.where(covered, -1, self.bids[i])
         if self.rules.auction:
             self.bids[i] = -1
-        b = rec.get("blind", [False] * 4)
-        if not isinstance(b, list) or len(b) != 4 or any(type(v) is not bool for v in b):
-            raise err("'blind' must be a list of 4 true/false")
+        b = rec.get("blind", [False] * players)
+        if not isinstance(b, list) or len(b) != players or any(type(v) is not bool for v in b):
+            raise err(f"'blind' must be a list of {players} true/false")
         self.blind[i] = b
         before = rec.get("before", {}) or {}
-        self.bags[i] = ints(before, "bags", 2, 0, 10**6, err) if "bags" in before else 0
+        self.bags[i] = ints(before, "bags", sides, 0, 10**6, err) if "bags" in before else 0
         if "progressive" in before:  # RULES.md §4.6: progressive bonuses earned so far
-            self.progressive[i] = ints(before, "progressive", 2, 0, 10**4, err)
+            self.progressive[i] = ints(before, "progressive", sides, 0, 10**4, err)
         self.cancel_card[i] = self._cancel_card(rec, err)
         if "reveal" in rec:  # RULES.md §4.2 seven_trump_reveal
             self.reveals[i] = self._reveal(rec["reveal"], err)
 
-    @staticmethod
-    def _reveal(value, err) -> list[int]:
-        seats = list(range(4))
+    def _reveal(self, value, err) -> list[int]:
+        seats = list(range(self.players))
         if (not isinstance(value, dict) or set(value) != {"by", "restored_by"}
                 or value["by"] not in seats or value["restored_by"] not in seats + [None]
                 or type(value["by"]) is not int):
@@ -124,7 +126,8 @@ def replay_group(members, rules, source):
     deck = deck_for(rules)
     for sheet, part in by_mode(members):
         extra = _Bids(len(part), rules)
-        recs = parse_records([(m[1], m[2]) for m in part], deck, 4, 13, source, extra)
+        recs = parse_records([(m[1], m[2]) for m in part], deck, rules.players,
+                             rules.cards_each, source, extra, sides=rules.sides)
         lines = [m[1] for m in part]
         _check_blind(recs, extra, rules, lines, source)
         try:
@@ -148,7 +151,7 @@ def replay_group(members, rules, source):
                                           contracts=extra.contracts, bemo=extra.bemo,
                                           raised=extra.raised, no_trump=extra.no_trump,
                                           dark=extra.dark, auction=extra.auction,
-                                          half=extra.half, reveals=extra.reveals)] * 4)
+                                          half=extra.half, reveals=extra.reveals)] * rules.players)
                 outcome = play_hands(recs.hands, recs.dealer, recs.scores, extra.bags, lineup,
                                      rules, np.random.default_rng(0), deck, passing=False,
                                      dark_play=False, progressive=extra.progressive,
@@ -219,7 +222,7 @@ def _check_blind(recs, bids, rules, lines, source):
     ``blind_bids`` a bid of 1..7 by a side trailing by ``blind_bid_min_deficit``."""
     from .bidding import _trailing
 
-    for seat in range(4):
+    for seat in range(rules.players):
         seats = np.full(len(lines), seat, np.int8)
         nil_ok = blind_nil_allowed(seats, recs.scores, rules)
         bid_ok = (_trailing(seats, recs.scores, rules.blind_bid_min_deficit) & rules.blind_bids)

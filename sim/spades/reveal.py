@@ -49,13 +49,14 @@ def reveal_trumps(hands, dealer, scores, bags, rules, deck, lineup, rng, public)
     may_restore = counts[:, :, SPADES] >= LONG
     trump, revealer, restorer = out.trump.copy(), out.revealer.copy(), out.restorer.copy()
     for stage in ("reveal", "restore"):
-        for j in range(4):
+        players = hands.shape[1]
+        for j in range(players):
             if stage == "reveal":
-                seat = ((dealer + 1 + j) % 4).astype(np.int8)
+                seat = ((dealer + 1 + j) % players).astype(np.int8)
                 able = may_reveal[np.arange(n), seat] & (revealer < 0)
                 suit = long_side[np.arange(n), seat]
             else:  # from the revealer's left, once a suit is revealed
-                seat = ((revealer + 1 + j) % 4).astype(np.int8)
+                seat = ((revealer + 1 + j) % players).astype(np.int8)
                 able = (revealer >= 0) & (restorer < 0) & may_restore[np.arange(n), seat]
                 able &= seat != revealer
                 suit = np.full(n, SPADES)

@@ -36,8 +36,8 @@ class PassCards:
 
     @property
     def offset(self) -> int:
-        """The receiver's seat minus the passer's, mod 4."""
-        return {"left": 1, "partner": 2, "right": 3}[self.direction]
+        """The receiver's seat minus the passer's (mod the number of players)."""
+        return {"left": 1, "partner": 2, "right": -1}[self.direction]
 
 
 def _pass_cards(value) -> PassCards:
@@ -53,6 +53,15 @@ def _nil_pass(value) -> tuple[int, int]:
     return tuple(value)
 SPADES_BROKEN = (True, False, "never")
 FIRST_LEADS = ("left_of_dealer", "two_of_clubs", "lowest_club")
+# keys that need partners (RULES.md §3, §4.4-4.6), refused at tables without them (§4.7)
+PARTNER_KEYS = frozenset(
+    "double_nil double_blind_nil double_blind_nil_reward team_nil team_blind_nil min_team_bid "
+    "partnership_bidding no_nine_no_blind suicide suicide_min_bid max_team_bid "
+    "ten_for_two_hundred ten_for_200_fail ten_for_200_exact tens_are_wheels mo_a mo_b bemo "
+    "blind_six blind_six_at_least blind_moon moon lexington lexington_points half_trick_bids "
+    "nil_pass highlander exact_pair_bonus auction".split())
+# keys written for two sides: the opponents' gain, the two sides' bids (§4.6), the auction
+TWO_SIDE_KEYS = frozenset("set_to_opponents book_made auction hook".split())
 
 
 def _conditions(value) -> tuple[str, ...]:
@@ -85,9 +94,15 @@ class SpadesRules:
     """The rules of one Spades game (RULES.md §3). Defaults are ``spades.standard``."""
 
     game: ClassVar[str] = "spades"
-    players: ClassVar[int] = 4  # RULES.md §4.7 (other player counts) is not implemented yet
-    tricks_per_hand: ClassVar[int] = 13
 
+    # RULES.md §4.7 player counts and team shapes (sim/spades/table.py)
+    players: int = option(4, "players at the table (2, 6 and 8 players are not implemented "
+                          "yet)", kind=int, choices=(3, 4, 5))
+    partnerships: bool = option(True, "four players: partners sit opposite; false: cutthroat, "
+                                "each player a side (three and five players never have "
+                                "partners)", kind=bool)
+    remove: str = option("2C", "three players without jokers: take out the 2C (17 each), or "
+                         "leave the last card undealt (last)", kind=str, choices=("2C", "last"))
     nil: bool = option(True, "a bid of 0 is nil: the bidder promises to win no trick", kind=bool)
     nil_bonus: int = option(100, "nil success +bonus, failure -bonus", kind=int, minimum=0)
     nil_tricks: str = option(
@@ -256,9 +271,10 @@ class SpadesRules:
     trump_order: str = option("standard", "how the trumps rank (layouts in sim/spades/decks.py;"
                               " jokes_win is not implemented yet)", kind=str,
                               choices=TRUMP_ORDERS)
-    jokers: int = option(0, "jokers added to the deck (big BJ and little LJ), ranked by "
-                         "trump_order (standard: BJ > LJ > AS); 3 and 4 (five and six players) "
-                         "wait for the player counts of §4.7", kind=int, choices=(0, 2))
+    jokers: int = option(0, "jokers added to the deck (big BJ and little LJ; a third, XJ, "
+                         "below them for five players), ranked by trump_order (standard: "
+                         "BJ > LJ > AS); 4 (six players) is not implemented yet", kind=int,
+                         choices=(0, 2, 3))
     jokers_remove: tuple[str, ...] | None = option(
         None, "the cards taken out to make room for the jokers (default 2C and 2D)", kind=list,
         optional=True, parse=_card_list, shape='a list of card names such as ["2C", "2H"]')
@@ -285,10 +301,37 @@ class SpadesRules:
 
     @property
     def removed_cards(self) -> tuple[str, ...]:
-        """The cards left out of the deck for the jokers (RULES.md §4.2)."""
-        if not self.jokers:
-            return ()
-        return self.jokers_remove if self.jokers_remove is not None else ("2C", "2D")
+        """The cards taken out of the deck (RULES.md §4.2, §4.7): four players with jokers,
+        ``jokers_remove`` (default 2C and 2D); three players without jokers, the 2C unless the
+        last card is left undealt; five players without jokers, 2D and 2H."""
+        if self.jokers_remove is not None:
+            return self.jokers_remove
+        if self.players == 4:
+            return ("2C", "2D") if self.jokers else ()
+        if self.players == 3:
+            return ("2C",) if not self.jokers and self.remove == "2C" else ()
+        return ("2D", "2H") if not self.jokers else ()
+
+    @property
+    def cards_each(self) -> int:
+        """Cards dealt to each player, hence tricks per hand (the rest undealt)."""
+        return (52 + self.jokers - len(self.removed_cards)) // self.players
+
+    @property
+    def tricks_per_hand(self) -> int:
+        return self.cards_each
+
+    @property
+    def table(self):
+        """Who plays with whom (`sim.spades.table.Table`)."""
+        from .table import Table
+
+        solo = self.players != 4 or not self.partnerships
+        return Table(self.players, self.players if solo else 2)
+
+    @property
+    def sides(self) -> int:
+        return self.table.sides
 
     @property
     def min_bid(self) -> int:
@@ -316,6 +359,7 @@ class SpadesRules:
             raise UserError("mercy_score must be below target_score", key="mercy_score")
         self._check_bids()
         self._check_cards()
+        self._check_table()
 
     @property
     def side_contracts(self) -> bool:
@@ -396,11 +440,20 @@ class SpadesRules:
         if self.jokers and order in ("bowers", "suit_ladder"):
             raise UserError(f"trump_order = {order!r} has no place for jokers: set jokers = 0",
                             key="jokers")
-        if self.jokers_remove is not None and not self.jokers:
-            raise UserError("jokers_remove needs jokers", key="jokers_remove")
-        if len(self.removed_cards) != self.jokers:
+        allowed = {3: 2, 4: 2, 5: 3}[self.players]  # jokers each player count uses (§4.7)
+        if self.jokers not in (0, allowed):
+            raise UserError(f"{self.players} players play with {allowed} jokers or none "
+                            "(RULES.md §4.2, §4.7)", key="jokers")
+        if self.jokers_remove is not None and (not self.jokers or self.players != 4):
+            raise UserError("jokers_remove needs four players with jokers", key="jokers_remove")
+        if self.players == 4 and len(self.removed_cards) != self.jokers:
             raise UserError(f"jokers_remove must name {self.jokers} cards, one per joker, so "
                             "that the hands stay even", key="jokers_remove")
+        if self.remove != "2C" and (self.players != 3 or self.jokers):
+            raise UserError("remove is for three players without jokers", key="remove")
+        if not self.partnerships and self.players != 4:
+            raise UserError("partnerships = false (cutthroat) is for four players; three and "
+                            "five never have partners", key="partnerships")
         if self.bag_cancel_card in self.removed_cards:
             raise UserError(f"bag_cancel_card {self.bag_cancel_card} is taken out by "
                             "jokers_remove", key="bag_cancel_card")
@@ -440,6 +493,28 @@ class SpadesRules:
                                        or self.no_trump_bids):
             raise UserError("under suit_ladder no suit is trump: must_trump, must_overtrump "
                             "and no_trump_bids do not apply", key="trump_order")
+
+    def _check_table(self) -> None:
+        """RULES.md §4.7: the rules written for partners, or for two sides, need them."""
+        defaults = SpadesRules()
+        changed = [f.name for f in dataclasses.fields(self)
+                   if getattr(self, f.name) != getattr(defaults, f.name)]
+        if not self.table.pairs:
+            clash = [k for k in changed if k in PARTNER_KEYS]
+            if self.pass_cards is not None and self.pass_cards.direction == "partner":
+                clash.append("pass_cards")
+            if clash:
+                raise UserError(f"{clash[0]} needs partners; {self.players} players "
+                                f"{'in cutthroat ' if self.players == 4 else ''}have none "
+                                "(RULES.md §4.7)", key=clash[0])
+        if self.sides != 2:
+            clash = [k for k in changed if k in TWO_SIDE_KEYS]
+            if clash:
+                raise UserError(f"{clash[0]} is written for two sides; this table has "
+                                f"{self.sides} (RULES.md §4.7)", key=clash[0])
+        if self.pass_cards is not None and self.pass_cards.count >= self.cards_each:
+            raise UserError(f"pass_cards: {self.pass_cards.count} cards of {self.cards_each}",
+                            key="pass_cards")
 
     def _check_bids(self) -> None:
         """RULES.md §4.4 keys that exclude each other or need another key."""

@@ -1,8 +1,9 @@
 """Spades hand scoring (RULES.md §3, §4.4, §4.6): one pure, vectorised function composed of named
 parts.
 
-Inputs are per seat ``[N, 4]``; outputs per side ``[N, 2]`` (side 0 = seats 0 and 2, side 1 = seats
-1 and 3). ``x.reshape(N, 2, 2)[:, k, s]`` is seat ``2k + s``, so summing axis 1 gives the sides.
+Inputs are per seat ``[N, P]``; outputs per side ``[N, S]`` (the table of RULES.md §4.7,
+`sim.spades.table`: four players' side 0 = seats 0 and 2, side 1 = seats 1 and 3; without
+partners each seat is its own side).
 
 `score_hands` gathers the hand's facts (`Facts`), starts a `Tally` with the standard game's
 contract and bags, and hands it to each part of `PARTS` in turn; a part that belongs to a house
@@ -19,6 +20,7 @@ import numpy as np
 from ..cards import Deck, standard_deck
 from . import contracts as sc
 from .rules import SpadesRules
+from .table import Table
 
 __all__ = ["COMPONENTS", "HandScore", "score_hands"]
 
@@ -58,11 +60,6 @@ class HandScore:
         return {name: getattr(self, name) for name in COMPONENTS}
 
 
-def _per_side(x: np.ndarray) -> np.ndarray:
-    pairs = x.reshape(x.shape[0], 2, 2)  # [:, k, s] is seat 2k + s
-    return np.add(pairs[:, 0], pairs[:, 1], dtype=np.int32)
-
-
 @dataclass(frozen=True, eq=False)
 class Facts:
     """What the hand's score depends on. Per seat [N, 4]: ``bids`` (int32; 0 = nil, a
@@ -76,6 +73,7 @@ class Facts:
     ``cancel_card`` int8[N] (-1 = none)."""
 
     rules: SpadesRules
+    table: Table
     deck: Deck
     bids: np.ndarray
     declared: np.ndarray
@@ -105,10 +103,14 @@ class Facts:
         """bool[N, 2]: the side plays an ordinary contract (bids, no side contract)."""
         return (self.codes == 0) & (self.bid > 0)
 
+    def side(self, x: np.ndarray) -> np.ndarray:
+        """int32[N, S]: per-seat values summed over each side's seats."""
+        return self.table.per_side(x)
+
     @property
     def individual(self) -> np.ndarray:
-        """bool[N, 2]: both partners bid on their own."""
-        return _per_side(self.declared.astype(np.int32)) == 2
+        """bool[N, S]: every partner bid on his own."""
+        return self.side(self.declared.astype(np.int32)) == self.table.players // self.table.sides
 
 
 @dataclass(eq=False)
@@ -165,7 +167,7 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     "progressive"``, ``highlander``); cancel_card: int8[N] the slot of the bag-cancelling card
     (``bag_cancel_card``); deck: the card layout of ``plays`` (default the standard deck)."""
     n = bids.shape[0]
-    progressive = (np.zeros((n, 2), np.int32) if progressive is None
+    progressive = (np.zeros((n, rules.sides), np.int32) if progressive is None
                    else progressive.astype(np.int32))
     facts = _facts(bids, blind, tricks, rules, contracts, bemo, winners, no_trump, dark, half,
                    plays, seats, progressive, cancel_card, deck or standard_deck())
@@ -187,20 +189,22 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
 def _facts(bids, blind, tricks, rules, contracts, bemo, winners, no_trump, dark, half, plays,
            seats, progressive, cancel_card, deck) -> Facts:
     n = bids.shape[0]
+    table = rules.table
+    per_side = table.per_side
     tricks = tricks.astype(np.int32)
     is_nil = bids == 0 if half is None else (bids == 0) & ~half
     ordinary = np.maximum(bids, 0).astype(np.int32)
-    bid = _per_side(ordinary)
+    bid = per_side(ordinary)
     if half is not None:  # two halves make a trick (half_trick_bids)
-        bid = bid + _per_side(half.astype(np.int32)) // 2
+        bid = bid + per_side(half.astype(np.int32)) // 2
     counts = ~is_nil if rules.nil_tricks != "count" else np.ones_like(is_nil)
-    codes = np.zeros((n, 2), np.int8) if contracts is None else contracts.astype(np.int8)
+    codes = np.zeros((n, table.sides), np.int8) if contracts is None else contracts.astype(np.int8)
     if rules.tens_are_wheels:  # a side bid of 10 (no nil) is a wheel
-        no_nil = _per_side(is_nil.astype(np.int32)) == 0
-        codes = np.where((codes == 0) & (_per_side(ordinary) == 10) & no_nil, sc.WHEEL, codes)
-    return Facts(rules=rules, deck=deck, bids=ordinary, declared=bids >= 0, blind=blind,
+        no_nil = per_side(is_nil.astype(np.int32)) == 0
+        codes = np.where((codes == 0) & (per_side(ordinary) == 10) & no_nil, sc.WHEEL, codes)
+    return Facts(rules=rules, table=table, deck=deck, bids=ordinary, declared=bids >= 0, blind=blind,
                  tricks=tricks, is_nil=is_nil, half=half, dark=dark, no_trump=no_trump, bid=bid,
-                 taken=_per_side(tricks * counts), nil_tricks=_per_side(tricks * is_nil),
+                 taken=per_side(tricks * counts), nil_tricks=per_side(tricks * is_nil),
                  codes=codes, bemo=bemo,
                  progressive=progressive, winners=winners, plays=plays, seats=seats,
                  cancel_card=cancel_card)
@@ -223,8 +227,8 @@ def _auction(f: Facts, auction, bags_before) -> Tally:
     """RULES.md §4.4 ``auction``: its own points in ``contract``; no bags, nil or bag penalty."""
     from .auction import auction_points
 
-    zeros = np.zeros((f.n, 2), np.int32)
-    contract = auction_points(auction.bid, auction.declarer, _per_side(f.tricks))
+    zeros = np.zeros((f.n, f.table.sides), np.int32)
+    contract = auction_points(auction.bid, auction.declarer, f.side(f.tricks))
     return Tally(contract=contract, bags=zeros, made=contract >= 0, bags_taken=zeros,
                  progressive=f.progressive, bags_after=bags_before.astype(np.int32),
                  wins_game=np.full(f.n, -1, np.int8))
@@ -240,7 +244,7 @@ def _standard(f: Facts) -> Tally:
     contract = 10 * f.bid * (2 * made - 1)
     bags = (f.taken - f.bid) * made
     if f.rules.blind_bids:
-        blind_bid = _per_side(f.bids * (f.blind & ~f.is_nil))
+        blind_bid = f.side(f.bids * (f.blind & ~f.is_nil))
         contract = contract + 10 * blind_bid * made
         bags = np.where(blind_bid > 0, 0, bags)
     nil_bags = f.nil_tricks if f.rules.nil_tricks == "bags_only" else 0
@@ -266,7 +270,7 @@ def _contract_way(t: Tally, f: Facts) -> None:
     if r.exact == "side":
         made = over == 0
     elif r.exact == "player":  # every non-nil bidder exactly his own bid
-        made &= _per_side(((f.tricks != f.bids) & ~f.is_nil).astype(np.int32)) == 0
+        made &= f.side(((f.tricks != f.bids) & ~f.is_nil).astype(np.int32)) == 0
     if r.exact is not None:
         t.contract = np.where(made, t.contract, -10 * bid)
         t.bags = np.where(made, t.bags, 0)
@@ -299,15 +303,15 @@ def _highlander(t: Tally, f: Facts) -> None:
     bidder = ~f.is_nil & (f.bids > 0)
     own = f.tricks * bidder
     made_p = own >= f.bids
-    all_made = _per_side((bidder & ~made_p).astype(np.int32)) == 0
-    extra = _per_side(np.where(bidder & made_p, own - f.bids, 0))
+    all_made = f.side((bidder & ~made_p).astype(np.int32)) == 0
+    extra = f.side(np.where(bidder & made_p, own - f.bids, 0))
     has = f.bid > 0
     t.contract = np.where(has, np.where(all_made, 10, -10) * f.bid, 0)
     t.overtricks = np.where(has, 5 * extra, 0)
     t.bags = np.zeros_like(t.bags)
     t.unit = 0
     t.made = all_made | ~has
-    _progressive_bonus(t, has & all_made & (_per_side(own) >= 7))
+    _progressive_bonus(t, has & all_made & (f.side(own) >= 7))
 
 
 def _progressive_bonus(t: Tally, earned: np.ndarray) -> None:
@@ -319,7 +323,7 @@ def _progressive_bonus(t: Tally, earned: np.ndarray) -> None:
 def _no_trump(t: Tally, f: Facts) -> None:
     """``no_trump_bids`` (RULES.md §4.4): each no-trump bid trick scores 20, made or set."""
     if f.no_trump is not None and f.no_trump.any():
-        nt = _per_side(f.bids * f.no_trump)
+        nt = f.side(f.bids * f.no_trump)
         t.contract = t.contract + 10 * nt * np.sign(t.contract)
 
 
@@ -346,7 +350,7 @@ def _book_made(t: Tally, f: Facts) -> None:
 def _lexington(t: Tally, f: Facts) -> None:
     """RULES.md §4.4 ``lexington_points``: 12+ tricks score 240 whatever the bid, no bags."""
     if f.rules.lexington_points:
-        big = _per_side(f.tricks) >= 12
+        big = f.side(f.tricks) >= 12
         t.contract, t.bags = np.where(big, 240, t.contract), np.where(big, 0, t.bags)
 
 
@@ -362,7 +366,7 @@ def _nil(t: Tally, f: Facts) -> None:
     if f.dark is not None:
         bonus = np.where(f.dark, np.where(f.blind, DARK_BLIND_NIL, rules.blind_nil_bonus), bonus)
     sign = 2 * (f.tricks == 0) - 1
-    points = _per_side(f.is_nil * bonus * sign)
+    points = f.side(f.is_nil * bonus * sign)
     if rules.double_nil or rules.double_blind_nil:
         both_nil, both_blind, both_made = _double_nils(f)
         double_blind = both_blind if rules.double_blind_nil else np.zeros_like(both_blind)
@@ -378,7 +382,7 @@ def _nil(t: Tally, f: Facts) -> None:
 def _double_nils(f: Facts):
     """bool[N, 2] per side: both partners bid nil; both blind; both took no trick."""
     def both(x):
-        return _per_side(x.astype(np.int32)) == 2
+        return f.side(x.astype(np.int32)) == 2
 
     return both(f.is_nil), both(f.is_nil & f.blind), both(f.is_nil & (f.tricks == 0))
 
@@ -395,8 +399,8 @@ def _wins_game(t: Tally, f: Facts) -> None:
         _, both_blind, both_made = _double_nils(f)
         for side in (0, 1):
             out[both_blind[:, side] & both_made[:, side]] = side
-    no_nil = _per_side(f.is_nil.astype(np.int32)) == 0
-    ordinary, taken = _per_side(f.bids), _per_side(f.tricks)
+    no_nil = f.side(f.is_nil.astype(np.int32)) == 0
+    ordinary, taken = f.side(f.bids), f.side(f.tricks)
     for on, total in ((rules.moon, 13), (rules.lexington, 12)):
         if on:
             won = no_nil & (ordinary == total) & (taken >= total)
@@ -409,7 +413,7 @@ def _side_contracts(t: Tally, f: Facts) -> None:
     side's contract, bags and nil; bemo is scored on top."""
     if not ((f.codes != 0).any() or (f.bemo is not None and (f.bemo != 0).any())):
         return
-    taken = _per_side(f.tricks)
+    taken = f.side(f.tricks)
     for side in (0, 1):
         won = None if f.winners is None else (f.winners.astype(np.int64) & 1) == side
         has = f.codes[:, side] != 0
@@ -444,7 +448,7 @@ def _exact_pair_bonus(t: Tally, f: Facts) -> None:
     bidder none): half the contract's value, rounded down to a multiple of 10 (3 + 4: 70 + 30)."""
     if not f.rules.exact_pair_bonus:
         return
-    exact = _per_side((f.tricks != f.bids).astype(np.int32)) == 0
+    exact = f.side((f.tricks != f.bids).astype(np.int32)) == 0
     t.bonus = t.bonus + np.where(f.ordinary & f.individual & exact, 10 * f.bid // 2 // 10 * 10, 0)
 
 
@@ -453,9 +457,11 @@ def _bag_cancel(t: Tally, f: Facts) -> None:
     of this hand's bags cancelled, unless it took none or was set."""
     if not f.rules.bag_cancel_card:
         return
-    at = np.argmax(f.plays == f.cancel_card[:, None], axis=1)  # the card's place in the play
-    side = f.winners[np.arange(f.n), at // 4].astype(np.intp) & 1
-    wins = np.arange(2)[None, :] == side[:, None]
+    where = f.plays == f.cancel_card[:, None]
+    at = np.argmax(where, axis=1)  # the card's place in the play (RULES.md §4.7: maybe undealt)
+    players, sides = f.table.players, f.table.sides
+    side = f.winners[np.arange(f.n), at // players].astype(np.intp) % sides
+    wins = (np.arange(sides)[None, :] == side[:, None]) & where.any(axis=1)[:, None]
     t.bags = t.bags - (wins & (t.bags > 0) & t.made)
 
 
@@ -499,12 +505,13 @@ def _trick_bonuses(t: Tally, f: Facts) -> None:
     n, rows = f.n, np.arange(f.n)
     plays, seats, winners = (x.astype(np.int16) for x in (f.plays, f.seats, f.winners))
     n_tricks = winners.shape[1]
-    trick_cards = plays.reshape(n, n_tricks, 4)  # [:, t, j]: the j-th card of trick t
-    trick_seats = seats.reshape(n, n_tricks, 4)
+    players = f.table.players
+    trick_cards = plays.reshape(n, n_tricks, players)  # [:, t, j]: the j-th card of trick t
+    trick_seats = seats.reshape(n, n_tricks, players)
     # the winning card of each trick (only the last one unless dix looks at them all): the card
     # of the winner, who played (winner - leader) mod 4 places after the leader
     looked = slice(None) if rules.dix else slice(-1, None)
-    at = (winners[:, looked] - trick_seats[:, looked, 0]) % 4
+    at = (winners[:, looked] - trick_seats[:, looked, 0]) % players
     winning = np.take_along_axis(trick_cards[:, looked], at[:, :, None], axis=2)[:, :, 0]
     # natural ranks, effective suits (RULES.md §4.2: a joker or a high deuce is a spade) per slot
     deck = f.deck
@@ -512,8 +519,8 @@ def _trick_bonuses(t: Tally, f: Facts) -> None:
     suit_of, nine = deck.suit_of_bit.astype(np.intp), deck.bit_of("9S")
     suit, rank = suit_of[winning], rank_of[winning]
     last, win_last = winning[:, -1], winners[:, -1]
-    seat_points = np.zeros((n, 4), np.int32)
-    seat_ids = np.arange(4)
+    seat_points = np.zeros((n, players), np.int32)
+    seat_ids = np.arange(players)
 
     def award(seat, value):  # seat: intp[N] or [N, k]; value: the same shape or a number
         points = (seat[..., None] == seat_ids) * np.asarray(value)[..., None]
@@ -540,4 +547,4 @@ def _trick_bonuses(t: Tally, f: Facts) -> None:
         own_bid = f.declared[rows, win_last]  # not a side contract's or a joint bid's partner
         high = (suit_of[last] == SPADES) & (last >= nine)  # 9S or a higher spade
         award(win_last, 10 * (high & exact & own_bid))
-    t.trick_bonus = t.trick_bonus + _per_side(seat_points)
+    t.trick_bonus = t.trick_bonus + f.side(seat_points)

@@ -38,7 +38,8 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
     no_trump = stacked(outs, lambda o: o.bidding.no_trump)
     dark = stacked(outs, lambda o: o.bidding.dark)
     half = stacked(outs, lambda o: o.bidding.half)
-    for seat in range(4):
+    players, sides = result.hands.shape[1], result.before_scores.shape[1]
+    for seat in range(players):
         cols[f"bid_{seat}"] = bids[:, seat]
         cols[f"raised_{seat}"] = raised[:, seat]
         cols[f"no_trump_{seat}"] = no_trump[:, seat]
@@ -59,14 +60,14 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
                                                for a, k in zip(auctions, n_rows, strict=True)])
     contracts = stacked(outs, lambda o: o.bidding.contracts)
     bemo = stacked(outs, lambda o: o.bidding.bemo)
-    for side in range(2):
+    for side in range(sides):
         cols[f"side_contract_{side}"] = contracts[:, side]
         cols[f"bemo_bid_{side}"] = bemo[:, side]
     passed = stacked(outs, lambda o: o.passed)
-    for seat in range(4):
+    for seat in range(players):
         cols[f"passed_{seat}"] = passed[:, seat]
         cols[f"face_up_{seat}"] = result.face_up[:, seat]
-    for side in range(2):
+    for side in range(sides):
         cols[f"points_{side}"] = points[:, side].astype(np.int16)
         cols[f"score_{side}"] = after[:, side].astype(np.int32)
         cols[f"bags_{side}"] = bags[:, side].astype(np.int8)
