@@ -22,6 +22,19 @@ __all__ = ["BidView", "BlindView", "DeclareView", "PassView", "PlayView", "Redea
            "RevealView"]
 
 
+def deficits(seat: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """int[N]: how far the seat's side trails the best other side (negative: it leads);
+    ``scores``: int[N, S], seat s plays for side s mod S (Spades tables, RULES.md §4.7)."""
+    rows = np.arange(seat.shape[0])
+    if scores.shape[1] == 2:  # the usual table: the other side
+        side = (seat & 1).astype(np.intp)
+        return scores[rows, 1 - side] - scores[rows, side]
+    side = (seat % scores.shape[1]).astype(np.intp)
+    others = scores.astype(np.int64).copy()
+    others[rows, side] = np.iinfo(np.int64).min
+    return (others.max(axis=1) - scores[rows, side]).astype(np.int32)
+
+
 class _Batched:
     """Row selection shared by the views: arrays are indexed, everything else is kept."""
 
@@ -67,11 +80,7 @@ class BlindView(_Batched):
     def deficit(self) -> np.ndarray:
         """int32[n]: how far the deciding seat's side trails the best other side (negative =
         leads); seat s plays for side s mod S (RULES.md §4.7)."""
-        side = (self.seat % self.scores.shape[1]).astype(np.intp)
-        rows = np.arange(side.shape[0])
-        others = self.scores.astype(np.int64).copy()
-        others[rows, side] = np.iinfo(np.int64).min
-        return (others.max(axis=1) - self.scores[rows, side]).astype(np.int32)
+        return deficits(self.seat, self.scores)
 
 
 @dataclass(frozen=True, eq=False)

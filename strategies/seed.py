@@ -460,16 +460,23 @@ class SeedStrategy(Strategy):
         # Contract arithmetic per side (RULES.md §3; sides of §4.7): a nil bidder's tricks count
         # toward the partner's contract only under nil_tricks = "count".
         counted = t if rules.nil_tricks == "count" else t * (b != 0)
-        needs = table.per_side(b) - table.per_side(counted)  # [n, S] tricks still to take
+        short = b - counted  # int16[n, P]: tricks each seat's bid still lacks
         rows = np.arange(len(view))
-        mine = (seat % table.sides).astype(np.intp)
-        need = needs[rows, mine]
         left = rules.cards_each - view.trick_no
         margin = self._set_margin(rules)
-        # another side within ``margin`` tricks of being set
-        close = (needs > 0) & (left - needs <= margin) & (margin >= 0)
-        close[rows, mine] = False
-        settable = close.any(axis=1)
+        if table.sides == 2:  # the usual table: the other side's need, branch-free
+            side0 = (seat & 1) == 0  # seat s plays for side s mod 2
+            need0, need1 = (short[:, m].sum(axis=1, dtype=np.int16) if len(m) > 2
+                            else short[:, m[0]] + short[:, m[1]] for m in table.members)
+            need, other = pick(side0, need0, need1), pick(side0, need1, need0)
+            settable = (other > 0) & (left - other <= margin) & (margin >= 0)
+        else:  # another side within ``margin`` tricks of being set
+            needs = table.per_side(short)
+            mine = (seat % table.sides).astype(np.intp)
+            need = needs[rows, mine]
+            close = (needs > 0) & (left - needs <= margin) & (margin >= 0)
+            close[rows, mine] = False
+            settable = close.any(axis=1)
         at = rows * table.players
         my_bid = b.reshape(-1)[at + seat]
         partner = table.partner_of(seat) if table.pairs else seat

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..cards import SPADES, popcount
 from ..errors import UserError
-from ..views import BidView, BlindView
+from ..views import BidView, BlindView, deficits
 from .rules import SpadesRules
 
 __all__ = ["BidResult", "IllegalBid", "bid_masks", "blind_nil_allowed", "check_bids", "run_bidding"]
@@ -143,11 +143,9 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
 def _trailing(seat: np.ndarray, scores: np.ndarray, deficit: int) -> np.ndarray:
     """bool[N]: the seat's side trails the leading other side by at least ``deficit`` (0 =
     always); ``scores``: int[N, S], seat s plays for side s mod S."""
-    side = (seat % scores.shape[1]).astype(np.intp)
-    rows = np.arange(seat.shape[0])
-    others = scores.astype(np.int64).copy()
-    others[rows, side] = np.iinfo(np.int64).min
-    return (others.max(axis=1) - scores[rows, side] >= deficit) | (deficit == 0)
+    if deficit == 0:
+        return np.ones(seat.shape, dtype=bool)
+    return deficits(seat, scores) >= deficit
 
 
 def blind_nil_allowed(seat: np.ndarray, scores: np.ndarray, rules: SpadesRules) -> np.ndarray:

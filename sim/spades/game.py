@@ -93,18 +93,18 @@ def _deal(rules, lineup, seed, block, hand_no, rows, dealer, scores, bags, deck,
         out = deal_groups(deck, dealer[which], seed, block, hand_no, rows[which],
                           players=rules.players, group=group, cards_each=rules.cards_each,
                           attempt=attempt, first=k)
-        return np.stack(out, axis=1) if k else np.stack([out, np.zeros_like(out)], axis=1)
+        return out if k else (out, None)
 
-    both = dealt(np.arange(rows.size), 0)  # [N, 2, P]: the hands, the face-up cards
+    hands, face_up = dealt(np.arange(rows.size), 0)
 
     def deal_again(which, attempt):
-        again = dealt(which, attempt)
-        both[which, 1] = again[:, 1]
-        return again[:, 0]
+        again, shown = dealt(which, attempt)
+        if k:
+            face_up[which] = shown
+        return again
 
-    hands, redeals = redeal(both[:, 0], dealer, scores, bags, rules, deck, lineup, prng,
-                            deal_again)
-    return hands, redeals, both[:, 1]
+    hands, redeals = redeal(hands, dealer, scores, bags, rules, deck, lineup, prng, deal_again)
+    return hands, redeals, face_up if k else np.zeros_like(hands)
 
 
 def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:

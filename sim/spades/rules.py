@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import ClassVar
 
 from ..errors import UserError
@@ -312,7 +313,7 @@ class SpadesRules:
             return ("2C",) if not self.jokers and self.remove == "2C" else ()
         return ("2D", "2H") if not self.jokers else ()
 
-    @property
+    @cached_property
     def cards_each(self) -> int:
         """Cards dealt to each player, hence tricks per hand (the rest undealt)."""
         return (52 + self.jokers - len(self.removed_cards)) // self.players
@@ -321,7 +322,7 @@ class SpadesRules:
     def tricks_per_hand(self) -> int:
         return self.cards_each
 
-    @property
+    @cached_property
     def table(self):
         """Who plays with whom (`sim.spades.table.Table`)."""
         from .table import Table
