@@ -65,10 +65,11 @@ def ref_rules(rules) -> dict:
 class Sim:
     """One simulated block, flattened to one row per hand in the engine's order.
 
-    Per hand ``i``: ``records[i]`` (section 5 record), ``bids`` int8[H, 4], ``blind`` bool[H, 4],
-    ``tricks`` int8[H, 4], ``plays`` int8[H, 52] (slots in play order), ``winners`` int8[H, 13],
-    ``points`` / ``scores_after`` / ``bags_after`` / ``bags_taken`` / ``progressive_after`` and
-    each of ``components`` int32[H, 2].
+    Per hand ``i``: ``records[i]`` (section 5 record), ``bids`` int8[H, P], ``blind`` bool[H, P],
+    ``tricks`` int8[H, P], ``plays`` int8[H, P * T] (slots in play order), ``winners``
+    int8[H, T], ``points`` / ``scores_after`` / ``bags_after`` / ``bags_taken`` /
+    ``progressive_after`` and each of ``components`` int32[H, S] (P players, S sides, T tricks:
+    4, 2 and 13 at the usual table; RULES.md section 4.7).
     """
 
     rules: object
@@ -97,7 +98,7 @@ COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil", "bemo", "bonus", "
 def simulate(rules, strategy: str, mode: str, size: int, seed: int, hand_offset: int = 0) -> Sim:
     """Play block 0 of ``size`` games or hands with one strategy in every seat (cached: several
     tests look at the same deterministic block)."""
-    lineup = Lineup([make_strategy(strategy)] * 4)
+    lineup = Lineup([make_strategy(strategy)] * rules.players)
     result = play_block(rules, lineup, seed, 0, size, mode, hand_offset=hand_offset)
     # a tuple-valued key (jokers_remove, nil_pass) is written as a list, as in a rules file
     table = {k: list(v) if isinstance(v, tuple) else v for k, v in rules_to_dict(rules).items()}
@@ -134,17 +135,18 @@ def check_games(run: Sim, outs, rd, name):
     for i, rec in enumerate(run.records):
         by_game[rec["game_id"]].append(i)
     games = run.result.games
+    sides = run.points.shape[1]
     for g, rows in by_game.items():
         rows.sort(key=lambda i: run.records[i]["hand_no"])
-        after = {"scores": [0, 0], "bags": [0, 0]}
+        after = {"scores": [0] * sides, "bags": [0] * sides}
         winner = None
         for k, i in enumerate(rows, start=1):
             rec, out = run.records[i], outs[i]
             where = f"{name} game {g} hand {k}"
-            zeros = {"progressive": [0, 0]}
+            zeros = {"progressive": [0] * sides}
             assert {**zeros, **rec["before"]} == {**zeros, **after}, where
             over, winner = ref.game_over(out["after"]["scores"], k, rd, out.get("wins_game"))
             assert over == (k == len(rows)), f"{where}: game_over {over} at {out['after']}"
             after = out["after"]
         assert int(games["winner"][g]) == winner, name
-        assert [int(games["score_0"][g]), int(games["score_1"][g])] == after["scores"], name
+        assert [int(games[f"score_{s}"][g]) for s in range(sides)] == after["scores"], name

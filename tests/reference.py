@@ -37,6 +37,15 @@ Card orders and play constraints (sections 4.2 and 4.3, see ``CARD_ORDERS``, ``l
 order; "spades" are the cards the order makes spades (the jokers, the high deuces, the left bower),
 in following suit, trumping, breaking spades and counting spades (whiz, mirror) alike.
 
+Player counts (section 4.7, see ``table_of``): ``players`` 3 (17 each without the 2C, or with
+``remove = "last"`` all 52 and the last card undealt; with ``jokers = 2`` 18 each), 4 (with
+``partnerships = False``: cutthroat) or 5 (10 each without 2D and 2H; with ``jokers = 3`` 11
+each, ``"XJ"`` ranking below ``"LJ"``). Without partners each player is a side, numbered by
+seat (seat s plays for side s mod S); bids are 0..the cards each player holds; records carry one
+entry per seat in ``bids``/``blind``/``tricks``/``hands`` and one per side in ``before`` and the
+results. The keys written for partners or for two sides are refused at such tables
+(``PARTNER_KEYS``, ``TWO_SIDE_KEYS``).
+
 Side contracts (section 4.4; see ``legal_side_contracts``): a side may declare one contract
 instead of its partners' two bids: ``"team_nil"``, ``"team_blind_nil"``, ``"wheel"``,
 ``"little_mo"``, ``"big_mo"``, ``"blind_six"``, ``"blind_moon"``. In a record, ``"bids"`` holds
@@ -83,6 +92,9 @@ __all__ = [
     "side_of",
     "partner_of",
     "resolve_rules",
+    "table_of",
+    "PARTNER_KEYS",
+    "TWO_SIDE_KEYS",
     "trick_winner",
     "CARD_ORDERS",
     "JOKERS",
@@ -148,10 +160,55 @@ def partner_of(seat: int) -> int:
     return (seat + 2) % N_SEATS
 
 
+# --- the table (RULES.md section 4.7) ----------------------------------------------------------
+# Seats 0..P-1 clockwise. Four players in partnerships make two sides (seats 0 and 2, 1 and 3);
+# every other table of this reference has no partners: each player is a side, numbered by seat
+# (section 5: "in games without partners each player is a side, numbered by seat"). Either way
+# seat s plays for side s mod S.
+
+
+def _players(r: dict) -> int:
+    return r["players"]
+
+
+def _sides(r: dict) -> int:
+    return 2 if r["players"] == 4 and r["partnerships"] else r["players"]
+
+
+def _side(seat: int, r: dict) -> int:
+    return seat % _sides(r)
+
+
+def _seats_of(side: int, r: dict) -> list[int]:
+    """The seats of a side, in seat order."""
+    return list(range(side, _players(r), _sides(r)))
+
+
+def _partner(seat: int, r: dict) -> int | None:
+    """The partner's seat, None at a table without partners."""
+    return partner_of(seat) if _sides(r) < _players(r) else None
+
+
+def _cards_each(r: dict) -> int:
+    """Cards dealt to each player, hence tricks in a hand: the deck shared out evenly, what
+    is left over undealt (section 4.7: three players with ``remove = "last"``, one card)."""
+    return len(_order_of(r).deck) // _players(r)
+
+
+def table_of(rules: dict | str | None = None) -> dict:
+    """``{"players", "sides", "cards_each"}`` of the rules' table (section 4.7)."""
+    r = resolve_rules(rules)
+    return {"players": _players(r), "sides": _sides(r), "cards_each": _cards_each(r)}
+
+
 # --- rules (RULES.md section 3) ----------------------------------------------------------------
 
 # spades.standard: the section 3 table, key by key.
 STANDARD: dict = {
+    # --- section 4.7, player counts and team shapes ---
+    "players": 4,  # 3 | 4 | 5 seats (two, six and eight players are not implemented here)
+    "partnerships": True,  # four players: partners opposite; False: cutthroat, each his own side
+    "remove": "2C",  # three players without jokers: take out the 2C, or "last": one card undealt
     "nil": True,  # a bid of 0 is "nil"; False -> the minimum bid is 1
     "nil_bonus": 100,  # +/- for a nil made / failed, scored apart from the partner's contract
     "nil_tricks": "bags_only",  # "bags_only" | "count" | "ignored": what a nil bidder's tricks do
@@ -277,10 +334,54 @@ def resolve_rules(rules: dict | str | None = None) -> dict:
         raise ValueError(f"spades_broken must be True, False or 'never', not {broken!r}")
     if full["bag_limit"] is not None and full["bag_limit"] <= 0:
         raise ValueError("bag_limit must be positive (or None for no bag penalty)")
+    if full["players"] not in (3, 4, 5) or isinstance(full["players"], bool):
+        raise ValueError(f"players must be 3, 4 or 5 (two, six and eight players are not "
+                         f"implemented by the reference), not {full['players']!r}")
+    if full["partnerships"] is not True and full["partnerships"] is not False:
+        raise ValueError(f"partnerships must be True or False, not {full['partnerships']!r}")
+    if full["remove"] not in ("2C", "last"):
+        raise ValueError(f"remove must be '2C' or 'last', not {full['remove']!r}")
     _check_section_4_4(full)
     _check_section_4_6(full)
     _check_sections_4_2_4_3(full)
+    _check_section_4_7(full)
     return full
+
+
+# Section 4.7: the keys written for partners (a partner's bid, a side of two, "both partners"),
+# refused at a table without partners, and those written for two sides (the opponents' gain,
+# the two sides' bids totalling 10, the bids of four players totalling 13), refused at a table
+# of more. A key counts as used when it is not at its default. (RULES.md's min_team_bid names a
+# reading without partners; the engine refuses it there, and so does the reference.)
+PARTNER_KEYS = ("double_nil", "double_blind_nil", "double_blind_nil_reward", "team_nil",
+                "team_blind_nil", "min_team_bid", "suicide", "suicide_min_bid", "max_team_bid",
+                "ten_for_two_hundred", "ten_for_200_fail", "ten_for_200_exact",
+                "tens_are_wheels", "mo_a", "mo_b", "bemo", "blind_six", "blind_six_at_least",
+                "blind_moon", "moon", "lexington", "lexington_points", "nil_pass", "highlander",
+                "exact_pair_bonus")
+TWO_SIDE_KEYS = ("set_to_opponents", "book_made", "hook")
+
+
+def _check_section_4_7(r: dict) -> None:
+    """The table's keys (section 4.7), each a ValueError naming the key: ``partnerships =
+    False`` (cutthroat) is for four players (three and five never have partners); ``remove`` is
+    for three players without jokers; then the partnership keys at a table without partners and
+    the two-side keys at a table of more than two sides."""
+    if r["remove"] != "2C" and (r["players"] != 3 or r["jokers"]):
+        raise ValueError("remove: only three players without jokers leave a card out")
+    if not r["partnerships"] and r["players"] != 4:
+        raise ValueError("partnerships: False (cutthroat) is for four players; three and five "
+                         "players never have partners")
+    used = [k for k in (*PARTNER_KEYS, *TWO_SIDE_KEYS) if r[k] != STANDARD[k]]
+    if _sides(r) == _players(r):
+        clash = [k for k in used if k in PARTNER_KEYS]
+        if clash:
+            raise ValueError(f"{clash[0]}: needs partners; {r['players']} players "
+                             f"{'in cutthroat ' if r['players'] == 4 else ''}have none")
+    if _sides(r) != 2:
+        clash = [k for k in used if k in TWO_SIDE_KEYS]
+        if clash:
+            raise ValueError(f"{clash[0]}: written for two sides; this table has {_sides(r)}")
 
 
 _BOOL_KEYS_4_4 = ("hook", "suicide", "whiz", "mirror", "fledu", "double_nil", "double_blind_nil",
@@ -467,7 +568,9 @@ def _check_section_4_6(r: dict) -> None:
 
 # --- card orders (RULES.md section 4.2) --------------------------------------------------------
 
-JOKERS = ("BJ", "LJ")  # section 0: big and little joker; with jokers = 2 the deck holds both
+# section 0: big and little joker; with jokers = 2 the deck holds both; five players' third
+# joker XJ ranks below LJ (section 4.2; jokers = 3 holds all three)
+JOKERS = ("BJ", "LJ", "XJ")
 _SPADES = ("AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2S")
 
 # Section 4.2, each order's spades written out strongest first. A tuple is a tier of cards that
@@ -475,7 +578,7 @@ _SPADES = ("AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S", "3S
 # absent from a deck without them. Every other card keeps its suit and ranks A high in it.
 CARD_ORDERS: dict[str, list] = {
     # A high ... 2; with jokers "BJ > LJ > AS"
-    "standard": ["BJ", "LJ", "AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S",
+    "standard": ["BJ", "LJ", "XJ", "AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S",
                  "3S", "2S"],
     # "BJ > LJ > AS > ...; jokers are spades (needs jokers = 2)"
     "jokers_high": ["BJ", "LJ", "AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S",
@@ -491,7 +594,7 @@ CARD_ORDERS: dict[str, list] = {
                               "6S", "5S", "4S", "3S"],
     # "2S > 2D > 2C > 2H > AS > KS > ... > 3S", the deuces spades in every respect; with jokers
     # "BJ > LJ > 2S > 2D > 2C > 2H > AS ..."
-    "deuces_high": ["BJ", "LJ", "2S", "2D", "2C", "2H", "AS", "KS", "QS", "JS", "TS", "9S", "8S",
+    "deuces_high": ["BJ", "LJ", "XJ", "2S", "2D", "2C", "2H", "AS", "KS", "QS", "JS", "TS", "9S", "8S",
                     "7S", "6S", "5S", "4S", "3S"],
     # "JS (right bower) > JC (left bower, a spade in every respect) > AS > KS > QS > 10S > ..."
     "bowers": ["JS", "JC", "AS", "KS", "QS", "TS", "9S", "8S", "7S", "6S", "5S", "4S", "3S",
@@ -519,7 +622,7 @@ class _Order:
 
     def __init__(self, order: str, jokers: int, removed: tuple[str, ...]):
         tiers = [t if isinstance(t, tuple) else (t,) for t in CARD_ORDERS[order]]
-        tiers = [tuple(c for c in t if jokers or c not in JOKERS) for t in tiers]
+        tiers = [tuple(c for c in t if c not in JOKERS[jokers:]) for t in tiers]
         tiers = [t for t in tiers if t]
         self.order = order
         self.ladder = order == "suit_ladder"
@@ -557,7 +660,14 @@ _ORDERS: dict[tuple, _Order] = {}
 
 
 def _removed(r: dict) -> tuple[str, ...]:
-    """The cards the jokers replace (section 4.2 ``jokers_remove``), none without jokers."""
+    """The cards taken out of the deck. Four players: the cards the jokers replace (section 4.2
+    ``jokers_remove``), none without jokers. Section 4.7: three players "17 each; remove = "2C"
+    (default) or the last card undealt. With jokers: 18 each" (54 cards, none out); five
+    players "remove 2D and 2H, 10 each; or add three jokers, 11 each" (55 cards, none out)."""
+    if r["players"] == 3:
+        return ("2C",) if not r["jokers"] and r["remove"] == "2C" else ()
+    if r["players"] == 5:
+        return () if r["jokers"] else ("2D", "2H")
     if not r["jokers"]:
         return ()
     return tuple(r["jokers_remove"]) if r["jokers_remove"] is not None else _DEFAULT_REMOVED
@@ -611,9 +721,9 @@ def _check_sections_4_2_4_3(r: dict) -> None:
         raise ValueError("trump_order: jokes_win is not implemented by the reference")
     if order not in CARD_ORDERS:
         raise ValueError(f"trump_order must be one of {sorted(CARD_ORDERS)}, not {order!r}")
-    if r["jokers"] not in (0, 2) or isinstance(r["jokers"], bool):
-        raise ValueError(f"jokers: 0 or 2 with four players (3 and 4 are for five and six "
-                         f"players), not {r['jokers']!r}")
+    if r["jokers"] not in (0, 2, 3) or isinstance(r["jokers"], bool):
+        raise ValueError(f"jokers: 0, 2 or 3 (4 is for six players, not implemented by the "
+                         f"reference), not {r['jokers']!r}")
     removed = r["jokers_remove"]
     if removed is not None and (not isinstance(removed, list | tuple) or any(
             c not in DECK for c in removed) or len(set(removed)) != len(removed)):
@@ -630,9 +740,14 @@ def _check_sections_4_2_4_3(r: dict) -> None:
         raise ValueError(f"trump_order: {order} ranks the two jokers, set jokers = 2")
     if r["jokers"] and order in _NO_JOKERS:
         raise ValueError(f"jokers: trump_order {order} has no rank for a joker")
+    allowed = 3 if r["players"] == 5 else 2  # section 4.7: five players add three jokers
+    if r["jokers"] not in (0, allowed):
+        raise ValueError(f"jokers: {r['players']} players play with {allowed} jokers or none")
     if removed is not None and not r["jokers"]:
         raise ValueError("jokers_remove: there are no jokers to make room for")
-    if len(_removed(r)) != r["jokers"]:
+    if removed is not None and r["players"] != 4:
+        raise ValueError("jokers_remove: three and five players take no card out for the jokers")
+    if r["players"] == 4 and len(_removed(r)) != r["jokers"]:
         raise ValueError(f"jokers_remove: one card per joker ({r['jokers']}) keeps the hands even")
     if r["bag_cancel_card"] in _removed(r):
         raise ValueError(f"bag_cancel_card: {r['bag_cancel_card']} is out of the deck "
@@ -666,23 +781,25 @@ def trick_winner(trick: list[str], leader: int, rules: dict | str | None = None)
     """Seat that wins a complete trick, ``trick[i]`` having been played by seat ``leader + i``.
 
     Section 0: the highest trump (spade) wins; with no spade, the highest card of the led suit.
+    A trick has one card per player (section 4.7: three, four or five).
     A card of another suit never wins. Section 4.2: "spade" and "highest" as the rules' card
     order says (``CARD_ORDERS``); of two equal jokers (``jokers_first_wins``) the first played
     wins; under ``suit_ladder`` the highest card of the highest suit on the ladder S > C > D > H
     wins, whatever was led.
     """
-    if len(trick) != N_SEATS:
-        raise ValueError(f"a trick has {N_SEATS} cards, not {len(trick)}")
-    o = _order_of(resolve_rules(rules))
+    r = resolve_rules(rules)
+    if len(trick) != _players(r):
+        raise ValueError(f"a trick has {_players(r)} cards, not {len(trick)}")
+    o = _order_of(r)
     for card in trick:
         if card not in o.suit:
             raise ValueError(f"{card!r} is not a card of this deck")
-    return (leader + o.winning_index(list(trick))) % N_SEATS
+    return (leader + o.winning_index(list(trick))) % _players(r)
 
 
 def _winner(trick: list[str], leader: int, r: dict) -> int:
     """trick_winner for checked cards and resolved rules."""
-    return (leader + _order_of(r).winning_index(trick)) % N_SEATS
+    return (leader + _order_of(r).winning_index(trick)) % _players(r)
 
 
 # --- bidding (RULES.md section 3: bidding, nil, blind_nil, max_team_bid; section 4.4 keys) -----
@@ -690,25 +807,28 @@ def _winner(trick: list[str], leader: int, r: dict) -> int:
 
 class _Turn:
     """What a bidder knows at his turn: his seat, the bids made before him (``{seat: bid}``, nil =
-    0), his partner's bid (None if the partner bids later) and the number of spades he holds
-    (None = not known: a score sheet has no hands)."""
+    0), his partner's bid (None if the partner bids later, or at a table without partners), the
+    number of spades he holds (None = not known: a score sheet has no hands), and the table."""
 
-    def __init__(self, seat: int, made: dict[int, int], n_spades: int | None):
+    def __init__(self, seat: int, made: dict[int, int], n_spades: int | None, r: dict):
         self.seat = seat
         self.made = dict(made)
-        self.partner = self.made.get(partner_of(seat))
+        partner = _partner(seat, r)
+        self.partner = None if partner is None else self.made.get(partner)
         self.n_spades = n_spades
+        self.players = _players(r)
+        self.cards = _cards_each(r)
+        self.opponents = [s for s in range(self.players) if _side(s, r) != _side(seat, r)]
 
     @property
     def is_fourth(self) -> bool:
-        """The last bidder: the three others have bid (section 4.4 ``hook``)."""
-        return len(self.made) == N_SEATS - 1 and self.seat not in self.made
+        """The last bidder: the others have all bid (section 4.4 ``hook``)."""
+        return len(self.made) == self.players - 1 and self.seat not in self.made
 
     @property
     def opponents_double_nil(self) -> bool:
         """Both opponents have already bid nil (blind or not)."""
-        opp = [s for s in range(N_SEATS) if side_of(s) != side_of(self.seat)]
-        return all(self.made.get(s) == 0 for s in opp)
+        return all(self.made.get(s) == 0 for s in self.opponents)
 
 
 def _nil_rule(bid: int, t: _Turn, r: dict) -> str | None:
@@ -761,8 +881,8 @@ def _min_team_bid_rule(bid: int, t: _Turn, r: dict) -> str | None:
 def _hook_rule(bid: int, t: _Turn, r: dict) -> str | None:
     # section 4.4 `hook`: the fourth bidder may not make the four bids total 13 (nil counts 0);
     # after a side contract only two seats bid, so nobody is fourth (reading, the engine's too)
-    if r["hook"] and t.is_fourth and bid == N_TRICKS - sum(t.made.values()):
-        return f"hook: the others bid {sum(t.made.values())}, the bids may not total {N_TRICKS}"
+    if r["hook"] and t.is_fourth and bid == t.cards - sum(t.made.values()):
+        return f"hook: the others bid {sum(t.made.values())}, the bids may not total {t.cards}"
     return None
 
 
@@ -804,7 +924,7 @@ def _moon_rule(bid: int, t: _Turn, r: dict) -> str | None:
     # side has bid double nil, so the second partner may not make his side's total that number
     if t.partner is None or t.partner == 0 or bid == 0 or not t.opponents_double_nil:
         return None
-    for key, total in (("moon", N_TRICKS), ("lexington", N_TRICKS - 1)):
+    for key, total in (("moon", t.cards), ("lexington", t.cards - 1)):
         if r[key] and t.partner + bid == total:
             return f"{key}: the other side bid double nil, so the side may not bid {total}"
     return None
@@ -828,8 +948,9 @@ def _first_reason(rules_: tuple, bid: int, t: _Turn, r: dict) -> str | None:
 
 
 def _legal(t: _Turn, r: dict) -> list[int]:
-    """The legal bids at this turn, ascending."""
-    required = [b for b in range(MAX_BID + 1) if _first_reason(_REQUIREMENTS, b, t, r) is None]
+    """The legal bids at this turn, ascending: 0..the cards each player holds (13 at four
+    players; section 4.7: 17 or 18 at three, 10 or 11 at five)."""
+    required = [b for b in range(t.cards + 1) if _first_reason(_REQUIREMENTS, b, t, r) is None]
     kept = [b for b in required if _first_reason(_PROHIBITIONS, b, t, r) is None]
     return kept if kept else required  # prohibitions that would leave no bid do not apply
 
@@ -852,8 +973,10 @@ def _n_spades(hand: list[str] | None, r: dict) -> int | None:
 
 
 def _blind_deficit_ok(seat: int, scores_before: list[int], r: dict) -> bool:
-    own = scores_before[side_of(seat)]
-    other = scores_before[1 - side_of(seat)]
+    """Section 3 ``blind_nil_min_deficit``: the seat's side trails by at least it. With more
+    than two sides (section 4.7; reading, the engine's): trails the best other side by it."""
+    own = scores_before[_side(seat, r)]
+    other = max(s for k, s in enumerate(scores_before) if k != _side(seat, r))
     return r["blind_nil_min_deficit"] == 0 or other - own >= r["blind_nil_min_deficit"]
 
 
@@ -899,12 +1022,12 @@ def legal_bids(
       True}`` for the blind nils made) may not bid blind nil (a sighted nil stays legal).
     """
     r = resolve_rules(rules)
-    declared = _declared(side_contracts)
-    if declared[side_of(seat)] is not None:
+    declared = _declared(side_contracts, r)
+    if declared[_side(seat, r)] is not None:
         return {"bids": [], "blind_nil": False}
-    t = _Turn(seat, bids_so_far, _n_spades(hand, r))
+    t = _Turn(seat, bids_so_far, _n_spades(hand, r), r)
     allowed = _legal(t, r)
-    nil_now = 0 in _legal(_Turn(seat, bids_so_far, None), r)
+    nil_now = 0 in _legal(_Turn(seat, bids_so_far, None, r), r)
     blind_nil = bool(r["nil"] and r["blind_nil"] and _blind_deficit_ok(seat, scores_before, r)
                      and nil_now and _blind_moon_stands(seat, bids_so_far, blind_so_far,
                                                         declared) is None)
@@ -928,8 +1051,10 @@ MO = ("little_mo", "big_mo")
 BEMOS: dict[str, tuple[int, int]] = {"little_bemo": (6, 60), "big_bemo": (9, 90)}
 
 
-def _declared(side_contracts) -> list[str | None]:
-    return [None, None] if side_contracts is None else list(side_contracts)
+def _declared(side_contracts, r: dict | None = None) -> list[str | None]:
+    """Per side: a declaration, or None (``r`` gives the number of sides; default two)."""
+    sides = 2 if r is None else _sides(r)
+    return [None] * sides if side_contracts is None else list(side_contracts)
 
 
 def _contract_on(code: str, r: dict) -> bool:
@@ -974,13 +1099,13 @@ def legal_side_contracts(
       can do, so Mo is not open after the opponents declared Mo.
     """
     r = resolve_rules(rules)
-    declared = _declared(side_contracts)
-    side = side_of(seat)
+    declared = _declared(side_contracts, r)
+    side = _side(seat, r)
     if (declared[side] is not None or seat in bids_so_far
-            or partner_of(seat) in bids_so_far):
+            or _partner(seat, r) in bids_so_far):
         return {"blind": [], "sighted": []}
     blind_so_far = blind_so_far or {}
-    opp = [s for s in range(N_SEATS) if side_of(s) != side]
+    opp = [s for s in range(_players(r)) if _side(s, r) != side]
     double_blind = all(bids_so_far.get(s) == 0 and blind_so_far.get(s) for s in opp)
     out: dict[str, list[str]] = {"blind": [], "sighted": []}
     for code, (_, blind) in SIDE_CONTRACTS.items():
@@ -1006,7 +1131,7 @@ def legal_bemo(
     no side contract and neither bid is nil (a blind nil is a nil). A side whose bids of 10 are a
     wheel under ``tens_are_wheels`` may add one too (reading, the engine's)."""
     r = resolve_rules(rules)
-    if not r["bemo"] or _declared(side_contracts)[side_of(seat)] is not None:
+    if not r["bemo"] or _declared(side_contracts, r)[_side(seat, r)] is not None:
         return []
     own, partner = bids_so_far.get(seat), bids_so_far.get(partner_of(seat))
     if own is None or partner is None or own == 0 or partner == 0:
@@ -1023,11 +1148,12 @@ def first_leader(dealer: int, side_contracts: list[str | None] | None, rules: di
     club of the deck (3C when jokers take the 2C out or the 2C is a high deuce): ``hands`` (the
     four hands dealt) are needed then."""
     r = resolve_rules(rules)
-    left = (dealer + 1) % N_SEATS
+    left = (dealer + 1) % _players(r)
     card = _first_lead_card(r)
     if card is not None:
         if hands is None or any(not isinstance(h, list) for h in hands):
             raise ValueError(f"the holder of {card} leads trick 1: give the hands")
+        card = _dealt_lead_card(card, hands, r)
         holders = [seat for seat, hand in enumerate(hands) if card in hand]
         if len(holders) != 1:
             raise ValueError(f"{card} leads trick 1, but {len(holders)} hands hold it")
@@ -1037,6 +1163,21 @@ def first_leader(dealer: int, side_contracts: list[str | None] | None, rules: di
             if code in MO:
                 return left if side_of(left) == side else (left + 1) % N_SEATS
     return left
+
+
+def _dealt_lead_card(card: str, hands: list[list[str]], r: dict) -> str:
+    """The card that leads trick 1 when ``card`` may be undealt (section 4.7: three players
+    with ``remove = "last"``; reading, the engine's): the lowest club dealt."""
+    dealt = {c for hand in hands for c in hand}
+    if card in dealt or _undealt(r) == 0:
+        return card
+    suit = _order_of(r).suit
+    return min((c for c in dealt if suit[c] == "C"), key=_rank)
+
+
+def _undealt(r: dict) -> int:
+    """How many cards of the deck stay undealt (section 4.7: one with ``remove = "last"``)."""
+    return len(_order_of(r).deck) - _players(r) * _cards_each(r)
 
 
 def _first_lead_card(r: dict) -> str | None:
@@ -1050,24 +1191,25 @@ def _first_lead_card(r: dict) -> str | None:
     return None
 
 
-def _record_hands(record: dict) -> list[list[str] | None]:
+def _record_hands(record: dict, r: dict) -> list[list[str] | None]:
     """The record's dealt hands for whiz and mirror, or None per seat in score-sheet mode
     (reading: a score sheet has no cards, so the spade count of a bid cannot be checked)."""
     hands = record.get("hands")
-    if (isinstance(hands, list) and len(hands) == N_SEATS
+    if (isinstance(hands, list) and len(hands) == _players(r)
             and all(isinstance(h, list) and all(isinstance(c, str) for c in h) for h in hands)):
         return [list(h) for h in hands]
-    return [None] * N_SEATS
+    return [None] * _players(r)
 
 
-def _by_side(record: dict, key: str, names) -> list[str | None]:
+def _by_side(record: dict, key: str, names, r: dict) -> list[str | None]:
     """A record's per-side list of names (``side_contracts``, ``bemo``): absent = none."""
     value = record.get(key)
+    sides = _sides(r)
     if value is None:
-        return [None, None]
-    if (not isinstance(value, list) or len(value) != 2
+        return [None] * sides
+    if (not isinstance(value, list) or len(value) != sides
             or any(v is not None and v not in names for v in value)):
-        raise ValueError(f"{key!r} must be a list of 2 (one per side) of null or one of "
+        raise ValueError(f"{key!r} must be a list of {sides} (one per side) of null or one of "
                          f"{sorted(names)}, got {value!r}")
     return list(value)
 
@@ -1079,24 +1221,26 @@ def _check_bids(record: dict, r: dict, scores_before: list[int]) -> tuple:
     At each seat's turn: a side contract of its side (if the seat is its side's first bidder),
     then its bid (None for the partners of a side contract), then a bemo of its side (if it is
     its side's second bidder)."""
+    players = _players(r)
     bids = record.get("bids")
-    if not isinstance(bids, list) or len(bids) != N_SEATS:
-        raise ValueError(f"'bids' must be a list of {N_SEATS} ints (or nulls), got {bids!r}")
-    blind = record.get("blind") or [False] * N_SEATS
-    if len(blind) != N_SEATS:
-        raise ValueError(f"'blind' must be a list of {N_SEATS} booleans, got {blind!r}")
-    contracts = _by_side(record, "side_contracts", SIDE_CONTRACTS)
-    bemo = _by_side(record, "bemo", BEMOS)
+    if not isinstance(bids, list) or len(bids) != players:
+        raise ValueError(f"'bids' must be a list of {players} ints (or nulls), got {bids!r}")
+    blind = record.get("blind") or [False] * players
+    if len(blind) != players:
+        raise ValueError(f"'blind' must be a list of {players} booleans, got {blind!r}")
+    contracts = _by_side(record, "side_contracts", SIDE_CONTRACTS, r)
+    bemo = _by_side(record, "bemo", BEMOS, r)
     dealer = record["dealer"]
-    hands = _record_hands(record)
+    hands = _record_hands(record, r)
     made: dict[int, int] = {}
     made_blind: dict[int, bool] = {}
-    declared: list[str | None] = [None, None]
-    for k in range(N_SEATS):
-        seat = (dealer + 1 + k) % N_SEATS  # section 3: bidding starts left of the dealer
-        side = side_of(seat)
+    declared: list[str | None] = [None] * _sides(r)
+    for k in range(players):
+        seat = (dealer + 1 + k) % players  # section 3: bidding starts left of the dealer
+        side = _side(seat, r)
         bid = bids[seat]
-        if partner_of(seat) not in made and declared[side] is None:  # the side's first bidder
+        partner = _partner(seat, r)
+        if partner not in made and declared[side] is None:  # the side's first bidder
             code = contracts[side]
             if code is not None:
                 open_ = legal_side_contracts(seat, made, r, blind_so_far=made_blind,
@@ -1128,23 +1272,23 @@ def _check_bids(record: dict, r: dict, scores_before: list[int]) -> tuple:
                     "is blind nil (0)"
                 )
             if not allowed["blind_nil"]:
-                why = _why_not(0, _Turn(seat, made, None), r)
+                why = _why_not(0, _Turn(seat, made, None, r), r)
                 if why is None:
                     why = _blind_moon_stands(seat, made, made_blind, declared)
                 if why is None or not (r["blind_nil"] and _blind_deficit_ok(seat, scores_before, r)):
-                    why = (f"blind_nil={r['blind_nil']}, nil={r['nil']}, side {side_of(seat)} "
+                    why = (f"blind_nil={r['blind_nil']}, nil={r['nil']}, side {side} "
                            f"must trail by at least {r['blind_nil_min_deficit']}; scores before "
                            f"{scores_before}")
                 raise IllegalBid(f"seat {seat}: blind nil not allowed ({why})")
         elif bid not in allowed["bids"]:
-            if not 0 <= bid <= MAX_BID:
-                why = f"bids are 0..{MAX_BID}"
+            if not 0 <= bid <= _cards_each(r):
+                why = f"bids are 0..{_cards_each(r)}"
             else:
-                why = _why_not(bid, _Turn(seat, made, _n_spades(hands[seat], r)), r)
+                why = _why_not(bid, _Turn(seat, made, _n_spades(hands[seat], r), r), r)
             raise IllegalBid(f"seat {seat}: bid {bid} not allowed: {why}")
         made[seat] = bid
         made_blind[seat] = bool(blind[seat])
-        if partner_of(seat) in made and bemo[side] is not None:  # the side's second bidder
+        if partner in made and bemo[side] is not None:  # the side's second bidder
             if bemo[side] not in legal_bemo(seat, made, r, side_contracts=declared):
                 why = ("bemo is off" if not r["bemo"] else
                        f"a side with a nil may not (bids {made[partner_of(seat)]} and {bid})")
@@ -1193,6 +1337,8 @@ def legal_plays(
        ``first_trick_lowest_club``: each player, the leader too, plays his lowest club; void
        in clubs any non-spade; reading (the engine's): this replaces following the led suit on
        trick 1. ``first_trick_clubs``: no spade on trick 1 unless the player has no other card.
+       (Section 4.7, three players with ``remove = "last"``: a leading card left undealt is
+       replaced by the leader's lowest club, see ``first_leader``.)
        ``no_spade_lead_first_trick``: no spade led to trick 1 unless the leader holds only
        spades.
     2. ``joker_high_alternate``: when the BJ is led, each opponent of the leader (the second
@@ -1202,7 +1348,8 @@ def legal_plays(
        beats the highest spade in the trick if he can (an equal joker does not beat).
     4. ``must_overtrump``: void in a led non-spade suit with a spade in the trick: a spade that
        beats the highest one if he can; ``"opponents"``: only when the trick is held by an
-       opponent (partners are the players two apart).
+       opponent (partners are the players two apart; at a table without partners every
+       other player is an opponent, section 4.7).
     """
     r = resolve_rules(rules)
     o = _order_of(r)
@@ -1252,6 +1399,11 @@ def _stages(hand: list[str], trick: list[str], broken: bool, r: dict, trick_no: 
 
     if not trick:  # leading
         card = _first_lead_card(r) if first else None
+        if card is not None and card not in hand and _undealt(r) and o.suit.get(card) == "C":
+            # the card may be undealt (section 4.7, remove = "last"): the first leader holds the
+            # lowest club dealt (see first_leader) and leads it (reading, the engine's)
+            clubs = [c for c in hand if o.suit[c] == "C"]
+            card = min(clubs, key=_rank) if clubs else card
         if card is not None:
             if card not in hand:
                 raise ValueError(f"{card} leads trick 1: this hand does not hold it")
@@ -1273,12 +1425,13 @@ def _stages(hand: list[str], trick: list[str], broken: bool, r: dict, trick_no: 
     led = o.suit[trick[0]]
     own = [c for c in hand if o.suit[c] == led]
     rule("follow", own or list(hand))
-    position = len(trick)  # 1..3: the leader's opponents play 2nd and 4th (positions 1, 3)
+    position = len(trick)  # 1..P-1: seat leader + position; a side's seats are S apart
+    sides = _sides(r)
     if first and r["first_trick_lowest_club"]:
         rule("first_trick_lowest_club", lowest_club_or_non_spade())
     if first and r["first_trick_clubs"]:
         rule("first_trick_clubs", _narrow(stages[-1][1], others))
-    if r["trump_order"] == "joker_high_alternate" and trick[0] == "BJ" and position % 2 == 1:
+    if r["trump_order"] == "joker_high_alternate" and trick[0] == "BJ" and position % sides:
         if spades:
             top = max(spades, key=lambda c: o.power[c])
             rule("joker_high_alternate", _narrow(stages[-1][1], [top]))
@@ -1292,7 +1445,7 @@ def _stages(hand: list[str], trick: list[str], broken: bool, r: dict, trick_no: 
             rule("must_trump", _narrow(stages[-1][1], beating))
     if r["must_overtrump"] != "off" and void and led != TRUMP and in_trick:
         holder = o.winning_index(trick)  # a spade, since one is in the trick
-        if r["must_overtrump"] == "always" or (position - holder) % 2 == 1:
+        if r["must_overtrump"] == "always" or (position - holder) % sides:
             rule("must_overtrump", _narrow(stages[-1][1], beating))
     return stages
 
@@ -1318,36 +1471,38 @@ def _play_out(record: dict, r: dict, leader: int) -> tuple[list[int], list[int],
     each trick, the tricks as lists of (seat, card) in the order played)."""
     hands_in = record.get("hands")
     plays = record.get("plays")
-    if not isinstance(hands_in, list) or len(hands_in) != N_SEATS:
-        raise ValueError(f"'hands' must be {N_SEATS} lists of cards")
+    players, n_tricks = _players(r), _cards_each(r)
+    if not isinstance(hands_in, list) or len(hands_in) != players:
+        raise ValueError(f"'hands' must be {players} lists of cards")
     if not isinstance(plays, list):
         raise ValueError("'plays' must be a list of cards")
     order = _order_of(r)
     for seat, hand in enumerate(hands_in):
-        if len(hand) != N_TRICKS:
-            raise ValueError(f"seat {seat} holds {len(hand)} cards, not {N_TRICKS}")
+        if len(hand) != n_tricks:
+            raise ValueError(f"seat {seat} holds {len(hand)} cards, not {n_tricks}")
         for card in hand:
             if card not in order.suit:
                 raise ValueError(f"seat {seat}: {card!r} is not a card of this deck (section 4.2: "
                                  f"jokers {r['jokers']}, removed {list(_removed(r))})")
     dealt = [c for hand in hands_in for c in hand]
-    if sorted(dealt) != sorted(order.deck):
+    if len(set(dealt)) != len(dealt):  # every card held is of the deck (checked above)
         dupes = sorted({c for c in dealt if dealt.count(c) > 1})
         raise ValueError(f"the hands are not one {len(order.deck)}-card deck (duplicated: "
                          f"{dupes})")
+    # the deck less _undealt(r) cards (section 4.7: remove = "last" leaves one out)
 
     hands = [list(h) for h in hands_in]  # cards still held, in the record's order
-    tricks = [0] * N_SEATS
+    tricks = [0] * players
     winners: list[int] = []
     played: list[list[tuple[int, str]]] = []
     broken = False  # a spade played to an earlier trick
     trick: list[str] = []
     for i, card in enumerate(plays):
-        trick_no = i // N_SEATS + 1
-        seat = (leader + len(trick)) % N_SEATS
+        trick_no = i // players + 1
+        seat = (leader + len(trick)) % players
         where = f"trick {trick_no}, seat {seat}, card {card!r}"
-        if trick_no > N_TRICKS:
-            raise IllegalPlay(f"{where}: a hand has only {N_TRICKS} tricks")
+        if trick_no > n_tricks:
+            raise IllegalPlay(f"{where}: a hand has only {n_tricks} tricks")
         if card not in order.suit:
             raise IllegalPlay(f"{where}: not a card of this deck")
         hand = hands[seat]
@@ -1360,16 +1515,16 @@ def _play_out(record: dict, r: dict, leader: int) -> tuple[list[int], list[int],
             raise IllegalPlay(f"{where}: {_why_illegal(card, stages, trick, r)}")
         hand.remove(card)
         trick.append(card)
-        if len(trick) == N_SEATS:
+        if len(trick) == players:
             winner = _winner(trick, leader, r)
             winners.append(winner)
-            played.append([((leader + k) % N_SEATS, c) for k, c in enumerate(trick)])
+            played.append([((leader + k) % players, c) for k, c in enumerate(trick)])
             tricks[winner] += 1
             broken = broken or any(order.suit[c] == TRUMP for c in trick)
             leader = winner
             trick = []
-    if len(plays) != N_SEATS * N_TRICKS:
-        raise ValueError(f"incomplete hand: {len(plays)} plays, a hand has {N_SEATS * N_TRICKS}")
+    if len(plays) != players * n_tricks:
+        raise ValueError(f"incomplete hand: {len(plays)} plays, a hand has {players * n_tricks}")
     return tricks, winners, played
 
 
@@ -1563,12 +1718,13 @@ def score_hand(
     is +130, failed -130).
     """
     r = resolve_rules(rules)
-    declared = _declared(side_contracts)
-    bemo = _declared(bemo)
-    progressive = list(before_progressive or [0, 0])
+    n_sides = _sides(r)
+    declared = _declared(side_contracts, r)
+    bemo = _declared(bemo, r)
+    progressive = list(before_progressive or [0] * n_sides)
     book = _book_made(bids, declared, r)
     sides = []
-    for side in (0, 1):
+    for side in range(n_sides):
         declaration = _declared_points(side, bids, tricks, declared, winners, r)
         if declaration is not None:
             pts, bags = declaration
@@ -1578,25 +1734,26 @@ def score_hand(
         if bemo[side] is not None:
             first, value = BEMOS[bemo[side]]
             won = _needs_play(bemo[side], None if winners is None else
-                              [side_of(w) == side for w in winners])
+                              [_side(w, r) == side for w in winners])
             sides[side].bemo = value if all(won[:first]) else -value
         if any(r[k] for k in _BAGLESS):  # no bag exists under these, whatever the contract
             sides[side].bags = 0
-    for side in (0, 1):  # set_to_opponents: what a set side fell short goes to the other
-        sides[side].contract += sides[1 - side].gift
+    gifts = [s.gift for s in sides]
+    for side in range(n_sides):  # set_to_opponents: what a set side fell short goes to the other
+        sides[side].contract += sum(gifts) - gifts[side]
     if r["bag_cancel_card"] is not None:
         card = cancel_card if r["bag_cancel_card"] == "cut" else r["bag_cancel_card"]
         taker = _bag_cancel_side(card, _needs_play("bag_cancel_card", played), r)
-        if sides[taker].bags > 0 and not sides[taker].set_:
+        if taker is not None and sides[taker].bags > 0 and not sides[taker].set_:
             sides[taker].bags -= 1
     if any(r[k] for k in TRICK_BONUSES):
         for side, pts in enumerate(_trick_bonuses(
                 _needs_play("the trick bonuses", played), bids, tricks, r)):
             sides[side].trick_bonus = pts
 
-    comp: dict[str, list[int]] = {k: [0, 0] for k in PARTS}
-    after = {"scores": [0, 0], "bags": [0, 0]}
-    points = [0, 0]
+    comp: dict[str, list[int]] = {k: [0] * n_sides for k in PARTS}
+    after = {"scores": [0] * n_sides, "bags": [0] * n_sides}
+    points = [0] * n_sides
     for side, s in enumerate(sides):
         if s.over_points is not None:
             overtricks = s.over_points
@@ -1617,7 +1774,8 @@ def score_hand(
         after["scores"][side] = before_scores[side] + points[side]
         after["bags"][side] = total_bags
     if _has_progressive(r):
-        after["progressive"] = [progressive[side] + sides[side].progressive_up for side in (0, 1)]
+        after["progressive"] = [progressive[side] + sides[side].progressive_up
+                                for side in range(n_sides)]
     out = {"points": points, "components": comp, "after": after}
     if _can_win_at_once(r):
         out["wins_game"] = wins_game(bids, tricks, r, blind, side_contracts=declared)
@@ -1628,13 +1786,13 @@ def _declared_points(side: int, bids: list, tricks: list, declared: list,
                      winners: list[int] | None, r: dict) -> tuple[int, int] | None:
     """(points, bags) of the side's side contract (a wheel by ``tens_are_wheels`` included), or
     None for a side playing its ordinary bids."""
-    seats = (side, side + 2)
+    seats = _seats_of(side, r)
     code = declared[side]
     if code is None and _wheel_by_tens(bids, seats, r):
         code = "wheel"
     if code is None:
         return None
-    won = None if winners is None else [side_of(w) == side for w in winners]
+    won = None if winners is None else [_side(w, r) == side for w in winners]
     return _side_contract_points(code, sum(tricks[s] for s in seats), won, r)
 
 
@@ -1647,14 +1805,14 @@ def bags_taken(bids: list[int | None], tricks: list[int], rules: dict | str | No
     one none, two nils under ``"count"`` every trick; plus the nil bidders' tricks under
     ``"bags_only"``; a side contract the bags it gives (a wheel under ``ten_for_200_exact``)."""
     r = resolve_rules(rules)
-    declared = _declared(side_contracts)
+    declared = _declared(side_contracts, r)
     out = []
-    for side in (0, 1):
+    for side in range(_sides(r)):
         declaration = _declared_points(side, bids, tricks, declared, winners, r)
         if declaration is not None:
             out.append(declaration[1])
             continue
-        seats = (side, side + 2)
+        seats = _seats_of(side, r)
         bid = sum(bids[s] for s in seats if bids[s] != 0)
         nil_tricks = sum(tricks[s] for s in seats if bids[s] == 0)
         counted = sum(tricks[s] for s in seats if bids[s] != 0 or r["nil_tricks"] == "count")
@@ -1688,7 +1846,7 @@ def _book_made(bids: list, declared: list, r: dict) -> bool:
     ``tens_are_wheels`` being one)."""
     if not r["book_made"] or any(c is not None for c in declared) or None in bids:
         return False
-    if any(_wheel_by_tens(bids, (side, side + 2), r) for side in (0, 1)):
+    if any(_wheel_by_tens(bids, _seats_of(side, r), r) for side in range(_sides(r))):
         return False
     return sum(bids) == BOOK
 
@@ -1716,8 +1874,9 @@ def _nil_points(nil_seats: list[int], blind: list, tricks: list, r: dict) -> int
 
 def _ordinary(side: int, bids: list, blind: list, tricks: list, r: dict, book: bool,
               progressive: int) -> _Side:
-    """A side's ordinary bids: contract, bags, nil and bonuses (see score_hand)."""
-    seats = (side, side + 2)
+    """A side's ordinary bids: contract, bags, nil and bonuses (see score_hand). At a table
+    without partners (section 4.7) the side is one player: his own bid is its contract."""
+    seats = _seats_of(side, r)
     nil_seats = [s for s in seats if bids[s] == 0]
     bidders = [s for s in seats if bids[s] != 0]
     bid = sum(bids[s] for s in bidders)
@@ -1801,13 +1960,16 @@ def _trick_winning_card(trick: list[tuple[int, str]], r: dict) -> tuple[int, str
     return seat, dict(trick)[seat]
 
 
-def _bag_cancel_side(card: str, played: list, r: dict) -> int:
-    """The side that won the trick holding ``card`` (section 4.6 ``bag_cancel_card``)."""
+def _bag_cancel_side(card: str, played: list, r: dict) -> int | None:
+    """The side that won the trick holding ``card`` (section 4.6 ``bag_cancel_card``); None
+    when the card was left undealt (section 4.7, ``remove = "last"``: it cancels nothing)."""
     if card not in _order_of(r).suit:
         raise ValueError(f"bag_cancel_card {card!r} is not a card of this deck")
     for trick in played:
         if card in [c for _, c in trick]:
-            return side_of(_trick_winning_card(trick, r)[0])
+            return _side(_trick_winning_card(trick, r)[0], r)
+    if _undealt(r) and len(played) == _cards_each(r):
+        return None
     raise ValueError(f"bag_cancel_card {card!r} was not played")
 
 
@@ -1817,36 +1979,36 @@ def _trick_bonuses(played: list, bids: list, tricks: list, r: dict) -> list[int]
     order says (reading, the engine's): a high deuce is no "non-spade 2"; "9S or higher" is any
     spade of the order ranking at or above the 9S (the jokers, the left bower, a high deuce)."""
     o = _order_of(r)
-    out = [0, 0]
+    out = [0] * _sides(r)
     wins = [_trick_winning_card(t, r) for t in played]
     last_seat, last_card = wins[-1]
     last_rank = _rank(last_card) if last_card in _PARSED else None
     last_suit = o.suit[last_card]
     if r["last_trick_bonus"]:
-        out[side_of(last_seat)] += 10
+        out[_side(last_seat, r)] += 10
     if r["end_streak"] and wins[-3][0] == wins[-2][0] == last_seat:
-        out[side_of(last_seat)] += 30
+        out[_side(last_seat, r)] += 30
     if r["dix"]:
         for trick, (seat, card) in zip(played, wins, strict=True):
             if card == "9S":
                 cards = [c for _, c in trick]
                 if o.suit[cards[0]] == TRUMP:
-                    out[side_of(seat)] += 10
+                    out[_side(seat, r)] += 10
                 elif sum(o.suit[c] == TRUMP for c in cards) > 1:
-                    out[side_of(seat)] += 5
+                    out[_side(seat, r)] += 5
                 else:
-                    out[side_of(seat)] += 1
+                    out[_side(seat, r)] += 1
     if r["last_trick_ace"] and last_rank == 14:
-        out[side_of(last_seat)] += 20 if last_suit == TRUMP else 10
+        out[_side(last_seat, r)] += 20 if last_suit == TRUMP else 10
     if r["last_trick_ace_nil"]:
         for seat, card in played[-1]:
             if bids[seat] == 0 and card in _PARSED and _rank(card) == 14:
-                out[side_of(seat)] += r["nil_bonus"] // 5
+                out[_side(seat, r)] += r["nil_bonus"] // 5
     if r["last_trick_deuce"] and last_rank == 2 and last_suit != TRUMP:
-        out[side_of(last_seat)] += 30
+        out[_side(last_seat, r)] += 30
     if (r["last_trick_high_spade"] and last_suit == TRUMP and o.power[last_card] >= o.power["9S"]
             and bids[last_seat] is not None and tricks[last_seat] == bids[last_seat]):
-        out[side_of(last_seat)] += 10
+        out[_side(last_seat, r)] += 10
     return out
 
 
@@ -1869,10 +2031,10 @@ def wins_game(
     ``blind_moon``: a side that declared blind moon (``side_contracts``) and took all 13 tricks.
     """
     r = resolve_rules(rules)
-    blind = blind or [False] * N_SEATS
-    declared = _declared(side_contracts)
-    for side in (0, 1):
-        seats = (side, side + 2)
+    blind = blind or [False] * _players(r)
+    declared = _declared(side_contracts, r)
+    for side in range(_sides(r)):
+        seats = _seats_of(side, r)
         taken = sum(tricks[s] for s in seats)
         if declared[side] is not None:
             if declared[side] == "blind_moon" and taken == N_TRICKS:
@@ -1927,18 +2089,20 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
         rules = own if isinstance(own, dict) or own in PRESETS else None
     r = resolve_rules(rules)
 
+    players, n_sides, n_tricks = _players(r), _sides(r), _cards_each(r)
     dealer = record.get("dealer")
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < N_SEATS:
-        raise ValueError(f"'dealer' must be a seat 0..{N_SEATS - 1}, got {dealer!r}")
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise ValueError(f"'dealer' must be a seat 0..{players - 1}, got {dealer!r}")
     before = record.get("before") or {}
-    before_scores = list(before.get("scores", [0, 0]))
-    before_bags = list(before.get("bags", [0, 0]))
-    if len(before_scores) != 2 or len(before_bags) != 2 or min(before_bags) < 0:
-        raise ValueError(f"'before' must hold 2 scores and 2 non-negative bag counts: {before!r}")
-    before_progressive = list(before.get("progressive", [0, 0]))
-    if len(before_progressive) != 2 or any(
+    before_scores = list(before.get("scores", [0] * n_sides))
+    before_bags = list(before.get("bags", [0] * n_sides))
+    if len(before_scores) != n_sides or len(before_bags) != n_sides or min(before_bags) < 0:
+        raise ValueError(f"'before' must hold {n_sides} scores and {n_sides} non-negative bag "
+                         f"counts: {before!r}")
+    before_progressive = list(before.get("progressive", [0] * n_sides))
+    if len(before_progressive) != n_sides or any(
             isinstance(k, bool) or not isinstance(k, int) or k < 0 for k in before_progressive):
-        raise ValueError(f"'before' 'progressive' must be 2 counts >= 0: {before!r}")
+        raise ValueError(f"'before' 'progressive' must be {n_sides} counts >= 0: {before!r}")
     cancel_card = None
     if r["bag_cancel_card"] == "cut":
         cancel_card = record.get("cancel_card")
@@ -1954,17 +2118,18 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
 
     if "plays" in record or "hands" in record:
         tricks, winners, played = _play_out(
-            record, r, first_leader(dealer, declared, r, _record_hands(record)))
+            record, r, first_leader(dealer, declared, r, _record_hands(record, r)))
         if "tricks" in record and list(record["tricks"]) != tricks:
             raise ValueError(f"record says tricks {record['tricks']}, the play gives {tricks}")
     elif "tricks" in record:  # score-sheet mode
         tricks, winners, played = list(record["tricks"]), None, None
         if (
-            len(tricks) != N_SEATS
+            len(tricks) != players
             or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in tricks)
-            or sum(tricks) != N_TRICKS
+            or sum(tricks) != n_tricks
         ):
-            raise ValueError(f"'tricks' must be {N_SEATS} ints >= 0 summing to 13, got {tricks}")
+            raise ValueError(f"'tricks' must be {players} ints >= 0 summing to {n_tricks}, got "
+                             f"{tricks}")
     else:
         raise ValueError("a record needs 'hands' and 'plays', or 'tricks' (score-sheet mode)")
 
@@ -1978,9 +2143,12 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
 
 
 def _higher(scores: list[int]) -> int | None:
-    if scores[0] == scores[1]:
+    """The side with the highest score, None when two or more share it (section 4.7: with more
+    than two sides "the higher score wins" reads as the highest, unshared)."""
+    top = max(scores)
+    if scores.count(top) > 1:
         return None
-    return 0 if scores[0] > scores[1] else 1
+    return scores.index(top)
 
 
 def game_over(
@@ -1995,7 +2163,9 @@ def game_over(
        blind nil under "win"): that side wins at once, whatever the scores.
 
     1. ``mercy_score`` (unless None): a side at or below it loses at once. If both sides are at or
-       below it, the higher score wins (reading); equal scores play on.
+       below it, the higher score wins (reading); equal scores play on. With more than two
+       sides (section 4.7; reading, the engine's) the game ends and the highest score wins,
+       unshared; a shared highest score plays on.
     2. ``target_score``: once a side has reached it, the higher score wins; equal scores play
        another hand. ``defeat_score`` (section 4.8): likewise once a side is at or below
        ``-target_score`` (it loses: the other side's score is higher).
@@ -2007,10 +2177,10 @@ def game_over(
         return True, wins_game
     s = list(scores)
     if r["mercy_score"] is not None:
-        down = [side for side in (0, 1) if s[side] <= r["mercy_score"]]
-        if len(down) == 1:
+        down = [side for side in range(len(s)) if s[side] <= r["mercy_score"]]
+        if len(s) == 2 and len(down) == 1:
             return True, 1 - down[0]
-        if len(down) == 2:
+        if down:  # both of two sides down, or more sides (section 4.7): the highest wins
             winner = _higher(s)
             return (winner is not None), winner
     if r["target_score"] is not None and max(s) >= r["target_score"]:
