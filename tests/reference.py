@@ -363,15 +363,9 @@ TWO_SIDE_KEYS = ("set_to_opponents", "book_made", "hook")
 
 
 def _check_section_4_7(r: dict) -> None:
-    """The table's keys (section 4.7), each a ValueError naming the key: ``partnerships =
-    False`` (cutthroat) is for four players (three and five never have partners); ``remove`` is
-    for three players without jokers; then the partnership keys at a table without partners and
-    the two-side keys at a table of more than two sides."""
-    if r["remove"] != "2C" and (r["players"] != 3 or r["jokers"]):
-        raise ValueError("remove: only three players without jokers leave a card out")
-    if not r["partnerships"] and r["players"] != 4:
-        raise ValueError("partnerships: False (cutthroat) is for four players; three and five "
-                         "players never have partners")
+    """The partnership keys at a table without partners and the two-side keys at a table of
+    more than two sides (section 4.7), each a ValueError naming the key. (``remove`` and
+    ``partnerships`` themselves are checked with the deck, ``_check_sections_4_2_4_3``.)"""
     used = [k for k in (*PARTNER_KEYS, *TWO_SIDE_KEYS) if r[k] != STANDARD[k]]
     if _sides(r) == _players(r):
         clash = [k for k in used if k in PARTNER_KEYS]
@@ -749,6 +743,13 @@ def _check_sections_4_2_4_3(r: dict) -> None:
         raise ValueError("jokers_remove: three and five players take no card out for the jokers")
     if r["players"] == 4 and len(_removed(r)) != r["jokers"]:
         raise ValueError(f"jokers_remove: one card per joker ({r['jokers']}) keeps the hands even")
+    # section 4.7: remove = "last" is three players' option without jokers; no partners is the
+    # four players' cutthroat (three and five never have partners)
+    if r["remove"] != "2C" and (r["players"] != 3 or r["jokers"]):
+        raise ValueError("remove: only three players without jokers leave a card out")
+    if not r["partnerships"] and r["players"] != 4:
+        raise ValueError("partnerships: False (cutthroat) is for four players; three and five "
+                         "players never have partners")
     if r["bag_cancel_card"] in _removed(r):
         raise ValueError(f"bag_cancel_card: {r['bag_cancel_card']} is out of the deck "
                          "(jokers_remove)")
