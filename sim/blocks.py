@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .deal import deal_in_order, to_seats
+from .deal import deal_in_order, deck_slots, shuffled, to_seats
 
 __all__ = ["DEAL_GROUP", "FIRST_DEALER", "HAND_GUARD", "deal_groups", "finish_tables", "play_rng",
-           "stacked"]
+           "stacked", "stock_groups"]
 
 DEAL_GROUP = 1024  # games whose deals for one hand number come from one stream (games mode)
 FIRST_DEALER = 3  # the first hand of a game is dealt by seat 3, so seat 0 is elder hand
@@ -56,6 +56,20 @@ def deal_groups(deck, dealer, seed, block, hand_no, rows, players=4, group=DEAL_
             firsts[mine] = to_seats(dealt[2][at], dealer[mine])
     out = (hands,) + ((lasts,) if last else ()) + ((firsts,) if first else ())
     return out if len(out) > 1 else hands
+
+
+def stock_groups(deck, seed, block, hand_no, rows, group=DEAL_GROUP) -> np.ndarray:
+    """The shuffled stocks (int8[cards, len(rows)]: slots, top card first) of the given game
+    rows, from the same streams as `deal_groups` (Spades two players draw from it, RULES.md
+    §4.7)."""
+    slots = deck_slots(deck)
+    out = np.zeros((slots.size, rows.size), dtype=np.int8)
+    groups = rows // group
+    for g in np.unique(groups):
+        mine = groups == g
+        order = shuffled(slots, group, deal_rng(seed, block, hand_no, g))
+        out[:, mine] = order[:, rows[mine] - g * group]
+    return out
 
 
 def stacked(outcomes, get) -> np.ndarray:

@@ -6,7 +6,7 @@ import numpy as np
 
 from .cards import BIT, Deck
 
-__all__ = ["deal", "deal_in_order", "hands_from_order", "shuffled", "to_seats"]
+__all__ = ["deal", "deal_in_order", "deck_slots", "hands_from_order", "shuffled", "to_seats"]
 
 U64 = np.uint64
 _LOW32 = U64(0xFFFFFFFF)
@@ -50,6 +50,14 @@ def hands_from_order(order: np.ndarray, players: int, cards_each: int) -> np.nda
     return np.bitwise_or.reduce(bits, axis=0).T
 
 
+def deck_slots(deck: Deck) -> np.ndarray:
+    """int8[cards]: the deck's slots in the order of their physical cards, so that two layouts
+    of the same cards (RULES.md §4.2 card orders) deal the same cards from the same random
+    numbers."""
+    slots = np.flatnonzero(deck.natural >= 0)
+    return slots[np.argsort(deck.natural[slots], kind="stable")].astype(np.int8)
+
+
 def deal_in_order(deck: Deck, n: int, players: int, rng: np.random.Generator,
                   cards_each: int | None = None, last: bool = False, first: int = 0):
     """``n`` deals as uint64[n, players] indexed by *deal order*: column ``k`` holds the cards of the
@@ -60,10 +68,7 @@ def deal_in_order(deck: Deck, n: int, players: int, rng: np.random.Generator,
     the first k cards each player received, uint64[n, players] (Spades face-up cards, §4.1)."""
     if deck.copies != 1:
         raise NotImplementedError("two-deck games (RULES.md §4.7) are not implemented yet")
-    # the slots in the order of their physical cards, so that two layouts of the same cards
-    # (RULES.md §4.2 card orders) deal the same cards from the same random numbers
-    slots = np.flatnonzero(deck.natural >= 0)
-    slots = slots[np.argsort(deck.natural[slots], kind="stable")].astype(np.int8)
+    slots = deck_slots(deck)
     cards_each = cards_each or slots.size // players
     order = shuffled(slots, n, rng)
     hands = hands_from_order(order, players, cards_each)

@@ -184,6 +184,8 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
                "before": {"bags": result.before_bags[row].tolist()}}
         if result.before_progressive[row].any():  # RULES.md §4.6 progressive bonuses so far
             rec["before"]["progressive"] = result.before_progressive[row].tolist()
+        if result.discarded[row].any():  # RULES.md §4.7 two players: the draw's discards
+            rec["discarded"] = [deck.names_of(h) for h in result.discarded[row]]
         if result.face_up[row].any():  # RULES.md §4.1: the cards dealt face up, by seat
             rec["face_up"] = [deck.names_of(h) for h in result.face_up[row]]
         if result.redeals[row]:  # RULES.md §4.1: misdeals called before this deal

@@ -18,8 +18,8 @@ import numpy as np
 
 from .cards import BIT, Deck
 
-__all__ = ["BidView", "BlindView", "DeclareView", "PassView", "PlayView", "RedealView",
-           "RevealView"]
+__all__ = ["BidView", "BlindView", "DeclareView", "DrawView", "PassView", "PlayView",
+           "RedealView", "RevealView"]
 
 
 def deficits(seat: np.ndarray, scores: np.ndarray) -> np.ndarray:
@@ -104,6 +104,25 @@ class PassView(_Batched):
     to: np.ndarray
     bids: np.ndarray
     blind: np.ndarray
+    scores: np.ndarray
+    bags: np.ndarray
+    rules: object
+    deck: Deck
+
+
+@dataclass(frozen=True, eq=False)
+class DrawView(_Batched):
+    """Two-player Spades' draw (RULES.md §4.7): keep the ``first`` of the two cards taken from
+    the stock (uint64[n], one card), or discard it and keep the second. ``second``: the second
+    card when the player sees both (``draw_mode = "see_both"``), else 0; ``hand``: the cards kept
+    so far; ``seen``: the own discards the player saw; scores, bags: int32[n, 2]."""
+
+    rows: np.ndarray
+    seat: np.ndarray
+    hand: np.ndarray
+    first: np.ndarray
+    second: np.ndarray
+    seen: np.ndarray
     scores: np.ndarray
     bags: np.ndarray
     rules: object

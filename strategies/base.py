@@ -17,6 +17,7 @@ views of `sim.views`, each returning one answer per row:
                                                     (Spades side contracts: a code in view.legal)
     redeal(view: RedealView, rng) -> bool[n]        (Spades redeal_poor_hands: call a misdeal)
     reveal(view: RevealView, rng) -> bool[n]        (Spades seven_trump_reveal: show view.suit)
+    draw(view: DrawView, rng) -> bool[n]            (two-player Spades: keep the first card)
     declare(view: DeclareView, rng) -> int8[n]      (a declaration code set in view.legal)
     pass_cards(view: PassView, rng) -> uint64[n]    (view.count cards of view.hand)
     play(view: PlayView, rng) -> uint64[n]          (one card of view.legal)

@@ -120,6 +120,16 @@ def _partner(view) -> np.ndarray:
     return (table.partner_of(view.seat) if table.pairs else view.seat).astype(np.intp)
 
 
+def _card_value(card, deck) -> np.ndarray:
+    """int[n]: a card's strength for keeping it: its rank (0 = 2 .. 12 = A; jokers above),
+    13 more for a spade; -1 for no card."""
+    slot = np.where(card != 0, np.log2(np.maximum(card, 1).astype(np.float64)), 0).astype(int)
+    natural = deck.natural[slot].astype(int)
+    rank = np.where(natural < 52, natural % 13, 13 + (natural - 52))
+    spade = deck.suit_of_bit[slot] == SPADES
+    return np.where(card != 0, rank + 13 * spade, -1)
+
+
 def _tops(deck) -> list[int]:
     """The bit of each suit's strongest card within its range (12 for a suit of 2..A)."""
     return [int(np.bitwise_count(m)) - 1 for m in deck.suit_masks]
@@ -198,6 +208,9 @@ class SeedStrategy(Strategy):
     # -- trump reveals (RULES.md §4.2 seven_trump_reveal) -----------------------------------------
     reveal_max_spades: int = 2  # make a 7+ side suit trump holding at most this many spades
     restore_spades: bool = True  # restore spades holding 7 or more of them
+    # -- two players' draw (RULES.md §4.7) ---------------------------------------------------------
+    draw_keep_at: int = 9  # not seeing the second card, keep the first when it is a spade or a
+    #                        side card of this rank or higher (0 = 2, 9 = J, 12 = A); a reading
     # -- misdeals (RULES.md §4.1 redeal_poor_hands: "default: always call") -----------------------
     call_misdeal: bool = True  # call a misdeal whenever the hand is poor
     # -- play -----------------------------------------------------------------------------------
@@ -399,6 +412,12 @@ class SeedStrategy(Strategy):
     def redeal(self, view, rng):
         return np.full(len(view), self.call_misdeal)
 
+    def draw(self, view, rng):
+        """Keep the stronger card: a spade over a side card, a higher over a lower; not seeing
+        the second, keep the first from ``draw_keep_at`` on."""
+        first, second = _card_value(view.first, view.deck), _card_value(view.second, view.deck)
+        return np.where(view.second != 0, first >= second, first >= self.draw_keep_at)
+
     def reveal(self, view, rng):
         spades = popcount(view.hand & view.deck.suit_masks[SPADES])
         return np.where(view.suit == SPADES, self.restore_spades,
@@ -466,8 +485,7 @@ class SeedStrategy(Strategy):
         margin = self._set_margin(rules)
         if table.sides == 2:  # the usual table: the other side's need, branch-free
             side0 = (seat & 1) == 0  # seat s plays for side s mod 2
-            need0, need1 = (short[:, m].sum(axis=1, dtype=np.int16) if len(m) > 2
-                            else short[:, m[0]] + short[:, m[1]] for m in table.members)
+            need0, need1 = (sum(short[:, i] for i in m) for m in table.members)
             need, other = pick(side0, need0, need1), pick(side0, need1, need0)
             settable = (other > 0) & (left - other <= margin) & (margin >= 0)
         else:  # another side within ``margin`` tricks of being set

@@ -62,6 +62,9 @@ class RandomStrategy(Strategy):
     def reveal(self, view, rng):
         return rng.random(len(view)) < 0.5
 
+    def draw(self, view, rng):
+        return rng.random(len(view)) < 0.5
+
     def side_contract(self, view, rng):
         """Uniform over the open codes, declaring nothing (bit 0) among them."""
         code = uniform_member(view.legal.astype(np.uint64), rng) - np.uint64(1)

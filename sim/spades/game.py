@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..blocks import DEAL_GROUP, FIRST_DEALER, HAND_GUARD, deal_groups, play_rng
+from ..blocks import DEAL_GROUP, FIRST_DEALER, HAND_GUARD, deal_groups, play_rng, stock_groups
 from ..errors import UserError
+from .draw import draw_hands
 from .hand import HandOutcome, deck_for, play_hands
 from .redeal import redeal
 from .rules import SpadesRules
@@ -56,7 +57,8 @@ class BlockResult:
     before_bags: np.ndarray  # int32[H, 2]
     before_progressive: np.ndarray  # int32[H, 2] progressive bonuses so far (RULES.md §4.6)
     redeals: np.ndarray  # int8[H] misdeals called before the hand was played (RULES.md §4.1)
-    face_up: np.ndarray  # uint64[H, 4] the cards dealt face up (RULES.md §4.1; 0 without)
+    face_up: np.ndarray  # uint64[H, P] the cards dealt face up (RULES.md §4.1; 0 without)
+    discarded: np.ndarray  # uint64[H, P] the cards discarded drawing the hand (two players)
     outcomes: list[HandOutcome]  # one per hand number, rows in the order of `game`
     games: dict[str, np.ndarray] | None  # per game: n_hands, score_<s>, bags_<s>, winner, ...
 
@@ -71,22 +73,27 @@ def play_block(rules: SpadesRules, lineup, seed: int, block: int, size: int, mod
         dealer = ((FIRST_DEALER + hand_offset + np.arange(size)) % rules.players).astype(
             np.int8)
         zeros = np.zeros((size, rules.sides), dtype=np.int32)
-        hands, redeals, face_up = _deal(rules, lineup, seed, block, 1, np.arange(size),
-                                        dealer, zeros, zeros, deck, prng, group=size)
+        hands, redeals, face_up, discards = _deal(rules, lineup, seed, block, 1,
+                                                  np.arange(size), dealer, zeros, zeros, deck,
+                                                  prng, group=size)
         out = play_hands(hands, dealer, zeros, zeros, lineup, rules, prng, deck,
                          face_up=face_up)
         return BlockResult(game=np.arange(size), hand_no=np.ones(size, np.int16), dealer=dealer,
                            hands=hands, before_scores=zeros, before_bags=zeros,
                            before_progressive=zeros, redeals=redeals, face_up=face_up,
-                           outcomes=[out], games=None)
+                           discarded=discards, outcomes=[out], games=None)
     return _play_games(rules, lineup, seed, block, size, deck, prng)
 
 
 def _deal(rules, lineup, seed, block, hand_no, rows, dealer, scores, bags, deck, prng,
           group=DEAL_GROUP):
     """The hands of ``rows`` for hand ``hand_no`` after any misdeals, how many misdeals each had,
-    and the cards dealt face up (RULES.md §4.1: the first ``face_up_cards`` each seat received;
-    zeros without the rule)."""
+    the cards dealt face up (RULES.md §4.1: the first ``face_up_cards`` each seat received) and
+    the cards each seat discarded drawing its hand (two players, §4.7); zeros without them."""
+    if rules.players == 2:  # no deal: the players draw their hands (RULES.md §4.7)
+        stock = stock_groups(deck, seed, block, hand_no, rows, group=group)
+        hands, discards, _ = draw_hands(stock, dealer, scores, bags, rules, deck, lineup, prng)
+        return hands, np.zeros(rows.size, np.int8), np.zeros_like(hands), discards
     k = rules.face_up_cards
 
     def dealt(which, attempt):  # hands and face-up cards of some rows, the attempt-th deal
@@ -104,7 +111,7 @@ def _deal(rules, lineup, seed, block, hand_no, rows, dealer, scores, bags, deck,
         return again
 
     hands, redeals = redeal(hands, dealer, scores, bags, rules, deck, lineup, prng, deal_again)
-    return hands, redeals, face_up if k else np.zeros_like(hands)
+    return hands, redeals, face_up if k else np.zeros_like(hands), np.zeros_like(hands)
 
 
 def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
@@ -117,7 +124,7 @@ def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
     winner = np.full(size, -1, dtype=np.int8)
     active = np.arange(size)
     parts = dict(game=[], hand_no=[], dealer=[], hands=[], before_scores=[], before_bags=[],
-                 before_progressive=[], redeals=[], face_up=[])
+                 before_progressive=[], redeals=[], face_up=[], discarded=[])
     outcomes = []
     hand_no = 0
     while active.size:
@@ -126,15 +133,17 @@ def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
             raise UserError(f"{active.size} games did not end within {HAND_GUARD} hands; these "
                             "rules need max_hands, a mercy_score or a reachable target_score")
         dealer = ((FIRST_DEALER + hand_no - 1) % rules.players) * np.ones(active.size, np.int8)
-        hands, redeals, face_up = _deal(rules, lineup, seed, block, hand_no, active, dealer,
-                                        scores[active], bags[active], deck, prng)
+        hands, redeals, face_up, discards = _deal(rules, lineup, seed, block, hand_no, active,
+                                                  dealer, scores[active], bags[active], deck,
+                                                  prng)
         out = play_hands(hands, dealer, scores[active], bags[active], lineup, rules, prng, deck,
                          progressive=progressive[active], face_up=face_up)
         for key, value in dict(game=active, hand_no=np.full(active.size, hand_no, np.int16),
                                dealer=dealer, hands=hands, before_scores=scores[active],
                                before_bags=bags[active],
                                before_progressive=progressive[active],
-                               redeals=redeals, face_up=face_up).items():
+                               redeals=redeals, face_up=face_up,
+                               discarded=discards).items():
             parts[key].append(value)
         outcomes.append(out)
         scores[active] = out.scores_after

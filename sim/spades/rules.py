@@ -97,8 +97,14 @@ class SpadesRules:
     game: ClassVar[str] = "spades"
 
     # RULES.md §4.7 player counts and team shapes (sim/spades/table.py)
-    players: int = option(4, "players at the table (2, 6 and 8 players are not implemented "
-                          "yet)", kind=int, choices=(3, 4, 5))
+    players: int = option(4, "players at the table (6 and 8 players are not implemented yet)",
+                          kind=int, choices=(2, 3, 4, 5))
+    draw_mode: str = option("see_both", "two players draw their hands from the stock, two cards "
+                            "at a time: see_both (keep one of the two), first_decides (keep the "
+                            "first, the second seen and discarded, or discard the first and "
+                            "keep the second), first_decides_blind (as first_decides, the "
+                            "second not seen when the first is kept)", kind=str,
+                            choices=("see_both", "first_decides", "first_decides_blind"))
     partnerships: bool = option(True, "four players: partners sit opposite; false: cutthroat, "
                                 "each player a side (three and five players never have "
                                 "partners)", kind=bool)
@@ -304,18 +310,23 @@ class SpadesRules:
     def removed_cards(self) -> tuple[str, ...]:
         """The cards taken out of the deck (RULES.md §4.2, §4.7): four players with jokers,
         ``jokers_remove`` (default 2C and 2D); three players without jokers, the 2C unless the
-        last card is left undealt; five players without jokers, 2D and 2H."""
+        last card is left undealt; five players without jokers, 2D and 2H; two players none."""
         if self.jokers_remove is not None:
             return self.jokers_remove
         if self.players == 4:
             return ("2C", "2D") if self.jokers else ()
         if self.players == 3:
             return ("2C",) if not self.jokers and self.remove == "2C" else ()
-        return ("2D", "2H") if not self.jokers else ()
+        if self.players == 5:
+            return ("2D", "2H") if not self.jokers else ()
+        return ()
 
     @cached_property
     def cards_each(self) -> int:
-        """Cards dealt to each player, hence tricks per hand (the rest undealt)."""
+        """Cards dealt to each player, hence tricks per hand (the rest undealt; two players
+        draw 13 each and discard the other 26)."""
+        if self.players == 2:
+            return 13
         return (52 + self.jokers - len(self.removed_cards)) // self.players
 
     @property
@@ -441,10 +452,11 @@ class SpadesRules:
         if self.jokers and order in ("bowers", "suit_ladder"):
             raise UserError(f"trump_order = {order!r} has no place for jokers: set jokers = 0",
                             key="jokers")
-        allowed = {3: 2, 4: 2, 5: 3}[self.players]  # jokers each player count uses (§4.7)
+        allowed = {2: 0, 3: 2, 4: 2, 5: 3}[self.players]  # jokers each count uses (§4.7)
         if self.jokers not in (0, allowed):
             raise UserError(f"{self.players} players play with {allowed} jokers or none "
-                            "(RULES.md §4.2, §4.7)", key="jokers")
+                            "(RULES.md §4.2, §4.7)" if allowed else "two players play without "
+                            "jokers (RULES.md §4.7)", key="jokers")
         if self.jokers_remove is not None and (not self.jokers or self.players != 4):
             raise UserError("jokers_remove needs four players with jokers", key="jokers_remove")
         if self.players == 4 and len(self.removed_cards) != self.jokers:
@@ -452,6 +464,13 @@ class SpadesRules:
                             "that the hands stay even", key="jokers_remove")
         if self.remove != "2C" and (self.players != 3 or self.jokers):
             raise UserError("remove is for three players without jokers", key="remove")
+        if self.players == 2:
+            clash = [k for k in ("redeal_poor_hands", "face_up_cards") if getattr(self, k)]
+            if clash:
+                raise UserError(f"{clash[0]} is about a deal; two players draw their hands "
+                                "(RULES.md §4.7)", key=clash[0])
+        elif self.draw_mode != "see_both":
+            raise UserError("draw_mode is for two players", key="draw_mode")
         if not self.partnerships and self.players != 4:
             raise UserError("partnerships = false (cutthroat) is for four players; three and "
                             "five never have partners", key="partnerships")

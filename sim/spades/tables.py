@@ -67,6 +67,7 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
     for seat in range(players):
         cols[f"passed_{seat}"] = passed[:, seat]
         cols[f"face_up_{seat}"] = result.face_up[:, seat]
+        cols[f"discarded_{seat}"] = result.discarded[:, seat]
     for side in range(sides):
         cols[f"points_{side}"] = points[:, side].astype(np.int16)
         cols[f"score_{side}"] = after[:, side].astype(np.int32)
