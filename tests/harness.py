@@ -13,6 +13,7 @@ RULES.md section 4.2 card order the records name the cards, and the tests read t
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections import defaultdict
 from dataclasses import dataclass
@@ -124,6 +125,65 @@ def simulate(rules, strategy: str, mode: str, size: int, seed: int, hand_offset:
         bags_taken=cat(lambda o: o.score.bags_taken),
         progressive_after=cat(lambda o: o.score.progressive_after),
     )
+
+
+def conformance_rules(keys: dict):
+    """The standard rules with ``keys`` on (and blind nil open to a side trailing by 50, so that
+    the runs reach it): the rules value a conformance test plays. A key the engine does not
+    know fails the test (lists in TOML style become tuples)."""
+    import pytest
+
+    from sim.options import PRESETS
+
+    standard = PRESETS["spades.standard"]
+    missing = sorted(set(keys) - {f.name for f in dataclasses.fields(standard)})
+    if missing:
+        pytest.fail(f"the engine has no rules key {missing} yet")
+    return dataclasses.replace(standard, blind_nil_min_deficit=50, **{
+        k: tuple(v) if isinstance(v, list) else v for k, v in keys.items()})
+
+
+def engine_view(run: Sim, i: int) -> dict:
+    """The engine's row i in the layout of ``reference.replay_hand``."""
+    return {
+        "tricks": run.tricks[i].tolist(),
+        "winners": run.winners[i].tolist(),
+        "points": run.points[i].tolist(),
+        "components": {c: run.components[c][i].tolist() for c in COMPONENTS},
+        "after": {"scores": run.scores_after[i].tolist(), "bags": run.bags_after[i].tolist()},
+    }
+
+
+def engine_row(run: Sim, i: int, rd: dict) -> dict:
+    """`engine_view` with the progressive count after the hand where the rules keep one."""
+    row = engine_view(run, i)
+    if ref._has_progressive(rd):
+        row["after"]["progressive"] = run.progressive_after[i].tolist()
+    return row
+
+
+def compare_records(run: Sim, name: str, rows=None) -> int:
+    """Replay the engine's records (``rows``: some of them; default all) by the reference and
+    compare every hand: tricks, winners, points, components, the counts after it and the bags
+    taken; in games mode (all rows) also how the games go on and end (`check_games`). Returns
+    how many hands were compared."""
+    rd = ref_rules(run.rules)
+    outs, bad = [], []
+    for i in range(len(run.records)) if rows is None else rows:
+        rec = run.records[i]
+        out = ref.replay_hand(rec, rd)  # raises on a bid or a play the reference forbids
+        mine = {**engine_row(run, i, rd), "bags_taken": run.bags_taken[i].tolist()}
+        theirs = {**out, "bags_taken": ref.bags_taken(
+            rec["bids"], out["tricks"], rd, side_contracts=rec.get("side_contracts"),
+            winners=out["winners"])}
+        if mine != theirs:
+            bad.append(f"record {i}: {rec}\n  engine    {mine}\n  reference {theirs}")
+        outs.append(out)
+    assert not bad, (f"{name}: {len(bad)} of {len(outs)} hands differ, e.g.\n"
+                     + "\n".join(bad[:2]))
+    if run.mode == "games" and rows is None:
+        check_games(run, outs, rd, name)
+    return len(outs)
 
 
 def check_games(run: Sim, outs, rd, name):

@@ -35,7 +35,7 @@ import pytest
 
 from sim.errors import UserError
 from sim.lineup import Lineup
-from sim.options import PRESETS, rules_from_mapping
+from sim.options import rules_from_mapping
 from sim.replay import replay_records
 from sim.spades.game import play_block
 from sim.spades.hand import deck_for
@@ -43,16 +43,12 @@ from sim.tricks import IllegalPlay as EngineIllegalPlay
 from strategies import make_strategy
 
 try:
-    from tests.harness import check_games, ref, ref_rules, simulate
-    from tests.test_conformance_scoring import engine_row
+    from tests.harness import compare_records, conformance_rules, ref, ref_rules, simulate
     from tests.test_vs_reference import output_view
 except ImportError:  # pragma: no cover
-    from harness import check_games, ref, ref_rules, simulate
-    from test_conformance_scoring import engine_row
+    from harness import compare_records, conformance_rules, ref, ref_rules, simulate
     from test_vs_reference import output_view
 
-STANDARD = PRESETS["spades.standard"]
-FIELDS = {f.name for f in dataclasses.fields(STANDARD)}
 JOKERS2 = {"jokers": 2}
 
 ONE_AT_A_TIME: dict[str, dict] = {
@@ -127,12 +123,7 @@ SEED = 8008
 
 
 def engine_rules(name: str):
-    keys = VARIANTS[name]
-    missing = sorted(set(keys) - FIELDS)
-    if missing:
-        pytest.fail(f"the engine has no rules key {missing} yet")
-    return dataclasses.replace(STANDARD, blind_nil_min_deficit=50, **{
-        k: tuple(v) if isinstance(v, list) else v for k, v in keys.items()})
+    return conformance_rules(VARIANTS[name])
 
 
 def run(name: str, strategy: str, mode: str):
@@ -169,22 +160,7 @@ def positions(rec: dict, rd: dict):
 
 @pytest.mark.parametrize(("name", "strategy", "mode"), CASES)
 def test_engine_equals_reference(name, strategy, mode):
-    sim = run(name, strategy, mode)
-    rd = ref_rules(sim.rules)
-    outs, bad = [], []
-    for i, rec in enumerate(sim.records):
-        out = ref.replay_hand(rec, rd)  # raises on a play the reference's rules forbid
-        mine = {**engine_row(sim, i, rd), "bags_taken": sim.bags_taken[i].tolist()}
-        theirs = {**out, "bags_taken": ref.bags_taken(
-            rec["bids"], out["tricks"], rd, side_contracts=rec.get("side_contracts"),
-            winners=out["winners"])}
-        if mine != theirs:
-            bad.append(f"record {i}: {rec}\n  engine    {mine}\n  reference {theirs}")
-        outs.append(out)
-    assert not bad, (f"{name}/{strategy}/{mode}: {len(bad)} of {len(outs)} hands differ, e.g.\n"
-                     + "\n".join(bad[:2]))
-    if mode == "games":
-        check_games(sim, outs, rd, name)
+    assert compare_records(run(name, strategy, mode), f"{name}/{strategy}/{mode}") > 0
 
 
 JOKER_RECORDS = ["jokers", "jokers_first_wins,must_overtrump=always",

@@ -36,13 +36,11 @@ from sim.spades.hand import deck_for
 from strategies import make_strategy
 
 try:
-    from tests.harness import check_games, ref, ref_rules, simulate
+    from tests.harness import compare_records, ref, ref_rules, simulate
     from tests.test_conformance_card_orders import Recording
-    from tests.test_conformance_scoring import engine_row
 except ImportError:  # pragma: no cover
-    from harness import check_games, ref, ref_rules, simulate
+    from harness import compare_records, ref, ref_rules, simulate
     from test_conformance_card_orders import Recording
-    from test_conformance_scoring import engine_row
 
 STANDARD = PRESETS["spades.standard"]
 
@@ -104,26 +102,10 @@ CASES = [(n, s, m) for n in VARIANTS for s in STRATEGIES for m in ("hands", "gam
 
 
 def compare(sim, name: str, rows=None) -> int:
-    """Replay the records (``rows``: some of them; default all) by the reference and compare
-    them with the engine's arrays; returns how many were compared."""
-    rd = ref_rules(sim.rules)
-    table = ref.table_of(rd)
+    """`compare_records` after checking the table's shape in the engine's arrays."""
+    table = ref.table_of(ref_rules(sim.rules))
     assert sim.bids.shape[1] == table["players"] and sim.points.shape[1] == table["sides"]
-    outs, bad = [], []
-    for i in range(len(sim.records)) if rows is None else rows:
-        rec = sim.records[i]
-        out = ref.replay_hand(rec, rd)  # raises on a bid or a play the reference forbids
-        mine = {**engine_row(sim, i, rd), "bags_taken": sim.bags_taken[i].tolist()}
-        theirs = {**out, "bags_taken": ref.bags_taken(rec["bids"], out["tricks"], rd,
-                                                      winners=out["winners"])}
-        if mine != theirs:
-            bad.append(f"record {i}: {rec}\n  engine    {mine}\n  reference {theirs}")
-        outs.append(out)
-    assert not bad, (f"{name}: {len(bad)} of {len(outs)} hands differ, e.g.\n"
-                     + "\n".join(bad[:2]))
-    if sim.mode == "games" and rows is None:
-        check_games(sim, outs, rd, name)
-    return len(outs)
+    return compare_records(sim, name, rows)
 
 
 @pytest.mark.parametrize(("name", "strategy", "mode"), CASES)

@@ -27,9 +27,9 @@ from sim.replay import replay_records
 from sim.tricks import IllegalPlay as EngineIllegalPlay
 
 try:
-    from tests.harness import COMPONENTS, ref, ref_rules, simulate
+    from tests.harness import engine_view, ref, ref_rules, simulate
 except ImportError:  # pragma: no cover
-    from harness import COMPONENTS, ref, ref_rules, simulate
+    from harness import engine_view, ref, ref_rules, simulate
 
 STANDARD, SHORT, OPENSPIEL = (PRESETS[n] for n in ("spades.standard", "spades.short",
                                                    "spades.openspiel"))
@@ -61,17 +61,6 @@ def run(name: str, strategy: str):
 
 
 CASES = [(n, s) for n in VARIANTS for s in ("random", "seed")]
-
-
-def engine_view(sim, i) -> dict:
-    """The engine's row i in the reference's output layout."""
-    return {
-        "tricks": sim.tricks[i].tolist(),
-        "winners": sim.winners[i].tolist(),
-        "points": sim.points[i].tolist(),
-        "components": {c: sim.components[c][i].tolist() for c in COMPONENTS},
-        "after": {"scores": sim.scores_after[i].tolist(), "bags": sim.bags_after[i].tolist()},
-    }
 
 
 def output_view(out: dict) -> dict:
