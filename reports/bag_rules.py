@@ -30,7 +30,7 @@ from __future__ import annotations
 import polars as pl
 
 from .data import CELL, SIDES, BlockSums, Results
-from .stats import mean_ci, moments, ratio_ci, sums, welch_ci
+from .stats import paired, ratio_ci, sums
 
 __all__ = ["BagCost", "GameLength", "Sandbagging", "bag_cost", "bag_game_length", "bag_ranking",
            "rules_tables", "sandbagging"]
@@ -213,19 +213,14 @@ def bag_game_length(res: Results, acc: GameLength) -> pl.DataFrame | None:
     total = acc.total()
     if total is None:
         return None
-    n, a, a_var = moments(total, "a")
-    _, b, b_var = moments(total, "b")
-    _, d, d_var = moments(total, "d")
-    a_lo, a_hi = mean_ci(n, a, a_var)
-    d_lo, d_hi = mean_ci(n, d, d_var)
-    u_lo, u_hi = welch_ci(n, a, a_var, n, b, b_var)
+    p = paired(total)
     frame = total.select(
         "variant", pl.lit(res.variants[0]).alias("base"), "lineup", "swapped",
         pl.col("n").alias("games")).with_columns(
-        pl.Series("n_hands", a), pl.Series("n_hands_lo", a_lo), pl.Series("n_hands_hi", a_hi),
-        pl.Series("n_hands_base", b), pl.Series("diff", d),
-        pl.Series("diff_lo", d_lo), pl.Series("diff_hi", d_hi),
-        pl.Series("unpaired_lo", u_lo), pl.Series("unpaired_hi", u_hi))
+        pl.Series("n_hands", p["a"]), pl.Series("n_hands_lo", p["a_lo"]),
+        pl.Series("n_hands_hi", p["a_hi"]), pl.Series("n_hands_base", p["b"]),
+        pl.Series("diff", p["d"]), pl.Series("diff_lo", p["d_lo"]), pl.Series("diff_hi", p["d_hi"]),
+        pl.Series("unpaired_lo", p["u_lo"]), pl.Series("unpaired_hi", p["u_hi"]))
     return frame.sort(_rank(res.variants, "variant"), _rank([ALL, *res.lineups], "lineup"),
                       "swapped", nulls_last=False)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import polars as pl
 
 from .data import CELL, BlockSums, Results, collect
-from .stats import mean_ci, moments, sums, welch_ci, with_means, with_proportion_ci
+from .stats import mean_ci, moments, paired, sums, welch_ci, with_means, with_proportion_ci
 
 __all__ = ["HeadToHead", "PairedVariants", "compare_tables", "head_to_head", "paired_variants"]
 
@@ -144,19 +144,16 @@ def paired_variants(res: Results, acc: PairedVariants,
     total = acc.total()
     if total is None:
         return None
-    n, d_mean, d_var = moments(total, "d")
-    _, a_mean, a_var = moments(total, "a")
-    _, b_mean, b_var = moments(total, "b")
-    lo, hi = mean_ci(n, d_mean, d_var)
-    ulo, uhi = welch_ci(n, a_mean, a_var, n, b_mean, b_var)
+    p = paired(total)
     if metrics is None:
         metrics = GAME_METRICS if res.games_mode else HAND_METRICS
     out = total.select(
         "variant", "base", "lineup", "swapped", "metric",
         pl.col("metric").replace_strict(metrics, default="").alias("description"), "n",
-    ).with_columns(pl.Series("mean", a_mean), pl.Series("mean_base", b_mean),
-                   pl.Series("diff", d_mean), pl.Series("diff_lo", lo), pl.Series("diff_hi", hi),
-                   pl.Series("unpaired_lo", ulo), pl.Series("unpaired_hi", uhi))
+    ).with_columns(pl.Series("mean", p["a"]), pl.Series("mean_base", p["b"]),
+                   pl.Series("diff", p["d"]), pl.Series("diff_lo", p["d_lo"]),
+                   pl.Series("diff_hi", p["d_hi"]), pl.Series("unpaired_lo", p["u_lo"]),
+                   pl.Series("unpaired_hi", p["u_hi"]))
     out = out.with_columns(width_ratio=(pl.col("unpaired_hi") - pl.col("unpaired_lo"))
                            / (pl.col("diff_hi") - pl.col("diff_lo")))
     return out.sort(_rank(res, "metric", list(metrics)), _rank(res, "variant", res.variants),

@@ -107,6 +107,19 @@ def moments(frame: pl.DataFrame, prefix: str) -> tuple[np.ndarray, np.ndarray, n
     return n, mean, var
 
 
+def paired(frame: pl.DataFrame) -> dict[str, np.ndarray]:
+    """The paired comparison of summed moments ``a`` (a cell), ``b`` (its base) and ``d`` (their
+    differences per paired unit): ``n``, the means ``a``, ``b``, ``d``, the t intervals
+    ``a_lo``/``a_hi`` and ``d_lo``/``d_hi``, and the unpaired (Welch) ``u_lo``/``u_hi``."""
+    n, a, a_var = moments(frame, "a")
+    _, b, b_var = moments(frame, "b")
+    _, d, d_var = moments(frame, "d")
+    (a_lo, a_hi), (d_lo, d_hi) = mean_ci(n, a, a_var), mean_ci(n, d, d_var)
+    u_lo, u_hi = welch_ci(n, a, a_var, n, b, b_var)
+    return dict(n=n, a=a, b=b, d=d, a_lo=a_lo, a_hi=a_hi, d_lo=d_lo, d_hi=d_hi, u_lo=u_lo,
+                u_hi=u_hi)
+
+
 def sums(name: str, expr: pl.Expr) -> list[pl.Expr]:
     """Aggregations of the moments of ``expr``: ``<name>_s1`` (sum) and ``<name>_s2`` (sum of
     squares), as floats, so that groups and blocks add up and `with_means` finishes them."""
