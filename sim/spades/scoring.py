@@ -115,11 +115,10 @@ class Facts:
 
 @dataclass(eq=False)
 class Tally:
-    """The score being built, int32[N, 2] per side: the components, ``bags`` (the bags counted
-    this hand: priced and added to the running count by `_bags`), ``unit`` the price of one of
-    them (+1; -1 under ``bags_negative``; 0 where a rule prices the overtricks itself or they are
-    not points), ``opponents`` (``set_to_opponents``: what the other side fell short),
-    ``made``: bool[N, 2] the contract stands, ``bags_taken`` and ``progressive``."""
+    """The score being built, int32[N, S] per side: the components, ``bags`` (the bags counted
+    this hand: priced and added to the running count by `_bags`), ``opponents``
+    (``set_to_opponents``: what the other side fell short), ``made``: bool[N, S] the contract
+    stands, ``bags_taken`` and ``progressive``."""
 
     contract: np.ndarray
     bags: np.ndarray
@@ -133,7 +132,6 @@ class Tally:
     trick_bonus: np.ndarray = None
     bag_penalty: np.ndarray = None
     opponents: np.ndarray = None
-    unit: int = 1
     bags_after: np.ndarray = None
     wins_game: np.ndarray = None
 
@@ -277,8 +275,6 @@ def _contract_way(t: Tally, f: Facts) -> None:
     if r.three_b or r.quicksand:  # the overtricks' -10 each is their price, in overtricks
         t.contract = np.where(made, 10 * bid, -10 * bid if r.three_b else -10 * (bid - taken))
         t.overtricks = np.where(made, -10 * over, 0)
-    if r.three_b or r.quicksand or r.no_overs:
-        t.unit = 0
     if r.double_over:  # replaces the contract's score, overtricks included
         doubled = (bid > 0) & (taken >= 2 * bid)
         t.contract = np.where(doubled, -20 * bid, t.contract)
@@ -308,8 +304,6 @@ def _highlander(t: Tally, f: Facts) -> None:
     has = f.bid > 0
     t.contract = np.where(has, np.where(all_made, 10, -10) * f.bid, 0)
     t.overtricks = np.where(has, 5 * extra, 0)
-    t.bags = np.zeros_like(t.bags)
-    t.unit = 0
     t.made = all_made | ~has
     _progressive_bonus(t, has & all_made & (f.side(own) >= 7))
 
@@ -331,8 +325,6 @@ def _nil_bags(t: Tally, f: Facts) -> None:
     """``nil_tricks = "bags_only"``: every trick of a nil bidder is one bag (RULES.md §3)."""
     if f.rules.nil_tricks == "bags_only":
         t.bags = t.bags + f.nil_tricks
-    if f.rules.three_b or f.rules.quicksand or f.rules.no_overs or f.rules.highlander:
-        t.bags = np.zeros_like(t.bags)  # no bags at all (RULES.md §4.6)
 
 
 def _book_made(t: Tally, f: Facts) -> None:
@@ -466,9 +458,11 @@ def _bag_cancel(t: Tally, f: Facts) -> None:
 
 
 def _bags(t: Tally, f: Facts, bags_before) -> None:
-    """Price the hand's bags (``unit`` each) and add them to the running count: each time it
+    """Price the hand's bags (a point each) and add them to the running count: each time it
     reaches ``bag_limit``, ``bag_penalty`` is lost and the count drops by ``bag_limit``; extra
-    bags carry over (RULES.md §3). ``bags_negative``: each bag -1, no count and no penalty;
+    bags carry over (RULES.md §3). ``three_b``, ``quicksand``, ``no_overs``, ``highlander``: no
+    bags at all (their overtricks are priced in ``overtricks`` already, or free);
+    ``bags_negative``: each bag -1, no count and no penalty;
     ``bags_in_units_digit``: bags are counted but are not points (RULES.md §4.6)."""
     rules = f.rules
     before = bags_before.astype(np.int32)
@@ -480,7 +474,7 @@ def _bags(t: Tally, f: Facts, bags_before) -> None:
         t.bags_after = before
         return
     if not rules.bags_in_units_digit:
-        t.overtricks = t.overtricks + t.unit * t.bags
+        t.overtricks = t.overtricks + t.bags
     running = before + t.bags
     times = running // rules.bag_limit
     t.bag_penalty = -rules.bag_penalty * times
