@@ -58,16 +58,16 @@ def deal_groups(deck, dealer, seed, block, hand_no, rows, players=4, group=DEAL_
     return out if len(out) > 1 else hands
 
 
-def stock_groups(deck, seed, block, hand_no, rows, group=DEAL_GROUP) -> np.ndarray:
-    """The shuffled stocks (int8[cards, len(rows)]: slots, top card first) of the given game
-    rows, from the same streams as `deal_groups` (Spades two players draw from it, RULES.md
-    §4.7)."""
-    slots = deck_slots(deck)
+def stock_groups(deck, seed, block, hand_no, rows, group=DEAL_GROUP, attempt=0) -> np.ndarray:
+    """The shuffled decks (int8[cards, len(rows)]: slots, top card first) of the given game
+    rows, from the same streams as `deal_groups` (Spades deals from them, and two players draw
+    from them, RULES.md §4.7). Two decks (``deck.copies = 2``) hold every slot twice."""
+    slots = np.tile(deck_slots(deck), deck.copies)
     out = np.zeros((slots.size, rows.size), dtype=np.int8)
     groups = rows // group
     for g in np.unique(groups):
         mine = groups == g
-        order = shuffled(slots, group, deal_rng(seed, block, hand_no, g))
+        order = shuffled(slots, group, deal_rng(seed, block, hand_no, g, attempt))
         out[:, mine] = order[:, rows[mine] - g * group]
     return out
 

@@ -14,9 +14,9 @@ card's strength (higher bit = stronger card). Hence
 Which card sits in which slot is data (`Deck.names`), so card orders such as deuces high, jokers or
 bowers (RULES.md §4.2) are new layouts, not new code paths: a deuce that counts as a spade simply
 lives in the spade range. Ranges may be of any width, so a spade suit with two jokers and four deuces
-(18 cards) fits; up to 64 distinct cards fit in one word. Two-deck games (RULES.md §4.7) hold the
-second copy of every card in a second word with the same layout (``copies = 2``); the engine of this
-version plays one-deck games only and says so when asked for more.
+(18 cards) fits; up to 64 distinct cards fit in one word. In two-deck games (RULES.md §4.7,
+``copies = 2``) every card exists twice: a hand is the word of the cards it holds, and a second
+word (``twice``) the cards it holds both copies of.
 
 Suit indices are fixed for all games: 0 = clubs, 1 = diamonds, 2 = hearts, 3 = spades (ascending
 bridge order), written ``C D H S``.
@@ -78,6 +78,10 @@ class Deck:
         Suits rank in the order of their bit ranges and a card of a higher suit beats every card
         of a lower one (RULES.md §4.2 ``suit_ladder``): a card beats the trick iff its bit is
         higher, whatever suit was led.
+    duplicates : str
+        Two decks (RULES.md §4.7): of two identical cards in one trick the ``"first"`` played
+        ranks higher, or the ``"last"``; ``"cancel"``: they cancel and neither can win
+        (``cancel_spades``).
     """
 
     names: tuple[str, ...]
@@ -85,6 +89,7 @@ class Deck:
     copies: int = 1
     equal: tuple[int, ...] = ()  # masks of cards of equal strength: the first played wins
     ladder: bool = False  # no off-suits: any card beats every card of lower bits (suit_ladder)
+    duplicates: str = "first"  # two decks: identical cards in a trick (first, last, cancel)
 
     @property
     def n_cards(self) -> int:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .cards import BIT, Deck
+from .cards import Deck
 from .errors import UserError
 
 __all__ = ["HandRecords", "block_records", "by_mode", "card_slots", "collect_records",
@@ -54,14 +54,31 @@ def write_jsonl(records, path: str | Path) -> None:
 class HandRecords:
     """What every game's records share, as arrays (N records): ``dealer`` int8[N], ``scores``
     int32[N, sides] before the hand; ``hands`` uint64[N, P] and ``plays`` int8[N, P*T] (slots in play
-    order), or ``tricks`` int8[N, P] in score-sheet mode (then hands and plays are None)."""
+    order), or ``tricks`` int8[N, P] in score-sheet mode (then hands and plays are None);
+    ``twice`` uint64[N, P]: the cards a hand holds twice (two decks; zeros otherwise)."""
 
     dealer: np.ndarray
     scores: np.ndarray
     hands: np.ndarray | None
     plays: np.ndarray | None
     tricks: np.ndarray | None
+    twice: np.ndarray | None = None
 
+
+def card_names(deck: Deck, cards, twice=0) -> list[str]:
+    """The names of a bitboard's cards, weakest first; a card of ``twice`` (two decks, RULES.md
+    §4.7) is named twice."""
+    both = int(twice)
+    return [n for n in deck.names_of(cards) for _ in range(1 + (both >> deck.bit_of(n) & 1))]
+
+
+def gather(slots: list[int]) -> tuple[int, int]:
+    """The bitboard of card slots and the bitboard of those given twice."""
+    held = twice = 0
+    for b in slots:
+        twice |= held & (1 << b)
+        held |= 1 << b
+    return held, twice
 
 def ints(rec, key, n, lo, hi, err):
     """``rec[key]``, checked to be a list of ``n`` integers in [lo, hi]."""
@@ -92,16 +109,21 @@ def by_mode(members):
 
 
 def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, tricks_per_hand: int,
-                  source: str, extras=None, sides: int = 2) -> HandRecords:
+                  source: str, extras=None, sides: int = 2, cards_each: int | None = None,
+                  dead_tricks: bool = False) -> HandRecords:
     """Check and convert records (all full records, or all score-sheet records). ``extras(i,
     rec, err)`` parses each record's game-specific fields (bids, the turned-up card ...);
-    ``sides``: how many running scores ``before`` holds."""
+    ``sides``: how many running scores ``before`` holds; ``cards_each``: the cards of a hand
+    (default ``tricks_per_hand``; Spades' kitty trick is not played, RULES.md §4.1);
+    ``dead_tricks``: tricks may be won by nobody (Spades ``cancel_spades``, §4.7)."""
     n = len(items)
+    cards_each = cards_each or tricks_per_hand
     dealer = np.zeros(n, np.int8)
     scores = np.zeros((n, sides), np.int32)
     sheet = "tricks" in items[0][1] and "plays" not in items[0][1] if items else False
     hands = None if sheet else np.zeros((n, players), np.uint64)
-    plays = None if sheet else np.zeros((n, players * tricks_per_hand), np.int8)
+    twice = None if sheet else np.zeros((n, players), np.uint64)
+    plays = None if sheet else np.zeros((n, players * cards_each), np.int8)
     tricks = np.zeros((n, players), np.int8) if sheet else None
     for i, (line, rec) in enumerate(items):
         def err(msg, line=line):
@@ -121,25 +143,30 @@ def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, trick
             if "hands" in rec or "plays" in rec:
                 raise err("give either 'tricks' (score-sheet mode) or 'hands' and 'plays'")
             tricks[i] = ints(rec, "tricks", players, 0, tricks_per_hand, err)
-            if int(tricks[i].sum()) != tricks_per_hand:
+            if dead_tricks and int(tricks[i].sum()) > tricks_per_hand:
+                raise err(f"'tricks' must total at most {tricks_per_hand} (dead tricks are "
+                          "won by nobody)")
+            if not dead_tricks and int(tricks[i].sum()) != tricks_per_hand:
                 raise err(f"'tricks' must total {tricks_per_hand}")
             continue
         if "hands" not in rec or "plays" not in rec:
             raise err("a record needs 'hands' and 'plays' (or 'tricks' alone: score-sheet mode)")
         hs = rec["hands"]
         if (not isinstance(hs, list) or len(hs) != players
-                or any(not isinstance(h, list) or len(h) != tricks_per_hand for h in hs)):
-            raise err(f"'hands' must be {players} lists of {tricks_per_hand} cards")
+                or any(not isinstance(h, list) or len(h) != cards_each for h in hs)):
+            raise err(f"'hands' must be {players} lists of {cards_each} cards")
         slots = [card_slots(h, deck, "hands", err) for h in hs]
         flat = [s for h in slots for s in h]
-        if len(set(flat)) != len(flat):
-            raise err("'hands' deal a card twice")
-        hands[i] = [int(BIT[h].sum()) if h else 0 for h in slots]
+        if max((flat.count(s) for s in set(flat)), default=0) > deck.copies:
+            raise err("'hands' deal a card twice" if deck.copies == 1 else
+                      f"'hands' deal a card more than {deck.copies} times")
+        for seat, h in enumerate(slots):
+            hands[i, seat], twice[i, seat] = gather(h)
         ps = rec["plays"]
-        if not isinstance(ps, list) or len(ps) != players * tricks_per_hand:
-            raise err(f"'plays' must list all {players * tricks_per_hand} cards played")
+        if not isinstance(ps, list) or len(ps) != players * cards_each:
+            raise err(f"'plays' must list all {players * cards_each} cards played")
         plays[i] = card_slots(ps, deck, "plays", err)
-    return HandRecords(dealer, scores, hands, plays, tricks)
+    return HandRecords(dealer, scores, hands, plays, tricks, twice)
 
 
 def hand_records(result, cell, game_offset: int, deck: Deck, extra) -> list[dict[str, Any]]:
@@ -208,9 +235,16 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
                            ("bemo", o.bidding.bemo[i])):
             if codes.any():  # RULES.md §4.4 side contracts and bemos, by side
                 rec[key] = [NAMES[c] if c else None for c in codes.tolist()]
-        if o.passed[i].any():  # RULES.md §5: the hands at the start of play, after the passing
-            rec["hands"] = [deck.names_of(h) for h in o.held[i]]
+        if o.passed[i].any() or o.twice[i].any() or o.kitty.taker[i] >= 0:
+            # RULES.md §5: the hands at the start of play, after any passing or kitty (§4.1);
+            # a card held twice (two decks, §4.7) is named twice
+            rec["hands"] = [card_names(deck, h, t) for h, t in zip(o.held[i], o.twice[i])]
+        if o.passed[i].any():
             rec["passed"] = [deck.names_of(h) for h in o.passed[i]]
+        if o.kitty.taker[i] >= 0:  # RULES.md §4.1: who took the kitty, and his discard
+            rec["kitty"] = {"taker": int(o.kitty.taker[i]),
+                            "cards": card_names(deck, o.kitty.cards[i], o.kitty.cards_twice[i]),
+                            "discards": deck.names_of(o.kitty.discards[i])}
         return rec
 
     return hand_records(result, cell, game_offset, deck, spades)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import BIT, SUITS, Deck, bit_index, pick, popcount
+from .cards import BIT, SUITS, Deck, bit_index, highest_bit, pick, popcount
 from .errors import UserError
 from .views import PlayView
 
@@ -67,7 +67,8 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
                 lead_rule: Callable[[np.ndarray, np.ndarray], np.ndarray], lineup, rng,
                 context: dict, dummy: int | None = None, no_trump: np.ndarray | None = None,
                 dark: np.ndarray | None = None,
-                constraint: Callable[[TrickState], np.ndarray] | None = None) -> TrickResult:
+                constraint: Callable[[TrickState], np.ndarray] | None = None,
+                twice: np.ndarray | None = None, resolve: Callable | None = None) -> TrickResult:
     """Play out every trick of a batch of hands.
 
     hands: uint64[N, P] (not modified); leader: int8[N] first leader; trump: uint64[N] trump bits;
@@ -81,10 +82,19 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
     card of their hand shuffled face down (a uniformly random order drawn from ``rng``);
     constraint(state) -> legal: a game's further restrictions of the legal cards (Spades
     RULES.md §4.3: first-trick rules, must trump ...), given a `TrickState`; it returns a subset
-    of ``state.legal`` that is never empty where ``state.legal`` is not.
+    of ``state.legal`` that is never empty where ``state.legal`` is not; twice: uint64[N, P] the
+    cards each seat holds both copies of (two decks, RULES.md §4.7): playing one leaves the other
+    in the hand, and the views' ``played`` are the cards whose every copy is played; identical
+    cards in a trick compare as ``deck.duplicates`` says, and under ``"cancel"`` a trick may be
+    dead: its winner is -1, nobody counts it and its leader leads again;
+    resolve(cards, seats, led, trump) -> (winning card, winning seat): a game's own trick
+    resolution (Spades RULES.md §4.2 ``jokes_win``) from the cards played so far (lists of
+    uint64[N] and int8[N] in order of play), replacing the comparison by card order.
     """
     n, players = hands.shape
     n_tricks = int(popcount(hands[:1, 0])[0]) if n else 0
+    if n and twice is not None:
+        n_tricks += int(popcount(twice[:1, 0])[0])
     dealt = hands.reshape(-1)  # dealt[P*i + seat] is hands[i, seat]
     base = np.arange(n, dtype=np.intp) * players
     rows = np.arange(n)
@@ -108,6 +118,12 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
         pile = np.zeros((n, players, 64), dtype=np.float32)
         where = np.flatnonzero(dark.any(axis=1))
         pile[where] = rng.random((where.size, players, 64), dtype=np.float32)
+    two_decks = twice is not None
+    if two_decks:  # per-seat hands: a card leaves a hand once both copies are played
+        remain, twice = dealt.copy(), twice.reshape(-1).copy()
+        once = np.zeros(n, dtype=U64)  # cards one copy of which is played
+    ties_to_last = deck.duplicates == "last"
+    cancel = deck.duplicates == "cancel"
     leader = leader.astype(np.intp)
     for t in range(n_tricks):
         led = np.zeros(n, dtype=U64)
@@ -115,9 +131,12 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
         in_trick = np.zeros(n, dtype=U64)
         win_card = np.zeros(n, dtype=U64)  # the card winning the trick so far
         win_seat = np.full(n, -1, dtype=np.int8)
+        cards, seats = [], []  # this trick's cards in order of play (for `resolve`, cancel)
+        cancelled = np.zeros(n, dtype=U64)  # cards played twice to this trick (cancel_spades)
         for j in range(players):
             seat = seat_at[j][leader]
-            hand = dealt[base + seat] & unplayed
+            at = base + seat
+            hand = remain[at] if two_decks else dealt[at] & unplayed
             if j == 0:
                 legal = lead_rule(hand, trumped)
             else:
@@ -155,6 +174,11 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
                                lead_rule, free, constraint)
             slot = bit_index(card)
             plays[t * players + j] = slot
+            if two_decks:
+                other = (twice[at] & card) != 0  # the second copy stays in the hand
+                twice[at] &= ~card
+                remain[at] = pick(other, hand, hand & ~card)
+                cancelled |= in_trick & card
             in_trick = in_trick | card
             unplayed &= ~card
             if j == 0:
@@ -164,28 +188,58 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
                 led_bit = np.left_shift(1, led_suit).astype(np.uint8)
             else:  # a card off the led suit shows the seat void in it (public knowledge)
                 voids[rows, seat] |= led_bit * ((card & led) == 0)
+            seat_order[t * players + j] = seat
+            if resolve is not None or cancel:
+                cards.append(card)
+                seats.append(seat)
+                win_card, win_seat = (resolve(cards, seats, led, trump) if resolve is not None
+                                      else _uncancelled(cards, seats, cancelled, led, trump))
+                continue
             # The highest trump wins, else the highest card of the led suit (RULES.md §0); two
-            # cards of one suit compare as integers since a higher bit is a stronger card.
+            # cards of one suit compare as integers since a higher bit is a stronger card (an
+            # identical card beats the first copy under duplicate_wins = "last", §4.7).
+            higher = (card >= win_card) if ties_to_last else (card > win_card)
             if deck.ladder:  # RULES.md §4.2 suit_ladder: the highest card of the highest suit
-                beats = card > win_card
+                beats = higher
             elif trump_on_top:
-                beats = ((card & (trump | led)) != 0) & (card > win_card)
+                beats = ((card & (trump | led)) != 0) & higher
             else:
                 beats = pick((win_card & trump) != 0,
-                             ((card & trump) != 0) & (card > win_card),
-                             ((card & trump) != 0) | (((card & led) != 0) & (card > win_card)))
+                             ((card & trump) != 0) & higher,
+                             ((card & trump) != 0) | (((card & led) != 0) & higher))
             for group in deck.equal:  # equal cards (RULES.md §4.2): the first played wins
                 beats &= ((card & group) == 0) | ((win_card & group) == 0)
             win_card = pick(beats, card, win_card)
             win_seat = pick(beats, seat, win_seat)
-            seat_order[t * players + j] = seat
-        tricks[rows, win_seat] += 1
         winners[t] = win_seat
         trumped |= (in_trick & trump) != 0
-        played |= in_trick
-        leader = win_seat.astype(np.intp)
+        if cancel:  # a dead trick (RULES.md §4.7 cancel_spades): nobody wins, its leader leads
+            won = np.flatnonzero(win_seat >= 0)
+            tricks[won, win_seat[won]] += 1
+            leader = np.where(win_seat >= 0, win_seat, leader)
+        else:
+            tricks[rows, win_seat] += 1
+            leader = win_seat.astype(np.intp)
+        if two_decks:  # `played`: the cards of which no copy is left to play
+            played |= (once & in_trick) | cancelled
+            once |= in_trick
+        else:
+            played |= in_trick
     return TrickResult(tricks=tricks, plays=plays.T.copy(), winners=winners.T.copy(),
                        seats=seat_order.T.copy())
+
+
+def _uncancelled(cards, seats, cancelled, led, trump):
+    """The winning card and seat of a trick so far when identical cards cancel (RULES.md §4.7
+    ``cancel_spades``): the highest card not cancelled among the trumps, else among the led
+    suit's cards; (0, -1) when there is none (a dead trick, so far)."""
+    live = np.bitwise_or.reduce(cards) & ~cancelled
+    trumps = live & trump
+    card = pick(trumps != 0, highest_bit(trumps), highest_bit(live & led))
+    seat = np.full(card.shape, -1, dtype=np.int8)
+    for c, s in zip(cards, seats):
+        seat = pick(c == card, s, seat)
+    return card, seat
 
 
 def _first_in_pile(legal: np.ndarray, priority: np.ndarray) -> np.ndarray:

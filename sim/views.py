@@ -18,8 +18,8 @@ import numpy as np
 
 from .cards import BIT, Deck
 
-__all__ = ["BidView", "BlindView", "DeclareView", "DrawView", "PassView", "PlayView",
-           "RedealView", "RevealView"]
+__all__ = ["BidView", "BlindView", "DeclareView", "DrawView", "KittyView", "PassView",
+           "PlayView", "RedealView", "RevealView"]
 
 
 def deficits(seat: np.ndarray, scores: np.ndarray) -> np.ndarray:
@@ -102,6 +102,28 @@ class PassView(_Batched):
     hand: np.ndarray
     count: np.ndarray
     to: np.ndarray
+    bids: np.ndarray
+    blind: np.ndarray
+    scores: np.ndarray
+    bags: np.ndarray
+    rules: object
+    deck: Deck
+
+
+@dataclass(frozen=True, eq=False)
+class KittyView(_Batched):
+    """The kitty's taker discards (Spades ``kitty``, RULES.md §4.1): ``count`` int8[n] distinct
+    cards of ``hand`` uint64[n] (his cards with the kitty's); ``kitty`` uint64[n] the kitty he
+    took; ``twice`` uint64[n] the cards he holds both copies of (two decks; else 0); bids:
+    int8[n, P] and blind: bool[n, P] (all -1 / false when he takes it before the bidding);
+    scores, bags: int32[n, sides] before this hand."""
+
+    rows: np.ndarray
+    seat: np.ndarray
+    hand: np.ndarray
+    kitty: np.ndarray
+    twice: np.ndarray
+    count: np.ndarray
     bids: np.ndarray
     blind: np.ndarray
     scores: np.ndarray

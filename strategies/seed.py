@@ -412,6 +412,24 @@ class SeedStrategy(Strategy):
     def redeal(self, view, rng):
         return np.full(len(view), self.call_misdeal)
 
+    def discard_kitty(self, view, rng):
+        """The kitty's taker (RULES.md §4.1) keeps his spades and high cards: he discards the
+        lowest card of his shortest side suit, card by card, to void a suit early (the seed's
+        own advice); spades, lowest first, only when no side card is left. Not measured
+        against alternatives."""
+        deck = view.deck
+        sides = [m for s, m in enumerate(deck.suit_masks) if s != SPADES and m]
+        chosen = np.zeros(len(view), dtype=U64)
+        for k in range(int(view.count.max())):
+            left = view.hand & ~chosen
+            lengths = np.stack([popcount(left & m) for m in sides]).astype(np.int16)
+            lengths[lengths == 0] = 99  # only suits still held
+            shortest = np.argmin(lengths, axis=0)
+            suit = np.asarray(sides, dtype=U64)[shortest]
+            card = first_set(lowest_bit(left & suit), lowest_bit(left))
+            chosen |= card * (view.count > k)
+        return chosen
+
     def draw(self, view, rng):
         """Keep the stronger card: a spade over a side card, a higher over a lower; not seeing
         the second, keep the first from ``draw_keep_at`` on."""

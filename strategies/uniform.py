@@ -74,6 +74,10 @@ class RandomStrategy(Strategy):
         code = uniform_member(view.legal.astype(np.uint64), rng) - np.uint64(1)
         return np.bitwise_count(code).astype(np.int8)
 
+    def discard_kitty(self, view, rng):
+        """``view.count`` distinct cards, each uniform among those not yet chosen."""
+        return self.pass_cards(view, rng)
+
     def pass_cards(self, view, rng):
         """``view.count`` cards, each uniform among those not yet chosen."""
         chosen = np.zeros(len(view), dtype=np.uint64)

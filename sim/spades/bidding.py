@@ -82,9 +82,9 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
     """
     rows = np.arange(seat.shape[0])
     if not rules.table.pairs:  # no partners (RULES.md §4.7): 0 or 1 .. the cards each holds
-        mask = np.broadcast_to(_span(rules.min_bid, rules.cards_each), seat.shape).copy()
+        mask = np.broadcast_to(_span(rules.min_bid, rules.tricks_per_hand), seat.shape).copy()
         if rules.fledu:
-            mask &= MASK(1) | _span(4, rules.cards_each)
+            mask &= MASK(1) | _span(4, rules.tricks_per_hand)
         if spades is not None and rules.whiz:
             mask &= MASK(1) | _bit(spades)
         if spades is not None and rules.mirror:
@@ -239,7 +239,7 @@ def _check_declarations(bids, blind, dealer, rules, contracts, bemo) -> None:
 
     n = bids.shape[0]
     rows = np.arange(n)
-    if not rules.table.pairs:  # no partners: no bemo, no blind moon (RULES.md §4.7)
+    if not rules.table.pairs or rules.players != 4:  # no bemo, no blind moon (RULES.md §4.7)
         return
     if bemo is not None:
         ordinary = (bids[:, [0, 1]] > 0) & (bids[:, [2, 3]] > 0)
@@ -443,7 +443,7 @@ def may_raise(bids, blind, seat, rules) -> np.ndarray:
     bid (not a nil, not blind) below 13 that ``max_team_bid`` still allows."""
     rows = np.arange(seat.shape[0])
     bid = bids[rows, seat].astype(np.int32)
-    ok = (bid >= 1) & (bid < rules.cards_each) & ~blind[rows, seat]
+    ok = (bid >= 1) & (bid < rules.tricks_per_hand) & ~blind[rows, seat]
     if rules.max_team_bid is not None:  # partners only (RULES.md §3)
         partner = bids[rows, rules.table.partner_of(seat)].astype(np.int32)
         ok &= bid + 1 + np.maximum(partner, 0) <= rules.max_team_bid

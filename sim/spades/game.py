@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..blocks import DEAL_GROUP, FIRST_DEALER, HAND_GUARD, deal_groups, play_rng, stock_groups
+from ..blocks import DEAL_GROUP, FIRST_DEALER, HAND_GUARD, play_rng, stock_groups
 from ..errors import UserError
+from .dealing import Dealt, deal_from_order
 from .draw import draw_hands
 from .hand import HandOutcome, deck_for, play_hands
 from .redeal import redeal
@@ -52,7 +53,8 @@ class BlockResult:
     game: np.ndarray  # int64[H] row of the game in the block
     hand_no: np.ndarray  # int16[H] 1-based
     dealer: np.ndarray  # int8[H]
-    hands: np.ndarray  # uint64[H, 4] dealt cards
+    hands: np.ndarray  # uint64[H, P] dealt cards
+    twice: np.ndarray  # uint64[H, P] the cards dealt twice to a seat (two decks; else zeros)
     before_scores: np.ndarray  # int32[H, 2]
     before_bags: np.ndarray  # int32[H, 2]
     before_progressive: np.ndarray  # int32[H, 2] progressive bonuses so far (RULES.md §4.6)
@@ -73,45 +75,48 @@ def play_block(rules: SpadesRules, lineup, seed: int, block: int, size: int, mod
         dealer = ((FIRST_DEALER + hand_offset + np.arange(size)) % rules.players).astype(
             np.int8)
         zeros = np.zeros((size, rules.sides), dtype=np.int32)
-        hands, redeals, face_up, discards = _deal(rules, lineup, seed, block, 1,
-                                                  np.arange(size), dealer, zeros, zeros, deck,
-                                                  prng, group=size)
-        out = play_hands(hands, dealer, zeros, zeros, lineup, rules, prng, deck,
-                         face_up=face_up)
+        dealt, redeals, discards = _deal(rules, lineup, seed, block, 1, np.arange(size), dealer,
+                                         zeros, zeros, deck, prng, group=size)
+        out = play_hands(dealt.hands, dealer, zeros, zeros, lineup, rules, prng, deck,
+                         dealt=dealt)
         return BlockResult(game=np.arange(size), hand_no=np.ones(size, np.int16), dealer=dealer,
-                           hands=hands, before_scores=zeros, before_bags=zeros,
-                           before_progressive=zeros, redeals=redeals, face_up=face_up,
-                           discarded=discards, outcomes=[out], games=None)
+                           hands=dealt.hands, twice=dealt.twice, before_scores=zeros,
+                           before_bags=zeros, before_progressive=zeros, redeals=redeals,
+                           face_up=dealt.face_up, discarded=discards, outcomes=[out],
+                           games=None)
     return _play_games(rules, lineup, seed, block, size, deck, prng)
 
 
 def _deal(rules, lineup, seed, block, hand_no, rows, dealer, scores, bags, deck, prng,
           group=DEAL_GROUP):
-    """The hands of ``rows`` for hand ``hand_no`` after any misdeals, how many misdeals each had,
-    the cards dealt face up (RULES.md §4.1: the first ``face_up_cards`` each seat received) and
-    the cards each seat discarded drawing its hand (two players, §4.7); zeros without them."""
+    """The deal of ``rows`` for hand ``hand_no`` after any misdeals (`sim.spades.dealing.Dealt`:
+    hands, cards held twice, face-up cards, kitty), how many misdeals each had and the cards
+    each seat discarded drawing its hand (two players, RULES.md §4.7; zeros without)."""
     if rules.players == 2:  # no deal: the players draw their hands (RULES.md §4.7)
         stock = stock_groups(deck, seed, block, hand_no, rows, group=group)
         hands, discards, _ = draw_hands(stock, dealer, scores, bags, rules, deck, lineup, prng)
-        return hands, np.zeros(rows.size, np.int8), np.zeros_like(hands), discards
-    k = rules.face_up_cards
+        zeros = np.zeros(rows.size, np.uint64)
+        dealt = Dealt(hands=hands, twice=np.zeros_like(hands), face_up=np.zeros_like(hands),
+                      kitty=zeros, kitty_twice=zeros)
+        return dealt, np.zeros(rows.size, np.int8), discards
 
-    def dealt(which, attempt):  # hands and face-up cards of some rows, the attempt-th deal
-        out = deal_groups(deck, dealer[which], seed, block, hand_no, rows[which],
-                          players=rules.players, group=group, cards_each=rules.cards_each,
-                          attempt=attempt, first=k)
-        return out if k else (out, None)
+    def dealt(which, attempt):  # the attempt-th deal of some rows
+        order = stock_groups(deck, seed, block, hand_no, rows[which], group=group,
+                             attempt=attempt)
+        return deal_from_order(order, dealer[which], rules, deck.copies)
 
-    hands, face_up = dealt(np.arange(rows.size), 0)
+    first = dealt(np.arange(rows.size), 0)
+    parts = {k: getattr(first, k).copy() for k in ("twice", "face_up", "kitty", "kitty_twice")}
 
     def deal_again(which, attempt):
-        again, shown = dealt(which, attempt)
-        if k:
-            face_up[which] = shown
-        return again
+        again = dealt(which, attempt)
+        for key, value in parts.items():
+            value[which] = getattr(again, key)
+        return again.hands
 
-    hands, redeals = redeal(hands, dealer, scores, bags, rules, deck, lineup, prng, deal_again)
-    return hands, redeals, face_up if k else np.zeros_like(hands), np.zeros_like(hands)
+    hands, redeals = redeal(first.hands, dealer, scores, bags, rules, deck, lineup, prng,
+                            deal_again)
+    return Dealt(hands=hands, **parts), redeals, np.zeros_like(hands)
 
 
 def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
@@ -123,7 +128,8 @@ def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
     n_hands = np.zeros(size, dtype=np.int16)
     winner = np.full(size, -1, dtype=np.int8)
     active = np.arange(size)
-    parts = dict(game=[], hand_no=[], dealer=[], hands=[], before_scores=[], before_bags=[],
+    parts = dict(game=[], hand_no=[], dealer=[], hands=[], twice=[], before_scores=[],
+                 before_bags=[],
                  before_progressive=[], redeals=[], face_up=[], discarded=[])
     outcomes = []
     hand_no = 0
@@ -133,16 +139,16 @@ def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
             raise UserError(f"{active.size} games did not end within {HAND_GUARD} hands; these "
                             "rules need max_hands, a mercy_score or a reachable target_score")
         dealer = ((FIRST_DEALER + hand_no - 1) % rules.players) * np.ones(active.size, np.int8)
-        hands, redeals, face_up, discards = _deal(rules, lineup, seed, block, hand_no, active,
-                                                  dealer, scores[active], bags[active], deck,
-                                                  prng)
-        out = play_hands(hands, dealer, scores[active], bags[active], lineup, rules, prng, deck,
-                         progressive=progressive[active], face_up=face_up)
+        dealt, redeals, discards = _deal(rules, lineup, seed, block, hand_no, active, dealer,
+                                         scores[active], bags[active], deck, prng)
+        out = play_hands(dealt.hands, dealer, scores[active], bags[active], lineup, rules, prng,
+                         deck, progressive=progressive[active], dealt=dealt)
         for key, value in dict(game=active, hand_no=np.full(active.size, hand_no, np.int16),
-                               dealer=dealer, hands=hands, before_scores=scores[active],
+                               dealer=dealer, hands=dealt.hands, twice=dealt.twice,
+                               before_scores=scores[active],
                                before_bags=bags[active],
                                before_progressive=progressive[active],
-                               redeals=redeals, face_up=face_up,
+                               redeals=redeals, face_up=dealt.face_up,
                                discarded=discards).items():
             parts[key].append(value)
         outcomes.append(out)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -10,6 +10,9 @@ from ..cards import CLUBS, SPADES, U64, Deck, lowest_bit, pick
 from ..tricks import TrickResult, play_tricks
 from .bidding import BidResult, run_bidding
 from .constraints import constraint_for
+from .dealing import Dealt
+from .jokes import jokes_resolver
+from .kitty import KittyResult, high_bidder, lowest_club_holder, take_kitty
 from .decks import spades_deck
 from .reveal import Reveals, reveal_trumps
 from .rules import SpadesRules
@@ -77,7 +80,8 @@ class HandOutcome:
     ``held``: uint64[N, 4] the hands the play started from (the dealt ones without passing);
     ``cancel_card``: int8[N] the slot of the bag-cancelling card (RULES.md §4.6
     ``bag_cancel_card``; -1 without it); ``reveals``: the trump suit and who revealed or restored
-    it (§4.2 ``seven_trump_reveal``)."""
+    it (§4.2 ``seven_trump_reveal``); ``twice``: uint64[N, P] the cards of ``held`` held twice
+    (two decks, §4.7; zeros with one deck); ``kitty``: its taker, cards and discard (§4.1)."""
 
     bidding: BidResult
     play: TrickResult
@@ -87,6 +91,8 @@ class HandOutcome:
     held: np.ndarray
     cancel_card: np.ndarray
     reveals: Reveals
+    twice: np.ndarray
+    kitty: KittyResult
 
 
 def _passes(when: str, hands, bids, blind, scores, bags, lineup, rules, rng, deck):
@@ -114,7 +120,8 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
                deck: Deck | None = None, passing: bool = True,
                dark_play: bool = True, progressive: np.ndarray | None = None,
                cancel_card: np.ndarray | None = None,
-               face_up: np.ndarray | None = None, reveals=None) -> HandOutcome:
+               reveals=None, dealt: Dealt | None = None, twice: np.ndarray | None = None,
+               kitty: KittyResult | None = None) -> HandOutcome:
     """hands: uint64[N, 4] dealt cards; dealer: int8[N]; scores, bags: int32[N, 2] before the hand.
     The seat left of the dealer bids first and leads the first trick; spades are trump. Card
     passing (RULES.md §4.5) happens unless ``passing`` is false (a replayed record's hands are
@@ -122,11 +129,22 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
     nil played in the dark (a replayed record gives them). progressive: int32[N, 2] the sides'
     progressive bonuses so far (RULES.md §4.6; None = none); cancel_card: int8[N] the
     bag-cancelling card of a replayed record (None: the rules' card, or under ``"cut"`` one drawn
-    uniformly from ``rng``); face_up: uint64[N, 4] the cards dealt face up, shown to every
-    strategy (RULES.md §4.1 ``face_up_cards``); reveals: a replayed record's trump reveals
-    (`sim.spades.reveal.Reveals`; None: the players are asked, §4.2)."""
+    uniformly from ``rng``); reveals: a replayed record's trump reveals
+    (`sim.spades.reveal.Reveals`; None: the players are asked, §4.2); dealt: the deal
+    (`sim.spades.dealing.Dealt`: the cards dealt twice, face up — shown to every strategy, §4.1
+    ``face_up_cards`` — and the kitty, which is then taken and discarded, §4.1); a replayed
+    record gives instead ``twice`` (uint64[N, P], two decks) and its ``kitty`` (taker and
+    discard: the hands are those after it)."""
     deck = deck or deck_for(rules)
     n = hands.shape[0]
+    face_up = None if dealt is None else dealt.face_up
+    if twice is None:
+        twice = np.zeros_like(hands) if dealt is None else dealt.twice
+    take = kitty is None and rules.kitty
+    kitty = KittyResult.none(n) if kitty is None else kitty
+    if take and rules.kitty_taker == "two_of_clubs":  # before the bidding (RULES.md §4.1)
+        hands, twice, kitty = _kitty(hands, twice, dealt, lowest_club_holder(hands, dealer, deck),
+                                     None, None, scores, bags, lineup, rules, rng, deck)
     if cancel_card is None:
         cancel_card = cancel_cards(rules, deck, n, rng)
     passed = np.zeros_like(hands)
@@ -140,6 +158,10 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
         reveals = reveal_trumps(hands, dealer, scores, bags, rules, deck, lineup, rng, public)
     told = {**public, "trump_suit": reveals.trump} if rules.seven_trump_reveal else public
     bidding = run_bidding(hands, dealer, scores, bags, rules, deck, lineup, rng, told)
+    if take and rules.kitty_taker == "high_bidder":  # after the bidding (RULES.md §4.1)
+        hands, twice, kitty = _kitty(hands, twice, dealt, high_bidder(bidding.bids, dealer),
+                                     bidding.bids, bidding.blind, scores, bags, lineup, rules,
+                                     rng, deck)
     if exchanges:
         hands, later = _passes("after_bid", hands, bidding.bids, bidding.blind, scores, bags,
                                lineup, rules, rng, deck)
@@ -152,7 +174,13 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
                        trump, deck, lead_rule_for(rules, deck, trump), lineup, rng, context,
                        no_trump=bidding.no_trump if rules.no_trump_bids else None,
                        dark=bidding.dark if rules.nil_in_the_dark and dark_play else None,
-                       constraint=constraint_for(rules, deck))
+                       constraint=constraint_for(rules, deck),
+                       twice=twice if deck.copies == 2 else None,
+                       resolve=jokes_resolver(rules, deck))
+    if rules.kitty_extra_trick:  # the taker's discard is one trick won (RULES.md §4.1)
+        tricks = play.tricks.copy()
+        tricks[np.arange(n), kitty.taker] += 1
+        play = replace(play, tricks=tricks)
     score = score_hands(bidding.bids, bidding.blind, play.tricks, bags, rules,
                         bidding.contracts, bidding.bemo, play.winners, bidding.no_trump,
                         bidding.dark, bidding.auction, bidding.half, plays=play.plays,
@@ -160,7 +188,19 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
                         deck=deck)
     return HandOutcome(bidding=bidding, play=play, score=score,
                        scores_after=scores + score.points, passed=passed, held=hands,
-                       cancel_card=cancel_card, reveals=reveals)
+                       cancel_card=cancel_card, reveals=reveals, twice=twice, kitty=kitty)
+
+
+def _kitty(hands, twice, dealt, taker, bids, blind, scores, bags, lineup, rules, rng, deck):
+    """The kitty taken by ``taker`` and the discard (RULES.md §4.1, `sim.spades.kitty`)."""
+    if bids is None:
+        bids = np.full(hands.shape, -1, np.int8)
+        blind = np.zeros(hands.shape, bool)
+    context = dict(bids=bids, blind=blind, scores=scores, bags=bags, rules=rules, deck=deck)
+    hands, twice, discards = take_kitty(hands, twice, dealt.kitty, dealt.kitty_twice, taker,
+                                        context, lineup, rng)
+    return hands, twice, KittyResult(taker=taker, cards=dealt.kitty,
+                                     cards_twice=dealt.kitty_twice, discards=discards)
 
 
 def cancel_cards(rules: SpadesRules, deck: Deck, n: int, rng: np.random.Generator) -> np.ndarray:

@@ -3,17 +3,21 @@ score-sheet mode, the tricks alone."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
 from ..errors import UserError
 from ..lineup import Lineup
-from ..records import by_mode, ints, parse_records
+from ..cards import CLUBS
+from ..records import by_mode, card_slots, gather, ints, parse_records
 from ..replay import Scripted, output_record
 from ..tricks import IllegalPlay
 from .auction import MAX_BID, MAX_CALLS, run_auction
 from .bidding import IllegalBid, blind_nil_allowed, check_bids
 from .contracts import NAMES
 from .hand import deck_for, play_hands
+from .kitty import KittyResult, high_bidder
 from .scoring import COMPONENTS, score_hands
 
 __all__ = ["replay_group"]
@@ -48,6 +52,7 @@ class _Bids:
         self.dark = np.zeros((n, players), bool)
         self.half = np.zeros((n, players), bool)
         self.auction = np.full((n, MAX_CALLS), -1, np.int8)
+        self.kitty = KittyResult.none(n)
         self.rules = rules
 
     def __call__(self, i, rec, err):
@@ -80,7 +85,7 @@ class _Bids:
                           "others bid (under partnership_bidding one partner bids for both)")
             covered = [c or j for c, j in zip(covered, joint, strict=True)]
             bids = [0 if c else b for b, c in zip(bids, covered, strict=True)]
-        self.bids[i] = ints({"bids": bids}, "bids", players, 0, self.rules.cards_each, err)
+        self.bids[i] = ints({"bids": bids}, "bids", players, 0, self.rules.tricks_per_hand, err)
         self.bids[i] = np.where(covered, -1, self.bids[i])
         if self.rules.auction:
             self.bids[i] = -1
@@ -93,8 +98,29 @@ class _Bids:
         if "progressive" in before:  # RULES.md §4.6: progressive bonuses earned so far
             self.progressive[i] = ints(before, "progressive", sides, 0, 10**4, err)
         self.cancel_card[i] = self._cancel_card(rec, err)
+        if self.rules.kitty or "kitty" in rec:  # RULES.md §4.1
+            self._kitty(i, rec.get("kitty"), err)
         if "reveal" in rec:  # RULES.md §4.2 seven_trump_reveal
             self.reveals[i] = self._reveal(rec["reveal"], err)
+
+    def _kitty(self, i, value, err) -> None:
+        """A record's kitty: ``{"taker": seat, "cards": [...], "discards": [...]}``."""
+        rules, deck = self.rules, deck_for(self.rules)
+        k = rules.kitty_size
+        if not rules.kitty:
+            raise err("'kitty': these rules have no kitty (RULES.md §4.1 kitty)")
+        if (not isinstance(value, dict) or set(value) != {"taker", "cards", "discards"}
+                or type(value["taker"]) is not int or not 0 <= value["taker"] < self.players
+                or not isinstance(value["cards"], list) or len(value["cards"]) != k
+                or not isinstance(value["discards"], list) or len(value["discards"]) != k
+                or len(set(map(str, value["discards"]))) != k):
+            raise err(f"'kitty' must be {{\"taker\": seat, \"cards\": [{k} cards], "
+                      f"\"discards\": [{k} distinct cards]}} (RULES.md §4.1)")
+        cards = gather(card_slots(value["cards"], deck, "kitty", err))
+        discards = gather(card_slots(value["discards"], deck, "kitty", err))[0]
+        self.kitty.taker[i] = value["taker"]
+        self.kitty.cards[i], self.kitty.cards_twice[i] = cards
+        self.kitty.discards[i] = discards
 
     def _reveal(self, value, err) -> list[int]:
         seats = list(range(self.players))
@@ -127,8 +153,11 @@ def replay_group(members, rules, source):
     for sheet, part in by_mode(members):
         extra = _Bids(len(part), rules)
         recs = parse_records([(m[1], m[2]) for m in part], deck, rules.players,
-                             rules.cards_each, source, extra, sides=rules.sides)
+                             rules.tricks_per_hand, source, extra, sides=rules.sides,
+                             cards_each=rules.cards_each, dead_tricks=rules.cancel_spades)
         lines = [m[1] for m in part]
+        if rules.kitty and not sheet:
+            _check_kitty(recs, extra.bids, extra.kitty, rules, deck, lines, source)
         _check_blind(recs, extra, rules, lines, source)
         try:
             if sheet:
@@ -155,7 +184,8 @@ def replay_group(members, rules, source):
                 outcome = play_hands(recs.hands, recs.dealer, recs.scores, extra.bags, lineup,
                                      rules, np.random.default_rng(0), deck, passing=False,
                                      dark_play=False, progressive=extra.progressive,
-                                     cancel_card=extra.cancel_card)
+                                     cancel_card=extra.cancel_card, twice=recs.twice,
+                                     kitty=extra.kitty)
                 tricks, score, points = outcome.play.tricks, outcome.score, outcome.score.points
                 winners = outcome.play.winners
                 _same_declarations(outcome.bidding, extra, outcome.reveals)
@@ -175,7 +205,47 @@ def replay_group(members, rules, source):
                 out["auction_result"] = {"bid": int(a.bid[i]), "declarer": int(a.declarer[i])}
             if score.wins_game[i] >= 0:  # a moon or lexington made (RULES.md §4.4)
                 out["wins_game"] = int(score.wins_game[i])
+            if rules.cancel_spades and winners is not None:  # tricks won by nobody (§4.7)
+                out["dead_tricks"] = int((winners[i] < 0).sum())
             yield pos, out
+
+
+def _check_kitty(recs, bids, kitty, rules, deck, lines, source) -> None:
+    """A record's kitty (RULES.md §4.1): its hands and the discard are the deck exactly, its
+    taker's dealt hand (his hand and discard without the kitty) holds the kitty's cards' room,
+    and the taker is the one the rules name (the holder of the lowest club dealt, or the highest
+    bidder)."""
+    full = Counter(b for b, name in enumerate(deck.names) if name for _ in range(deck.copies))
+    clubs = int(deck.suit_masks[CLUBS])
+    for i in range(recs.dealer.shape[0]):
+        def err(msg, i=i):
+            return UserError(f"kitty: {msg}", source=source, line=lines[i])
+
+        held = [_multiset(recs.hands[i, s], recs.twice[i, s]) for s in range(rules.players)]
+        taker = int(kitty.taker[i])
+        discards = _multiset(kitty.discards[i], 0)
+        if sum(held, Counter()) + discards != full:
+            raise err("the hands and the discard must be the deck, each card once")
+        dealt = held[taker] + discards
+        dealt.subtract(_multiset(kitty.cards[i], kitty.cards_twice[i]))
+        if min(dealt.values(), default=0) < 0:
+            raise err("the kitty holds cards that are neither in the taker's hand nor discarded")
+        held[taker] = +dealt
+        if rules.kitty_taker == "two_of_clubs":
+            lowest = [min((b for b in h if clubs >> b & 1), default=99) for h in held]
+            order = [(recs.dealer[i] + 1 + k) % rules.players for k in range(rules.players)]
+            want = min(order, key=lambda s: lowest[s])
+        else:
+            want = int(high_bidder(bids[i:i + 1], recs.dealer[i:i + 1])[0])
+        if taker != want:
+            raise err(f"the taker is seat {want} (kitty_taker = \"{rules.kitty_taker}\"), "
+                      f"not {taker}")
+
+
+def _multiset(cards, twice) -> Counter:
+    """The card slots of a hand as a multiset (two decks: ``twice`` counted twice)."""
+    c, t = int(cards), int(twice)
+    return Counter({b: 1 + (t >> b & 1) for b in range(64) if c >> b & 1})
 
 
 def _same_declarations(bidding, extra, reveals=None) -> None:

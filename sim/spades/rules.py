@@ -18,6 +18,22 @@ from .decks import JOKER_ORDERS, TRUMP_ORDERS
 __all__ = ["SpadesRules"]
 
 NIL_TRICKS = ("bags_only", "count", "ignored")
+# RULES.md §4.7 six players: the decks (the first three are two decks) and team shapes
+SIX_DECKS = ("double_minus_2c", "double_jokers", "double_kitty", "no_twos", "single_jokers")
+TWO_DECKS = SIX_DECKS[:3]
+SIX_DECK_JOKERS = {"double_jokers": 4, "single_jokers": 2}  # the jokers each deck needs
+TEAMS = ("three_pairs", "two_threes", "solo")
+TEAM_SIDES = {"three_pairs": 3, "two_threes": 2, "solo": 6}
+# keys the two-deck games do not play (the readings of README "Readings the rules left open")
+TWO_DECK_REFUSED = ("pass_cards", "nil_pass", "seven_trump_reveal", "bag_cancel_card",
+                    "face_up_cards", "redeal_poor_hands", "dix", "last_trick_ace",
+                    "last_trick_ace_nil", "last_trick_deuce", "last_trick_high_spade",
+                    "first_lead", "first_trick_clubs", "first_trick_lowest_club",
+                    "must_overtrump", "must_trump", "trump_order")
+# cancel_spades is a game of its own (RULES.md §4.7): only these keys may differ from the
+# standard game, and the game end is fixed (one deal per player)
+CANCEL_KEYS = frozenset("players cancel_spades blind_nil target_score mercy_score max_hands "
+                        "spades_broken lead_ace_of_spades".split())
 DIRECTIONS = ("left", "right", "partner")
 # the bid rules an auction (RULES.md §4.4 `auction`) replaces: set with it, they are refused
 AUCTION_EXCLUDES = frozenset(
@@ -97,8 +113,24 @@ class SpadesRules:
     game: ClassVar[str] = "spades"
 
     # RULES.md §4.7 player counts and team shapes (sim/spades/table.py)
-    players: int = option(4, "players at the table (6 and 8 players are not implemented yet)",
-                          kind=int, choices=(2, 3, 4, 5))
+    players: int = option(4, "players at the table (eight only under cancel_spades)", kind=int,
+                          choices=(2, 3, 4, 5, 6, 8))
+    deck: str | None = option(None, "six players: double_minus_2c (the default: two decks "
+                              "without the 2C, 17 each), double_jokers (two decks and 4 jokers, "
+                              "18 each), double_kitty (two decks, 17 each, 2 to a kitty), "
+                              "no_twos (one deck without the 2s, 8 each), single_jokers (one "
+                              "deck and 2 jokers, 9 each)", kind=str, choices=SIX_DECKS,
+                              optional=True)
+    teams: str | None = option(None, "six players: three_pairs (the default; partners sit "
+                               "opposite, 0-3 1-4 2-5), two_threes (0-2-4 against 1-3-5), solo",
+                               kind=str, choices=TEAMS, optional=True)
+    duplicate_wins: str = option("first", "two decks: of two identical cards in one trick the "
+                                 "first played ranks higher, or the last", kind=str,
+                                 choices=("first", "last"))
+    cancel_spades: bool = option(False, "six players in three pairs (or eight in four) with two "
+                                 "decks: 2D > 2C > AS are the top spades, identical cards in a "
+                                 "trick cancel, a trick nobody wins is dead; own scoring, a game "
+                                 "of one deal per player", kind=bool)
     draw_mode: str = option("see_both", "two players draw their hands from the stock, two cards "
                             "at a time: see_both (keep one of the two), first_decides (keep the "
                             "first, the second seen and discarded, or discard the first and "
@@ -271,17 +303,31 @@ class SpadesRules:
         None, "a player with a poor hand may call a misdeal before the bidding (the same dealer "
         "deals again): the conditions that make a hand poor", kind=list, optional=True,
         parse=_conditions, shape='a list of "no_spades", "one_spade_or_less", "no_face_cards"')
+    kitty: bool = option(False, "no card is taken out to even the hands: the leftover cards form "
+                         "a kitty, which its taker adds to his hand before discarding as many",
+                         kind=bool)
+    kitty_taker: str = option("two_of_clubs", "who takes the kitty: the holder of the lowest "
+                              "club dealt (2C) before the bidding, or the highest bidder after "
+                              "it (the earliest on a tie)", kind=str,
+                              choices=("two_of_clubs", "high_bidder"))
+    kitty_extra_trick: bool = option(False, "the kitty also holds one trick's worth of cards; "
+                                     "the taker's discard counts as a trick won by him",
+                                     kind=bool)
     face_up_cards: int = option(0, "the first k cards each player receives are dealt face up "
                                 "and are public; a blind nil may then be bid after seeing them",
                                 kind=int, minimum=0, maximum=4)
     # RULES.md §4.2 card order and trumps (layouts in sim/spades/decks.py)
     trump_order: str = option("standard", "how the trumps rank (layouts in sim/spades/decks.py;"
-                              " jokes_win is not implemented yet)", kind=str,
+                              " jokes_win resolved in sim/spades/jokes.py)", kind=str,
                               choices=TRUMP_ORDERS)
     jokers: int = option(0, "jokers added to the deck (big BJ and little LJ; a third, XJ, "
                          "below them for five players), ranked by trump_order (standard: "
-                         "BJ > LJ > AS); 4 (six players) is not implemented yet", kind=int,
-                         choices=(0, 2, 3))
+                         "BJ > LJ > AS); 4 for six players with two decks (two of each)",
+                         kind=int, choices=(0, 2, 3, 4))
+    jokes_tie: str = option("higher_joker", "jokes_win: two joke trumps of one rank: the side "
+                            "of the higher joker wins, of the first joker played, or by suit "
+                            "(D, then C, then H)", kind=str,
+                            choices=("higher_joker", "first_joker", "suit"))
     jokers_remove: tuple[str, ...] | None = option(
         None, "the cards taken out to make room for the jokers (default 2C and 2D)", kind=list,
         optional=True, parse=_card_list, shape='a list of card names such as ["2C", "2H"]')
@@ -307,10 +353,32 @@ class SpadesRules:
                               "beat the highest spade in the trick if you can", kind=bool)
 
     @property
+    def six_deck(self) -> str | None:
+        """The six-player deck in force (RULES.md §4.7; None at other tables and under
+        cancel_spades, which has its own)."""
+        if self.players != 6 or self.cancel_spades:
+            return None
+        return self.deck or "double_minus_2c"
+
+    @property
+    def copies(self) -> int:
+        """2 when every card exists twice (two decks: RULES.md §4.7), else 1."""
+        return 2 if self.cancel_spades or self.six_deck in TWO_DECKS else 1
+
+    @property
     def removed_cards(self) -> tuple[str, ...]:
-        """The cards taken out of the deck (RULES.md §4.2, §4.7): four players with jokers,
-        ``jokers_remove`` (default 2C and 2D); three players without jokers, the 2C unless the
-        last card is left undealt; five players without jokers, 2D and 2H; two players none."""
+        """The cards taken out of the deck (RULES.md §4.2, §4.7; both copies with two decks):
+        four players with jokers, ``jokers_remove`` (default 2C and 2D); three players without
+        jokers, the 2C unless the last card is left undealt; five players without jokers, 2D and
+        2H; six players, the 2C of double_minus_2c and the four 2s of no_twos; cancel_spades
+        with six players the 2H. None under ``kitty``: the leftover cards form it (§4.1)."""
+        if self.cancel_spades:
+            return ("2H",) if self.players == 6 else ()
+        if self.players == 6:
+            return {"double_minus_2c": ("2C",), "no_twos": ("2C", "2D", "2H", "2S")}.get(
+                self.six_deck, ())
+        if self.kitty:
+            return ()
         if self.jokers_remove is not None:
             return self.jokers_remove
         if self.players == 4:
@@ -321,23 +389,44 @@ class SpadesRules:
             return ("2D", "2H") if not self.jokers else ()
         return ()
 
+    @property
+    def deck_size(self) -> int:
+        """Physical cards in the deck: 52 + jokers - removed, twice with two decks (four jokers
+        are two of each)."""
+        types = 52 + self.jokers // self.copies - len(self.removed_cards)
+        return types * self.copies
+
+    @property
+    def kitty_size(self) -> int:
+        """Cards in the kitty (RULES.md §4.1): the leftover cards, plus one trick's worth under
+        ``kitty_extra_trick``; 0 without a kitty."""
+        if not self.kitty:
+            return 0
+        return self.deck_size % self.players + self.players * self.kitty_extra_trick
+
     @cached_property
     def cards_each(self) -> int:
-        """Cards dealt to each player, hence tricks per hand (the rest undealt; two players
-        draw 13 each and discard the other 26)."""
+        """Cards dealt to each player (the rest undealt or in the kitty; two players draw 13
+        each and discard the other 26)."""
         if self.players == 2:
             return 13
-        return (52 + self.jokers - len(self.removed_cards)) // self.players
+        return (self.deck_size - self.kitty_size) // self.players
 
     @property
     def tricks_per_hand(self) -> int:
-        return self.cards_each
+        """Tricks a hand is scored over: the tricks played, and the kitty's discard under
+        ``kitty_extra_trick`` (RULES.md §4.1)."""
+        return self.cards_each + self.kitty_extra_trick
 
     @cached_property
     def table(self):
         """Who plays with whom (`sim.spades.table.Table`)."""
         from .table import Table
 
+        if self.cancel_spades:  # three (or four) pairs, partners opposite
+            return Table(self.players, self.players // 2)
+        if self.players == 6:
+            return Table(6, TEAM_SIDES[self.teams or "three_pairs"])
         solo = self.players != 4 or not self.partnerships
         return Table(self.players, self.players if solo else 2)
 
@@ -371,6 +460,8 @@ class SpadesRules:
             raise UserError("mercy_score must be below target_score", key="mercy_score")
         self._check_bids()
         self._check_cards()
+        self._check_big_tables()
+        self._check_kitty()
         self._check_table()
 
     @property
@@ -449,17 +540,25 @@ class SpadesRules:
         if order in JOKER_ORDERS and self.jokers != 2:
             raise UserError(f"trump_order = {order!r} ranks two jokers: set jokers = 2",
                             key="trump_order")
+        if order == "jokes_win" and (self.players != 4 or not self.partnerships):
+            raise UserError("jokes_win turns a partner's card into a joke trump: it needs four "
+                            "players in partnerships", key="trump_order")
+        if order == "jokes_win" and (self.must_trump or self.must_overtrump != "off"):
+            raise UserError("under jokes_win a trick's trumps are known only when it ends: "
+                            "must_trump and must_overtrump do not apply", key="trump_order")
+        if self.jokes_tie != "higher_joker" and order != "jokes_win":
+            raise UserError("jokes_tie needs trump_order = \"jokes_win\"", key="jokes_tie")
         if self.jokers and order in ("bowers", "suit_ladder"):
             raise UserError(f"trump_order = {order!r} has no place for jokers: set jokers = 0",
                             key="jokers")
-        allowed = {2: 0, 3: 2, 4: 2, 5: 3}[self.players]  # jokers each count uses (§4.7)
-        if self.jokers not in (0, allowed):
+        allowed = {2: 0, 3: 2, 4: 2, 5: 3}.get(self.players)  # jokers each count uses (§4.7)
+        if allowed is not None and self.jokers not in (0, allowed):
             raise UserError(f"{self.players} players play with {allowed} jokers or none "
                             "(RULES.md §4.2, §4.7)" if allowed else "two players play without "
                             "jokers (RULES.md §4.7)", key="jokers")
         if self.jokers_remove is not None and (not self.jokers or self.players != 4):
             raise UserError("jokers_remove needs four players with jokers", key="jokers_remove")
-        if self.players == 4 and len(self.removed_cards) != self.jokers:
+        if self.players == 4 and not self.kitty and len(self.removed_cards) != self.jokers:
             raise UserError(f"jokers_remove must name {self.jokers} cards, one per joker, so "
                             "that the hands stay even", key="jokers_remove")
         if self.remove != "2C" and (self.players != 3 or self.jokers):
@@ -514,19 +613,94 @@ class SpadesRules:
             raise UserError("under suit_ladder no suit is trump: must_trump, must_overtrump "
                             "and no_trump_bids do not apply", key="trump_order")
 
+    def _changed(self) -> list[str]:
+        """The keys set to something other than the standard game's value."""
+        defaults = SpadesRules()
+        return [f.name for f in dataclasses.fields(self)
+                if getattr(self, f.name) != getattr(defaults, f.name)]
+
+    def _check_big_tables(self) -> None:
+        """RULES.md §4.7: six players' decks and teams, two decks, cancel spades, eight
+        players."""
+        if self.players == 8 and not self.cancel_spades:
+            raise UserError("eight players play cancel_spades (two full decks, RULES.md §4.7): "
+                            "set cancel_spades = true", key="players")
+        for key in ("deck", "teams"):
+            if getattr(self, key) is not None and (self.players != 6 or self.cancel_spades):
+                raise UserError(f"{key} is for six players (cancel_spades has its own deck and "
+                                "three pairs)", key=key)
+        if self.players == 6 and not self.cancel_spades:
+            need = SIX_DECK_JOKERS.get(self.six_deck, 0)
+            if self.jokers != need:
+                raise UserError(f"deck = {self.six_deck!r} plays with {need} jokers: set jokers "
+                                f"= {need}", key="jokers")
+            if (self.six_deck == "double_kitty") != self.kitty:
+                raise UserError("deck = \"double_kitty\" keeps two cards in a kitty: it goes "
+                                "with kitty = true, and at six players the kitty with it",
+                                key="kitty")
+        elif self.jokers == 4:
+            raise UserError("four jokers are for six players with deck = \"double_jokers\"",
+                            key="jokers")
+        if self.duplicate_wins != "first" and (self.copies == 1 or self.cancel_spades):
+            raise UserError("duplicate_wins rules identical cards, which only two decks have "
+                            "(cancel_spades cancels them)", key="duplicate_wins")
+        if self.cancel_spades:
+            if self.players not in (6, 8):
+                raise UserError("cancel_spades is for six or eight players", key="cancel_spades")
+            clash = [k for k in self._changed() if k not in CANCEL_KEYS]
+            if clash:
+                raise UserError(f"cancel_spades is a game with its own deck, order and scoring "
+                                f"(RULES.md §4.7): {clash[0]} does not apply", key=clash[0])
+            if self.blind_nil:
+                raise UserError("cancel_spades has no blind bids: set blind_nil = false",
+                                key="blind_nil")
+            if (self.target_score, self.mercy_score, self.max_hands) != (
+                    None, None, self.players):
+                raise UserError(f"a game of cancel_spades is {self.players} hands, one deal per "
+                                f"player: set max_hands = {self.players}, target_score = "
+                                "\"off\", mercy_score = \"off\" (the preset spades.cancel "
+                                "does)", key="max_hands")
+        elif self.copies == 2:
+            clash = [k for k in self._changed() if k in TWO_DECK_REFUSED]
+            if clash:
+                raise UserError(f"{clash[0]} is not played with two decks (RULES.md §4.7; "
+                                "README: readings)", key=clash[0])
+
+    def _check_kitty(self) -> None:
+        """RULES.md §4.1: a kitty needs leftover cards (or the extra trick) and replaces the
+        cards taken out to even the hands."""
+        for key in ("kitty_taker", "kitty_extra_trick"):
+            if getattr(self, key) != getattr(SpadesRules, key) and not self.kitty:
+                raise UserError(f"{key} needs kitty = true", key=key)
+        if not self.kitty:
+            return
+        if self.players == 2 or self.cancel_spades:
+            raise UserError("two players draw their hands and cancel_spades deals every card: "
+                            "no kitty", key="kitty")
+        if self.jokers_remove is not None or self.remove != "2C":
+            key = "jokers_remove" if self.jokers_remove is not None else "remove"
+            raise UserError(f"{key} takes cards out to even the hands, which the kitty does "
+                            "instead: choose one", key=key)
+        if self.kitty_size == 0:
+            raise UserError(f"{self.deck_size} cards divide evenly among {self.players} "
+                            "players: a kitty needs kitty_extra_trick = true", key="kitty")
+
     def _check_table(self) -> None:
         """RULES.md §4.7: the rules written for partners, or for two sides, need them."""
-        defaults = SpadesRules()
-        changed = [f.name for f in dataclasses.fields(self)
-                   if getattr(self, f.name) != getattr(defaults, f.name)]
-        if not self.table.pairs:
+        changed = self._changed()
+        if not self.table.pairs or self.players != 4:
             clash = [k for k in changed if k in PARTNER_KEYS]
             if self.pass_cards is not None and self.pass_cards.direction == "partner":
                 clash.append("pass_cards")
+            if clash and self.players == 6 and self.table.pairs:
+                raise UserError(f"{clash[0]} is written for two partnerships of four players "
+                                "(RULES.md §4.4); six players in three pairs do not play it",
+                                key=clash[0])
             if clash:
+                shape = ("in cutthroat " if self.players == 4 else "in two threes "
+                         if self.sides == 2 else "")
                 raise UserError(f"{clash[0]} needs partners; {self.players} players "
-                                f"{'in cutthroat ' if self.players == 4 else ''}have none "
-                                "(RULES.md §4.7)", key=clash[0])
+                                f"{shape}have none (RULES.md §4.7)", key=clash[0])
         if self.sides != 2:
             clash = [k for k in changed if k in TWO_SIDE_KEYS]
             if clash:

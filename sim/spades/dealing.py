@@ -1,0 +1,63 @@
+"""A Spades deal from a shuffled deck (RULES.md §0, §4.1, §4.7): hands, face-up cards, kitty.
+
+The deck is dealt one card at a time clockwise from the dealer's left, ``cards_each`` cards each;
+the next ``kitty_size`` cards are the kitty (§4.1), the rest stay undealt (three players'
+``remove = "last"``). With two decks (§4.7) a hand is two bitboards: ``hands``, the cards it holds,
+and ``twice``, the cards it holds both copies of.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..cards import BIT
+from ..deal import hands_from_order, to_seats
+
+__all__ = ["Dealt", "deal_from_order"]
+
+U64 = np.uint64
+
+
+@dataclass(frozen=True, eq=False)
+class Dealt:
+    """One deal per row, by seat: ``hands``, ``twice`` (two decks; else zeros) and ``face_up``
+    (the first ``face_up_cards`` each seat received; zeros without) uint64[N, P]; the kitty
+    ``kitty`` and ``kitty_twice`` uint64[N] (zeros without one)."""
+
+    hands: np.ndarray
+    twice: np.ndarray
+    face_up: np.ndarray
+    kitty: np.ndarray
+    kitty_twice: np.ndarray
+
+
+def _gather(bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The cards of one-bit bitboards ``bits`` [k, ...] summed over axis 0, and those present
+    twice (two decks)."""
+    held = np.zeros(bits.shape[1:], dtype=U64)
+    twice = np.zeros_like(held)
+    for card in bits:
+        twice |= held & card
+        held |= card
+    return held, twice
+
+
+def deal_from_order(order: np.ndarray, dealer: np.ndarray, rules, copies: int = 1) -> Dealt:
+    """Deal shuffled decks ``order`` (int8[cards, N] slots, top card first, as
+    `sim.blocks.stock_groups` draws them) under ``rules``."""
+    players, each, k = rules.players, rules.cards_each, rules.kitty_size
+    n = order.shape[1]
+    zeros = np.zeros((n, players), dtype=U64)
+    if copies == 1:
+        hands, twice = hands_from_order(order, players, each), zeros
+    else:
+        held, both = _gather(BIT[order[: each * players]].reshape(each, players, n))
+        hands, twice = held.T, both.T
+    face_up = zeros
+    if rules.face_up_cards:
+        face_up = to_seats(hands_from_order(order, players, rules.face_up_cards), dealer)
+    kitty, kitty_twice = _gather(BIT[order[each * players: each * players + k]].reshape(k, n))
+    return Dealt(hands=to_seats(hands, dealer), twice=to_seats(twice, dealer), face_up=face_up,
+                 kitty=kitty, kitty_twice=kitty_twice)

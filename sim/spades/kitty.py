@@ -1,0 +1,90 @@
+"""The kitty (RULES.md §4.1 ``kitty``): who takes it, and his discard.
+
+The leftover cards of a deal (and, under ``kitty_extra_trick``, one trick's worth more) lie face
+down. Under ``kitty_taker = "two_of_clubs"`` the holder of the lowest club dealt to a hand (the 2C
+unless it lies in the kitty) takes it before the bidding; under ``"high_bidder"`` the highest
+bidder takes it after the bidding, the earliest bidder on a tie. The taker adds it to his hand and
+discards as many distinct cards face down, his choice (the ``discard_kitty`` decision); under
+``kitty_extra_trick`` the discard counts as one trick won by him.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..cards import CLUBS, lowest_bit, popcount
+from ..errors import UserError
+from ..views import KittyView
+
+__all__ = ["IllegalDiscard", "KittyResult", "high_bidder", "lowest_club_holder", "take_kitty"]
+
+U64 = np.uint64
+
+
+class IllegalDiscard(UserError):
+    def __init__(self, message: str, *, row: int, seat: int):
+        self.row, self.seat = row, seat
+        super().__init__(f"kitty, seat {seat}: {message}")
+
+
+@dataclass(frozen=True, eq=False)
+class KittyResult:
+    """Per hand: ``taker`` int8[N] (-1 without a kitty), the kitty ``cards`` and the
+    ``discards`` (uint64[N]; two decks: ``cards_twice``, the kitty's cards it holds twice)."""
+
+    taker: np.ndarray
+    cards: np.ndarray
+    cards_twice: np.ndarray
+    discards: np.ndarray
+
+    @classmethod
+    def none(cls, n: int) -> KittyResult:
+        return cls(taker=np.full(n, -1, np.int8), cards=np.zeros(n, U64),
+                   cards_twice=np.zeros(n, U64), discards=np.zeros(n, U64))
+
+
+def _first_from_left(key: np.ndarray, dealer: np.ndarray) -> np.ndarray:
+    """int8[N]: the seat with the smallest ``key`` [N, P], the first from the dealer's left on a
+    tie."""
+    players = key.shape[1]
+    seats = (dealer[:, None].astype(np.intp) + 1 + np.arange(players)) % players
+    best = np.argmin(np.take_along_axis(key, seats, axis=1), axis=1)
+    return seats[np.arange(key.shape[0]), best].astype(np.int8)
+
+
+def lowest_club_holder(hands: np.ndarray, dealer: np.ndarray, deck) -> np.ndarray:
+    """int8[N]: the seat holding the lowest club dealt (``kitty_taker = "two_of_clubs"``)."""
+    clubs = hands & deck.suit_masks[CLUBS]
+    return _first_from_left(np.where(clubs != 0, lowest_bit(clubs), ~U64(0)), dealer)
+
+
+def high_bidder(bids: np.ndarray, dealer: np.ndarray) -> np.ndarray:
+    """int8[N]: the highest bidder (``kitty_taker = "high_bidder"``), the earliest on a tie."""
+    return _first_from_left(-bids.astype(np.int16), dealer)
+
+
+def take_kitty(hands, twice, kitty, kitty_twice, taker, context, lineup, rng):
+    """The taker adds the kitty to his hand and discards as many cards. Returns the hands and
+    ``twice`` after the discard (copies) and the discards (uint64[N])."""
+    n = hands.shape[0]
+    rows = np.arange(n)
+    count = popcount(kitty) + popcount(kitty_twice)
+    held, both = hands[rows, taker], twice[rows, taker]
+    both = both | (held & kitty) | kitty_twice
+    held = held | kitty
+    view = KittyView(rows=rows, seat=taker, hand=held, kitty=kitty, twice=both,
+                     count=count.astype(np.int8), **context)
+    discards = lineup.decide(view, "discard_kitty", rng, U64)
+    bad = ((discards & ~held) != 0) | (popcount(discards) != count)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise IllegalDiscard(f"must discard {int(count[i])} distinct cards of its hand with the "
+                             f"kitty, discarded "
+                             f"{' '.join(context['deck'].names_of(int(discards[i]))) or 'none'}",
+                             row=i, seat=int(taker[i]))
+    hands, twice = hands.copy(), twice.copy()
+    hands[rows, taker] = held & ~(discards & ~both)  # a card held twice keeps one copy
+    twice[rows, taker] = both & ~discards
+    return hands, twice, discards
