@@ -787,6 +787,16 @@ class SpadesRules:
 
 register_preset("spades.standard", SpadesRules())
 register_preset("spades.short", SpadesRules(target_score=250, bag_limit=5, bag_penalty=50))
+# RULES.md §4.7 tables (and §4.2 jokers): the common shapes by name
+register_preset("spades.cutthroat", SpadesRules(partnerships=False))
+register_preset("spades.three", SpadesRules(players=3))
+register_preset("spades.five", SpadesRules(players=5))
+register_preset("spades.six", SpadesRules(players=6))
+register_preset("spades.jokers", SpadesRules(jokers=2, trump_order="jokers_high"))
+for _players in (6, 8):
+    register_preset("spades.cancel" + ("8" if _players == 8 else ""), SpadesRules(
+        players=_players, cancel_spades=True, blind_nil=False, target_score=None,
+        mercy_score=None, max_hands=_players))
 # OpenSpiel's `spades` (RULES.md §3): nil tricks count toward the contract, no blind nil, a team
 # bids at most 13, spades are led only by a player holding nothing else; one hand from 0-0.
 register_preset("spades.openspiel", replace(

@@ -68,6 +68,14 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         cols[f"passed_{seat}"] = passed[:, seat]
         cols[f"face_up_{seat}"] = result.face_up[:, seat]
         cols[f"discarded_{seat}"] = result.discarded[:, seat]
+        cols[f"twice_{seat}"] = result.twice[:, seat]
+    kitties = [o.kitty for o in outs]  # RULES.md §4.1
+    cols["kitty_taker"] = np.concatenate([k.taker for k in kitties])
+    cols["kitty"] = np.concatenate([k.cards for k in kitties])
+    cols["kitty_twice"] = np.concatenate([k.cards_twice for k in kitties])
+    cols["kitty_discards"] = np.concatenate([k.discards for k in kitties])
+    winners = [o.play.winners for o in outs]  # RULES.md §4.7 cancel_spades: tricks won by nobody
+    cols["dead_tricks"] = np.concatenate([(w < 0).sum(axis=1, dtype=np.int8) for w in winners])
     for side in range(sides):
         cols[f"points_{side}"] = points[:, side].astype(np.int16)
         cols[f"score_{side}"] = after[:, side].astype(np.int32)
