@@ -39,12 +39,34 @@ in following suit, trumping, breaking spades and counting spades (whiz, mirror) 
 
 Player counts (section 4.7, see ``table_of``): ``players`` 3 (17 each without the 2C, or with
 ``remove = "last"`` all 52 and the last card undealt; with ``jokers = 2`` 18 each), 4 (with
-``partnerships = False``: cutthroat) or 5 (10 each without 2D and 2H; with ``jokers = 3`` 11
-each, ``"XJ"`` ranking below ``"LJ"``). Without partners each player is a side, numbered by
-seat (seat s plays for side s mod S); bids are 0..the cards each player holds; records carry one
-entry per seat in ``bids``/``blind``/``tricks``/``hands`` and one per side in ``before`` and the
-results. The keys written for partners or for two sides are refused at such tables
-(``PARTNER_KEYS``, ``TWO_SIDE_KEYS``).
+``partnerships = False``: cutthroat), 5 (10 each without 2D and 2H; with ``jokers = 3`` 11
+each, ``"XJ"`` ranking below ``"LJ"``) or 6 (issue 8 spec): ``deck`` ``"double_minus_2c"``
+(default; two decks without both 2C, 17 each), ``"double_jokers"`` (two decks and ``jokers =
+4``: two BJ, two LJ; 18 each), ``"double_kitty"`` (two full decks, 17 each and a kitty of 2),
+``"no_twos"`` (one deck without the 2s, 8 each), ``"single_jokers"`` (one deck and ``jokers =
+2``, 9 each); ``teams`` ``"three_pairs"`` (default; partners opposite 0-3, 1-4, 2-5),
+``"two_threes"`` (0-2-4 against 1-3-5) or ``"solo"``. Seat s plays for side s mod S (S sides);
+without partners each player is a side, numbered by seat; bids are 0..the tricks of the hand;
+records carry one entry per seat in ``bids``/``blind``/``tricks``/``hands`` and one per side in
+``before`` and the results. The keys written for partners are refused at a table without pairs
+of partners (``PARTNER_KEYS``; three pairs have them, two threes do not), those written for two
+sides at a table of more (``TWO_SIDE_KEYS``; two threes are two sides).
+
+Two decks (``double_minus_2c``, ``double_jokers``, ``double_kitty``; cancel_spades): a card
+name is there twice, in ``deck_of`` and in records (a hand may hold "AS" twice; plays name the
+copy by its name); the hands must hold no card more often than the deck. When both copies of
+the winning card are in a trick the first played wins, or the last under ``duplicate_wins =
+"last"`` (refused in a one-deck game). The two-deck games play ``trump_order = "standard"`` and
+refuse ``TWO_DECK_REFUSED`` (ValueError "<key>: not played with two decks"); ``no_twos`` and
+``single_jokers`` are ordinary one-deck games.
+
+Readings at tables of more than two pairs or of other hand lengths (the spec is silent): the
+section 4.4 numbers that mean "all the tricks" follow the hand (``hook``: the bids may not total
+the tricks of the hand; ``moon`` and ``blind_moon``: all of them; ``lexington``: all but one),
+the others stay as written (Mo 6/8 and 7/10, bemo 6/9, the wheel's 10, blind six, 240 for 12
+tricks under ``lexington_points``); "the opponents" of a three-pair table are every other side
+(a moon is barred after any other side's double nil; Mo under ``mo_b`` and blind moon stand
+against any other side's).
 
 Side contracts (section 4.4; see ``legal_side_contracts``): a side may declare one contract
 instead of its partners' two bids: ``"team_nil"``, ``"team_blind_nil"``, ``"wheel"``,
@@ -77,6 +99,8 @@ Public API::
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 __all__ = [
     "RANKS",
@@ -161,10 +185,16 @@ def partner_of(seat: int) -> int:
 
 
 # --- the table (RULES.md section 4.7) ----------------------------------------------------------
-# Seats 0..P-1 clockwise. Four players in partnerships make two sides (seats 0 and 2, 1 and 3);
-# every other table of this reference has no partners: each player is a side, numbered by seat
-# (section 5: "in games without partners each player is a side, numbered by seat"). Either way
-# seat s plays for side s mod S.
+# Seats 0..P-1 clockwise; seat s plays for side s mod S (S sides). Four players in partnerships
+# make two sides (seats 0 and 2, 1 and 3); six players make three pairs (0-3, 1-4, 2-5: S = 3),
+# two threes (0-2-4, 1-3-5: S = 2) or six solo sides; cancel_spades three pairs (six players) or
+# four (eight players: s and s + 4); every other table has no partners: each player is a side,
+# numbered by seat (section 5: "in games without partners each player is a side, numbered by
+# seat").
+
+SIX_DECKS = ("double_minus_2c", "double_jokers", "double_kitty", "no_twos", "single_jokers")
+TWO_DECKS = ("double_minus_2c", "double_jokers", "double_kitty")  # the rest are one deck
+TEAMS = {"three_pairs": 3, "two_threes": 2, "solo": 6}  # six players: team shape -> sides
 
 
 def _players(r: dict) -> int:
@@ -172,7 +202,16 @@ def _players(r: dict) -> int:
 
 
 def _sides(r: dict) -> int:
+    if r["cancel_spades"]:
+        return r["players"] // 2
+    if r["players"] == 6:
+        return TEAMS[r["teams"] or "three_pairs"]
     return 2 if r["players"] == 4 and r["partnerships"] else r["players"]
+
+
+def _pairs(r: dict) -> bool:
+    """Every side is two partners (sitting opposite): the partnership keys' tables."""
+    return 2 * _sides(r) == _players(r)
 
 
 def _side(seat: int, r: dict) -> int:
@@ -185,20 +224,51 @@ def _seats_of(side: int, r: dict) -> list[int]:
 
 
 def _partner(seat: int, r: dict) -> int | None:
-    """The partner's seat, None at a table without partners."""
-    return partner_of(seat) if _sides(r) < _players(r) else None
+    """The partner's seat (opposite), None at a table without pairs of partners."""
+    return (seat + _sides(r)) % _players(r) if _pairs(r) else None
+
+
+def _six_deck(r: dict) -> str | None:
+    """The six-player deck in force (None at other tables and under cancel_spades)."""
+    if r["players"] != 6 or r["cancel_spades"]:
+        return None
+    return r["deck"] or "double_minus_2c"
+
+
+def _copies(r: dict) -> int:
+    """2 when every card is there twice (two decks), else 1."""
+    return 2 if r["cancel_spades"] or _six_deck(r) in TWO_DECKS else 1
+
+
+def _kitty_size(r: dict) -> int:
+    """Section 4.1: the leftover cards (deck size mod players), plus one trick's worth (one card
+    per player) under ``kitty_extra_trick``; 0 without a kitty."""
+    if not r["kitty"]:
+        return 0
+    return len(_order_of(r).deck) % _players(r) + _players(r) * bool(r["kitty_extra_trick"])
 
 
 def _cards_each(r: dict) -> int:
-    """Cards dealt to each player, hence tricks in a hand: the deck shared out evenly, what
-    is left over undealt (section 4.7: three players with ``remove = "last"``, one card)."""
-    return len(_order_of(r).deck) // _players(r)
+    """Cards dealt to each player, hence tricks played in a hand: the deck less the kitty shared
+    out evenly, what is left over undealt (section 4.7: three players with ``remove = "last"``,
+    one card)."""
+    return (len(_order_of(r).deck) - _kitty_size(r)) // _players(r)
+
+
+def _n_tricks(r: dict) -> int:
+    """Tricks a hand is scored over: the tricks played, and the kitty's discard under
+    ``kitty_extra_trick`` (section 4.1: it "counts as one trick won by him")."""
+    return _cards_each(r) + bool(r["kitty"] and r["kitty_extra_trick"])
 
 
 def table_of(rules: dict | str | None = None) -> dict:
-    """``{"players", "sides", "cards_each"}`` of the rules' table (section 4.7)."""
+    """``{"players", "sides", "cards_each", "tricks", "deck", "kitty", "copies"}`` of the rules'
+    table (section 4.7): ``deck`` is the number of cards (both copies with two decks),
+    ``kitty`` the kitty's size (section 4.1), ``tricks`` the tricks a hand is scored over."""
     r = resolve_rules(rules)
-    return {"players": _players(r), "sides": _sides(r), "cards_each": _cards_each(r)}
+    return {"players": _players(r), "sides": _sides(r), "cards_each": _cards_each(r),
+            "tricks": _n_tricks(r), "deck": len(_order_of(r).deck), "kitty": _kitty_size(r),
+            "copies": _copies(r)}
 
 
 # --- rules (RULES.md section 3) ----------------------------------------------------------------
@@ -206,9 +276,17 @@ def table_of(rules: dict | str | None = None) -> dict:
 # spades.standard: the section 3 table, key by key.
 STANDARD: dict = {
     # --- section 4.7, player counts and team shapes ---
-    "players": 4,  # 3 | 4 | 5 seats (two, six and eight players are not implemented here)
+    "players": 4,  # 3 | 4 | 5 | 6 | 8 seats (two players are not implemented here)
     "partnerships": True,  # four players: partners opposite; False: cutthroat, each his own side
     "remove": "2C",  # three players without jokers: take out the 2C, or "last": one card undealt
+    "deck": None,  # six players (None = "double_minus_2c"), see SIX_DECKS
+    "teams": None,  # six players (None = "three_pairs"), see TEAMS
+    "duplicate_wins": "first",  # two decks: of two identical cards in a trick the first | "last"
+    "cancel_spades": False,  # six or eight players, two decks: cancel spades (section 4.7)
+    # --- section 4.1, the kitty ---
+    "kitty": False,  # the leftover cards (no card taken out) form a kitty
+    "kitty_taker": "two_of_clubs",  # | "high_bidder": who adds the kitty to his hand
+    "kitty_extra_trick": False,  # the kitty holds one trick more; the discard is a trick won
     "nil": True,  # a bid of 0 is "nil"; False -> the minimum bid is 1
     "nil_bonus": 100,  # +/- for a nil made / failed, scored apart from the partner's contract
     "nil_tricks": "bags_only",  # "bags_only" | "count" | "ignored": what a nil bidder's tricks do
@@ -275,8 +353,9 @@ STANDARD: dict = {
     "defeat_score": False,  # a side at or below -target_score loses
     # --- section 4.2 card order and trumps; section 4.3 leads and play constraints ---
     "trump_order": "standard",  # how the spades rank, see CARD_ORDERS
-    "jokers": 0,  # 0 | 2: the big and little jokers "BJ" and "LJ" join the deck
+    "jokers": 0,  # 0 | 2 | 3 | 4: "BJ", "LJ" (five players "XJ"; four: BJ, LJ twice) join
     "jokers_remove": None,  # the cards the jokers replace (None: ["2C", "2D"]); needs jokers
+    "jokes_tie": "higher_joker",  # jokes_win: | "first_joker" | "suit" (see _jokes_strengths)
     "first_lead": "left_of_dealer",  # | "two_of_clubs" | "lowest_club": the holder leads it
     "first_trick_clubs": False,  # the lowest club leads trick 1; no spade on it unless only spades
     "first_trick_lowest_club": False,  # on trick 1 each plays his lowest club (void: a non-spade)
@@ -334,18 +413,89 @@ def resolve_rules(rules: dict | str | None = None) -> dict:
         raise ValueError(f"spades_broken must be True, False or 'never', not {broken!r}")
     if full["bag_limit"] is not None and full["bag_limit"] <= 0:
         raise ValueError("bag_limit must be positive (or None for no bag penalty)")
-    if full["players"] not in (3, 4, 5) or isinstance(full["players"], bool):
-        raise ValueError(f"players must be 3, 4 or 5 (two, six and eight players are not "
-                         f"implemented by the reference), not {full['players']!r}")
-    if full["partnerships"] is not True and full["partnerships"] is not False:
-        raise ValueError(f"partnerships must be True or False, not {full['partnerships']!r}")
-    if full["remove"] not in ("2C", "last"):
-        raise ValueError(f"remove must be '2C' or 'last', not {full['remove']!r}")
+    if full["players"] not in (3, 4, 5, 6, 8) or isinstance(full["players"], bool):
+        raise ValueError(f"players must be 3, 4, 5, 6 or 8 (two players are not implemented by "
+                         f"the reference), not {full['players']!r}")
+    for key in ("partnerships", "cancel_spades", "kitty", "kitty_extra_trick"):
+        if full[key] is not True and full[key] is not False:
+            raise ValueError(f"{key} must be True or False, not {full[key]!r}")
+    for key, values in (("remove", ("2C", "last")), ("deck", (None, *SIX_DECKS)),
+                        ("teams", (None, *TEAMS)), ("duplicate_wins", ("first", "last")),
+                        ("kitty_taker", KITTY_TAKERS), ("jokes_tie", JOKES_TIES)):
+        if full[key] not in values:
+            raise ValueError(f"{key} must be one of {values}, not {full[key]!r}")
+    _check_big_tables(full)
     _check_section_4_4(full)
     _check_section_4_6(full)
     _check_sections_4_2_4_3(full)
+    _check_kitty(full)
     _check_section_4_7(full)
     return full
+
+
+KITTY_TAKERS = ("two_of_clubs", "high_bidder")
+JOKES_TIES = ("higher_joker", "first_joker", "suit")
+# Section 4.7 (the issue 8 spec): the keys two-deck games (double_minus_2c, double_jokers,
+# double_kitty, cancel_spades) do not play, refused when not at the standard game's value (the
+# engine's seven_trump_reveal, face_up_cards and redeal_poor_hands too, unknown to this
+# reference); trump_order is "standard" (cancel_spades has its own order).
+TWO_DECK_REFUSED = ("pass_cards", "nil_pass", "bag_cancel_card", "dix", "last_trick_ace",
+                    "last_trick_ace_nil", "last_trick_deuce", "last_trick_high_spade",
+                    "first_lead", "first_trick_clubs", "first_trick_lowest_club",
+                    "must_overtrump", "must_trump", "trump_order")
+SIX_DECK_JOKERS = {"double_jokers": 4, "single_jokers": 2}  # the jokers a six-player deck needs
+
+
+def _check_big_tables(r: dict) -> None:
+    """Section 4.7 six and eight players (the issue 8 spec), each a ValueError naming the key:
+    eight players only under cancel_spades; ``deck`` and ``teams`` only at six players and not
+    under cancel_spades; each six-player deck with its jokers (double_jokers 4, single_jokers 2,
+    the others none) and double_kitty with the kitty (and the kitty at six players only with
+    it); four jokers only with double_jokers; ``duplicate_wins = "last"`` only in a two-deck
+    game other than cancel_spades; in a two-deck game ``TWO_DECK_REFUSED`` (the message says
+    "two decks"); cancel_spades see ``_check_cancel_spades``."""
+    players = r["players"]
+    if players == 8 and not r["cancel_spades"]:
+        raise ValueError("players: eight players play cancel_spades only (set cancel_spades = "
+                         "True)")
+    for key in ("deck", "teams"):
+        if r[key] is not None and (players != 6 or r["cancel_spades"]):
+            raise ValueError(f"{key}: for six players only (cancel_spades has its own deck and "
+                             "pairs)")
+    if _six_deck(r) is not None:
+        need = SIX_DECK_JOKERS.get(_six_deck(r), 0)
+        if r["jokers"] != need:
+            raise ValueError(f"jokers: deck {_six_deck(r)!r} plays with {need} jokers, not "
+                             f"{r['jokers']!r}")
+        if (_six_deck(r) == "double_kitty") != bool(r["kitty"]):
+            raise ValueError("kitty: at six players the kitty goes with deck 'double_kitty' "
+                             "(two leftover cards), and that deck with kitty = True")
+    elif r["jokers"] == 4:
+        raise ValueError("jokers: four jokers are for six players with deck 'double_jokers'")
+    if r["duplicate_wins"] != "first" and (_copies(r) == 1 or r["cancel_spades"]):
+        raise ValueError("duplicate_wins: rules identical cards in a trick, which only two "
+                         "decks have (and cancel_spades cancels them)")
+    if r["cancel_spades"]:
+        _check_cancel_spades(r)
+    elif _copies(r) == 2:
+        clash = [k for k in TWO_DECK_REFUSED if r[k] != STANDARD[k]]
+        if clash:
+            raise ValueError(f"{clash[0]}: not played with two decks (deck {_six_deck(r)!r})")
+
+
+def _check_cancel_spades(r: dict) -> None:
+    raise ValueError("cancel_spades: not implemented by the reference yet")
+
+
+def _check_kitty(r: dict) -> None:
+    for key in ("kitty", "kitty_taker", "kitty_extra_trick"):
+        if r[key] != STANDARD[key]:
+            raise ValueError(f"{key}: not implemented by the reference yet")
+
+
+def _check_jokes(r: dict) -> None:
+    if r["jokes_tie"] != STANDARD["jokes_tie"]:
+        raise ValueError("jokes_tie: needs trump_order = 'jokes_win'")
 
 
 # Section 4.7: the keys written for partners (a partner's bid, a side of two, "both partners"),
@@ -363,15 +513,18 @@ TWO_SIDE_KEYS = ("set_to_opponents", "book_made", "hook")
 
 
 def _check_section_4_7(r: dict) -> None:
-    """The partnership keys at a table without partners and the two-side keys at a table of
-    more than two sides (section 4.7), each a ValueError naming the key. (``remove`` and
+    """The partnership keys at a table without pairs of partners (cutthroat, three, five, six
+    players solo or in two threes) and the two-side keys at a table of more than two sides
+    (section 4.7), each a ValueError naming the key. (``remove`` and
     ``partnerships`` themselves are checked with the deck, ``_check_sections_4_2_4_3``.)"""
     used = [k for k in (*PARTNER_KEYS, *TWO_SIDE_KEYS) if r[k] != STANDARD[k]]
-    if _sides(r) == _players(r):
+    if not _pairs(r):
         clash = [k for k in used if k in PARTNER_KEYS]
         if clash:
-            raise ValueError(f"{clash[0]}: needs partners; {r['players']} players "
-                             f"{'in cutthroat ' if r['players'] == 4 else ''}have none")
+            shape = ("in cutthroat " if r["players"] == 4 else "in two threes "
+                     if _sides(r) == 2 else "")
+            raise ValueError(f"{clash[0]}: needs partners in pairs; {r['players']} players "
+                             f"{shape}have none")
     if _sides(r) != 2:
         clash = [k for k in used if k in TWO_SIDE_KEYS]
         if clash:
@@ -608,21 +761,26 @@ _DEFAULT_REMOVED = ("2C", "2D")  # section 4.2: four players with two jokers rem
 
 class _Order:
     """One card order: the deck, each card's suit in play ("S" for every spade of the order) and
-    its power (higher beats lower; equal cards have equal power).
+    its power (higher beats lower; equal cards have equal power), and how a trick is won.
 
     Spades: 100 + place counted from the weakest of the order's list; any other card: its rank
     (2..14), compared within its suit only (suit_ladder compares suits first, see ``strength``).
+    ``copies`` = 2: every card (and joker) is in the deck twice (two decks, section 4.7);
+    ``last_of_equals``: of equal cards the last played wins (``duplicate_wins = "last"``).
     """
 
-    def __init__(self, order: str, jokers: int, removed: tuple[str, ...]):
+    def __init__(self, order: str, jokers: int, removed: tuple[str, ...], copies: int = 1,
+                 last_of_equals: bool = False):
         tiers = [t if isinstance(t, tuple) else (t,) for t in CARD_ORDERS[order]]
-        tiers = [tuple(c for c in t if c not in JOKERS[jokers:]) for t in tiers]
+        joker_types = JOKERS[:jokers // copies]  # four jokers in two decks: BJ, LJ twice each
+        tiers = [tuple(c for c in t if c not in JOKERS or c in joker_types) for t in tiers]
         tiers = [t for t in tiers if t]
         self.order = order
         self.ladder = order == "suit_ladder"
+        self.last_of_equals = last_of_equals
         self.spades = {c: 100 + len(tiers) - k for k, tier in enumerate(tiers) for c in tier}
         natural = [c for c in DECK if c not in removed]
-        self.deck = tuple(natural + list(JOKERS[:jokers]))
+        self.deck = tuple((natural + list(joker_types)) * copies)
         self.suit = {c: "S" if c in self.spades else c[1] for c in self.deck}
         self.power = {c: _rank(c) for c in DECK}
         self.power.update(self.spades)  # removed spades too: "9S or higher" needs 9S's place
@@ -638,12 +796,17 @@ class _Order:
             return 1, self.power[card]
         return 0, 0
 
-    def winning_index(self, cards: list[str]) -> int:
+    def winning_index(self, cards: list[str], sides: list[int] | None = None) -> int | None:
         """The index in ``cards`` (a trick, whole or in part, in order of play) of the card that
-        wins it so far: the strongest, the first played of equal ones."""
+        wins it so far: the strongest, the first played of equal ones (the last under
+        ``duplicate_wins = "last"``). ``sides``: the side of each card's player (needed by
+        the orders that read them)."""
         led = self.suit[cards[0]]
         strengths = [self.strength(c, led) for c in cards]
-        return strengths.index(max(strengths))
+        best = max(strengths)
+        if self.last_of_equals:
+            return len(strengths) - 1 - strengths[::-1].index(best)
+        return strengths.index(best)
 
     def lowest_club(self) -> str:
         """The lowest club of the deck (the order's clubs: not a deuce or bower made a spade)."""
@@ -654,10 +817,16 @@ _ORDERS: dict[tuple, _Order] = {}
 
 
 def _removed(r: dict) -> tuple[str, ...]:
-    """The cards taken out of the deck. Four players: the cards the jokers replace (section 4.2
-    ``jokers_remove``), none without jokers. Section 4.7: three players "17 each; remove = "2C"
-    (default) or the last card undealt. With jokers: 18 each" (54 cards, none out); five
-    players "remove 2D and 2H, 10 each; or add three jokers, 11 each" (55 cards, none out)."""
+    """The cards taken out of the deck (both copies with two decks). Four players: the cards the
+    jokers replace (section 4.2 ``jokers_remove``), none without jokers. Section 4.7: three
+    players "17 each; remove = "2C" (default) or the last card undealt. With jokers: 18 each"
+    (54 cards, none out); five players "remove 2D and 2H, 10 each; or add three jokers, 11
+    each" (55 cards, none out); six players: the 2C of ``double_minus_2c``, the four 2s of
+    ``no_twos``."""
+    r = _known(r)
+    six = _six_deck(r)
+    if six is not None:
+        return {"double_minus_2c": ("2C",), "no_twos": ("2S", "2H", "2D", "2C")}.get(six, ())
     if r["players"] == 3:
         return ("2C",) if not r["jokers"] and r["remove"] == "2C" else ()
     if r["players"] == 5:
@@ -667,8 +836,17 @@ def _removed(r: dict) -> tuple[str, ...]:
     return tuple(r["jokers_remove"]) if r["jokers_remove"] is not None else _DEFAULT_REMOVED
 
 
+def _known(r: dict) -> dict:
+    """``r`` with every key of STANDARD: the conformance tests hand a few private helpers
+    (``_order_of``, ``_removed``, ``_stages``) the engine's rules as a dict of the keys both
+    know, unresolved; a key the engine does not have yet is then at its standard value."""
+    return r if len(r) >= len(STANDARD) else {**STANDARD, **r}
+
+
 def _order_of(r: dict) -> _Order:
-    key = (r["trump_order"], r["jokers"], _removed(r))
+    r = _known(r)
+    key = (r["trump_order"], r["jokers"], _removed(r), _copies(r),
+           r["duplicate_wins"] == "last")
     if key not in _ORDERS:
         _ORDERS[key] = _Order(*key)
     return _ORDERS[key]
@@ -676,7 +854,7 @@ def _order_of(r: dict) -> _Order:
 
 def deck_of(rules: dict | str | None = None) -> list[str]:
     """The cards of the rules' deck: the 52 less ``jokers_remove``, plus "BJ" and "LJ" with
-    ``jokers = 2`` (section 4.2)."""
+    ``jokers = 2`` (section 4.2); the decks of section 4.7 (a card twice with two decks)."""
     return list(_order_of(resolve_rules(rules)).deck)
 
 
@@ -713,11 +891,11 @@ def _check_sections_4_2_4_3(r: dict) -> None:
     order = r["trump_order"]
     if order == "jokes_win":
         raise ValueError("trump_order: jokes_win is not implemented by the reference")
+    _check_jokes(r)
     if order not in CARD_ORDERS:
         raise ValueError(f"trump_order must be one of {sorted(CARD_ORDERS)}, not {order!r}")
-    if r["jokers"] not in (0, 2, 3) or isinstance(r["jokers"], bool):
-        raise ValueError(f"jokers: 0, 2 or 3 (4 is for six players, not implemented by the "
-                         f"reference), not {r['jokers']!r}")
+    if r["jokers"] not in (0, 2, 3, 4) or isinstance(r["jokers"], bool):
+        raise ValueError(f"jokers: 0, 2, 3 or 4, not {r['jokers']!r}")
     removed = r["jokers_remove"]
     if removed is not None and (not isinstance(removed, list | tuple) or any(
             c not in DECK for c in removed) or len(set(removed)) != len(removed)):
@@ -734,13 +912,16 @@ def _check_sections_4_2_4_3(r: dict) -> None:
         raise ValueError(f"trump_order: {order} ranks the two jokers, set jokers = 2")
     if r["jokers"] and order in _NO_JOKERS:
         raise ValueError(f"jokers: trump_order {order} has no rank for a joker")
-    allowed = 3 if r["players"] == 5 else 2  # section 4.7: five players add three jokers
-    if r["jokers"] not in (0, allowed):
-        raise ValueError(f"jokers: {r['players']} players play with {allowed} jokers or none")
+    # section 4.7: five players add three jokers; six players' decks hold 2 or 4 (checked with
+    # the deck, _check_big_tables); eight players (cancel_spades) none
+    allowed = {3: (2,), 4: (2,), 5: (3,), 6: (2, 4), 8: ()}[r["players"]]
+    if r["jokers"] and r["jokers"] not in allowed:
+        raise ValueError(f"jokers: {r['players']} players play with {allowed or 'no'} jokers or "
+                         "none")
     if removed is not None and not r["jokers"]:
         raise ValueError("jokers_remove: there are no jokers to make room for")
     if removed is not None and r["players"] != 4:
-        raise ValueError("jokers_remove: three and five players take no card out for the jokers")
+        raise ValueError("jokers_remove: only four players take cards out for the jokers")
     if r["players"] == 4 and len(_removed(r)) != r["jokers"]:
         raise ValueError(f"jokers_remove: one card per joker ({r['jokers']}) keeps the hands even")
     # section 4.7: remove = "last" is three players' option without jokers; no partners is the
@@ -749,10 +930,10 @@ def _check_sections_4_2_4_3(r: dict) -> None:
         raise ValueError("remove: only three players without jokers leave a card out")
     if not r["partnerships"] and r["players"] != 4:
         raise ValueError("partnerships: False (cutthroat) is for four players; three and five "
-                         "players never have partners")
+                         "players never have partners, six choose their teams")
     if r["bag_cancel_card"] in _removed(r):
         raise ValueError(f"bag_cancel_card: {r['bag_cancel_card']} is out of the deck "
-                         "(jokers_remove)")
+                         "(jokers_remove, or a six-player deck)")
     if r["first_lead"] == "two_of_clubs" and order == "deuces_high":
         raise ValueError("first_lead: two_of_clubs, but under deuces_high the 2C is a spade")
     for card, keys in (("AS", ("lead_ace_of_spades",)), ("9S", ("dix", "last_trick_high_spade"))):
@@ -760,7 +941,8 @@ def _check_sections_4_2_4_3(r: dict) -> None:
         if on and card in _removed(r):
             raise ValueError(f"jokers_remove: {on[0]} names the {card}, taken out")
     if r["first_lead"] == "two_of_clubs" and "2C" in _removed(r):
-        raise ValueError("first_lead: two_of_clubs, but jokers_remove takes the 2C out")
+        raise ValueError("first_lead: two_of_clubs, but the deck has no 2C (jokers_remove, or "
+                         "a six-player deck)")
     trick_one = [k for k in ("first_trick_clubs", "first_trick_lowest_club") if r[k]]
     trick_one += ["first_lead"] if r["first_lead"] != "left_of_dealer" else []
     if len(trick_one) > 1 and trick_one != ["first_trick_clubs", "first_lead"]:
@@ -778,15 +960,16 @@ def _check_sections_4_2_4_3(r: dict) -> None:
 # --- tricks (RULES.md section 0, section 3) ----------------------------------------------------
 
 
-def trick_winner(trick: list[str], leader: int, rules: dict | str | None = None) -> int:
+def trick_winner(trick: list[str], leader: int, rules: dict | str | None = None) -> int | None:
     """Seat that wins a complete trick, ``trick[i]`` having been played by seat ``leader + i``.
 
     Section 0: the highest trump (spade) wins; with no spade, the highest card of the led suit.
-    A trick has one card per player (section 4.7: three, four or five).
+    A trick has one card per player (section 4.7: three to eight).
     A card of another suit never wins. Section 4.2: "spade" and "highest" as the rules' card
     order says (``CARD_ORDERS``); of two equal jokers (``jokers_first_wins``) the first played
     wins; under ``suit_ladder`` the highest card of the highest suit on the ladder S > C > D > H
-    wins, whatever was led.
+    wins, whatever was led. Two decks (section 4.7): of the two copies of the highest card the
+    first played wins, or the last under ``duplicate_wins = "last"``.
     """
     r = resolve_rules(rules)
     if len(trick) != _players(r):
@@ -795,12 +978,24 @@ def trick_winner(trick: list[str], leader: int, rules: dict | str | None = None)
     for card in trick:
         if card not in o.suit:
             raise ValueError(f"{card!r} is not a card of this deck")
-    return (leader + o.winning_index(list(trick))) % _players(r)
+    extra = Counter(trick) - Counter(o.deck)
+    if extra:
+        raise ValueError(f"the deck has fewer copies of {sorted(extra)}")
+    return _winner(list(trick), leader, r)
 
 
-def _winner(trick: list[str], leader: int, r: dict) -> int:
+def _trick_index(cards: list[str], leader: int, r: dict) -> int | None:
+    """The index in ``cards`` (a trick or its start, in order of play, led by ``leader``) of
+    the card that holds it (see ``_Order.winning_index``)."""
+    players = _players(r)
+    sides = [_side((leader + k) % players, r) for k in range(len(cards))]
+    return _order_of(r).winning_index(cards, sides)
+
+
+def _winner(trick: list[str], leader: int, r: dict) -> int | None:
     """trick_winner for checked cards and resolved rules."""
-    return (leader + _order_of(r).winning_index(trick)) % _players(r)
+    k = _trick_index(trick, leader, r)
+    return None if k is None else (leader + k) % _players(r)
 
 
 # --- bidding (RULES.md section 3: bidding, nil, blind_nil, max_team_bid; section 4.4 keys) -----
@@ -818,8 +1013,10 @@ class _Turn:
         self.partner = None if partner is None else self.made.get(partner)
         self.n_spades = n_spades
         self.players = _players(r)
-        self.cards = _cards_each(r)
-        self.opponents = [s for s in range(self.players) if _side(s, r) != _side(seat, r)]
+        self.partner_seat = partner
+        self.tricks = _n_tricks(r)  # bids are 0..the tricks of the hand
+        side = _side(seat, r)
+        self.opponent_sides = [_seats_of(k, r) for k in range(_sides(r)) if k != side]
 
     @property
     def is_fourth(self) -> bool:
@@ -828,8 +1025,8 @@ class _Turn:
 
     @property
     def opponents_double_nil(self) -> bool:
-        """Both opponents have already bid nil (blind or not)."""
-        return all(self.made.get(s) == 0 for s in self.opponents)
+        """Both partners of an other side have already bid nil (blind or not)."""
+        return any(all(self.made.get(s) == 0 for s in seats) for seats in self.opponent_sides)
 
 
 def _nil_rule(bid: int, t: _Turn, r: dict) -> str | None:
@@ -856,7 +1053,7 @@ def _max_team_bid_rule(bid: int, t: _Turn, r: dict) -> str | None:
             return (f"the partner still to bid needs at least {least}: the side would bid more "
                     f"than max_team_bid = {r['max_team_bid']}")
     elif bid + t.partner > r["max_team_bid"]:
-        return (f"with partner seat {partner_of(t.seat)}'s bid of {t.partner} the side would bid "
+        return (f"with partner seat {t.partner_seat}'s bid of {t.partner} the side would bid "
                 f"more than max_team_bid = {r['max_team_bid']}")
     return None
 
@@ -882,8 +1079,8 @@ def _min_team_bid_rule(bid: int, t: _Turn, r: dict) -> str | None:
 def _hook_rule(bid: int, t: _Turn, r: dict) -> str | None:
     # section 4.4 `hook`: the fourth bidder may not make the four bids total 13 (nil counts 0);
     # after a side contract only two seats bid, so nobody is fourth (reading, the engine's too)
-    if r["hook"] and t.is_fourth and bid == t.cards - sum(t.made.values()):
-        return f"hook: the others bid {sum(t.made.values())}, the bids may not total {t.cards}"
+    if r["hook"] and t.is_fourth and bid == t.tricks - sum(t.made.values()):
+        return f"hook: the others bid {sum(t.made.values())}, the bids may not total {t.tricks}"
     return None
 
 
@@ -925,7 +1122,7 @@ def _moon_rule(bid: int, t: _Turn, r: dict) -> str | None:
     # side has bid double nil, so the second partner may not make his side's total that number
     if t.partner is None or t.partner == 0 or bid == 0 or not t.opponents_double_nil:
         return None
-    for key, total in (("moon", t.cards), ("lexington", t.cards - 1)):
+    for key, total in (("moon", t.tricks), ("lexington", t.tricks - 1)):
         if r[key] and t.partner + bid == total:
             return f"{key}: the other side bid double nil, so the side may not bid {total}"
     return None
@@ -951,7 +1148,7 @@ def _first_reason(rules_: tuple, bid: int, t: _Turn, r: dict) -> str | None:
 def _legal(t: _Turn, r: dict) -> list[int]:
     """The legal bids at this turn, ascending: 0..the cards each player holds (13 at four
     players; section 4.7: 17 or 18 at three, 10 or 11 at five)."""
-    required = [b for b in range(t.cards + 1) if _first_reason(_REQUIREMENTS, b, t, r) is None]
+    required = [b for b in range(t.tricks + 1) if _first_reason(_REQUIREMENTS, b, t, r) is None]
     kept = [b for b in required if _first_reason(_PROHIBITIONS, b, t, r) is None]
     return kept if kept else required  # prohibitions that would leave no bid do not apply
 
@@ -1031,7 +1228,7 @@ def legal_bids(
     nil_now = 0 in _legal(_Turn(seat, bids_so_far, None, r), r)
     blind_nil = bool(r["nil"] and r["blind_nil"] and _blind_deficit_ok(seat, scores_before, r)
                      and nil_now and _blind_moon_stands(seat, bids_so_far, blind_so_far,
-                                                        declared) is None)
+                                                        declared, r) is None)
     return {"bids": allowed, "blind_nil": blind_nil}
 
 
@@ -1064,11 +1261,12 @@ def _contract_on(code: str, r: dict) -> bool:
 
 
 def _blind_moon_stands(seat: int, bids_so_far: dict, blind_so_far: dict | None,
-                       declared: list) -> str | None:
+                       declared: list, r: dict) -> str | None:
     """Why a blind nil by ``seat`` would complete a double blind nil after the opponents' blind
     moon (section 4.4 ``blind_moon``: the first of the two to be bid stands), or None."""
-    partner = partner_of(seat)
-    if (declared[1 - side_of(seat)] == "blind_moon" and bids_so_far.get(partner) == 0
+    partner = _partner(seat, r)
+    others = [k for k in range(_sides(r)) if k != _side(seat, r)]
+    if (any(declared[k] == "blind_moon" for k in others) and bids_so_far.get(partner) == 0
             and (blind_so_far or {}).get(partner)):
         return ("blind_moon: the opponents declared blind moon first, so no double blind nil "
                 f"(partner seat {partner} bid blind nil)")
@@ -1106,15 +1304,16 @@ def legal_side_contracts(
             or _partner(seat, r) in bids_so_far):
         return {"blind": [], "sighted": []}
     blind_so_far = blind_so_far or {}
-    opp = [s for s in range(_players(r)) if _side(s, r) != side]
-    double_blind = all(bids_so_far.get(s) == 0 and blind_so_far.get(s) for s in opp)
+    double_blind = any(all(bids_so_far.get(s) == 0 and blind_so_far.get(s)
+                           for s in _seats_of(k, r)) for k in range(_sides(r)) if k != side)
     out: dict[str, list[str]] = {"blind": [], "sighted": []}
     for code, (_, blind) in SIDE_CONTRACTS.items():
         if not _contract_on(code, r):
             continue
         if code == "blind_moon" and double_blind:
             continue
-        if code in MO and r["mo_b"] and declared[1 - side] in MO:
+        if code in MO and r["mo_b"] and any(declared[k] in MO for k in range(len(declared))
+                                            if k != side):
             continue
         out["blind" if blind else "sighted"].append(code)
     return out
@@ -1134,7 +1333,7 @@ def legal_bemo(
     r = resolve_rules(rules)
     if not r["bemo"] or _declared(side_contracts, r)[_side(seat, r)] is not None:
         return []
-    own, partner = bids_so_far.get(seat), bids_so_far.get(partner_of(seat))
+    own, partner = bids_so_far.get(seat), bids_so_far.get(_partner(seat, r))
     if own is None or partner is None or own == 0 or partner == 0:
         return []
     return list(BEMOS)
@@ -1162,7 +1361,8 @@ def first_leader(dealer: int, side_contracts: list[str | None] | None, rules: di
     if r["mo_b"]:
         for side, code in enumerate(_declared(side_contracts)):
             if code in MO:
-                return left if side_of(left) == side else (left + 1) % N_SEATS
+                return next(s % _players(r) for s in range(left, left + _players(r))
+                            if _side(s % _players(r), r) == side)
     return left
 
 
@@ -1275,15 +1475,15 @@ def _check_bids(record: dict, r: dict, scores_before: list[int]) -> tuple:
             if not allowed["blind_nil"]:
                 why = _why_not(0, _Turn(seat, made, None, r), r)
                 if why is None:
-                    why = _blind_moon_stands(seat, made, made_blind, declared)
+                    why = _blind_moon_stands(seat, made, made_blind, declared, r)
                 if why is None or not (r["blind_nil"] and _blind_deficit_ok(seat, scores_before, r)):
                     why = (f"blind_nil={r['blind_nil']}, nil={r['nil']}, side {side} "
                            f"must trail by at least {r['blind_nil_min_deficit']}; scores before "
                            f"{scores_before}")
                 raise IllegalBid(f"seat {seat}: blind nil not allowed ({why})")
         elif bid not in allowed["bids"]:
-            if not 0 <= bid <= _cards_each(r):
-                why = f"bids are 0..{_cards_each(r)}"
+            if not 0 <= bid <= _n_tricks(r):
+                why = f"bids are 0..{_n_tricks(r)}"
             else:
                 why = _why_not(bid, _Turn(seat, made, _n_spades(hands[seat], r), r), r)
             raise IllegalBid(f"seat {seat}: bid {bid} not allowed: {why}")
@@ -1292,7 +1492,7 @@ def _check_bids(record: dict, r: dict, scores_before: list[int]) -> tuple:
         if partner in made and bemo[side] is not None:  # the side's second bidder
             if bemo[side] not in legal_bemo(seat, made, r, side_contracts=declared):
                 why = ("bemo is off" if not r["bemo"] else
-                       f"a side with a nil may not (bids {made[partner_of(seat)]} and {bid})")
+                       f"a side with a nil may not (bids {made[partner]} and {bid})")
                 raise IllegalBid(f"seat {seat}: bemo {bemo[side]!r} not allowed: {why}")
     return list(bids), [bool(b) for b in blind], declared, bemo
 
@@ -1301,8 +1501,9 @@ def _why_no_contract(code: str, side: int, declared: list, r: dict) -> str:
     if not _contract_on(code, r):
         key = SIDE_CONTRACTS[code][0] or "mo_a or mo_b"
         return f"{key} is off"
-    if code in MO and r["mo_b"] and declared[1 - side] in MO:
-        return (f"mo_b: the opponents declared {declared[1 - side]!r} and lead trick 1; only one "
+    theirs = [c for k, c in enumerate(declared) if k != side and c in MO]
+    if code in MO and r["mo_b"] and theirs:
+        return (f"mo_b: the opponents declared {theirs[0]!r} and lead trick 1; only one "
                 "side may declare Mo")
     return "the opponents both bid blind nil first (the first of blind moon / double blind nil " \
         "stands)"
@@ -1385,6 +1586,7 @@ def _stages(hand: list[str], trick: list[str], broken: bool, r: dict, trick_no: 
     ``("hand", hand)`` to the legal cards; a card is illegal by the first rule that drops it."""
     if not hand:
         raise ValueError("empty hand")
+    r = _known(r)
     o = _order_of(r)
     spades = [c for c in hand if o.suit[c] == TRUMP]
     others = [c for c in hand if o.suit[c] != TRUMP]
@@ -1485,11 +1687,11 @@ def _play_out(record: dict, r: dict, leader: int) -> tuple[list[int], list[int],
             if card not in order.suit:
                 raise ValueError(f"seat {seat}: {card!r} is not a card of this deck (section 4.2: "
                                  f"jokers {r['jokers']}, removed {list(_removed(r))})")
-    dealt = [c for hand in hands_in for c in hand]
-    if len(set(dealt)) != len(dealt):  # every card held is of the deck (checked above)
-        dupes = sorted({c for c in dealt if dealt.count(c) > 1})
+    dealt = Counter(c for hand in hands_in for c in hand)
+    extra = dealt - Counter(order.deck)  # every card held is of the deck (checked above)
+    if extra:  # a card more often than the deck has it (once, or twice with two decks)
         raise ValueError(f"the hands are not one {len(order.deck)}-card deck (duplicated: "
-                         f"{dupes})")
+                         f"{sorted(extra)})")
     # the deck less _undealt(r) cards (section 4.7: remove = "last" leaves one out)
 
     hands = [list(h) for h in hands_in]  # cards still held, in the record's order
@@ -1578,7 +1780,7 @@ def _side_contract_points(code: str, taken: int, won: list[bool] | None, r: dict
             return (120 if taken >= 6 else -60), 0
         return (120 if taken == 6 else -120), 0
     if code == "blind_moon":
-        return (130 if taken == N_TRICKS else -130), 0
+        return (130 if taken == _n_tricks(r) else -130), 0
     raise ValueError(f"unknown side contract {code!r}")
 
 
@@ -2034,11 +2236,12 @@ def wins_game(
     r = resolve_rules(rules)
     blind = blind or [False] * _players(r)
     declared = _declared(side_contracts, r)
+    n_tricks = _n_tricks(r)  # 13 at four players; "all the tricks" at other tables (reading)
     for side in range(_sides(r)):
         seats = _seats_of(side, r)
         taken = sum(tricks[s] for s in seats)
         if declared[side] is not None:
-            if declared[side] == "blind_moon" and taken == N_TRICKS:
+            if declared[side] == "blind_moon" and taken == n_tricks:
                 return side
             continue
         if (r["double_blind_nil"] and r["double_blind_nil_reward"] == "win"
@@ -2047,9 +2250,9 @@ def wins_game(
         if any(bids[s] == 0 for s in seats):
             continue
         total = sum(bids[s] for s in seats)
-        if r["moon"] and total == N_TRICKS and taken == N_TRICKS:
+        if r["moon"] and total == n_tricks and taken == n_tricks:
             return side
-        if r["lexington"] and total == LEXINGTON_TRICKS and taken >= LEXINGTON_TRICKS:
+        if r["lexington"] and total == n_tricks - 1 and taken >= n_tricks - 1:
             return side
     return None
 
@@ -2090,7 +2293,7 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
         rules = own if isinstance(own, dict) or own in PRESETS else None
     r = resolve_rules(rules)
 
-    players, n_sides, n_tricks = _players(r), _sides(r), _cards_each(r)
+    players, n_sides, n_tricks = _players(r), _sides(r), _n_tricks(r)
     dealer = record.get("dealer")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
         raise ValueError(f"'dealer' must be a seat 0..{players - 1}, got {dealer!r}")

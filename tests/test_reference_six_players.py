@@ -1,0 +1,399 @@
+"""The scalar reference's six players (RULES.md section 4.7 and the issue 8 spec): every
+``deck`` and ``teams`` shape, ``duplicate_wins``, two-deck records, and the refusals.
+
+Every expected seat, count and score is worked out by hand in the comment next to it from
+RULES.md (section 0 tricks, section 3 scoring, section 4.7 tables) and the issue 8 spec; none
+was copied from an implementation's output. A trick ``[c0, ..., c5]`` led by seat ``L`` is
+played by seats L, L+1, ..., L+5 (mod 6).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+try:  # tests/ as a package or as a plain directory on sys.path
+    from tests import reference as ref
+except ImportError:  # pragma: no cover
+    import reference as ref
+
+SIX = {"players": 6}
+JOKERS_OF = {"double_jokers": 4, "single_jokers": 2}
+
+
+def six(deck: str | None = None, teams: str | None = None, **more) -> dict:
+    rules = {"players": 6, **more}
+    if deck is not None:
+        rules["deck"] = deck
+        if deck in JOKERS_OF:
+            rules["jokers"] = JOKERS_OF[deck]
+    if teams is not None:
+        rules["teams"] = teams
+    return rules
+
+
+def hands_of(tricks: list[tuple[int, list[str]]], players: int = 6) -> list[list[str]]:
+    """The hands the plays of ``tricks`` (leader, cards in order of play) come from."""
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for leader, cards in tricks:
+        for k, card in enumerate(cards):
+            hands[(leader + k) % players].append(card)
+    return hands
+
+
+def record(tricks, *, dealer, bids, players=6, **more) -> dict:
+    return {"dealer": dealer, "hands": hands_of(tricks, players),
+            "plays": [c for _, cards in tricks for c in cards], "bids": list(bids), **more}
+
+
+# --- the decks and the hands (section 4.7) -------------------------------------------------------
+
+RANKS = "23456789TJQKA"
+ONE_DECK = Counter(r + s for s in "SHDC" for r in RANKS)
+
+
+@pytest.mark.parametrize(("deck", "size", "each", "copies", "deck_cards"), [
+    # two standard decks minus both 2C: 2 x 51 = 102, 17 each
+    ("double_minus_2c", 102, 17, 2, ONE_DECK + ONE_DECK - Counter({"2C": 2})),
+    # two decks + 4 jokers (two BJ, two LJ): 108, 18 each
+    ("double_jokers", 108, 18, 2, ONE_DECK + ONE_DECK + Counter({"BJ": 2, "LJ": 2})),
+    # ONE deck without the four 2s: 48, 8 each
+    ("no_twos", 48, 8, 1, ONE_DECK - Counter({"2S": 1, "2H": 1, "2D": 1, "2C": 1})),
+    # ONE deck + 2 jokers: 54, 9 each
+    ("single_jokers", 54, 9, 1, ONE_DECK + Counter({"BJ": 1, "LJ": 1})),
+])
+@pytest.mark.parametrize("teams", [None, "three_pairs", "two_threes", "solo"])
+def test_decks_and_hands(deck, size, each, copies, deck_cards, teams):
+    rules = six(deck, teams)
+    assert Counter(ref.deck_of(rules)) == deck_cards
+    sides = {None: 3, "three_pairs": 3, "two_threes": 2, "solo": 6}[teams]
+    assert ref.table_of(rules) == {"players": 6, "sides": sides, "cards_each": each,
+                                   "tricks": each, "deck": size, "kitty": 0, "copies": copies}
+
+
+def test_the_default_six_player_table():
+    # deck double_minus_2c and three pairs unless told otherwise
+    assert ref.table_of(SIX) == ref.table_of(six("double_minus_2c", "three_pairs"))
+    assert Counter(ref.deck_of(SIX))["2C"] == 0 and Counter(ref.deck_of(SIX))["AS"] == 2
+
+
+@pytest.mark.parametrize(("teams", "partner", "sides_of_seats"), [
+    ("three_pairs", [3, 4, 5, 0, 1, 2], [0, 1, 2, 0, 1, 2]),  # partners opposite: 0-3 1-4 2-5
+    ("two_threes", [None] * 6, [0, 1, 0, 1, 0, 1]),  # 0-2-4 against 1-3-5, no pairs
+    ("solo", [None] * 6, [0, 1, 2, 3, 4, 5]),
+])
+def test_team_shapes(teams, partner, sides_of_seats):
+    r = ref.resolve_rules(six(teams=teams))
+    assert [ref._partner(s, r) for s in range(6)] == partner
+    assert [ref._side(s, r) for s in range(6)] == sides_of_seats
+
+
+# --- who wins a trick -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rules", "trick", "leader", "seat"), [
+    # one AS of each deck: "first" (default) -> the first played; "last" -> the second
+    (SIX, ["AS", "KS", "AS", "2H", "3H", "4H"], 0, 0),
+    ({**SIX, "duplicate_wins": "last"}, ["AS", "KS", "AS", "2H", "3H", "4H"], 0, 2),
+    ({**SIX, "duplicate_wins": "last"}, ["AS", "KS", "AS", "2H", "3H", "4H"], 4, 0),  # seat 4+2
+    # two copies of a card that does not win: duplicate_wins changes nothing (the 9H wins)
+    ({**SIX, "duplicate_wins": "last"}, ["5H", "9H", "5H", "3H", "4H", "6H"], 1, 2),
+    (SIX, ["5H", "9H", "5H", "3H", "4H", "6H"], 1, 2),
+    # both copies of the led card, the highest of the suit: first -> the leader, last -> seat 3
+    (SIX, ["KD", "3D", "KD", "QD", "AC", "AH"], 1, 1),
+    ({**SIX, "duplicate_wins": "last"}, ["KD", "3D", "KD", "QD", "AC", "AH"], 1, 3),
+    # a spade beats both copies of the led ace: the 2S at seat (5 + 3) mod 6 = 2
+    ({**SIX, "duplicate_wins": "last"}, ["AD", "AD", "KD", "2S", "3C", "4C"], 5, 2),
+    # double_jokers, trump_order standard: BJ > LJ > AS; two BJ -> first / last
+    (six("double_jokers"), ["AS", "BJ", "LJ", "BJ", "AS", "KS"], 0, 1),
+    (six("double_jokers", duplicate_wins="last"), ["AS", "BJ", "LJ", "BJ", "AS", "KS"], 0, 3),
+    (six("double_jokers", duplicate_wins="last"), ["LJ", "AS", "LJ", "AS", "2S", "3S"], 2, 4),
+    # one-deck six-player decks: the usual ranking; single_jokers BJ > LJ > AS
+    (six("no_twos"), ["3H", "AH", "KH", "3S", "QH", "JH"], 0, 3),
+    (six("single_jokers"), ["AS", "KS", "LJ", "QS", "2H", "3S"], 3, 5),  # LJ at seat 3+2
+])
+def test_trick_winner(rules, trick, leader, seat):
+    assert ref.trick_winner(trick, leader, rules) == seat
+
+
+def test_a_trick_holds_at_most_the_copies_the_deck_has():
+    with pytest.raises(ValueError, match="copies"):
+        ref.trick_winner(["AS", "AS", "AS", "2H", "3H", "4H"], 0, SIX)
+    with pytest.raises(ValueError, match="copies"):  # one deck: the AS once
+        ref.trick_winner(["AS", "AS", "KS", "3H", "4H", "5H"], 0, six("no_twos"))
+    with pytest.raises(ValueError, match="not a card"):  # both 2C are out of double_minus_2c
+        ref.trick_winner(["2C", "3C", "4C", "5C", "6C", "7C"], 0, SIX)
+
+
+# --- a whole two-deck hand (double_minus_2c) -----------------------------------------------------
+
+# Dealer 5: seat 0 bids first and leads trick 1. Each trick: (leader, cards in order of play).
+TWO_DECK_TRICKS = [
+    (0, ["AC", "3C", "4C", "5C", "6C", "AC"]),  # 1: both AC, the first (seat 0) wins
+    (0, ["KC", "3C", "4C", "5C", "6C", "KC"]),  # 2: seat 0
+    (0, ["QC", "7C", "8C", "9C", "TC", "QC"]),  # 3: seat 0
+    (0, ["JC", "7C", "8C", "9C", "TC", "JC"]),  # 4: seat 0; every club played (24 = 2 x 12)
+    (0, ["AH", "2H", "3H", "4H", "5H", "6H"]),  # 5: seat 0
+    (0, ["AH", "2H", "3H", "4H", "5H", "6H"]),  # 6: seat 0
+    (0, ["KH", "7H", "8H", "9H", "TH", "JH"]),  # 7: seat 0
+    (0, ["KH", "7H", "8H", "9H", "TH", "JH"]),  # 8: seat 0
+    (0, ["QH", "2S", "QH", "2D", "3D", "4D"]),  # 9: seat 1, out of hearts, trumps: seat 1
+    (1, ["AD", "AD", "5D", "6D", "7D", "8D"]),  # 10: seats 1..0; both AD, the first: seat 1
+    (1, ["KD", "KD", "5D", "6D", "7D", "8D"]),  # 11: seat 1
+    (1, ["QD", "QD", "9D", "TD", "JD", "9D"]),  # 12: seat 1
+    (1, ["AS", "AS", "KS", "KS", "QS", "QS"]),  # 13: spades broken (trick 9): seat 1
+    (1, ["JS", "JS", "TS", "TS", "9S", "9S"]),  # 14: seat 1
+    (1, ["8S", "8S", "7S", "7S", "6S", "6S"]),  # 15: seat 1
+    (1, ["5S", "5S", "4S", "4S", "3S", "3S"]),  # 16: seat 1
+    (1, ["2S", "JD", "2D", "3D", "4D", "TD"]),  # 17: seat 1 holds only the 2S; the rest void
+]
+TWO_DECK_WINNERS = [0] * 8 + [1] * 9
+TWO_DECK_TAKEN = [8, 9, 0, 0, 0, 0]
+BIDS = [5, 4, 0, 2, 3, 2]
+
+
+def test_the_two_deck_deal_is_the_deck():
+    hands = hands_of(TWO_DECK_TRICKS)
+    assert [len(h) for h in hands] == [17] * 6
+    assert Counter(c for h in hands for c in h) == Counter(ref.deck_of(SIX))
+    assert hands[0].count("AC") == 1 and hands[5].count("AC") == 1
+    assert hands[1].count("AD") == 1 and Counter(hands[2])["AS"] == 1
+
+
+@pytest.mark.parametrize(("teams", "points", "bags"), [
+    # three pairs, sides 0-3, 1-4, 2-5 (tricks 8, 9, 0):
+    # side 0 bid 5 + 2 = 7, took 8 -> 70 + 1 (a bag); side 1 bid 4 + 3 = 7, took 9 -> 72;
+    # side 2: seat 2's nil made +100, seat 5 bid 2 took 0 -> -20: 80
+    ("three_pairs", [71, 72, 80], [1, 2, 0]),
+    # two threes, sides 0-2-4 (8 tricks) and 1-3-5 (9): side 0 bid 5 + 3 = 8 (seat 2 nil, made
+    # +100), took 8 -> 80 + 100 = 180; side 1 bid 4 + 2 + 2 = 8, took 9 -> 81
+    ("two_threes", [180, 81], [0, 1]),
+    # solo: bid 5 took 8 -> 53; bid 4 took 9 -> 45; nil +100; 2 / 3 / 2 took 0 -> -20 -30 -20
+    ("solo", [53, 45, 100, -20, -30, -20], [3, 5, 0, 0, 0, 0]),
+])
+def test_a_two_deck_hand_replays(teams, points, bags):
+    out = ref.replay_hand(record(TWO_DECK_TRICKS, dealer=5, bids=BIDS), six(teams=teams))
+    assert out["tricks"] == TWO_DECK_TAKEN
+    assert out["winners"] == TWO_DECK_WINNERS
+    assert out["points"] == points
+    assert out["after"] == {"scores": points, "bags": bags}
+
+
+def test_duplicate_wins_last_changes_the_play():
+    # under "last" seat 5's AC wins trick 1, so seat 5 leads trick 2 with the KC and seat 0 (next)
+    # would have to play the 3C, which seat 1 holds
+    rec = record(TWO_DECK_TRICKS, dealer=5, bids=BIDS)
+    with pytest.raises(ref.IllegalPlay, match=r"trick 2, seat 0\b.*dealt to another seat"):
+        ref.replay_hand(rec, {**SIX, "duplicate_wins": "last"})
+
+
+def test_two_deck_records_are_checked():
+    rec = record(TWO_DECK_TRICKS, dealer=5, bids=BIDS)
+    # a card three times
+    bad = [list(h) for h in rec["hands"]]
+    bad[2][bad[2].index("AS")] = "AC"  # seats 0 and 5 hold the two AC: a third
+    with pytest.raises(ValueError, match=r"duplicated: \['AC'\]"):
+        ref.replay_hand(rec | {"hands": bad}, SIX)
+    # the second copy of a card played twice by its holder
+    plays = list(rec["plays"])
+    plays[6] = "AC"  # trick 2, seat 0 plays the AC again
+    with pytest.raises(ref.IllegalPlay, match=r"trick 2, seat 0\b.*already played"):
+        ref.replay_hand(rec | {"plays": plays}, SIX)
+    # must follow: on trick 9 seat 2 still holds a heart (the second QH), so it may not play
+    # one of its diamonds (its AD of trick 10)
+    plays = list(rec["plays"])
+    plays[8 * 6 + 2] = "AD"  # trick 9, third card: seat 2's QH
+    with pytest.raises(ref.IllegalPlay, match=r"trick 9, seat 2\b.*must follow suit H"):
+        ref.replay_hand(rec | {"plays": plays}, SIX)
+    # a hand of 17 cards: 16 is refused
+    short = [list(h) for h in rec["hands"]]
+    short[0].pop()
+    with pytest.raises(ValueError, match="17"):
+        ref.replay_hand(rec | {"hands": short}, SIX)
+
+
+def test_two_deck_bids_run_to_the_tricks_of_the_hand():
+    rules = six(teams="solo")
+    assert ref.legal_bids(0, {}, [0] * 6, rules)["bids"] == list(range(18))  # 0..17
+    assert ref.legal_bids(0, {}, [0] * 6, six("double_jokers"))["bids"] == list(range(19))
+    assert ref.legal_bids(0, {}, [0] * 3, six("no_twos"))["bids"] == list(range(9))
+    with pytest.raises(ref.IllegalBid, match="bids are 0..17"):
+        ref.replay_hand({"dealer": 5, "bids": [18, 0, 0, 0, 0, 0],
+                         "tricks": [17, 0, 0, 0, 0, 0]}, SIX)
+
+
+# --- a whole one-deck hand (no_twos: 48 cards, 8 tricks) ------------------------------------------
+
+# Dealer 0: seat 1 bids first and leads. Each seat holds two cards of each suit.
+ONE_DECK_TRICKS = [
+    (1, ["AH", "3H", "4H", "5H", "6H", "7H"]),  # 1: seat 1
+    (1, ["8H", "KH", "9H", "TH", "JH", "QH"]),  # 2: KH, seat 2
+    (2, ["AD", "3D", "4D", "5D", "6D", "7D"]),  # 3: seat 2
+    (2, ["8D", "9D", "TD", "JD", "QD", "KD"]),  # 4: KD, seat 2 + 5 = 1
+    (1, ["3C", "AC", "4C", "5C", "6C", "7C"]),  # 5: AC, seat 2
+    (2, ["8C", "9C", "TC", "JC", "QC", "KC"]),  # 6: KC, seat 1
+    (1, ["3S", "4S", "5S", "AS", "6S", "7S"]),  # 7: seat 1 holds only spades; AS: seat 4
+    (4, ["8S", "9S", "TS", "JS", "QS", "KS"]),  # 8: KS, seat 4 + 5 = 3
+]
+ONE_DECK_BIDS = [0, 3, 3, 1, 2, 0]
+
+
+@pytest.mark.parametrize(("teams", "points"), [
+    # three pairs 0-3, 1-4, 2-5: seat 0 nil made +100, seat 3 bid 1 took 1 -> 110; side 1 bid
+    # 3 + 2 = 5 took 3 + 1 = 4 -> -50; side 2 bid 3 took 3 (seat 5 nil made) -> 30 + 100
+    ("three_pairs", [110, -50, 130]),
+    # two threes: side 0 (0-2-4) nil made +100, bid 3 + 2 = 5 took 3 + 1 = 4 -> -50: 50;
+    # side 1 (1-3-5) bid 3 + 1 = 4 took 3 + 1 = 4 -> 40, nil made +100: 140
+    ("two_threes", [50, 140]),
+    # solo: nil +100; 3 of 3 -> 30; 3 of 3 -> 30; 1 of 1 -> 10; bid 2 took 1 -> -20; nil +100
+    ("solo", [100, 30, 30, 10, -20, 100]),
+])
+def test_a_one_deck_six_player_hand_replays(teams, points):
+    rules = six("no_twos", teams)
+    out = ref.replay_hand(record(ONE_DECK_TRICKS, dealer=0, bids=ONE_DECK_BIDS), rules)
+    assert out["tricks"] == [0, 3, 3, 1, 1, 0]
+    assert out["winners"] == [1, 2, 2, 1, 2, 1, 4, 3]
+    assert out["points"] == points
+
+
+def test_one_deck_records_refuse_a_second_copy():
+    rec = record(ONE_DECK_TRICKS, dealer=0, bids=ONE_DECK_BIDS)
+    bad = [list(h) for h in rec["hands"]]
+    bad[0][0] = "AH"  # seat 1 holds the AH: one deck has one
+    with pytest.raises(ValueError, match=r"duplicated: \['AH'\]"):
+        ref.replay_hand(rec | {"hands": bad}, six("no_twos"))
+    bad[0][0] = "2H"  # out of no_twos
+    with pytest.raises(ValueError, match="not a card of this deck"):
+        ref.replay_hand(rec | {"hands": bad}, six("no_twos"))
+
+
+# --- scores by side at six players (score sheets) -------------------------------------------------
+
+
+def test_three_pairs_score_sheet_with_scores_and_bags_before():
+    # 17 tricks; sides 0-3, 1-4, 2-5. Side 0 bid 4 + 4 = 8, took 5 + 6 = 11 -> 80 + 3; with 8 bags
+    # before it reaches 11: -100, 1 bag left. Side 1 bid 3 + 1 = 4, took 2 + 1 = 3: set -40.
+    # Side 2: seat 2 nil took 1 -> -100 and a bag; seat 5 bid 2 took 2 -> 20.
+    rec = {"dealer": 0, "bids": [4, 3, 0, 4, 1, 2], "tricks": [5, 2, 1, 6, 1, 2],
+           "before": {"scores": [100, 50, 0], "bags": [8, 0, 9]}}
+    out = ref.replay_hand(rec, SIX)
+    assert out["components"]["contract"] == [80, -40, 20]
+    assert out["components"]["overtricks"] == [3, 0, 1]
+    assert out["components"]["nil"] == [0, 0, -100]
+    assert out["components"]["bag_penalty"] == [-100, 0, -100]  # side 2: 9 + 1 = 10 bags
+    assert out["points"] == [-17, -40, -179]
+    assert out["after"] == {"scores": [83, 10, -179], "bags": [1, 0, 0]}
+
+
+def test_three_pairs_partnership_keys():
+    # double_nil (section 4.4) needs pairs: three_pairs has them. Side 1 (seats 1 and 4) both nil
+    # and clean: 2 x (100 + 100) = 400
+    rules = {**SIX, "double_nil": True}
+    rec = {"dealer": 0, "bids": [6, 0, 5, 6, 0, 5], "tricks": [6, 0, 5, 6, 0, 0]}
+    out = ref.replay_hand(rec, rules)
+    assert out["components"]["nil"] == [0, 400, 0]
+    # max_team_bid between partners opposite: seat 3 after its partner seat 0's 6, limit 10
+    assert ref.legal_bids(3, {0: 6, 1: 0, 2: 5}, [0, 0, 0], {**SIX, "max_team_bid": 10})[
+        "bids"] == [0, 1, 2, 3, 4]
+
+
+def test_the_game_ends_with_the_highest_unshared_score():
+    assert ref.game_over([510, 300, 200], 5, SIX) == (True, 0)
+    assert ref.game_over([510, 510, 200], 5, SIX) == (False, None)
+    assert ref.game_over([100, 120], 5, six(teams="two_threes")) == (False, None)
+
+
+# --- refusals -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rules", "key"), [
+    ({"players": 7}, "players"),
+    ({"players": 2}, "players"),  # two players: not implemented by the reference
+    ({"players": 8}, "players"),  # eight players only under cancel_spades
+    ({"deck": "no_twos"}, "deck"),  # four players
+    ({"players": 5, "teams": "solo"}, "teams"),
+    ({**SIX, "deck": "triple"}, "deck"),
+    ({**SIX, "teams": "three_threes"}, "teams"),
+    ({**SIX, "deck": "double_jokers"}, "jokers"),  # needs jokers = 4
+    ({**SIX, "deck": "double_jokers", "jokers": 2}, "jokers"),
+    ({**SIX, "deck": "single_jokers"}, "jokers"),  # needs jokers = 2
+    ({**SIX, "jokers": 2}, "jokers"),  # double_minus_2c has none
+    ({**SIX, "deck": "no_twos", "jokers": 4}, "jokers"),
+    ({"jokers": 4}, "jokers"),  # four jokers only with double_jokers
+    ({**SIX, "deck": "single_jokers", "jokers": 2, "jokers_remove": ["2C", "2D"]},
+     "jokers_remove"),
+    ({**SIX, "partnerships": False}, "partnerships"),
+    ({**SIX, "deck": "double_kitty"}, "kitty"),  # needs kitty = true
+    # duplicate_wins: "last" in a one-deck game is refused
+    ({"duplicate_wins": "last"}, "duplicate_wins"),
+    ({**SIX, "deck": "no_twos", "duplicate_wins": "last"}, "duplicate_wins"),
+    ({**SIX, "deck": "single_jokers", "jokers": 2, "duplicate_wins": "last"}, "duplicate_wins"),
+    ({**SIX, "duplicate_wins": "second"}, "duplicate_wins"),
+    # partner-only keys need pairs; two-side keys need two sides
+    ({**SIX, "teams": "two_threes", "double_nil": True}, "double_nil"),
+    ({**SIX, "teams": "solo", "max_team_bid": 10}, "max_team_bid"),
+    ({**SIX, "teams": "two_threes", "deck": "no_twos", "bemo": True}, "bemo"),
+    ({**SIX, "book_made": True}, "book_made"),  # three pairs: three sides
+    ({**SIX, "teams": "solo", "set_to_opponents": True}, "set_to_opponents"),
+    ({**SIX, "hook": True}, "hook"),
+])
+def test_refusals(rules, key):
+    with pytest.raises(ValueError, match=f"^{key}"):
+        ref.resolve_rules(rules)
+
+
+TWO_DECK_KEYS = [("bag_cancel_card", "7H"), ("dix", True), ("last_trick_ace", True),
+                 ("last_trick_ace_nil", True), ("last_trick_deuce", True),
+                 ("last_trick_high_spade", True), ("first_lead", "lowest_club"),
+                 ("first_lead", "two_of_clubs"), ("first_trick_clubs", True),
+                 ("first_trick_lowest_club", True), ("must_overtrump", "always"),
+                 ("must_trump", True), ("trump_order", "deuces_high"),
+                 ("trump_order", "jokers_high"), ("nil_pass", [1, 1]),
+                 ("pass_cards", {"count": 1, "direction": "left"})]
+
+
+@pytest.mark.parametrize(("key", "value"), TWO_DECK_KEYS)
+@pytest.mark.parametrize("deck", ["double_minus_2c", "double_jokers"])
+def test_two_deck_games_refuse(deck, key, value):
+    with pytest.raises(ValueError, match=f"^{key}: .*two decks"):
+        ref.resolve_rules(six(deck, **{key: value}))
+
+
+@pytest.mark.parametrize(("key", "value"), [(k, v) for k, v in TWO_DECK_KEYS
+                                            if k not in ("nil_pass", "pass_cards")])
+def test_one_deck_six_player_games_allow_what_the_table_allows(key, value):
+    # no_twos and single_jokers are ordinary one-deck games (the 2C, 2D, 2H, 2S are out of
+    # no_twos: the keys naming them are left to the deck checks); jokers_high needs the jokers
+    rules = six("single_jokers", **{key: value})
+    if key == "trump_order" and value == "deuces_high":
+        rules = six("no_twos", **{key: value})
+    ref.resolve_rules(rules)
+
+
+def test_one_deck_six_player_refusals_of_the_deck():
+    with pytest.raises(ValueError, match="^first_lead"):  # no 2C in no_twos
+        ref.resolve_rules(six("no_twos", first_lead="two_of_clubs"))
+    with pytest.raises(ValueError, match="^bag_cancel_card"):
+        ref.resolve_rules(six("no_twos", bag_cancel_card="2H"))
+    # first_lead lowest_club: the 3C is the lowest club of no_twos
+    rules = six("no_twos", first_lead="lowest_club")
+    assert ref.first_leader(0, None, rules, hands_of(ONE_DECK_TRICKS)) == 1  # seat 1 holds 3C
+
+
+def test_two_deck_keys_that_stay():
+    # spades_broken, nil, the bid keys, last_trick_bonus and end_streak are played with two
+    # decks (the spec refuses only its list)
+    for over in ({"spades_broken": False}, {"nil": False, "blind_nil": False},
+                 {"last_trick_bonus": True, "end_streak": True}, {"double_nil": True},
+                 {"lead_ace_of_spades": True}, {"duplicate_wins": "last"}):
+        ref.resolve_rules({**SIX, **over})
+        ref.resolve_rules(six("double_jokers", **over))
+
+
+def test_last_trick_bonus_with_two_decks():
+    # the two-deck hand above: seat 1 wins trick 17 (+10), and tricks 15-17 (+30): side 1
+    rules = {**SIX, "last_trick_bonus": True, "end_streak": True}
+    out = ref.replay_hand(record(TWO_DECK_TRICKS, dealer=5, bids=BIDS), rules)
+    assert out["components"]["trick_bonus"] == [0, 40, 0]
+    assert out["points"] == [71, 112, 80]
