@@ -1,5 +1,6 @@
-"""Engine rate of Spades rules variants, in hands per second: ``play_block`` on 50,000-hand blocks
-in one process, best of ``--repeat`` runs, for the random and seed players. With ``--peer DIR``
+"""Engine rate of Spades rules variants, in hands per second (and cards played per second, which
+compares tables of different sizes: RULES.md §4.7): ``play_block`` on 50,000-hand blocks in one
+process, best of ``--repeat`` runs, for the random and seed players. With ``--peer DIR``
 the same variants are also timed on another checkout (e.g. a worktree of an earlier commit), the
 two alternating run by run, so that the figures share the machine's load (BENCHMARKS.md)::
 
@@ -23,19 +24,23 @@ from sim.lineup import Lineup
 from sim.options import load_rules
 from strategies import make_strategy
 rules = load_rules(json.loads(sys.argv[2]))
-lineup = Lineup([make_strategy(sys.argv[3])] * 4)
+lineup = Lineup([make_strategy(sys.argv[3])] * rules.players)
 GAMES["spades"].play_block(rules, lineup, 1, 99, 2000, "hands")
 start = time.perf_counter()
 GAMES["spades"].play_block(rules, lineup, 1, int(sys.argv[4]), 50000, "hands")
-print(50000 / (time.perf_counter() - start))
+print(50000 / (time.perf_counter() - start), rules.players * rules.cards_each)
 """
 
 
-def rate(root: Path, variant: str, strategy: str, block: int) -> float | None:
-    """Hands per second, or None when that checkout does not know the rules."""
+def rate(root: Path, variant: str, strategy: str, block: int) -> tuple[float, int] | None:
+    """Hands per second and the cards played per hand, or None when that checkout does not
+    know the rules."""
     out = subprocess.run([sys.executable, "-c", ONE, str(root), variant, strategy, str(block)],
                          capture_output=True, text=True, cwd="/")
-    return float(out.stdout) if out.returncode == 0 else None
+    if out.returncode != 0:
+        return None
+    hands, cards = out.stdout.split()
+    return float(hands), int(cards)
 
 
 def main() -> None:
@@ -51,13 +56,14 @@ def main() -> None:
     for variant in args.variants:
         json.loads(variant)
         for strategy in args.strategies:
-            best = {name: 0.0 for name in roots}
+            best = {name: (0.0, 0) for name in roots}
             for k in range(args.repeat):
                 for name, root in roots.items():
                     if best[name] is not None:
                         got = rate(root, variant, strategy, k)
                         best[name] = None if got is None else max(best[name], got)
-            shown = "  ".join(f"{name} {'n/a' if value is None else f'{value:,.0f}'}"
+            shown = "  ".join(f"{name} n/a" if value is None else
+                              f"{name} {value[0]:,.0f} ({value[0] * value[1] / 1e6:.1f}M cards/s)"
                               for name, value in best.items())
             print(f"{variant:45s} {strategy:7s} {shown}")
 

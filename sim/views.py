@@ -111,25 +111,14 @@ class PassView(_Batched):
 
 
 @dataclass(frozen=True, eq=False)
-class KittyView(_Batched):
+class KittyView(PassView):
     """The kitty's taker discards (Spades ``kitty``, RULES.md §4.1): ``count`` int8[n] distinct
-    cards of ``hand`` uint64[n] (his cards with the kitty's); ``kitty`` uint64[n] the kitty he
-    took; ``twice`` uint64[n] the cards he holds both copies of (two decks; else 0); bids:
-    int8[n, P] and blind: bool[n, P] (all -1 / false when he takes it before the bidding);
-    scores, bags: int32[n, sides] before this hand."""
+    cards of ``hand`` (his cards with the kitty's) to the discard pile (``to`` = -1); ``kitty``
+    uint64[n] the kitty he took; ``twice`` uint64[n] the cards he holds both copies of (two
+    decks; else 0); bids and blind are all -1 / false when he takes it before the bidding."""
 
-    rows: np.ndarray
-    seat: np.ndarray
-    hand: np.ndarray
-    kitty: np.ndarray
-    twice: np.ndarray
-    count: np.ndarray
-    bids: np.ndarray
-    blind: np.ndarray
-    scores: np.ndarray
-    bags: np.ndarray
-    rules: object
-    deck: Deck
+    kitty: np.ndarray = None
+    twice: np.ndarray = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -163,6 +163,21 @@ class SeedStrategy(Strategy):
     spade_length: float = 1.0
     ruff: float = 0.75  # per void (2) or singleton (1) side-suit shortness, spades permitting
     bid_round: float = 0.5  # bid floor(estimate + bid_round)
+    # RULES.md §4.7 tables: the estimate counts honours and length as four players with one deck
+    # do; with more hands to a trick (and twin cards) a hand takes fewer tricks than it counts,
+    # with three more. The estimate is scaled by the tricks the seed took per estimated trick at
+    # that table, relative to four players (bench/seed_responses.py style self-play, 20,000
+    # hands each: 4 players 1.14 tricks per estimated trick, 3 players 1.45, 5 players 0.84,
+    # six with one deck 0.66-0.71, six with two decks 0.80-0.82, cancel spades 0.74, eight 0.57).
+    # Head to head on the same deals, the scaled side against unscaled ones, each side in turn
+    # (2 x 20,000 hands per side, 95% intervals): six players +65.0 +-0.5 points per hand,
+    # cancel spades +46.6 +-0.3, eight +43.2 +-0.1, five +16.8 +-0.2, six no_twos +52.9 +-0.5.
+    scale_three: float = 1.0  # 1.25 was worse: 26.1 against 36.0 points per side and hand
+    scale_five: float = 0.75
+    scale_six_one_deck: float = 0.6
+    scale_six_two_decks: float = 0.7
+    scale_cancel: float = 0.65
+    scale_eight: float = 0.5
     # -- nil ------------------------------------------------------------------------------------
     nil_max_estimate: float = 1.25  # bid nil only with at most this many expected tricks
     nil_max_spades: int = 3  # ... at most this many spades
@@ -345,7 +360,7 @@ class SeedStrategy(Strategy):
     def bid(self, view, rng):
         deck = view.deck
         hand = _as_spades(view)  # a revealed trump plays the spades' part (RULES.md §4.2)
-        est = self.estimate(hand, deck)
+        est = self.estimate(hand, deck) * self._table_scale(view.rules)
         spades = _suit_cards(hand, deck, SPADES)
         n_sp = popcount(spades.astype(U64))
         top_sp = np.where(spades > 0, np.floor(np.log2(np.maximum(spades, 1))), -1)
@@ -396,6 +411,16 @@ class SeedStrategy(Strategy):
             book = last & (rest >= 1) & (opponents <= self.book_made_max_opponents)
             want = np.where(book, rest, want)
         return want, book
+
+    def _table_scale(self, rules) -> float:
+        """The estimate's scale at the rules' table (RULES.md §4.7; 1 for four players)."""
+        if rules.players == 4:
+            return 1.0
+        if rules.cancel_spades:
+            return self.scale_eight if rules.players == 8 else self.scale_cancel
+        if rules.players == 6:
+            return self.scale_six_two_decks if rules.copies == 2 else self.scale_six_one_deck
+        return {3: self.scale_three, 5: self.scale_five}.get(rules.players, 1.0)
 
     def _bid_round(self, rules) -> float:
         """What is added to the estimate before it is rounded down to a bid: ``bid_round``,

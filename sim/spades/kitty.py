@@ -75,7 +75,7 @@ def take_kitty(hands, twice, kitty, kitty_twice, taker, context, lineup, rng):
     both = both | (held & kitty) | kitty_twice
     held = held | kitty
     view = KittyView(rows=rows, seat=taker, hand=held, kitty=kitty, twice=both,
-                     count=count.astype(np.int8), **context)
+                     count=count.astype(np.int8), to=np.full(n, -1, np.int8), **context)
     discards = lineup.decide(view, "discard_kitty", rng, U64)
     bad = ((discards & ~held) != 0) | (popcount(discards) != count)
     if bad.any():
