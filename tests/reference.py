@@ -60,6 +60,21 @@ the winning card are in a trick the first played wins, or the last under ``dupli
 refuse ``TWO_DECK_REFUSED`` (ValueError "<key>: not played with two decks"); ``no_twos`` and
 ``single_jokers`` are ordinary one-deck games.
 
+Cancel spades (section 4.7, the issue 8 spec; presets ``spades.cancel``, ``spades.cancel8``):
+``cancel_spades = True`` with six players (three pairs, two decks without both 2H: 102 cards,
+17 each) or eight (four pairs, partners s and s + 4; two full decks: 104 cards, 13 each). The
+spades rank 2D > 2C > AS > ... > 2S, both 2D and 2C spades in every respect (the 2H of eight
+players stay hearts). Identical cards in a trick cancel and cannot win; the highest live spade
+wins, else the highest live card of the led suit (the led card's suit even if cancelled), else
+the trick is dead: ``trick_winner`` returns None, nobody counts it, and its leader leads again.
+Scoring (``score_hand``): a side's bid is its non-nil bids, counted are their tricks; made:
++10 x bid + 1 per overtrick, short: -10 per missing trick; a nil 0 tricks +50 (eight: +30), k
+tricks -10 x k; both partners nil and clean 200 (eight: 100); no bags, no penalty, no blind nil.
+``game_over``: after ``players`` hands the highest score wins, a shared one is a draw (True,
+None). Readings: any key but ``CANCEL_KEYS`` off its standard value is refused; bags_taken
+reports the overtricks (they score 1 each, no count); a score sheet's tricks may sum to less
+than the hand's (the dead tricks); replay adds ``"dead_tricks"``.
+
 Readings at tables of more than two pairs or of other hand lengths (the spec is silent): the
 section 4.4 numbers that mean "all the tricks" follow the hand (``hook``: the bids may not total
 the tricks of the hand; ``moon`` and ``blind_moon``: all of them; ``lexington``: all but one),
@@ -78,7 +93,8 @@ None]`` gives the declarations by side. ``bemo`` comes on top of a side's ordina
 Public API::
 
     parse_card("AS") -> (14, "S")
-    trick_winner(trick, leader, rules=None) -> seat
+    trick_winner(trick, leader, rules=None) -> seat (None: a dead trick of cancel_spades)
+    table_of(rules) -> {"players", "sides", "cards_each", "tricks", "deck", "kitty", "copies"}
     deck_of(rules) -> [cards];  card_suit(card, rules) -> "S" for a spade of the order, else its suit
     legal_bids(seat, bids_so_far, scores_before, rules, hand=None, *, blind_so_far=None,
                side_contracts=None) -> {"bids": [...], "blind_nil": bool}
@@ -88,7 +104,8 @@ Public API::
     first_leader(dealer, side_contracts, rules, hands=None) -> seat
     legal_plays(hand, trick_so_far, spades_broken, rules, *, trick_no=None) -> [cards]
     replay_hand(record, rules) -> {"tricks", "winners", "points", "components", "after"}
-        (+ "wins_game" when a rule can win the game at once: moon, lexington, ...)
+        (+ "wins_game" when a rule can win the game at once: moon, lexington, ...;
+         + "dead_tricks" under cancel_spades, whose dead tricks are None in "winners")
     score_hand(bids, blind, tricks, before_scores, before_bags, rules, *, side_contracts=None,
                bemo=None, winners=None, played=None, before_progressive=None,
                cancel_card=None) -> {"points", "components", "after", ...}
@@ -109,6 +126,8 @@ __all__ = [
     "STANDARD",
     "SHORT",
     "OPENSPIEL",
+    "CANCEL",
+    "CANCEL8",
     "PRESETS",
     "IllegalBid",
     "IllegalPlay",
@@ -384,10 +403,18 @@ OPENSPIEL: dict = {
     "mercy_score": None,
 }
 
+# spades.cancel / spades.cancel8: cancel spades (section 4.7, the issue 8 spec): six (eight)
+# players, no blind bids, a game of one deal per player, no target and no mercy rule.
+CANCEL: dict = {**STANDARD, "players": 6, "cancel_spades": True, "blind_nil": False,
+                "target_score": None, "mercy_score": None, "max_hands": 6}
+CANCEL8: dict = {**CANCEL, "players": 8, "max_hands": 8}
+
 PRESETS: dict[str, dict] = {
     "spades.standard": STANDARD,
     "spades.short": SHORT,
     "spades.openspiel": OPENSPIEL,
+    "spades.cancel": CANCEL,
+    "spades.cancel8": CANCEL8,
 }
 
 _NIL_TRICKS = ("bags_only", "count", "ignored")
@@ -483,8 +510,34 @@ def _check_big_tables(r: dict) -> None:
             raise ValueError(f"{clash[0]}: not played with two decks (deck {_six_deck(r)!r})")
 
 
+# Cancel spades is a game of its own (reading, as the engine reads it): only these keys may
+# differ from the standard game's values, blind nil must be off and the game end is fixed.
+CANCEL_KEYS = ("players", "cancel_spades", "blind_nil", "target_score", "mercy_score",
+               "max_hands", "spades_broken", "lead_ace_of_spades")
+
+
 def _check_cancel_spades(r: dict) -> None:
-    raise ValueError("cancel_spades: not implemented by the reference yet")
+    """Section 4.7 ``cancel_spades`` (the issue 8 spec): six or eight players; its own deck,
+    card order and scoring, so any key but ``CANCEL_KEYS`` at another value than the standard
+    game's is refused (reading); ``blind_nil`` must be False; the game is ``players`` hands
+    (``max_hands = players``, no ``target_score``, no ``mercy_score``; the first of the three
+    that is not so is named)."""
+    if r["players"] not in (6, 8):
+        raise ValueError("cancel_spades: six or eight players, not "
+                         f"{r['players']!r}")
+    clash = [k for k in STANDARD if k not in CANCEL_KEYS and r[k] != STANDARD[k]]
+    if clash:
+        raise ValueError(f"{clash[0]}: does not apply under cancel_spades (a game with its own "
+                         "deck, card order and scoring)")
+    if r["blind_nil"]:
+        raise ValueError("blind_nil: cancel_spades has no blind bids (set blind_nil = False)")
+    for key, value in (("max_hands", r["players"]), ("target_score", None),
+                       ("mercy_score", None)):
+        if r[key] != value:
+            raise ValueError(f"{key}: a game of cancel_spades is {r['players']} hands, one deal "
+                             f"per player (max_hands = {r['players']}, no target_score, no "
+                             "mercy_score: the preset spades.cancel"
+                             f"{'8' if r['players'] == 8 else ''})")
 
 
 def _check_kitty(r: dict) -> None:
@@ -750,6 +803,11 @@ CARD_ORDERS: dict[str, list] = {
     # are "spades" for spades_broken, lead_ace_of_spades and the trick bonuses)
     "suit_ladder": list(_SPADES),
 }
+# cancel_spades (section 4.7): "2D > 2C > AS > KS > ... > 3S > 2S", both 2D and both 2C
+# spades in every respect; identical cards in a trick cancel (see _Order.winning_index)
+CANCEL_ORDER = ["2D", "2C", "AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S",
+                "3S", "2S"]
+_ORDER_LISTS = {**CARD_ORDERS, "cancel_spades": CANCEL_ORDER}
 LADDER = "SCDH"  # suit_ladder: the suits strongest first
 _JOKER_ORDERS = ("jokers_high", "jokers_first_wins", "joker_high_alternate",
                  "joker_joker_deuce_ace")  # they rank two jokers: jokers = 2
@@ -771,12 +829,13 @@ class _Order:
 
     def __init__(self, order: str, jokers: int, removed: tuple[str, ...], copies: int = 1,
                  last_of_equals: bool = False):
-        tiers = [t if isinstance(t, tuple) else (t,) for t in CARD_ORDERS[order]]
+        tiers = [t if isinstance(t, tuple) else (t,) for t in _ORDER_LISTS[order]]
         joker_types = JOKERS[:jokers // copies]  # four jokers in two decks: BJ, LJ twice each
         tiers = [tuple(c for c in t if c not in JOKERS or c in joker_types) for t in tiers]
         tiers = [t for t in tiers if t]
         self.order = order
         self.ladder = order == "suit_ladder"
+        self.cancel = order == "cancel_spades"
         self.last_of_equals = last_of_equals
         self.spades = {c: 100 + len(tiers) - k for k, tier in enumerate(tiers) for c in tier}
         natural = [c for c in DECK if c not in removed]
@@ -800,8 +859,18 @@ class _Order:
         """The index in ``cards`` (a trick, whole or in part, in order of play) of the card that
         wins it so far: the strongest, the first played of equal ones (the last under
         ``duplicate_wins = "last"``). ``sides``: the side of each card's player (needed by
-        the orders that read them)."""
+        the orders that read them).
+
+        Cancel spades: the cards whose two copies are both in the trick cancel and cannot win;
+        the highest spade left wins, else the highest card left of the led suit (the led card's
+        suit, even if it is cancelled); None when no card is left to win: a dead trick."""
         led = self.suit[cards[0]]
+        if self.cancel:
+            counts = Counter(cards)
+            live = [k for k, c in enumerate(cards) if counts[c] == 1]
+            pool = ([k for k in live if self.suit[cards[k]] == "S"]
+                    or [k for k in live if self.suit[cards[k]] == led])
+            return max(pool, key=lambda k: self.power[cards[k]]) if pool else None
         strengths = [self.strength(c, led) for c in cards]
         best = max(strengths)
         if self.last_of_equals:
@@ -824,6 +893,8 @@ def _removed(r: dict) -> tuple[str, ...]:
     each" (55 cards, none out); six players: the 2C of ``double_minus_2c``, the four 2s of
     ``no_twos``."""
     r = _known(r)
+    if r["cancel_spades"]:  # six players: two decks without the 2H; eight: two full decks
+        return ("2H",) if r["players"] == 6 else ()
     six = _six_deck(r)
     if six is not None:
         return {"double_minus_2c": ("2C",), "no_twos": ("2S", "2H", "2D", "2C")}.get(six, ())
@@ -845,8 +916,8 @@ def _known(r: dict) -> dict:
 
 def _order_of(r: dict) -> _Order:
     r = _known(r)
-    key = (r["trump_order"], r["jokers"], _removed(r), _copies(r),
-           r["duplicate_wins"] == "last")
+    order = "cancel_spades" if r["cancel_spades"] else r["trump_order"]
+    key = (order, r["jokers"], _removed(r), _copies(r), r["duplicate_wins"] == "last")
     if key not in _ORDERS:
         _ORDERS[key] = _Order(*key)
     return _ORDERS[key]
@@ -1669,9 +1740,10 @@ def _why_illegal(card: str, stages: list[tuple[str, list[str]]], trick_so_far: l
     return f"breaks {name} (legal: {legal})"
 
 
-def _play_out(record: dict, r: dict, leader: int) -> tuple[list[int], list[int], list]:
+def _play_out(record: dict, r: dict, leader: int) -> tuple[list[int], list, list]:
     """Replay the record's cards, ``leader`` leading trick 1; return (tricks per seat, winner of
-    each trick, the tricks as lists of (seat, card) in the order played)."""
+    each trick (None for a dead trick under cancel_spades), the tricks as lists of (seat, card)
+    in the order played)."""
     hands_in = record.get("hands")
     plays = record.get("plays")
     players, n_tricks = _players(r), _cards_each(r)
@@ -1722,9 +1794,10 @@ def _play_out(record: dict, r: dict, leader: int) -> tuple[list[int], list[int],
             winner = _winner(trick, leader, r)
             winners.append(winner)
             played.append([((leader + k) % players, c) for k, c in enumerate(trick)])
-            tricks[winner] += 1
             broken = broken or any(order.suit[c] == TRUMP for c in trick)
-            leader = winner
+            if winner is not None:  # a dead trick (cancel_spades): its leader leads again
+                tricks[winner] += 1
+                leader = winner
             trick = []
     if len(plays) != players * n_tricks:
         raise ValueError(f"incomplete hand: {len(plays)} plays, a hand has {players * n_tricks}")
@@ -1921,6 +1994,8 @@ def score_hand(
     is +130, failed -130).
     """
     r = resolve_rules(rules)
+    if r["cancel_spades"]:
+        return _cancel_score(bids, tricks, before_scores, before_bags, r)
     n_sides = _sides(r)
     declared = _declared(side_contracts, r)
     bemo = _declared(bemo, r)
@@ -1985,6 +2060,49 @@ def score_hand(
     return out
 
 
+CANCEL_NIL = {6: (50, 200), 8: (30, 100)}  # cancel_spades: a nil made, both partners' nils made
+
+
+def _cancel_counts(side: int, bids: list, tricks: list, r: dict) -> tuple[int, int]:
+    """Cancel spades: (the side's bid, its counted tricks): the non-nil bids and their tricks."""
+    bidders = [s for s in _seats_of(side, r) if bids[s] != 0]
+    return sum(bids[s] for s in bidders), sum(tricks[s] for s in bidders)
+
+
+def _cancel_score(bids: list, tricks: list, before_scores: list, before_bags: list,
+                  r: dict) -> dict:
+    """Cancel spades scoring (section 4.7, the issue 8 spec), per side (pair):
+
+    * ``contract``: the side's bid = its non-nil bids, its counted tricks = theirs (a nil
+      bidder's tricks never count). Counted >= bid: +10 x bid, and ``overtricks`` +1 per trick
+      over; else -10 per missing trick (bid 5, counted 3 -> -20). Two nils: no contract.
+    * ``nil``: each nil bidder 0 tricks -> +50 (eight players +30), k > 0 tricks -> -10 x k;
+      both partners nil and both clean: 200 (eight players 100) instead of 50 + 50.
+    * No bags, no bag penalty, no blind bonus: ``bag_penalty`` 0, the bag counts unchanged.
+    """
+    made_one, made_two = CANCEL_NIL[_players(r)]
+    n_sides = _sides(r)
+    comp: dict[str, list[int]] = {k: [0] * n_sides for k in PARTS}
+    for side in range(n_sides):
+        bid, counted = _cancel_counts(side, bids, tricks, r)
+        if bid > 0:
+            if counted >= bid:
+                comp["contract"][side] = 10 * bid
+                comp["overtricks"][side] = counted - bid
+            else:
+                comp["contract"][side] = -10 * (bid - counted)
+        nils = [s for s in _seats_of(side, r) if bids[s] == 0]
+        if len(nils) == 2 and all(tricks[s] == 0 for s in nils):
+            comp["nil"][side] = made_two
+        else:
+            comp["nil"][side] = sum(made_one if tricks[s] == 0 else -10 * tricks[s]
+                                    for s in nils)
+    points = [sum(comp[k][side] for k in PARTS) for side in range(n_sides)]
+    after = {"scores": [before_scores[k] + points[k] for k in range(n_sides)],
+             "bags": list(before_bags)}
+    return {"points": points, "components": comp, "after": after}
+
+
 def _declared_points(side: int, bids: list, tricks: list, declared: list,
                      winners: list[int] | None, r: dict) -> tuple[int, int] | None:
     """(points, bags) of the side's side contract (a wheel by ``tens_are_wheels`` included), or
@@ -2008,6 +2126,10 @@ def bags_taken(bids: list[int | None], tricks: list[int], rules: dict | str | No
     one none, two nils under ``"count"`` every trick; plus the nil bidders' tricks under
     ``"bags_only"``; a side contract the bags it gives (a wheel under ``ten_for_200_exact``)."""
     r = resolve_rules(rules)
+    if r["cancel_spades"]:  # no bags: the overtricks of a made contract, 1 point each
+        return [max(counted - bid, 0) if bid > 0 else 0
+                for bid, counted in (_cancel_counts(side, bids, tricks, r)
+                                     for side in range(_sides(r)))]
     declared = _declared(side_contracts, r)
     out = []
     for side in range(_sides(r)):
@@ -2330,9 +2452,10 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
         if (
             len(tricks) != players
             or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in tricks)
-            or sum(tricks) != n_tricks
+            or sum(tricks) > n_tricks or (sum(tricks) < n_tricks and not r["cancel_spades"])
         ):
-            raise ValueError(f"'tricks' must be {players} ints >= 0 summing to {n_tricks}, got "
+            raise ValueError(f"'tricks' must be {players} ints >= 0 summing to {n_tricks}"
+                             f"{' (less the dead tricks)' if r['cancel_spades'] else ''}, got "
                              f"{tricks}")
     else:
         raise ValueError("a record needs 'hands' and 'plays', or 'tricks' (score-sheet mode)")
@@ -2340,7 +2463,10 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
     scored = score_hand(bids, blind, tricks, before_scores, before_bags, r,
                         side_contracts=declared, bemo=bemo, winners=winners, played=played,
                         before_progressive=before_progressive, cancel_card=cancel_card)
-    return {"tricks": tricks, "winners": winners, **scored}
+    out = {"tricks": tricks, "winners": winners, **scored}
+    if r["cancel_spades"]:  # the tricks nobody won
+        out["dead_tricks"] = n_tricks - sum(tricks)
+    return out
 
 
 # --- game end (RULES.md section 3 target/mercy/max_hands, section 4.8) -------------------------
@@ -2375,11 +2501,17 @@ def game_over(
        ``-target_score`` (it loses: the other side's score is higher).
     3. ``max_hands`` (unless None): after that many hands (or more, after ties) the higher score
        wins; equal scores play another hand.
+
+    Cancel spades (section 4.7, the issue 8 spec): the game ends after ``players`` hands (its
+    ``max_hands``), won by the highest score; a shared highest score is a draw: ``(True,
+    None)``.
     """
     r = resolve_rules(rules)
     if wins_game is not None:
         return True, wins_game
     s = list(scores)
+    if r["cancel_spades"]:  # players hands; the highest score wins, a shared one is a draw
+        return (True, _higher(s)) if hand_no >= r["max_hands"] else (False, None)
     if r["mercy_score"] is not None:
         down = [side for side in range(len(s)) if s[side] <= r["mercy_score"]]
         if len(s) == 2 and len(down) == 1:

@@ -397,3 +397,287 @@ def test_last_trick_bonus_with_two_decks():
     out = ref.replay_hand(record(TWO_DECK_TRICKS, dealer=5, bids=BIDS), rules)
     assert out["components"]["trick_bonus"] == [0, 40, 0]
     assert out["points"] == [71, 112, 80]
+
+
+# --- cancel spades (section 4.7, the issue 8 spec) ------------------------------------------------
+
+CANCEL = "spades.cancel"
+CANCEL8 = "spades.cancel8"
+
+
+@pytest.mark.parametrize(("rules", "table", "deck_cards"), [
+    # six players: two decks without both 2H: 102 cards, 17 each, three pairs
+    (CANCEL, {"players": 6, "sides": 3, "cards_each": 17, "tricks": 17, "deck": 102,
+              "kitty": 0, "copies": 2}, ONE_DECK + ONE_DECK - Counter({"2H": 2})),
+    # eight players: two full decks: 104 cards, 13 each, four pairs
+    (CANCEL8, {"players": 8, "sides": 4, "cards_each": 13, "tricks": 13, "deck": 104,
+               "kitty": 0, "copies": 2}, ONE_DECK + ONE_DECK),
+])
+def test_cancel_spades_decks(rules, table, deck_cards):
+    assert ref.table_of(rules) == table
+    assert Counter(ref.deck_of(rules)) == deck_cards
+
+
+def test_cancel_spades_partners():
+    six_, eight = ref.resolve_rules(CANCEL), ref.resolve_rules(CANCEL8)
+    assert [ref._partner(s, six_) for s in range(6)] == [3, 4, 5, 0, 1, 2]
+    assert [ref._partner(s, eight) for s in range(8)] == [4, 5, 6, 7, 0, 1, 2, 3]
+    assert [ref._side(s, eight) for s in range(8)] == [0, 1, 2, 3, 0, 1, 2, 3]
+
+
+@pytest.mark.parametrize(("rules", "card", "suit"), [
+    (CANCEL, "2D", "S"), (CANCEL, "2C", "S"), (CANCEL, "3D", "D"), (CANCEL, "3C", "C"),
+    (CANCEL8, "2D", "S"), (CANCEL8, "2C", "S"), (CANCEL8, "2H", "H"),  # the 2H stay hearts
+])
+def test_cancel_spades_suits(rules, card, suit):
+    assert ref.card_suit(card, rules) == suit
+
+
+def test_cancel_spades_six_players_have_no_2h():
+    with pytest.raises(ValueError, match="not a card"):
+        ref.card_suit("2H", CANCEL)
+
+
+@pytest.mark.parametrize(("rules", "trick", "leader", "seat"), [
+    # 2D > 2C > AS: the 2D trumps the AS, at seat 1
+    (CANCEL, ["AS", "2D", "KS", "3H", "4H", "5H"], 0, 1),
+    # 2C above the AS, below the 2D: seat 3 + 2 = 5
+    (CANCEL, ["AS", "KS", "2C", "3S", "4S", "5S"], 3, 5),
+    # both AS cancel: the KS (seat 2) wins
+    (CANCEL, ["AS", "AS", "KS", "3H", "4H", "5H"], 0, 2),
+    # both 2D cancel: the 2C wins (seat 4 + 2 = 0)
+    (CANCEL, ["2D", "2D", "2C", "AS", "KS", "QS"], 4, 0),
+    # a 2D trumps a diamond lead: it is a spade, not a diamond (seat 2)
+    (CANCEL, ["AD", "KD", "2D", "QD", "JD", "TD"], 0, 2),
+    # the led KH cancelled: hearts stay the led suit, the 5H (seat 1 + 2 = 3) wins; the clubs
+    # cannot
+    (CANCEL, ["KH", "KH", "5H", "3C", "AC", "6C"], 1, 3),
+    # a spade that cancels beats nothing; the highest live card of the led suit wins: AH
+    (CANCEL, ["3H", "9S", "AH", "9S", "KH", "QH"], 0, 2),
+    # eight players: the two 2H are hearts and cancel; the AH (seat 1) wins
+    (CANCEL8, ["2H", "AH", "2H", "3H", "4H", "5H", "6H", "7H"], 0, 1),
+    # eight players: a 2C trumps a club lead (seat 5 + 7 = 4)
+    (CANCEL8, ["AC", "KC", "QC", "JC", "TC", "9C", "8C", "2C"], 5, 4),
+])
+def test_cancel_spades_trick_winner(rules, trick, leader, seat):
+    assert ref.trick_winner(trick, leader, rules) == seat
+
+
+@pytest.mark.parametrize(("rules", "trick"), [
+    # every card cancelled
+    (CANCEL, ["KH", "KH", "QD", "QD", "3C", "3C"]),
+    # the led hearts cancel; no spade; the rest are of other suits: nobody wins
+    (CANCEL, ["KH", "3C", "4D", "KH", "5D", "6C"]),
+    # every spade cancelled, no live card of the led suit
+    (CANCEL8, ["AS", "AS", "2C", "2C", "7H", "8H", "9H", "TH"]),
+])
+def test_cancel_spades_dead_tricks(rules, trick):
+    assert ref.trick_winner(trick, 0, rules) is None
+
+
+def test_cancel_spades_legal_plays():
+    # the 2C and 2D are spades in following: a club lead may not be followed by the 2C while a
+    # club is held; a spade lead must be followed by the 2C (the only spade)
+    assert ref.legal_plays(["2C", "5C", "KH"], ["9C"], False, CANCEL) == ["5C"]
+    assert ref.legal_plays(["2C", "5C", "KH"], ["AS"], False, CANCEL) == ["2C"]
+    assert ref.legal_plays(["2D", "KH"], ["9D"], False, CANCEL) == ["2D", "KH"]  # void in D
+    # leading before spades are broken: no 2D / 2C lead while holding another suit
+    assert ref.legal_plays(["2D", "2C", "5H"], [], False, CANCEL) == ["5H"]
+    assert ref.legal_plays(["2D", "2C", "5H"], [], True, CANCEL) == ["2D", "2C", "5H"]
+    assert ref.legal_plays(["2H", "AS"], [], False, CANCEL8) == ["2H"]  # eight: the 2H a heart
+
+
+# Six players, dealer 5: seat 0 bids first and leads. Each seat holds 4 clubs, 4 hearts,
+# 4 diamonds and 5 spades (the 2D and 2C among them); every trick is followed.
+CANCEL_TRICKS = [
+    (0, ["AC", "AC", "KC", "3C", "4C", "5C"]),  # 1: AC cancel; KC, seat 2
+    (2, ["QC", "QC", "3C", "4C", "5C", "KC"]),  # 2: QC cancel; KC at seat 2 + 5 = 1
+    (1, ["JC", "TC", "9C", "8C", "7C", "6C"]),  # 3: seat 1
+    (1, ["JC", "TC", "9C", "8C", "7C", "6C"]),  # 4: seat 1
+    (1, ["KH", "KH", "5H", "5H", "9H", "9H"]),  # 5: all cancel: dead; seat 1 leads again
+    (1, ["AH", "AH", "QH", "3H", "4H", "6H"]),  # 6: AH cancel; QH, seat 3
+    (3, ["QH", "JH", "TH", "8H", "7H", "3H"]),  # 7: seat 3
+    (3, ["JH", "TH", "8H", "7H", "4H", "6H"]),  # 8: seat 3
+    (3, ["AD", "KD", "AD", "3D", "4D", "5D"]),  # 9: AD cancel; KD, seat 4
+    (4, ["QD", "QD", "JD", "JD", "TD", "TD"]),  # 10: dead; seat 4 leads again
+    (4, ["KD", "9D", "8D", "7D", "6D", "3D"]),  # 11: seat 4
+    (4, ["9D", "8D", "7D", "6D", "5D", "4D"]),  # 12: seat 4, who now holds only spades
+    (4, ["2S", "3S", "4S", "5S", "6S", "2D"]),  # 13: the 2D, seat 4 + 5 = 3
+    (3, ["2C", "2C", "AS", "AS", "KS", "3S"]),  # 14: 2C and AS cancel; KS, seat 3 + 4 = 1
+    (1, ["2D", "KS", "QS", "QS", "JS", "JS"]),  # 15: seat 1
+    (1, ["TS", "TS", "9S", "9S", "8S", "8S"]),  # 16: dead; seat 1 leads again
+    (1, ["7S", "7S", "6S", "5S", "4S", "2S"]),  # 17: 7S cancel; 6S, seat 1 + 2 = 3
+]
+CANCEL_WINNERS = [2, 1, 1, 1, None, 3, 3, 3, 4, None, 4, 4, 3, 1, 1, None, 3]
+CANCEL_TAKEN = [0, 5, 1, 5, 3, 0]  # 14 tricks won, 3 dead
+
+
+def test_the_cancel_spades_deal_is_the_deck():
+    hands = hands_of(CANCEL_TRICKS)
+    assert [len(h) for h in hands] == [17] * 6
+    assert Counter(c for h in hands for c in h) == Counter(ref.deck_of(CANCEL))
+
+
+def test_a_cancel_spades_hand_replays():
+    # pairs 0-3, 1-4, 2-5. Bids: seat 0 nil, 1: 5, 2: 1, 3: 4, 4: nil, 5: nil.
+    # side 0: seat 0's nil made +50; seat 3 bid 4 took 5 -> 40 + 1 overtrick: 91
+    # side 1: seat 1 bid 5 took 5 -> 50; seat 4's nil took 3 -> -30 (and they do not count): 20
+    # side 2: seat 2 bid 1 took 1 -> 10; seat 5's nil made +50: 60
+    rec = record(CANCEL_TRICKS, dealer=5, bids=[0, 5, 1, 4, 0, 0])
+    out = ref.replay_hand(rec, CANCEL)
+    assert out["winners"] == CANCEL_WINNERS
+    assert out["tricks"] == CANCEL_TAKEN
+    assert out["dead_tricks"] == 3
+    assert out["components"]["contract"] == [40, 50, 10]
+    assert out["components"]["overtricks"] == [1, 0, 0]
+    assert out["components"]["nil"] == [50, -30, 50]
+    assert out["components"]["bag_penalty"] == [0, 0, 0]
+    assert out["points"] == [91, 20, 60]
+    assert out["after"] == {"scores": [91, 20, 60], "bags": [0, 0, 0]}
+    assert ref.bags_taken(rec["bids"], out["tricks"], CANCEL) == [1, 0, 0]
+
+
+def test_a_dead_trick_is_led_again_by_its_leader():
+    # trick 10 is dead and its leader, seat 4, leads trick 11 (the record above replays only so).
+    # Written as if seat 5 had led trick 11 (seats 5, 0, 1, 2, 3, 4 play 9D 8D 7D 6D 3D KD), the
+    # reference has seats 4, 5, 0, 1 play 9D 8D 7D 6D (which they hold for trick 12), then seat 2
+    # the 3D that seat 3 holds
+    rec = record(CANCEL_TRICKS, dealer=5, bids=[0, 5, 1, 4, 0, 0])
+    assert ref.replay_hand(rec, CANCEL)["winners"][9] is None
+    plays = list(rec["plays"])
+    plays[10 * 6: 10 * 6 + 6] = ["9D", "8D", "7D", "6D", "3D", "KD"]
+    with pytest.raises(ref.IllegalPlay, match=r"trick 11, seat 2, card '3D'.*another seat"):
+        ref.replay_hand(rec | {"plays": plays}, CANCEL)
+
+
+def test_a_dead_trick_is_nobodys_in_a_score_sheet():
+    # a score sheet's tricks may sum to less than 17: the rest were dead
+    rec = {"dealer": 5, "bids": [0, 5, 1, 4, 0, 0], "tricks": CANCEL_TAKEN}
+    out = ref.replay_hand(rec, CANCEL)
+    assert out["dead_tricks"] == 3 and out["points"] == [91, 20, 60]
+    with pytest.raises(ValueError, match="tricks"):
+        ref.replay_hand(rec | {"tricks": [0, 5, 1, 5, 3, 4]}, CANCEL)  # 18
+    with pytest.raises(ValueError, match="tricks"):  # no dead tricks elsewhere
+        ref.replay_hand({"dealer": 5, "bids": BIDS, "tricks": [8, 8, 0, 0, 0, 0]}, SIX)
+
+
+# Eight players, dealer 7: seat 0 bids first and leads. Partners s and s + 4.
+CANCEL8_TRICKS = [
+    (0, ["AC", "KC", "QC", "JC", "TC", "9C", "8C", "7C"]),  # 1: seat 0
+    (0, ["AC", "KC", "QC", "JC", "TC", "9C", "8C", "7C"]),  # 2: seat 0
+    (0, ["6C", "6C", "5C", "5C", "4C", "4C", "3C", "3C"]),  # 3: dead; seat 0 again
+    (0, ["3D", "AD", "KD", "QD", "JD", "TD", "9D", "7D"]),  # 4: AD, seat 1
+    (1, ["AD", "KD", "QD", "JD", "TD", "9D", "8D", "6D"]),  # 5: seat 1
+    (1, ["8D", "3D", "7D", "6D", "5D", "5D", "4D", "4D"]),  # 6: 5D, 4D cancel; 8D, seat 1
+    (1, ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H"]),  # 7: seat 1
+    (1, ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H"]),  # 8: seat 1
+    (1, ["6H", "5H", "4H", "3H", "6H", "5H", "4H", "3H"]),  # 9: dead; seat 1 again
+    (1, ["2H", "3S", "4S", "5S", "2H", "6S", "7S", "8S"]),  # 10: 2H cancel; 8S, seat 0
+    (0, ["2D", "2D", "2C", "AS", "KS", "QS", "JS", "TS"]),  # 11: 2D cancel; 2C, seat 2
+    (2, ["2C", "AS", "KS", "QS", "JS", "TS", "9S", "9S"]),  # 12: seat 2
+    (2, ["8S", "7S", "6S", "5S", "4S", "3S", "2S", "2S"]),  # 13: 2S cancel; 8S, seat 2
+]
+
+
+def test_an_eight_player_cancel_spades_hand_replays():
+    # pairs 0-4, 1-5, 2-6, 3-7; bids 3, 4, 2, nil, 1, nil, nil, nil; tricks 3, 5, 3, 0...
+    # side 0: bid 3 + 1 = 4, took 3 + 0: one short -> -10
+    # side 1: bid 4 took 5 -> 41; seat 5's nil made: +30 (eight players) -> 71
+    # side 2: bid 2 took 3 -> 21; seat 6's nil made +30 -> 51
+    # side 3: both nil, both clean: 100 (eight players) instead of 30 + 30
+    hands = hands_of(CANCEL8_TRICKS, 8)
+    assert Counter(c for h in hands for c in h) == Counter(ref.deck_of(CANCEL8))
+    rec = record(CANCEL8_TRICKS, dealer=7, bids=[3, 4, 2, 0, 1, 0, 0, 0], players=8)
+    out = ref.replay_hand(rec, CANCEL8)
+    assert out["winners"] == [0, 0, None, 1, 1, 1, 1, 1, None, 0, 2, 2, 2]
+    assert out["tricks"] == [3, 5, 3, 0, 0, 0, 0, 0]
+    assert out["dead_tricks"] == 2
+    assert out["points"] == [-10, 71, 51, 100]
+
+
+@pytest.mark.parametrize(("rules", "bids", "tricks", "points"), [
+    # pairs 0-3, 1-4, 2-5. The spec's example: side 0 bid 3 + 2 = 5, counted 2 + 1 = 3 -> -20;
+    # side 1 bid 4 + 2 = 6, counted 6 + 3 = 9 -> 60 + 3; side 2 bid 6, counted 5 + 0 -> -10
+    (CANCEL, [3, 4, 4, 2, 2, 2], [2, 6, 5, 1, 3, 0], [-20, 63, -10]),
+    # a nil bidder's tricks do not count for the partner: seat 0's nil took 2 (-20), seat 3 bid
+    # 5 took 3: two short, -20; side 1 bid 6 took 7 -> 61; side 2 bid 6 took 5 -> -10
+    (CANCEL, [0, 4, 4, 5, 2, 2], [2, 6, 5, 3, 1, 0], [-40, 61, -10]),
+    # seats 0 and 3 both nil and clean: 200; side 1: seat 1's nil took 1 -> -10, seat 4 bid 5
+    # took 6 -> 51: 41; side 2 bid 8 took 10 -> 82
+    (CANCEL, [0, 0, 4, 0, 5, 4], [0, 1, 6, 0, 6, 4], [200, 41, 82]),
+    # eight players, pairs 0-4 1-5 2-6 3-7: seats 0 and 4 double nil clean: 100; seat 1 bid 3
+    # took 4 -> 31, seat 5's nil took 1 -> -10: 21; side 2 bid 6 took 7 -> 61; side 3 bid 3
+    # took 1 -> -20
+    (CANCEL8, [0, 3, 4, 1, 0, 0, 2, 2], [0, 4, 4, 0, 0, 1, 3, 1], [100, 21, 61, -20]),
+    # eight players: a single nil made is 30 (seat 3; seat 7 bid 1 took 1 -> 10: 40); side 0
+    # bid 4 took 3 -> -10; side 1 bid 6 took 4 -> -20; side 2 bid 5 took 5 -> 50
+    (CANCEL8, [2, 3, 4, 0, 2, 3, 1, 1], [2, 3, 4, 0, 1, 1, 1, 1], [-10, -20, 50, 40]),
+])
+def test_cancel_spades_scoring(rules, bids, tricks, points):
+    rec = {"dealer": 0, "bids": bids, "tricks": tricks}
+    assert ref.replay_hand(rec, rules)["points"] == points
+
+
+def test_cancel_spades_has_no_bags():
+    # side 1 (seats 1 and 4) bid 2 + 1 = 3, took 9 + 5 = 14: 30 + 11 overtricks, no penalty
+    # however many bags it had before
+    rec = {"dealer": 0, "bids": [1, 2, 1, 1, 1, 1], "tricks": [1, 9, 1, 0, 5, 1],
+           "before": {"scores": [0, 0, 0], "bags": [0, 0, 0]}}
+    out = ref.replay_hand(rec, CANCEL)
+    assert out["components"]["contract"][1] == 30 and out["components"]["overtricks"][1] == 11
+    assert out["components"]["bag_penalty"] == [0, 0, 0]
+    assert out["after"]["bags"] == [0, 0, 0]
+
+
+def test_cancel_spades_bids():
+    # 0..17 (six players), 0..13 (eight); nil is the only 0 bid; no blind nil
+    assert ref.legal_bids(0, {}, [0, 0, 0], CANCEL) == {"bids": list(range(18)),
+                                                         "blind_nil": False}
+    assert ref.legal_bids(0, {}, [0, -500, 0, 0], CANCEL8) == {"bids": list(range(14)),
+                                                                "blind_nil": False}
+
+
+def test_a_game_of_cancel_spades_is_one_deal_per_player():
+    assert ref.game_over([300, 200, 100], 5, CANCEL) == (False, None)
+    assert ref.game_over([300, 200, 100], 6, CANCEL) == (True, 0)
+    assert ref.game_over([300, 300, 100], 6, CANCEL) == (True, None)  # a draw
+    assert ref.game_over([-900, 20, 10, 0], 7, CANCEL8) == (False, None)
+    assert ref.game_over([-900, 20, 10, 30], 8, CANCEL8) == (True, 3)
+
+
+@pytest.mark.parametrize(("rules", "key"), [
+    ({"cancel_spades": True}, "cancel_spades"),  # four players
+    ({"players": 5, "cancel_spades": True}, "cancel_spades"),
+    ({"players": 6, "cancel_spades": True}, "blind_nil"),  # over spades.standard
+    ({"players": 6, "cancel_spades": True, "blind_nil": False}, "max_hands"),
+    ({**ref.CANCEL, "target_score": 500}, "target_score"),
+    ({**ref.CANCEL, "mercy_score": -200}, "mercy_score"),
+    ({**ref.CANCEL, "max_hands": 8}, "max_hands"),
+    ({**ref.CANCEL8, "max_hands": 6}, "max_hands"),
+    ({**ref.CANCEL, "blind_nil": True}, "blind_nil"),
+    ({**ref.CANCEL, "deck": "double_minus_2c"}, "deck"),
+    ({**ref.CANCEL, "teams": "three_pairs"}, "teams"),
+    ({**ref.CANCEL, "duplicate_wins": "last"}, "duplicate_wins"),
+    ({**ref.CANCEL, "trump_order": "deuces_high"}, "trump_order"),
+    ({**ref.CANCEL, "nil_bonus": 50}, "nil_bonus"),
+    ({**ref.CANCEL, "double_nil": True}, "double_nil"),
+    ({**ref.CANCEL, "must_trump": True}, "must_trump"),
+    ({**ref.CANCEL, "first_lead": "lowest_club"}, "first_lead"),
+    ({**ref.CANCEL, "last_trick_bonus": True}, "last_trick_bonus"),
+    ({**ref.CANCEL, "jokers": 4}, "jokers"),
+    ({**ref.CANCEL, "kitty": True}, "kitty"),
+    ({**ref.CANCEL8, "partnerships": False}, "partnerships"),
+])
+def test_cancel_spades_refusals(rules, key):
+    with pytest.raises(ValueError, match=f"^{key}"):
+        ref.resolve_rules(rules)
+
+
+def test_cancel_spades_keeps_the_spade_lead_keys():
+    for over in ({"spades_broken": False}, {"spades_broken": "never"},
+                 {"lead_ace_of_spades": True}):
+        ref.resolve_rules({**ref.CANCEL, **over})
+        ref.resolve_rules({**ref.CANCEL8, **over})
+    # lead_ace_of_spades: the AS may be led before spades are broken, the 2D not
+    rules = {**ref.CANCEL, "lead_ace_of_spades": True}
+    assert ref.legal_plays(["2D", "AS", "5H"], [], False, rules) == ["AS", "5H"]
