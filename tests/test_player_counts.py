@@ -140,7 +140,7 @@ def test_records_replay(tmp_path, name):
     ({"players": 5, "jokers": 2}, "jokers"),
     ({"players": 3, "jokers": 3}, "jokers"),
     ({"players": 4, "remove": "last"}, "remove"),
-    ({"players": 6}, "players"),
+    ({"players": 7}, "players"),
 ])
 def test_rules_for_partners_or_two_sides_are_refused(over, key):
     with pytest.raises(UserError, match=key):
