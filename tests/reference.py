@@ -75,6 +75,30 @@ None). Readings: any key but ``CANCEL_KEYS`` off its standard value is refused; 
 reports the overtricks (they score 1 each, no count); a score sheet's tricks may sum to less
 than the hand's (the dead tricks); replay adds ``"dead_tricks"``.
 
+The kitty (section 4.1, the issue 8 spec): ``kitty = True`` takes no card out to even the hands
+(``jokers_remove`` and ``remove = "last"`` are refused with it); the leftover cards (deck size
+mod players) form the kitty, and ``kitty_extra_trick`` adds one card per player, each holding
+one card fewer (a kitty of 0 is refused). Tables: three players (17 each + 1; with the extra
+trick 16 + 4; with two jokers only with it, 17 + 3), four (the extra trick: 12 + 4; with two
+jokers 13 + 2, or 12 + 6), five (10 + 2 or 9 + 7; three jokers only with the extra trick, 10 +
+5), six with ``deck = "double_kitty"`` (17 + 2 or 16 + 8); two and eight players have none.
+``kitty_taker``: ``"two_of_clubs"`` the seat dealt the lowest club dealt to a hand (the 2C
+unless it is in the kitty; the card order's clubs; two decks: the first holder from the
+dealer's left), ``"high_bidder"`` the highest ordinary bid (nil 0), ties to the earliest bidder
+from the dealer's left. A record carries ``"kitty": {"taker", "cards", "discards"}``; its
+``hands`` are at the start of play (the taker's after his discard): hands + discards must be
+the deck exactly, the discards as many as the kitty's cards and distinct, the kitty's cards
+among the taker's hand and discards; the taker's hand as dealt (record hand + discards -
+kitty) gives the two_of_clubs taker and, under ``high_bidder`` (the kitty is taken after the
+bidding), the spades counted by ``whiz`` / ``mirror``; the taker is checked. The hand is
+scored over the tricks played plus, under ``kitty_extra_trick``, the discard: one trick won by
+the taker (in ``"tricks"``; not in ``"winners"``, which are the played tricks, nor a "last
+trick"); bids run 0..those tricks. Readings: a discarded card is out of play, like a card left
+undealt: ``first_lead = "two_of_clubs"`` (or the lowest club) then falls to the lowest club
+held, and a discarded ``bag_cancel_card`` cancels nothing; a score sheet may leave out the
+``"kitty"`` (its tricks count the discard trick; a given kitty's taker is checked under
+``high_bidder`` only).
+
 Readings at tables of more than two pairs or of other hand lengths (the spec is silent): the
 section 4.4 numbers that mean "all the tricks" follow the hand (``hook``: the bids may not total
 the tricks of the hand; ``moon`` and ``blind_moon``: all of them; ``lexington``: all but one),
@@ -541,9 +565,24 @@ def _check_cancel_spades(r: dict) -> None:
 
 
 def _check_kitty(r: dict) -> None:
-    for key in ("kitty", "kitty_taker", "kitty_extra_trick"):
-        if r[key] != STANDARD[key]:
-            raise ValueError(f"{key}: not implemented by the reference yet")
+    """Section 4.1 ``kitty`` (the issue 8 spec), each a ValueError naming the key:
+    ``kitty_taker`` and ``kitty_extra_trick`` need the kitty; no card is taken out to even the
+    hands, so ``jokers_remove`` and ``remove = "last"`` are refused with it (three players' 2C
+    and five players' 2D 2H simply stay in); a kitty of 0 cards (the deck divides evenly and
+    no extra trick) is refused; at six players the kitty goes with ``deck = "double_kitty"``
+    (``_check_big_tables``); cancel_spades has none (``_check_cancel_spades``)."""
+    for key in ("kitty_taker", "kitty_extra_trick"):
+        if r[key] != STANDARD[key] and not r["kitty"]:
+            raise ValueError(f"{key}: needs kitty = True")
+    if not r["kitty"]:
+        return
+    for key, off in (("jokers_remove", None), ("remove", "2C")):
+        if r[key] != off:
+            raise ValueError(f"{key}: takes cards out to even the hands, which the kitty does "
+                             "instead")
+    if _kitty_size(r) == 0:
+        raise ValueError(f"kitty: {len(_order_of(r).deck)} cards divide evenly among "
+                         f"{r['players']} players; a kitty needs kitty_extra_trick = True")
 
 
 def _check_jokes(r: dict) -> None:
@@ -898,6 +937,8 @@ def _removed(r: dict) -> tuple[str, ...]:
     six = _six_deck(r)
     if six is not None:
         return {"double_minus_2c": ("2C",), "no_twos": ("2S", "2H", "2D", "2C")}.get(six, ())
+    if r["kitty"]:  # section 4.1: the leftover cards form the kitty, none is taken out
+        return ()
     if r["players"] == 3:
         return ("2C",) if not r["jokers"] and r["remove"] == "2C" else ()
     if r["players"] == 5:
@@ -993,7 +1034,7 @@ def _check_sections_4_2_4_3(r: dict) -> None:
         raise ValueError("jokers_remove: there are no jokers to make room for")
     if removed is not None and r["players"] != 4:
         raise ValueError("jokers_remove: only four players take cards out for the jokers")
-    if r["players"] == 4 and len(_removed(r)) != r["jokers"]:
+    if r["players"] == 4 and not r["kitty"] and len(_removed(r)) != r["jokers"]:
         raise ValueError(f"jokers_remove: one card per joker ({r['jokers']}) keeps the hands even")
     # section 4.7: remove = "last" is three players' option without jokers; no partners is the
     # four players' cutthroat (three and five never have partners)
@@ -1486,7 +1527,8 @@ def _by_side(record: dict, key: str, names, r: dict) -> list[str | None]:
     return list(value)
 
 
-def _check_bids(record: dict, r: dict, scores_before: list[int]) -> tuple:
+def _check_bids(record: dict, r: dict, scores_before: list[int],
+                hands: list | None = None) -> tuple:
     """Validate the record's bids and declarations in bidding order (left of the dealer first);
     IllegalBid on the first the rules forbid. Returns (bids, blind, side_contracts, bemo).
 
@@ -1503,7 +1545,7 @@ def _check_bids(record: dict, r: dict, scores_before: list[int]) -> tuple:
     contracts = _by_side(record, "side_contracts", SIDE_CONTRACTS, r)
     bemo = _by_side(record, "bemo", BEMOS, r)
     dealer = record["dealer"]
-    hands = _record_hands(record, r)
+    hands = _record_hands(record, r) if hands is None else hands
     made: dict[int, int] = {}
     made_blind: dict[int, bool] = {}
     declared: list[str | None] = [None] * _sides(r)
@@ -2379,10 +2421,100 @@ def wins_game(
     return None
 
 
+def _kitty_of(record: dict, r: dict) -> dict | None:
+    """The record's ``"kitty"`` (section 5 as the issue 8 spec extends it: ``{"taker": seat,
+    "cards": [the kitty as dealt], "discards": [the taker's discards]}``), checked, with
+    ``"dealt"``: the hands as dealt (the taker's rebuilt as his record hand + his discards - the
+    kitty), or None in score-sheet mode. None when the rules have no kitty, or for a score
+    sheet that gives none.
+
+    Checked: ``kitty_size`` cards and as many discards, each a card of the deck, the discards
+    distinct ("a set of distinct cards"); the record's hands (at the start of play, the taker's
+    after his discard) and the discards are exactly the deck; the kitty's cards are among the
+    taker's hand and discards."""
+    value = record.get("kitty")
+    if not r["kitty"]:
+        if value is not None:
+            raise ValueError("the record has a 'kitty', but the rules have none (kitty = False)")
+        return None
+    with_cards = "hands" in record or "plays" in record
+    if value is None:
+        if with_cards:
+            raise ValueError("kitty = True: the record needs 'kitty': {'taker': seat, "
+                             "'cards': [...], 'discards': [...]}")
+        return None
+    players, k, o = _players(r), _kitty_size(r), _order_of(r)
+    if not isinstance(value, dict) or set(value) != {"taker", "cards", "discards"}:
+        raise ValueError(f"'kitty' must be {{'taker', 'cards', 'discards'}}, got {value!r}")
+    taker = value["taker"]
+    if isinstance(taker, bool) or not isinstance(taker, int) or not 0 <= taker < players:
+        raise ValueError(f"kitty 'taker' must be a seat 0..{players - 1}, got {taker!r}")
+    for key in ("cards", "discards"):
+        cards = value[key]
+        if (not isinstance(cards, list) or len(cards) != k
+                or any(not isinstance(c, str) or c not in o.suit for c in cards)):
+            raise ValueError(f"kitty {key!r} must be {k} cards of the deck, got {cards!r}")
+    if len(set(value["discards"])) != k:
+        raise ValueError(f"kitty 'discards' must be distinct cards, got {value['discards']}")
+    kitty, discards = Counter(value["cards"]), Counter(value["discards"])
+    if kitty - Counter(o.deck):
+        raise ValueError(f"kitty 'cards' {value['cards']}: more copies than the deck has")
+    dealt = None
+    if with_cards:
+        hands = _record_hands(record, r)
+        if any(h is None for h in hands):
+            raise ValueError(f"'hands' must be {players} lists of cards")
+        held = Counter(c for h in hands for c in h)
+        deck = Counter(o.deck)
+        if held + discards != deck:
+            raise ValueError(f"the hands and the kitty's discards are not the deck (missing "
+                             f"{sorted(deck - held - discards)}, too many "
+                             f"{sorted(held + discards - deck)})")
+        before = Counter(hands[taker]) + discards  # the taker's hand with the kitty taken
+        if kitty - before:
+            raise ValueError(f"kitty 'cards' {sorted(kitty - before)} are neither in the taker "
+                             f"(seat {taker})'s hand nor among his discards")
+        dealt = [list(h) for h in hands]
+        dealt[taker] = sorted((before - kitty).elements())
+    return {"taker": taker, "cards": list(value["cards"]),
+            "discards": list(value["discards"]), "dealt": dealt}
+
+
+def _check_kitty_taker(kitty: dict, bids: list, dealer: int, r: dict) -> None:
+    """The record's kitty taker is the rules' (section 4.1, the issue 8 spec):
+    ``"two_of_clubs"`` the seat dealt the lowest club dealt to a hand (the 2C unless it is in
+    the kitty; "clubs" as the card order says; with two decks the first holder from the
+    dealer's left) -- not checked on a score sheet, which has no hands; ``"high_bidder"`` the
+    highest ordinary bid (nil 0; a side contract's partners bid none), ties to the earliest
+    bidder from the dealer's left."""
+    players = _players(r)
+    rotation = [(dealer + 1 + k) % players for k in range(players)]
+    if r["kitty_taker"] == "high_bidder":
+        def value(bid) -> int:
+            return bid if isinstance(bid, int) and not isinstance(bid, bool) else -1
+        best = max(value(bids[s]) for s in rotation)
+        taker = next(s for s in rotation if value(bids[s]) == best)
+        why = f"the highest bid, {best}"
+    else:
+        if kitty["dealt"] is None:
+            return
+        suit = _order_of(r).suit
+        clubs = [c for hand in kitty["dealt"] for c in hand if suit[c] == "C"]
+        if not clubs:
+            raise ValueError("kitty_taker two_of_clubs: no club was dealt to a hand")
+        low = min(clubs, key=_rank)
+        taker = next(s for s in rotation if low in kitty["dealt"][s])
+        why = f"dealt the lowest club, {low}"
+    if kitty["taker"] != taker:
+        raise ValueError(f"kitty 'taker' is seat {kitty['taker']}, but seat {taker} takes the "
+                         f"kitty (kitty_taker {r['kitty_taker']}: {why})")
+
+
 def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
     """Check and score one hand record (RULES.md section 5).
 
     ``record``: ``dealer``, ``bids`` (nil = 0; null for the partners of a side contract),
+    ``kitty`` when the rules have one (see the module docstring),
     optional ``blind``, optional ``side_contracts`` and ``bemo`` (per side, section 4.4),
     optional ``before`` (``{"scores": [s0, s1], "bags": [b0, b1]}``, default zeros), and either
     ``hands`` + ``plays`` (every card in order, starting with the first leader: left of the
@@ -2440,11 +2572,19 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
         raise ValueError(f"the record's cancel_card {record['cancel_card']!r} is not the rules' "
                          f"bag_cancel_card {r['bag_cancel_card']!r}")
 
-    bids, blind, declared, bemo = _check_bids(record, r, before_scores)
+    kitty = _kitty_of(record, r)
+    bid_hands = None  # the hands as the bidders hold them (whiz, mirror): the record's
+    if kitty is not None and kitty["dealt"] is not None and r["kitty_taker"] == "high_bidder":
+        bid_hands = kitty["dealt"]  # the kitty is taken after the bidding
+    bids, blind, declared, bemo = _check_bids(record, r, before_scores, bid_hands)
+    if kitty is not None:
+        _check_kitty_taker(kitty, bids, record["dealer"], r)
 
     if "plays" in record or "hands" in record:
         tricks, winners, played = _play_out(
             record, r, first_leader(dealer, declared, r, _record_hands(record, r)))
+        if kitty is not None and r["kitty_extra_trick"]:  # the discard: a trick of the taker's
+            tricks[kitty["taker"]] += 1
         if "tricks" in record and list(record["tricks"]) != tricks:
             raise ValueError(f"record says tricks {record['tricks']}, the play gives {tricks}")
     elif "tricks" in record:  # score-sheet mode
