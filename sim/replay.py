@@ -107,8 +107,8 @@ def output_record(rec: dict, line: int, source: str, tricks, winners, points, co
         raise UserError(f"'tricks' {rec['tricks']} disagree with the plays, which give "
                         f"{tricks.tolist()}", source=source, line=line)
     out = dict(rec, tricks=tricks.tolist())
-    if winners is not None:
-        out["winners"] = winners.tolist()
+    if winners is not None:  # a dead trick (Spades cancel_spades, RULES.md §4.7): null
+        out["winners"] = [None if w < 0 else w for w in winners.tolist()]
     out.update({k: v.tolist() for k, v in extra.items()})
     out.update(points=points.tolist(), components={k: v.tolist() for k, v in components.items()},
                after=after)

@@ -147,7 +147,7 @@ def engine_view(run: Sim, i: int) -> dict:
     """The engine's row i in the layout of ``reference.replay_hand``."""
     return {
         "tricks": run.tricks[i].tolist(),
-        "winners": run.winners[i].tolist(),
+        "winners": [None if w < 0 else w for w in run.winners[i].tolist()],  # None: dead
         "points": run.points[i].tolist(),
         "components": {c: run.components[c][i].tolist() for c in COMPONENTS},
         "after": {"scores": run.scores_after[i].tolist(), "bags": run.bags_after[i].tolist()},
@@ -159,6 +159,8 @@ def engine_row(run: Sim, i: int, rd: dict) -> dict:
     row = engine_view(run, i)
     if ref._has_progressive(rd):
         row["after"]["progressive"] = run.progressive_after[i].tolist()
+    if rd.get("cancel_spades"):  # tricks won by nobody (RULES.md section 4.7)
+        row["dead_tricks"] = int((run.winners[i] < 0).sum())
     return row
 
 
