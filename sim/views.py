@@ -75,6 +75,7 @@ class BlindView(_Batched):
     half: np.ndarray | None = None  # bool[n, 4]: half bids so far (``half_trick_bids``)
     face_up: np.ndarray | None = None  # uint64[n, 4]: the cards dealt face up (public, §4.1)
     trump_suit: np.ndarray | None = None  # int8[n]: the trump suit (``seven_trump_reveal``)
+    kitty_taker: np.ndarray | None = None  # int8[n]: who took the kitty before the bidding (§4.1)
 
     @property
     def deficit(self) -> np.ndarray:

@@ -384,6 +384,8 @@ class SeedStrategy(Strategy):
         if rules.suicide:  # the side's first bidder decides who bids the side's nil
             limit = np.where(partner_bid < 0, np.maximum(limit, self.suicide_first_nil), limit)
         nil = may_nil & (est <= limit) & (safe_nil | (limit > self.nil_max_estimate)) & ~book
+        if view.kitty_taker is not None and rules.kitty_extra_trick:  # his discard is a trick
+            nil &= view.kitty_taker != view.seat
         nil |= ordinary == 0  # nothing but nil is left (a partner's high bid under max_team_bid)
         bid = pick(nil, 0, _nearest_legal(want, np.maximum(ordinary, 2)))
         if view.half is not None and rules.half_trick_bids:  # after a partner's half: v and a
