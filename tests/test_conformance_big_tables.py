@@ -117,3 +117,75 @@ def test_the_same_combinations_are_refused():
         if (engine is None) != (theirs is None):  # which key a refusal names first may differ
             differ.append(f"{over}: engine {engine}, reference {theirs}")
     assert not differ, f"{len(differ)} differ:\n" + "\n".join(differ[:10])
+
+
+# --- every card the engine offers is the reference's --------------------------------------------
+
+
+@dataclasses.dataclass(eq=False)
+class Recording:
+    """Plays as ``inner`` and keeps, at every card, the engine's legal cards (``view.legal``)."""
+
+    inner: object
+    legal: list = dataclasses.field(default_factory=list)
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def play(self, view, rng):
+        self.legal.append(view.legal.copy())
+        return self.inner.play(view, rng)
+
+
+def positions(rec: dict, rd: dict):
+    """Each card of a record in order as the reference sees it before it is played: (trick_no,
+    the seat's cards — a card held twice listed twice —, the trick so far, spades broken)."""
+    players = len(rec["hands"])
+    held = [list(h) for h in rec["hands"]]
+    spade = {c: ref.card_suit(c, rd) == "S" for h in held for c in h}
+    seat = ref.first_leader(rec["dealer"], None, rd, rec["hands"])
+    broken = False
+    for start in range(0, len(rec["plays"]), players):
+        trick = rec["plays"][start:start + players]
+        for k, card in enumerate(trick):
+            who = (seat + k) % players
+            yield start // players + 1, list(held[who]), trick[:k], broken
+            held[who].remove(card)
+        broken = broken or any(spade[c] for c in trick)
+        won = ref.trick_winner(trick, seat, rd)
+        seat = seat if won is None else won  # a dead trick is led again by its leader
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_legal_cards_equal_the_reference(name):
+    from sim.lineup import Lineup
+    from sim.records import card_names
+    from sim.spades.game import play_block
+    from sim.spades.hand import deck_for
+    from strategies import make_strategy
+
+    try:
+        from tests.harness import ref_rules
+    except ImportError:  # pragma: no cover
+        from harness import ref_rules
+
+    rules = engine_rules(name)
+    rd = ref_rules(rules)
+    player = Recording(make_strategy("random"))
+    n = 30
+    result = play_block(rules, Lineup([player] * rules.players), SEED + 1, 0, n, "hands")
+    out = result.outcomes[0]
+    deck = deck_for(rules)
+    bad, k = [], 0
+    for i in range(n):
+        rec = {"dealer": int(result.dealer[i]),
+               "hands": [card_names(deck, h, t) for h, t in zip(out.held[i], out.twice[i])],
+               "plays": [deck.names[s] for s in out.play.plays[i]]}
+        for k, (t, hand, trick, broken) in enumerate(positions(rec, rd)):
+            theirs = sorted(set(ref.legal_plays(hand, trick, broken, rd, trick_no=t)))
+            mine = sorted(deck.names_of(player.legal[k][i]))
+            if mine != theirs:
+                bad.append(f"hand {i} trick {t}: hand {sorted(hand)} trick {trick} broken "
+                           f"{broken}\n  engine    {mine}\n  reference {theirs}")
+    assert k + 1 == rules.players * rules.cards_each
+    assert not bad, f"{name}: {len(bad)} positions differ, e.g.\n" + "\n".join(bad[:3])
