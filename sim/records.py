@@ -238,7 +238,8 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
         if o.passed[i].any() or o.twice[i].any() or o.kitty.taker[i] >= 0:
             # RULES.md §5: the hands at the start of play, after any passing or kitty (§4.1);
             # a card held twice (two decks, §4.7) is named twice
-            rec["hands"] = [card_names(deck, h, t) for h, t in zip(o.held[i], o.twice[i])]
+            rec["hands"] = [card_names(deck, h, t)
+                            for h, t in zip(o.held[i], o.twice[i], strict=True)]
         if o.passed[i].any():
             rec["passed"] = [deck.names_of(h) for h in o.passed[i]]
         if o.kitty.taker[i] >= 0:  # RULES.md §4.1: who took the kitty, and his discard

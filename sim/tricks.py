@@ -237,7 +237,7 @@ def _uncancelled(cards, seats, cancelled, led, trump):
     trumps = live & trump
     card = pick(trumps != 0, highest_bit(trumps), highest_bit(live & led))
     seat = np.full(card.shape, -1, dtype=np.int8)
-    for c, s in zip(cards, seats):
+    for c, s in zip(cards, seats, strict=True):
         seat = pick(c == card, s, seat)
     return card, seat
 

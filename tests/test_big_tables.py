@@ -87,7 +87,7 @@ def winner_by_hand(trick, seats, rules):
     """The seat winning a trick of card names, from RULES.md §0, §4.7 directly (not jokes)."""
     led = "S" if _spade(trick[0], rules) else trick[0][1]
     counts = Counter(trick)
-    best = None
+    best, best_key = None, None
     for j, card in enumerate(trick):
         if rules.cancel_spades and counts[card] == 2:
             continue  # identical cards cancel
@@ -112,12 +112,13 @@ def test_deals_plays_and_winners(name, strategy):
     names = np.array([x or "?" for x in deck.names])
     players = rules.players
     for i in range(120):
-        dealt = [card_names(deck, h, t) for h, t in zip(result.hands[i], result.twice[i])]
+        dealt = [card_names(deck, h, t)
+                 for h, t in zip(result.hands[i], result.twice[i], strict=True)]
         assert [len(h) for h in dealt] == [each] * players
         pile = card_names(deck, out.kitty.cards[i], out.kitty.cards_twice[i])
         assert len(pile) == kitty
         assert sum(map(Counter, dealt), Counter()) + Counter(pile) == cards
-        held = [card_names(deck, h, t) for h, t in zip(out.held[i], out.twice[i])]
+        held = [card_names(deck, h, t) for h, t in zip(out.held[i], out.twice[i], strict=True)]
         discards = deck.names_of(out.kitty.discards[i])
         plays = list(names[out.play.plays[i]])
         # every physical card is played once, or discarded with the kitty
@@ -156,7 +157,7 @@ def test_dead_tricks_happen_and_are_led_again():
     out = result.outcomes[0]
     rows, tricks = np.nonzero(out.play.winners < 0)
     assert rows.size > 10  # random play: a few percent of hands hold a dead trick
-    for i, t in zip(rows[:50], tricks[:50]):
+    for i, t in zip(rows[:50], tricks[:50], strict=True):
         if t + 1 < rules.cards_each:  # the dead trick's leader leads the next one
             assert out.play.seats[i, (t + 1) * 6] == out.play.seats[i, t * 6]
 

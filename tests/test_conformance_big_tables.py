@@ -179,7 +179,8 @@ def test_legal_cards_equal_the_reference(name):
     bad, k = [], 0
     for i in range(n):
         rec = {"dealer": int(result.dealer[i]),
-               "hands": [card_names(deck, h, t) for h, t in zip(out.held[i], out.twice[i])],
+               "hands": [card_names(deck, h, t)
+                         for h, t in zip(out.held[i], out.twice[i], strict=True)],
                "plays": [deck.names[s] for s in out.play.plays[i]]}
         for k, (t, hand, trick, broken) in enumerate(positions(rec, rd)):
             theirs = sorted(set(ref.legal_plays(hand, trick, broken, rd, trick_no=t)))

@@ -11,9 +11,9 @@ from ..tricks import TrickResult, play_tricks
 from .bidding import BidResult, run_bidding
 from .constraints import constraint_for
 from .dealing import Dealt
+from .decks import spades_deck
 from .jokes import jokes_resolver
 from .kitty import KittyResult, high_bidder, lowest_club_holder, take_kitty
-from .decks import spades_deck
 from .reveal import Reveals, reveal_trumps
 from .rules import SpadesRules
 from .scoring import HandScore, score_hands

@@ -7,9 +7,9 @@ from collections import Counter
 
 import numpy as np
 
+from ..cards import CLUBS
 from ..errors import UserError
 from ..lineup import Lineup
-from ..cards import CLUBS
 from ..records import by_mode, card_slots, gather, ints, parse_records
 from ..replay import Scripted, output_record
 from ..tricks import IllegalPlay
