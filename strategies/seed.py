@@ -172,6 +172,9 @@ class SeedStrategy(Strategy):
     # Head to head on the same deals, the scaled side against unscaled ones, each side in turn
     # (2 x 20,000 hands per side, 95% intervals): six players +65.0 +-0.5 points per hand,
     # cancel spades +46.6 +-0.3, eight +43.2 +-0.1, five +16.8 +-0.2, six no_twos +52.9 +-0.5.
+    # jokes_win: the nil's jokers (see _jokes_play): head to head on the same deals, each side
+    # in turn (2 x 2 x 30,000 hands), nils made 62% against 47%, +4.45 +-0.68 points per hand
+    jokes_nil_play: bool = True
     scale_three: float = 1.0  # 1.25 was worse: 26.1 against 36.0 points per side and hand
     scale_five: float = 0.75
     scale_six_one_deck: float = 0.6
@@ -518,6 +521,27 @@ class SeedStrategy(Strategy):
 
     # ------------------------------------------------------------------------------------ play
     def play(self, view, rng):
+        if view.rules.trump_order == "jokes_win" and self.jokes_nil_play:
+            return self._jokes_play(view, rng)
+        return self._play(view, rng)
+
+    def _jokes_play(self, view, rng):
+        """RULES.md §4.2 jokes-win: a joker never wins but makes its partner's card a trump. A
+        nil bidder sheds a joker whenever he may (the safest card there is); the partner of a
+        nil bidder keeps his jokers while he has another legal card (a joker would make the
+        nil's card a trump)."""
+        jokers = U64(view.deck.mask_of(["BJ", "LJ"]))
+        rows = np.arange(len(view))
+        partner = _partner(view)
+        own_nil = view.bids[rows, view.seat] == 0
+        partner_nil = (view.bids[rows, partner] == 0) & ~own_nil
+        others = view.legal & ~jokers
+        keep = partner_nil & (others != 0)
+        card = self._play(dataclasses.replace(view, legal=pick(keep, others, view.legal)), rng)
+        shed = own_nil & ((view.legal & jokers) != 0)
+        return pick(shed, lowest_bit(view.legal & jokers), card)
+
+    def _play(self, view, rng):
         rules, deck = view.rules, view.deck
         seat, table = view.seat, rules.table
         b, t = view.bids.astype(np.int16), view.tricks.astype(np.int16)
