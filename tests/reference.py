@@ -1,5 +1,5 @@
-"""Plain, scalar reference implementation of partnership Spades (RULES.md section 3, and the section
-4.4 bid and contract keys listed under STANDARD).
+"""Plain, scalar reference implementation of Spades (RULES.md section 3, and the section 4 keys
+listed under STANDARD): three to eight players.
 
 This module is the test-suite's independent yardstick for the vectorised engine in ``sim/``: it
 imports nothing from ``sim/`` (nor numpy) and favours obviousness over speed. One hand at a time,
@@ -9,8 +9,8 @@ Conventions (RULES.md section 0):
 
 * A card is a string rank+suit: ranks ``23456789TJQKA`` (A high), suits ``SHDC``: ``"AS"``,
   ``"TH"``, ``"2C"``. Spades are always trump (section 3).
-* Seats ``0..3`` clockwise; "left of X" is ``X + 1 mod 4``. Side 0 = seats 0 and 2, side 1 = seats
-  1 and 3 (partners opposite).
+* Seats ``0..P-1`` clockwise; "left of X" is ``X + 1 mod P``. Four players: side 0 = seats 0 and
+  2, side 1 = seats 1 and 3 (partners opposite); other tables see "Player counts" below.
 * The bidding and the first lead start left of the dealer (section 3: "(bidding)", "(first lead)").
 * The winner of a trick leads the next one.
 
@@ -25,13 +25,20 @@ off by default); ``STANDARD``,
 ``SHORT`` and ``OPENSPIEL`` are the presets ``spades.standard``, ``spades.short`` and
 ``spades.openspiel``. A dict passed to the public functions may give only some keys; the rest come
 from ``STANDARD``. Combinations that cannot be played are rejected by ``resolve_rules`` with a
-ValueError naming the key (see ``_check_section_4_4``). The engine's card-passing keys (section
-4.5), which this reference does not implement, are known and accepted only switched off (the test
-harness leaves out the engine's other keys it does not know, which must be off).
+ValueError naming the key at the start of its message (see ``_check_section_4_4`` and the other
+``_check_*``). The engine's card-passing keys (section 4.5), which this reference does not
+implement, are known and accepted only switched off (the test harness leaves out the engine's
+other keys it does not know, which must be off).
+
+Not implemented here: two players (``players = 2``, refused; tests/test_two_players.py derives
+their draw), card passing (section 4.5), and the engine keys this module does not know
+(``seven_trump_reveal``, ``face_up_cards``, ``redeal_poor_hands``, the later section 4.4 bid
+keys such as the auction): ``resolve_rules`` refuses them as unknown.
 
 Card orders and play constraints (sections 4.2 and 4.3, see ``CARD_ORDERS``, ``legal_plays`` and
-``_check_sections_4_2_4_3``): ``trump_order`` (every order but ``jokes_win``), ``jokers`` (0 or 2:
-``"BJ"`` and ``"LJ"``) with ``jokers_remove`` (default ``["2C", "2D"]``), ``first_lead``,
+``_check_sections_4_2_4_3``): ``trump_order`` (every order; ``jokes_win`` below), ``jokers`` (0,
+2: ``"BJ"`` and ``"LJ"``, 3 and 4 at five and six players) with ``jokers_remove`` (default
+``["2C", "2D"]``), ``first_lead``,
 ``first_trick_clubs``, ``first_trick_lowest_club``, ``no_spade_lead_first_trick``,
 ``lead_ace_of_spades``, ``must_overtrump`` and ``must_trump``. A card keeps its name whatever the
 order; "spades" are the cards the order makes spades (the jokers, the high deuces, the left bower),
@@ -99,6 +106,19 @@ held, and a discarded ``bag_cancel_card`` cancels nothing; a score sheet may lea
 ``"kitty"`` (its tricks count the discard trick; a given kitty's taker is checked under
 ``high_bidder`` only).
 
+Jokes win (section 4.2, the issue 8 spec; ``_Order._jokes_strengths``): ``trump_order =
+"jokes_win"`` needs ``jokers = 2`` and four players in partnerships. The jokers are spades for
+following, leading and breaking spades, but have no rank and never win; every other card a
+side plays to a trick in which it played a joker (before or after) is a joke trump of its rank,
+a natural spade staying natural: natural AS > joke A > natural KS > ... > natural 2S > joke 2.
+Two joke trumps of one rank: ``jokes_tie`` ``"higher_joker"`` (default; the BJ's side),
+``"first_joker"`` (the side whose joker came first) or ``"suit"`` (D > C > H). With no trump,
+the highest card of the led suit; a led joker leads spades. Readings: ``must_trump`` and
+``must_overtrump`` are refused with it (a card becomes a trump only when its partner's joker
+comes); a joke card is no spade for breaking spades nor for the trick bonuses (it keeps its
+name); a led joker that nothing can beat (its partner played the other joker, the opponents no
+spade) holds the trick for its player.
+
 Readings at tables of more than two pairs or of other hand lengths (the spec is silent): the
 section 4.4 numbers that mean "all the tricks" follow the hand (``hook``: the bids may not total
 the tricks of the hand; ``moon`` and ``blind_moon``: all of them; ``lexington``: all but one),
@@ -135,7 +155,7 @@ Public API::
                cancel_card=None) -> {"points", "components", "after", ...}
     wins_game(bids, tricks, rules, blind=None, *, side_contracts=None)
         -> side winning the game at once, or None
-    bags_taken(bids, tricks, rules, *, side_contracts=None, winners=None) -> [2 ints]
+    bags_taken(bids, tricks, rules, *, side_contracts=None, winners=None) -> [one int per side]
     game_over(scores, hand_no, rules, wins_game=None) -> (bool, winner or None)
 """
 
@@ -586,8 +606,22 @@ def _check_kitty(r: dict) -> None:
 
 
 def _check_jokes(r: dict) -> None:
-    if r["jokes_tie"] != STANDARD["jokes_tie"]:
-        raise ValueError("jokes_tie: needs trump_order = 'jokes_win'")
+    """Section 4.2 ``jokes_win`` (the issue 8 spec), each a ValueError naming the key: four
+    players in partnerships (a joker turns its partner's card into a joke trump); not with
+    ``must_trump`` or ``must_overtrump`` (reading, as the engine: a card becomes a trump only
+    when its partner's joker comes, so "beat the highest spade" has no answer while the trick is
+    played); ``jokes_tie`` only with it. (Its ``jokers = 2`` is checked with the other orders
+    that rank two jokers.)"""
+    if r["trump_order"] != "jokes_win":
+        if r["jokes_tie"] != STANDARD["jokes_tie"]:
+            raise ValueError("jokes_tie: needs trump_order = 'jokes_win'")
+        return
+    if r["players"] != 4 or not r["partnerships"]:
+        raise ValueError("trump_order: jokes_win turns a partner's card into a joke trump: four "
+                         "players in partnerships")
+    if r["must_trump"] or r["must_overtrump"] != "off":
+        raise ValueError("trump_order: under jokes_win a card becomes a trump only when its "
+                         "partner's joker comes: must_trump and must_overtrump do not apply")
 
 
 # Section 4.7: the keys written for partners (a partner's bid, a side of two, "both partners"),
@@ -846,10 +880,14 @@ CARD_ORDERS: dict[str, list] = {
 # spades in every respect; identical cards in a trick cancel (see _Order.winning_index)
 CANCEL_ORDER = ["2D", "2C", "AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S",
                 "3S", "2S"]
-_ORDER_LISTS = {**CARD_ORDERS, "cancel_spades": CANCEL_ORDER}
+# jokes_win (section 4.2): the jokers are spades above the AS for following, leading and
+# breaking, but never win; the trick is resolved with the sides (see _Order.winning_index)
+_ORDER_LISTS = {**CARD_ORDERS, "cancel_spades": CANCEL_ORDER,
+                "jokes_win": ["BJ", "LJ", *_SPADES]}
+JOKE_SUITS = {"D": 3, "C": 2, "H": 1}  # jokes_tie = "suit": diamonds, then clubs, then hearts
 LADDER = "SCDH"  # suit_ladder: the suits strongest first
 _JOKER_ORDERS = ("jokers_high", "jokers_first_wins", "joker_high_alternate",
-                 "joker_joker_deuce_ace")  # they rank two jokers: jokers = 2
+                 "joker_joker_deuce_ace", "jokes_win")  # they rank two jokers: jokers = 2
 _NO_JOKERS = ("bowers", "suit_ladder")  # no place for a joker (reading, as the engine)
 FIRST_LEADS = ("left_of_dealer", "two_of_clubs", "lowest_club")
 OVERTRUMPS = ("off", "opponents", "always")
@@ -867,7 +905,7 @@ class _Order:
     """
 
     def __init__(self, order: str, jokers: int, removed: tuple[str, ...], copies: int = 1,
-                 last_of_equals: bool = False):
+                 last_of_equals: bool = False, jokes_tie: str = "higher_joker"):
         tiers = [t if isinstance(t, tuple) else (t,) for t in _ORDER_LISTS[order]]
         joker_types = JOKERS[:jokers // copies]  # four jokers in two decks: BJ, LJ twice each
         tiers = [tuple(c for c in t if c not in JOKERS or c in joker_types) for t in tiers]
@@ -875,6 +913,8 @@ class _Order:
         self.order = order
         self.ladder = order == "suit_ladder"
         self.cancel = order == "cancel_spades"
+        self.jokes = order == "jokes_win"
+        self.jokes_tie = jokes_tie
         self.last_of_equals = last_of_equals
         self.spades = {c: 100 + len(tiers) - k for k, tier in enumerate(tiers) for c in tier}
         natural = [c for c in DECK if c not in removed]
@@ -902,8 +942,18 @@ class _Order:
 
         Cancel spades: the cards whose two copies are both in the trick cancel and cannot win;
         the highest spade left wins, else the highest card left of the led suit (the led card's
-        suit, even if it is cancelled); None when no card is left to win: a dead trick."""
+        suit, even if it is cancelled); None when no card is left to win: a dead trick.
+
+        Jokes win: see ``_jokes_strengths``."""
         led = self.suit[cards[0]]
+        if self.jokes:
+            if sides is None:
+                raise ValueError("jokes_win: the trick's winner depends on the players' sides")
+            strengths = self._jokes_strengths(cards, sides)
+            best = strengths.index(max(strengths))
+            # a led joker that nothing can beat (its side's other card the other joker, the
+            # opponents void in spades): the led card holds the trick (reading)
+            return best if strengths[best][0] >= 1 else 0
         if self.cancel:
             counts = Counter(cards)
             live = [k for k, c in enumerate(cards) if counts[c] == 1]
@@ -915,6 +965,35 @@ class _Order:
         if self.last_of_equals:
             return len(strengths) - 1 - strengths[::-1].index(best)
         return strengths.index(best)
+
+    def _jokes_strengths(self, cards: list[str], sides: list[int]) -> list[tuple]:
+        """Section 4.2 ``jokes_win`` (the issue 8 spec): how strongly each card bids for the
+        trick. A joker has no rank and never wins. Every other card of a side that played a
+        joker to the trick (before or after it) is a joke trump of its rank, but a natural spade
+        stays a natural spade: natural AS > joke A > natural KS > joke K > ... > natural 2S >
+        joke 2. Two joke trumps of one rank (one per side): ``jokes_tie`` ``"higher_joker"`` the
+        one whose side played the BJ, ``"first_joker"`` the one whose side's joker came first,
+        ``"suit"`` by the joke card's suit, D > C > H. With no trump the highest card of the led
+        suit wins; a led joker leads spades."""
+        joker_sides = [side for card, side in zip(cards, sides, strict=True) if card in JOKERS]
+        big = [side for card, side in zip(cards, sides, strict=True) if card == "BJ"]
+        led = self.suit[cards[0]]
+        out = []
+        for card, side in zip(cards, sides, strict=True):
+            if card in JOKERS:
+                out.append((-1, 0, 0))
+            elif self.suit[card] == "S":
+                out.append((2, 2 * _rank(card) + 1, 0))
+            elif side in joker_sides:
+                tie = {"higher_joker": int(side in big),
+                       "first_joker": int(side == joker_sides[0]),
+                       "suit": JOKE_SUITS[card[1]]}[self.jokes_tie]
+                out.append((2, 2 * _rank(card), tie))
+            elif self.suit[card] == led:
+                out.append((1, _rank(card), 0))
+            else:
+                out.append((0, 0, 0))
+        return out
 
     def lowest_club(self) -> str:
         """The lowest club of the deck (the order's clubs: not a deuce or bower made a spade)."""
@@ -958,7 +1037,8 @@ def _known(r: dict) -> dict:
 def _order_of(r: dict) -> _Order:
     r = _known(r)
     order = "cancel_spades" if r["cancel_spades"] else r["trump_order"]
-    key = (order, r["jokers"], _removed(r), _copies(r), r["duplicate_wins"] == "last")
+    key = (order, r["jokers"], _removed(r), _copies(r), r["duplicate_wins"] == "last",
+           r["jokes_tie"])
     if key not in _ORDERS:
         _ORDERS[key] = _Order(*key)
     return _ORDERS[key]
@@ -998,14 +1078,12 @@ def _check_sections_4_2_4_3(r: dict) -> None:
     * ``lead_ace_of_spades`` needs ``spades_broken = True``;
     * ``must_trump`` already beats the highest spade: not with ``must_overtrump``;
     * ``suit_ladder`` has no trump: not with ``must_trump`` or ``must_overtrump``.
-    ``jokes_win`` is a section 4.2 order this reference does not implement (refused).
+    * ``jokes_win`` (see ``_check_jokes``).
     """
     order = r["trump_order"]
-    if order == "jokes_win":
-        raise ValueError("trump_order: jokes_win is not implemented by the reference")
-    _check_jokes(r)
-    if order not in CARD_ORDERS:
-        raise ValueError(f"trump_order must be one of {sorted(CARD_ORDERS)}, not {order!r}")
+    if order not in CARD_ORDERS and order != "jokes_win":
+        raise ValueError(f"trump_order must be one of {sorted([*CARD_ORDERS, 'jokes_win'])}, "
+                         f"not {order!r}")
     if r["jokers"] not in (0, 2, 3, 4) or isinstance(r["jokers"], bool):
         raise ValueError(f"jokers: 0, 2, 3 or 4, not {r['jokers']!r}")
     removed = r["jokers_remove"]
@@ -1022,6 +1100,7 @@ def _check_sections_4_2_4_3(r: dict) -> None:
             raise ValueError(f"{key} must be True or False, not {r[key]!r}")
     if order in _JOKER_ORDERS and r["jokers"] != 2:
         raise ValueError(f"trump_order: {order} ranks the two jokers, set jokers = 2")
+    _check_jokes(r)
     if r["jokers"] and order in _NO_JOKERS:
         raise ValueError(f"jokers: trump_order {order} has no rank for a joker")
     # section 4.7: five players add three jokers; six players' decks hold 2 or 4 (checked with
@@ -1305,7 +1384,8 @@ def legal_bids(
 
     Returns ``{"bids": [sorted bids allowed after looking at the cards], "blind_nil": bool}``.
 
-    * Bids are 0..13; 0 is nil and exists only with ``nil``; otherwise the minimum bid is 1.
+    * Bids are 0..13 (0..the tricks of the hand at other tables, ``table_of``); 0 is nil and
+      exists only with ``nil``; otherwise the minimum bid is 1.
     * ``max_team_bid``: this bid plus the partner's bid (nil counts 0) may not exceed it; a
       partner still to bid counts as the least bid he can always make (0 with nil, else 1, or 4
       under ``fledu``). A nil always fits.
@@ -1458,7 +1538,7 @@ def first_leader(dealer: int, side_contracts: list[str | None] | None, rules: di
     is on that side, else the next seat). Section 4.3: under ``first_lead = "two_of_clubs"`` the
     holder of the 2C, under ``"lowest_club"`` or ``first_trick_clubs`` the holder of the lowest
     club of the deck (3C when jokers take the 2C out or the 2C is a high deuce): ``hands`` (the
-    four hands dealt) are needed then."""
+    hands at the start of play) are needed then."""
     r = resolve_rules(rules)
     left = (dealer + 1) % _players(r)
     card = _first_lead_card(r)
@@ -2390,7 +2470,8 @@ def wins_game(
 ) -> int | None:
     """The side that wins the game at once after this hand (section 4.4), or None.
 
-    ``moon``: a side whose two bids total exactly 13, neither nil, and that takes all 13 tricks.
+    ``moon``: a side whose two bids total exactly 13, neither nil, and that takes all 13 tricks
+    (at other tables: all the tricks of the hand, and lexington all but one; reading).
     ``lexington``: a side whose two bids total exactly 12, neither nil, and that takes 12 or more.
     (With both keys on, 13 is a moon and 12 a lexington.) At most one side can take 12 tricks.
     ``double_blind_nil`` with ``double_blind_nil_reward = "win"``: a side whose partners both bid
@@ -2532,12 +2613,14 @@ def replay_hand(record: dict, rules: dict | str | None = None) -> dict:
     declaring Mo or bemo or scored under ``bag_cancel_card`` or a trick bonus (they need the
     play).
 
-    Returns ``{"tricks": [4 ints], "winners": [13 seats] (None in score-sheet mode), "points":
-    [side0, side1], "components": {part: [2 ints] for part in PARTS}, "after": {"scores": [2],
-    "bags": [2]}}`` (``"after"`` also with ``"progressive": [2]`` when ``highlander`` or
-    ``seven_plus = "progressive"`` is on), and with ``moon``, ``lexington``, ``blind_moon`` or
-    ``double_blind_nil_reward = "win"`` on also ``"wins_game"``: the side that wins the game at
-    once, or None.
+    Returns ``{"tricks": [per seat], "winners": [the winner of each played trick] (None in
+    score-sheet mode), "points": [per side], "components": {part: [per side] for part in PARTS},
+    "after": {"scores": [per side], "bags": [per side]}}`` (``"after"`` also with
+    ``"progressive": [per side]`` when ``highlander`` or ``seven_plus = "progressive"`` is on),
+    and with ``moon``, ``lexington``, ``blind_moon`` or ``double_blind_nil_reward = "win"`` on
+    also ``"wins_game"``: the side that wins the game at once, or None. Under cancel_spades
+    ``"dead_tricks"`` (their ``"winners"`` are None); under ``kitty_extra_trick`` the taker's
+    ``"tricks"`` count his discard.
 
     Under ``whiz`` and ``mirror`` the bids are checked against the spades of ``hands``; a score
     sheet has no hands, so there only the other bid rules are checked (reading).
