@@ -56,8 +56,9 @@ each, ``"XJ"`` ranking below ``"LJ"``) or 6 (issue 8 spec): ``deck`` ``"double_m
 without partners each player is a side, numbered by seat; bids are 0..the tricks of the hand;
 records carry one entry per seat in ``bids``/``blind``/``tricks``/``hands`` and one per side in
 ``before`` and the results. The keys written for partners are refused at a table without pairs
-of partners (``PARTNER_KEYS``; three pairs have them, two threes do not), those written for two
-sides at a table of more (``TWO_SIDE_KEYS``; two threes are two sides).
+of partners (``PARTNER_KEYS``; two threes have none), and, as the engine reads them (README,
+readings), also at six players in three pairs: they are written for two partnerships of four;
+those written for two sides at a table of more (``TWO_SIDE_KEYS``; two threes are two sides).
 
 Two decks (``double_minus_2c``, ``double_jokers``, ``double_kitty``; cancel_spades): a card
 name is there twice, in ``deck_of`` and in records (a hand may hold "AS" twice; plays name the
@@ -644,6 +645,10 @@ def _check_section_4_7(r: dict) -> None:
     (section 4.7), each a ValueError naming the key. (``remove`` and
     ``partnerships`` themselves are checked with the deck, ``_check_sections_4_2_4_3``.)"""
     used = [k for k in (*PARTNER_KEYS, *TWO_SIDE_KEYS) if r[k] != STANDARD[k]]
+    partner_keys = [k for k in used if k in PARTNER_KEYS]
+    if partner_keys and _pairs(r) and r["players"] != 4:  # README: readings
+        raise ValueError(f"{partner_keys[0]}: written for two partnerships of four players; "
+                         f"{r['players']} players in pairs do not play it")
     if not _pairs(r):
         clash = [k for k in used if k in PARTNER_KEYS]
         if clash:

@@ -232,6 +232,7 @@ def test_jokes_win_examples():
     assert jokes_trick(["KH", "AH", "2H", "3H"]) == 1
     assert jokes_trick(["KH", "BJ", "2H", "3H"]) == 3  # the joker's partner's 3H is a joke 3
     assert jokes_trick(["BJ", "5H", "LJ", "7D"]) == 0  # no trump, nothing of the led suit
+    assert jokes_trick(["QH", "2H", "9H", "BJ"]) == 1  # a joke 2 is the lowest trump: a trump
 
 
 @pytest.mark.parametrize("over, key", [

@@ -288,7 +288,7 @@ def test_illegal_plays_name_the_rule():
     ({"trump_order": "jokers_first_wins", "jokers": 0}, "trump_order"),
     ({"trump_order": "bowers", **JOKERS}, "jokers"),
     ({"trump_order": "suit_ladder", **JOKERS}, "jokers"),
-    ({"trump_order": "jokes_win", **JOKERS}, "trump_order"),  # not implemented here
+    ({"trump_order": "jokes_win", "partnerships": False, **JOKERS}, "trump_order"),  # pairs
     ({"trump_order": "aces_low"}, "trump_order"),
     ({"jokers": 3}, "jokers"),  # five players (section 4.7)
     ({"jokers_remove": ["2C", "2D"]}, "jokers_remove"),

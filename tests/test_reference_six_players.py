@@ -287,15 +287,11 @@ def test_three_pairs_score_sheet_with_scores_and_bags_before():
 
 
 def test_three_pairs_partnership_keys():
-    # double_nil (section 4.4) needs pairs: three_pairs has them. Side 1 (seats 1 and 4) both nil
-    # and clean: 2 x (100 + 100) = 400
-    rules = {**SIX, "double_nil": True}
-    rec = {"dealer": 0, "bids": [6, 0, 5, 6, 0, 5], "tricks": [6, 0, 5, 6, 0, 0]}
-    out = ref.replay_hand(rec, rules)
-    assert out["components"]["nil"] == [0, 400, 0]
-    # max_team_bid between partners opposite: seat 3 after its partner seat 0's 6, limit 10
-    assert ref.legal_bids(3, {0: 6, 1: 0, 2: 5}, [0, 0, 0], {**SIX, "max_team_bid": 10})[
-        "bids"] == [0, 1, 2, 3, 4]
+    # the section 4.4 partner keys are written for two partnerships of four players: three pairs
+    # of six players do not play them (README, readings), two threes have no pairs at all
+    for key, value in (("double_nil", True), ("max_team_bid", 10), ("team_nil", True)):
+        with pytest.raises(ValueError, match=f"^{key}: written for two partnerships of four"):
+            ref.resolve_rules({**SIX, key: value})
 
 
 def test_the_game_ends_with_the_highest_unshared_score():
@@ -385,7 +381,7 @@ def test_two_deck_keys_that_stay():
     # spades_broken, nil, the bid keys, last_trick_bonus and end_streak are played with two
     # decks (the spec refuses only its list)
     for over in ({"spades_broken": False}, {"nil": False, "blind_nil": False},
-                 {"last_trick_bonus": True, "end_streak": True}, {"double_nil": True},
+                 {"last_trick_bonus": True, "end_streak": True},
                  {"lead_ace_of_spades": True}, {"duplicate_wins": "last"}):
         ref.resolve_rules({**SIX, **over})
         ref.resolve_rules(six("double_jokers", **over))

@@ -9,9 +9,9 @@ the led suit wins; a trick holding neither (a led joker, the other joker from th
 opponents void) goes to its leader.
 
 A trick's winner is computed from its cards so far as the maximum of one integer key per card:
-``64 * (2 * rank + natural) + tie`` for trumps (rank 0..12 for 2..A; natural spades score 1 for
-``natural``), ``1 + rank`` for the led suit's natural cards, 0 for the rest (jokers included); the
-first card wins among equal keys.
+``64 * (2 * rank + 1 + natural) + tie`` for trumps (rank 0..12 for 2..A; ``natural`` 1 for a
+natural spade, 0 for a joke trump), ``1 + rank`` (below 64) for the led suit's natural cards, 0
+for the rest (jokers included); the first card wins among equal keys.
 """
 
 from __future__ import annotations
@@ -54,9 +54,9 @@ def jokes_resolver(rules, deck):
             else:
                 tie = suit_tie[slots]
             joke = mine & has & ~joker
-            keys = np.where(joke, 64 * 2 * rank[slots] + tie, keys)
+            keys = np.where(joke, 64 * (2 * rank[slots] + 1) + tie, keys)
         spade = ((np.stack(cards) & trump) != 0) & ~joker
-        keys = np.where(spade, 64 * (2 * rank[slots] + 1), keys)
+        keys = np.where(spade, 64 * (2 * rank[slots] + 2), keys)
         follows = ((np.stack(cards) & led) != 0) & ~joker & (keys == 0)
         keys = np.where(follows, 1 + rank[slots], keys)
         best = np.argmax(keys, axis=0)
