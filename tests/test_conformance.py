@@ -37,7 +37,10 @@ STANDARD = PRESETS["spades.standard"]
 
 # name -> rules: every Spades preset, then section 3 variants over spades.standard (each value of
 # nil_tricks and spades_broken; the standard preset supplies bags_only and True).
-VARIANTS = {name: PRESETS[name] for name in preset_names("spades")}
+# (the presets of other tables and decks, RULES.md §4.2 and §4.7, are played against the reference
+# by tests/test_conformance_big_tables.py)
+VARIANTS = {name: PRESETS[name] for name in preset_names("spades")
+            if PRESETS[name].table == STANDARD.table and PRESETS[name].jokers == 0}
 VARIANTS.update({
     "nil_tricks=count": dataclasses.replace(STANDARD, nil_tricks="count"),
     "nil_tricks=ignored": dataclasses.replace(STANDARD, nil_tricks="ignored"),

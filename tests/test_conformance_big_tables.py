@@ -19,7 +19,7 @@ import itertools
 import pytest
 
 from sim.errors import UserError
-from sim.options import PRESETS, rules_from_mapping
+from sim.options import PRESETS, preset_names, rules_from_mapping
 
 try:
     from tests.harness import compare_records, ref, simulate
@@ -54,15 +54,26 @@ VARIANTS: dict[str, dict] = {
                                "kitty": True},
     "six, three_b, nil_tricks=count": {"players": 6, "three_b": True, "nil_tricks": "count"},
 }
+# the presets of these tables and decks (tests/test_conformance.py plays the four-player ones)
+PRESET_NAMES = [n for n in preset_names("spades")
+                if PRESETS[n].table != STANDARD.table or PRESETS[n].jokers]
+VARIANTS.update({name: {} for name in PRESET_NAMES})
 SIZES = {("hands", "random"): 40, ("hands", "seed"): 30, ("games", "random"): 4,
          ("games", "seed"): 3}
 SEED = 808
 
 
 def engine_rules(name: str):
+    if name in PRESET_NAMES:
+        return PRESETS[name]
     over = VARIANTS[name]
     extra = {} if over.get("cancel_spades") else {"blind_nil_min_deficit": 50}
     return dataclasses.replace(STANDARD, **extra, **over)
+
+
+def test_every_other_preset_is_here():
+    assert {"spades.six", "spades.cancel", "spades.cancel8", "spades.jokers",
+            "spades.cutthroat", "spades.three", "spades.five"} <= set(PRESET_NAMES)
 
 
 def run(name: str, strategy: str, mode: str):
