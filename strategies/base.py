@@ -61,12 +61,29 @@ class Strategy:
         return {"name": self.name, **dataclasses.asdict(self)}
 
 
+def _strategy_file(path: str) -> dict:
+    """A strategy file: a TOML table with ``name`` and parameters (``tuned.toml`` of
+    ``whistlab tune``)."""
+    import tomllib
+    from pathlib import Path
+
+    try:
+        table = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as err:
+        raise UserError(f"cannot read the strategy file: {err}", source=path) from None
+    if "name" not in table:
+        raise UserError("a strategy file needs 'name'", source=path, key="name")
+    return table
+
+
 def make_strategy(spec, source: str | None = None, key: str = "strategy",
                   game: str | None = None) -> Strategy:
     """A strategy from its name or a ``{"name": ..., **params}`` mapping, for ``game`` if given.
     ``source`` and ``key`` say where the spec was written, for error messages."""
     if isinstance(spec, Strategy):
         return spec
+    if isinstance(spec, str) and spec.endswith(".toml"):  # a strategy file (whistlab tune)
+        spec, source = _strategy_file(spec), spec
     params = dict(spec) if isinstance(spec, Mapping) else {"name": spec}
     name = params.pop("name", None)
     if name not in STRATEGIES:

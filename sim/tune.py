@@ -1,0 +1,331 @@
+"""``whistlab tune``: search a strategy's parameters against a fixed line-up (issue 9).
+
+A tune file (TOML) names the rules, the strategy tuned (a name, or a table with fixed
+parameters), the opponents it plays against and the ranges of the parameters to search::
+
+    name = "seed_bidding"
+    rules = "spades.standard"
+    strategy = "seed"
+    opponents = "seed"          # the other side's strategy (a name or a table)
+    seed = 1
+
+    [parameters]                # name = [low, high]; an int parameter stays an int
+    bid_round = [0.0, 1.0]
+    nil_max_estimate = [0.0, 3.0]
+
+    [search]                    # all optional
+    rounds = 8                  # cross-entropy rounds
+    population = 16             # candidates per round
+    elite = 0.25                # share of a round's best that moves the sampling law
+    hands = 20000               # duplicate hands per candidate and round (each in both seatings)
+    holdout_hands = 200000      # fresh deals for the final evaluation
+
+The objective is the mean paired points per hand: the tuned side's points minus the opponents'
+on the same deals, played in both seatings (the duplicate form of `sim.experiment`'s swapped
+line-ups), so that the luck of the cards cancels. Each round evaluates its whole population on
+one set of deals (common random numbers: candidates compare on the same cards) drawn afresh per
+round, in blocks of ``hands`` hands spread over ``n_jobs`` processes.
+
+The search is the cross-entropy method (R. Rubinstein, "The cross-entropy method for
+combinatorial and continuous optimization", 1999): candidates are drawn from independent normal
+laws clipped to the ranges; the best ``elite`` share of a round sets the next round's means and
+standard deviations (smoothed; at least 1.5 times the means' last step, so that the law does
+not shrink faster than it travels, and at least 2% of each range, so that it does not collapse
+on noise).
+The tuned parameters are the last round's means.
+
+The held-out evaluation plays the tuned strategy and the untuned one (its defaults) against the
+opponents on ``holdout_hands`` fresh deals, both seatings, and reports each one's mean paired
+points and the gain (tuned minus untuned, paired hand by hand) with 95% intervals; and the tuned
+strategy against the untuned one directly. Outputs, in the output folder: ``tuned.toml`` (a
+strategy file that experiments accept as ``strategy = "path/tuned.toml"``), ``search.parquet``
+(every candidate of every round and its score), ``search.png`` (the search), ``summary.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import UserError
+from .games import game_of
+from .lineup import Lineup
+from .options import load_rules
+
+__all__ = ["TuneSpec", "cross_entropy", "duplicate_points", "load_tune", "run_tune"]
+
+SEARCH_DEFAULTS = {"rounds": 8, "population": 16, "elite": 0.25, "hands": 20_000,
+                   "holdout_hands": 200_000}
+KEYS = {"name", "rules", "strategy", "opponents", "seed", "parameters", "search"}
+HOLDOUT_STREAM = 1_000_000  # block indices of the held-out deals: never those of a round
+
+
+@dataclass(frozen=True)
+class TuneSpec:
+    """A checked tune file: ``base`` the tuned strategy's spec (dict with ``name``),
+    ``bounds`` the parameters' ranges, ``ints`` those kept integral."""
+
+    name: str
+    rules: Any
+    base: dict
+    opponents: dict
+    seed: int
+    bounds: dict[str, tuple[float, float]]
+    ints: frozenset
+    search: dict
+
+
+def _spec(value, source, key) -> dict:
+    from strategies import make_strategy
+
+    if not isinstance(value, (str, Mapping)):
+        raise UserError("must be a strategy name or a table with 'name'", source=source, key=key)
+    spec = {"name": value} if isinstance(value, str) else dict(value)
+    make_strategy(spec, source, key)  # the name and every parameter are checked
+    return spec
+
+
+def load_tune(path: str | Path) -> TuneSpec:
+    """Read and check a tune file; every error names the file and the key."""
+    from strategies import make_strategy
+
+    source = str(path)
+    try:
+        table = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError("no such tune file", source=source) from None
+    except (IsADirectoryError, tomllib.TOMLDecodeError) as err:
+        raise UserError(f"not a valid TOML tune file: {err}", source=source) from None
+    unknown = sorted(set(table) - KEYS)
+    if unknown:
+        raise UserError(f"unknown key; allowed: {', '.join(sorted(KEYS))}", source=source,
+                        key=unknown[0])
+    for key in ("rules", "strategy", "parameters"):
+        if key not in table:
+            raise UserError("is missing", source=source, key=key)
+    try:
+        rules = load_rules(table["rules"], source=source)
+    except UserError as err:
+        err.source, err.key = err.source or source, err.key or "rules"
+        raise
+    base = _spec(table["strategy"], source, "strategy")
+    opponents = _spec(table.get("opponents", base["name"]), source, "opponents")
+    if getattr(rules, "sides", 2) != 2 or rules.players % 2:
+        raise UserError("tuning plays a side against a side: the rules need two sides",
+                        source=source, key="rules")
+    defaults = make_strategy(base).to_dict()
+    params = table["parameters"]
+    if not isinstance(params, Mapping) or not params:
+        raise UserError("must be a table: parameter = [low, high]", source=source,
+                        key="parameters")
+    bounds, ints = {}, set()
+    for name, rng in params.items():
+        key = f"parameters.{name}"
+        if name not in defaults or name == "name":
+            raise UserError(f"not a parameter of strategy '{base['name']}'; allowed: "
+                            f"{', '.join(k for k in defaults if k != 'name')}", source=source,
+                            key=key)
+        default = defaults[name]
+        if type(default) not in (int, float):
+            raise UserError(f"only numeric parameters are tuned ({name} is a "
+                            f"{type(default).__name__})", source=source, key=key)
+        if (not isinstance(rng, list) or len(rng) != 2
+                or any(type(v) not in (int, float) for v in rng) or not rng[0] < rng[1]):
+            raise UserError("must be [low, high] with low < high", source=source, key=key)
+        if name in base:
+            raise UserError("is fixed in 'strategy' and tuned: choose one", source=source,
+                            key=key)
+        bounds[name] = (float(rng[0]), float(rng[1]))
+        if type(default) is int:
+            ints.add(name)
+    search = dict(SEARCH_DEFAULTS)
+    given = table.get("search", {})
+    for key, value in given.items():
+        if key not in SEARCH_DEFAULTS:
+            raise UserError(f"unknown key; allowed: {', '.join(SEARCH_DEFAULTS)}",
+                            source=source, key=f"search.{key}")
+        kind = float if key == "elite" else int
+        ok = (type(value) is kind or (kind is float and type(value) is int)) and value > 0
+        if not ok or (key == "elite" and not value < 1) or (key == "population" and value < 2):
+            raise UserError(f"must be a positive {kind.__name__}"
+                            + (" below 1" if key == "elite" else ""), source=source,
+                            key=f"search.{key}")
+        search[key] = value
+    seed = table.get("seed", 0)
+    if type(seed) is not int or seed < 0:
+        raise UserError("must be an integer >= 0", source=source, key="seed")
+    name = table.get("name", Path(path).stem)
+    return TuneSpec(name=str(name), rules=rules, base=base, opponents=opponents, seed=seed,
+                    bounds=bounds, ints=frozenset(ints), search=search)
+
+
+def _points(rules, seats, seed: int, block: int, hands: int) -> np.ndarray:
+    """float64[hands, sides]: points per hand and side of one block of independent hands."""
+    from strategies import make_strategy
+
+    made = {}
+    lineup = Lineup([made.setdefault(json.dumps(s, sort_keys=True), make_strategy(s))
+                     for s in seats])
+    game = game_of(rules)
+    result = game.play_block(rules, lineup, seed, block, hands, "hands")
+    table, _ = game.block_tables(result, 0)
+    return np.stack([table.column(f"points_{s}").to_numpy() for s in range(2)],
+                    axis=1).astype(float)
+
+
+def duplicate_points(rules, mine: dict, theirs: dict, seed: int, block: int,
+                     hands: int) -> np.ndarray:
+    """float64[hands]: per deal, ``mine``'s side's points minus ``theirs``', averaged over the
+    two seatings (``mine`` at the even seats, then at the odd ones) of the same deals."""
+    players = rules.players
+    first = _points(rules, [mine if s % 2 == 0 else theirs for s in range(players)], seed,
+                    block, hands)
+    second = _points(rules, [theirs if s % 2 == 0 else mine for s in range(players)], seed,
+                     block, hands)
+    return ((first[:, 0] - first[:, 1]) + (second[:, 1] - second[:, 0])) / 2
+
+
+def cross_entropy(objective, bounds: dict[str, tuple[float, float]], start: dict[str, float],
+                  rounds: int, population: int, elite: float, rng: np.random.Generator,
+                  ints=frozenset(), smoothing: float = 0.7):
+    """Maximise a noisy ``objective(candidates, round) -> scores`` (candidates: a list of dicts)
+    by the cross-entropy method. Returns (the final means, the history: one dict per candidate
+    with its round, parameters and score)."""
+    names = list(bounds)
+    low = np.array([bounds[n][0] for n in names])
+    high = np.array([bounds[n][1] for n in names])
+    mean = np.clip(np.array([start[n] for n in names], float), low, high)
+    std = (high - low) / 4
+    floor = (high - low) * 0.02
+    n_elite = max(2, int(round(elite * population)))
+    history = []
+    is_int = np.array([n in ints for n in names])
+    for r in range(rounds):
+        draws = np.clip(rng.normal(mean, std, size=(population, len(names))), low, high)
+        draws = np.where(is_int, np.round(draws), draws)
+        draws[0] = np.where(is_int, np.round(mean), mean)  # the current means, scored as well
+        candidates = [dict(zip(names, (int(v) if i else float(v) for v, i in
+                                       zip(row, is_int, strict=True)), strict=True))
+                      for row in draws]
+        scores = np.asarray(objective(candidates, r), dtype=float)
+        for c, s in zip(candidates, scores, strict=True):
+            history.append({"round": r, **c, "score": float(s)})
+        best = draws[np.argsort(-scores)[:n_elite]]
+        moved = smoothing * best.mean(axis=0) + (1 - smoothing) * mean
+        spread = smoothing * best.std(axis=0) + (1 - smoothing) * std
+        # while the means still travel, the law stays at least as wide as their step (else it
+        # shrinks faster than it moves and stalls short of an optimum on a slope)
+        std = np.maximum(np.maximum(spread, 1.5 * np.abs(moved - mean)), floor)
+        mean = moved
+    final = {n: (int(round(v)) if n in ints else float(v))
+             for n, v in zip(names, mean, strict=True)}
+    return final, history
+
+
+def _interval(x: np.ndarray) -> dict:
+    from scipy import stats
+
+    mean = float(x.mean())
+    half = float(stats.t.ppf(0.975, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size))
+    return {"mean": mean, "low": mean - half, "high": mean + half, "hands": int(x.size)}
+
+
+def run_tune(spec: TuneSpec, out: str | Path, n_jobs: int = 1, progress=print) -> dict:
+    """Search, evaluate on held-out deals, write the outputs; returns the summary."""
+    from joblib import Parallel, delayed
+
+    from strategies import make_strategy
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    s = spec.search
+    defaults = make_strategy(spec.base).to_dict()
+    start = {n: defaults[n] for n in spec.bounds}
+    pool = Parallel(n_jobs=n_jobs)
+
+    def objective(candidates, r):
+        # round r plays block r's deals: the same cards for every candidate of the round
+        diffs = pool(delayed(duplicate_points)(spec.rules, {**spec.base, **c}, spec.opponents,
+                                               spec.seed, r, s["hands"])
+                     for c in candidates)
+        scores = [float(d.mean()) for d in diffs]
+        progress(f"round {r + 1}/{s['rounds']}: best {max(scores):+.2f}, "
+                 f"mean {np.mean(scores):+.2f} points per hand")
+        return scores
+
+    rng = np.random.default_rng(np.random.SeedSequence(spec.seed, spawn_key=(3,)))
+    tuned, history = cross_entropy(objective, spec.bounds, start, s["rounds"], s["population"],
+                                   s["elite"], rng, spec.ints)
+    tuned_spec = {**spec.base, **tuned}
+    holdout = s["holdout_hands"]
+    blocks = _blocks(holdout, s["hands"])
+    parts = pool(delayed(duplicate_points)(spec.rules, who, spec.opponents, spec.seed,
+                                           HOLDOUT_STREAM + b, size)
+                 for who in (tuned_spec, spec.base) for b, size in blocks)
+    k = len(blocks)
+    tuned_pts, base_pts = np.concatenate(parts[:k]), np.concatenate(parts[k:])
+    direct = np.concatenate(pool(delayed(duplicate_points)(spec.rules, tuned_spec, spec.base,
+                                                           spec.seed, 2 * HOLDOUT_STREAM + b,
+                                                           size) for b, size in blocks))
+    summary = {"name": spec.name, "rules": _rules_name(spec.rules), "strategy": spec.base,
+               "opponents": spec.opponents, "tuned": tuned_spec, "defaults": start,
+               "search": s, "holdout": {"tuned": _interval(tuned_pts),
+                                        "untuned": _interval(base_pts),
+                                        "gain": _interval(tuned_pts - base_pts),
+                                        "tuned_against_untuned": _interval(direct)}}
+    _write(out, spec, tuned_spec, history, summary)
+    return summary
+
+
+def _blocks(total: int, size: int) -> list[tuple[int, int]]:
+    """(block index, hands) covering ``total`` hands in blocks of at most ``size``."""
+    return [(b, min(size, total - b * size)) for b in range(-(-total // size))]
+
+
+def _rules_name(rules) -> str:
+    from .options import PRESETS
+
+    return next((n for n, r in PRESETS.items() if r == rules), "custom")
+
+
+def _write(out: Path, spec: TuneSpec, tuned: dict, history: list[dict], summary: dict) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    lines = [f"# tuned by whistlab tune ({spec.name}); held-out gain "
+             f"{summary['holdout']['gain']['mean']:+.2f} points per hand "
+             f"[{summary['holdout']['gain']['low']:+.2f}, "
+             f"{summary['holdout']['gain']['high']:+.2f}]"]
+    lines += [f"{k} = {json.dumps(v)}" for k, v in tuned.items()]
+    (out / "tuned.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    pq.write_table(pa.Table.from_pylist(history), out / "search.parquet")
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    names = list(spec.bounds)
+    fig, axes = plt.subplots(1, 1 + len(names), figsize=(4 * (1 + len(names)), 3.2),
+                             squeeze=False)
+    rounds = np.array([h["round"] for h in history])
+    scores = np.array([h["score"] for h in history])
+    ax = axes[0, 0]
+    ax.scatter(rounds + 1, scores, s=8, alpha=0.5)
+    ax.plot(np.unique(rounds) + 1, [scores[rounds == r].max() for r in np.unique(rounds)],
+            label="best of the round")
+    ax.set(xlabel="round", ylabel="paired points per hand", title="candidates")
+    ax.legend(fontsize=7)
+    for ax, name in zip(axes[0, 1:], names, strict=True):
+        values = np.array([h[name] for h in history])
+        ax.scatter(values, scores, c=rounds, s=8, cmap="viridis")
+        ax.axvline(tuned[name], color="k", lw=1)
+        ax.set(xlabel=name, title=f"{name} (tuned {tuned[name]:.3g})")
+    fig.tight_layout()
+    fig.savefig(out / "search.png", dpi=110)
+    plt.close(fig)
