@@ -9,7 +9,8 @@
 The run's game decides the sections: Spades (nil, sandbags, variants and strategies), Portland
 whist (the honours study: `reports.portland`, `portland_figures`, `portland_render`) or Norwegian
 whist (declarations, contracts, scoring modes, game length: `reports.norwegian`,
-`norwegian_figures`, `norwegian_render`).
+`norwegian_figures`, `norwegian_render`). A run with a double-dummy yardstick (``whistlab
+yardstick``) also gets its section (`reports.yardstick`).
 
 Memory stays bounded however many hands the run holds: statistics of one cell come from lazy
 polars scans aggregated before collecting (streaming engine), and pairings of cells read one
@@ -96,6 +97,7 @@ def build_report(results: str | Path, out: str | Path) -> Path:
                                     encoding="utf-8")
     index = out / "index.html"
     index.write_text(render_html(res, sections, tables, figures), encoding="utf-8")
+    _yardstick(res, out)
     return index
 
 
@@ -132,7 +134,16 @@ def _study(res, out: Path, report: dict, registry: dict) -> Path:
                                     encoding="utf-8")
     index = out / "index.html"
     index.write_text(render_html(res, sections, tables, figures), encoding="utf-8")
+    _yardstick(res, out)
     return index
+
+
+def _yardstick(res, out: Path) -> None:
+    """The double-dummy section (`reports.yardstick`) after the game's sections, when the run
+    has a yardstick (``whistlab yardstick``); none otherwise."""
+    from .yardstick import add_yardstick_section
+
+    add_yardstick_section(res, out)
 
 
 def _four_in_partnerships(res):

@@ -91,6 +91,17 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("results", help="a results folder written by `whistlab run`")
     report.add_argument("--out", help="report folder (default: RESULTS/report)")
 
+    yardstick = sub.add_parser("yardstick", help="double-dummy tricks of a sample of a run's "
+                               "hands (needs the extra: pip install 'whistlab[dds]')")
+    yardstick.add_argument("results", help="a results folder written by `whistlab run`")
+    yardstick.add_argument("--sample", type=_integer(1), default=1000,
+                           help="deals to solve in every cell (default 1000)")
+    yardstick.add_argument("--seed", type=_integer(0), default=1,
+                           help="seed of the sample (default 1)")
+    yardstick.add_argument("--n-jobs", type=_n_jobs, default=-1,
+                           help="processes; -1 = all cores (default), -2 = all but one ...")
+    yardstick.add_argument("--quiet", action="store_true", help="no progress bar")
+
     presets = sub.add_parser("presets", help="list rules presets, or show one preset's keys")
     presets.add_argument("name", nargs="?")
     return parser
@@ -145,6 +156,16 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_yardstick(args) -> int:
+    from .yardstick import compute_yardstick, format_yardstick
+
+    info = compute_yardstick(args.results, sample=args.sample, seed=args.seed,
+                             n_jobs=args.n_jobs, progress=not args.quiet)
+    print(f"yardstick: {Path(args.results) / 'yardstick'}")
+    print(format_yardstick(info))
+    return 0
+
+
 def cmd_presets(args) -> int:
     from .options import PRESETS, rules_to_dict
 
@@ -162,7 +183,7 @@ def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
         commands = {"run": cmd_run, "replay": cmd_replay, "report": cmd_report,
-                    "presets": cmd_presets}
+                    "yardstick": cmd_yardstick, "presets": cmd_presets}
         return commands[args.command](args)
     except UserError as err:
         print(f"whistlab: error: {err}", file=sys.stderr)
