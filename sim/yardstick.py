@@ -385,7 +385,11 @@ def _output(plan: CellPlan, rows: pl.DataFrame, trump, leader, declarer,
         "dd_tricks_0": pl.Series(dd[:, 0], dtype=pl.Int8),
         "dd_tricks_1": pl.Series(dd[:, 1], dtype=pl.Int8),
         "tricks_0": tricks[0], "tricks_1": tricks[1]})
-    return frame.to_arrow()
+    table = frame.to_arrow()
+    for name in ("variant", "lineup"):  # plain strings, as in the hands table
+        table = table.set_column(table.schema.get_field_index(name), name,
+                                 table[name].cast(pa.string()))
+    return table
 
 
 def _write(table: pa.Table, path: Path, meta: dict) -> None:

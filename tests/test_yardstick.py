@@ -20,6 +20,7 @@ import sys
 
 import numpy as np
 import polars as pl
+import pyarrow.parquet as pq
 import pytest
 from scipy import stats
 
@@ -328,6 +329,18 @@ def test_the_run_is_solved_beside_its_tables(run):
         assert ((got // 16) == block).all()
     # the same deal, trump and leader is solved once: at most one solve per deal and variant
     assert info["solved"] <= 2 * SAMPLE
+
+
+def test_columns_and_types_are_documented(run):
+    """The yardstick's files hold exactly the columns and types of docs/SCHEMA.md's table."""
+    from test_parquet import documented_columns
+
+    folder, _ = run
+    for part in sorted((folder / "yardstick").glob("part-*.parquet")):
+        schema = pq.read_schema(part)
+        assert {f.name: str(f.type) for f in schema} == documented_columns("yardstick")
+        meta = json.loads(schema.metadata[b"whistlab"])
+        assert meta["yardstick"]["seed"] == 2 and meta["cell"] == part.stem[5:-6]
 
 
 def test_each_row_recomputed_from_the_hands_table(run):
