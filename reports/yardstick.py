@@ -147,10 +147,15 @@ def yardstick_section(res: Results) -> dict | None:
     if not rows.height:
         return None
     long = _long(rows).join(res.sides, on=[*CELL, "side"], how="left")
+    order = {"variant": res.variants, "lineup": res.lineups}
+    long = long.sort(*[pl.col(k).replace_strict(v, list(range(len(v))), default=len(v))
+                       for k, v in order.items()], "swapped", "side", "game_id", "hand_no")
     tables = {"yardstick_tricks": _tricks_table(long)}
     contracts = _contracts(res, rows, long)
     if contracts is not None and contracts.height:
-        tables["yardstick_bids"] = _bids_table(contracts)
+        tables["yardstick_bids"] = _bids_table(contracts.sort(
+            *[pl.col(k).replace_strict(v, list(range(len(v))), default=len(v))
+              for k, v in order.items()], "swapped", "side", "game_id", "hand_no"))
     return {"tables": tables, "findings": _findings(tables), "notes": _notes(res, info),
             "info": info}
 
@@ -159,20 +164,19 @@ def _findings(tables: dict) -> list[str]:
     out = []
     pooled = tables["yardstick_tricks"].filter(lineup=ALL)
     for r in pooled.iter_rows(named=True):
-        out.append(f"{r['variant']}, {r['strategy']}: {r['diff']:+.2f} "
-                   f"[{r['diff_lo']:+.2f}, {r['diff_hi']:+.2f}] tricks a side-hand against "
-                   f"double-dummy play (simulated − double dummy; negative: tricks given away), "
-                   f"{r['abs_diff']:.2f} tricks from it on average ({r['side_hands']:,} "
-                   "side-hands)")
+        out.append(f"{r['variant']}, {r['strategy']}: simulated − double dummy {r['diff']:+.2f} "
+                   f"[{r['diff_lo']:+.2f}, {r['diff_hi']:+.2f}] tricks per side-hand (below 0: "
+                   f"tricks given away against perfect play), |simulated − double dummy| "
+                   f"{r['abs_diff']:.2f} ({r['side_hands']:,} side-hands)")
     bids = tables.get("yardstick_bids")
     if bids is not None:
         for r in bids.filter(lineup=ALL).iter_rows(named=True):
-            out.append(f"{r['variant']}, {r['strategy']} ({r['contract']}): the contract is "
+            out.append(f"{r['variant']}, {r['strategy']} ({r['contract']}): bid − double dummy "
                        f"{r['bid_minus_dd']:+.2f} [{r['bid_minus_dd_lo']:+.2f}, "
-                       f"{r['bid_minus_dd_hi']:+.2f}] tricks from the double-dummy tricks; "
-                       f"double-dummy play would make {100 * r['dd_made']:.0f}% "
-                       f"[{100 * r['dd_made_lo']:.0f}, {100 * r['dd_made_hi']:.0f}] of "
-                       f"{r['contracts']:,} contracts, the play made {100 * r['made']:.0f}%")
+                       f"{r['bid_minus_dd_hi']:+.2f}] tricks; double-dummy play would make "
+                       f"{100 * r['dd_made']:.0f}% [{100 * r['dd_made_lo']:.0f}, "
+                       f"{100 * r['dd_made_hi']:.0f}] of {r['contracts']:,} contracts, the play "
+                       f"made {100 * r['made']:.0f}%")
     return out
 
 
