@@ -440,10 +440,10 @@ def compute_yardstick(results: str | Path, sample: int = 1000, seed: int = 1, n_
 
     if sample < 1:
         raise UserError(f"the sample must be at least one deal, not {sample}")
+    path, manifest = _open_run(results)
     require_endplay()
     from endplay.config import __version__ as endplay_version
 
-    path, manifest = _open_run(results)
     exp = manifest["experiment"]
     plans = [plan_cell(c) for c in exp["cells"]]
     solvable = [p for p in plans if p.skip is None]
