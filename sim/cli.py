@@ -102,6 +102,14 @@ def build_parser() -> argparse.ArgumentParser:
                            help="processes; -1 = all cores (default), -2 = all but one ...")
     yardstick.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    tune = sub.add_parser("tune", help="search a strategy's parameters against a fixed line-up "
+                          "on duplicate deals (a tune file: see sim/tune.py)")
+    tune.add_argument("file", help="a tune file (TOML), e.g. tunes/seed_bidding.toml")
+    tune.add_argument("--out", help="output folder (default: results/tune_<name>)")
+    tune.add_argument("--n-jobs", type=_n_jobs, default=-1,
+                      help="processes; -1 = all cores (default), -2 = all but one ...")
+    tune.add_argument("--quiet", action="store_true", help="no progress lines")
+
     presets = sub.add_parser("presets", help="list rules presets, or show one preset's keys")
     presets.add_argument("name", nargs="?")
     return parser
@@ -166,6 +174,27 @@ def cmd_yardstick(args) -> int:
     return 0
 
 
+def cmd_tune(args) -> int:
+    from .tune import load_tune, run_tune
+
+    spec = load_tune(args.file)
+    out = Path(args.out or Path("results") / f"tune_{spec.name}")
+    summary = run_tune(spec, out, n_jobs=args.n_jobs,
+                       progress=(lambda message: None) if args.quiet else print)
+    hold = summary["holdout"]
+    print(f"tuned: {out / 'tuned.toml'}  " + "  ".join(
+        f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}"
+        for k, v in summary["tuned"].items() if k != "name"))
+    for label, key in (("tuned against the opponents", "tuned"),
+                       ("untuned against the opponents", "untuned"),
+                       ("gain (tuned - untuned, paired)", "gain"),
+                       ("tuned against untuned", "tuned_against_untuned")):
+        x = hold[key]
+        print(f"{label:32s} {x['mean']:+8.2f} [{x['low']:+.2f}, {x['high']:+.2f}] points per "
+              f"hand ({x['hands']:,} held-out deals)")
+    return 0
+
+
 def cmd_presets(args) -> int:
     from .options import PRESETS, rules_to_dict
 
@@ -183,7 +212,7 @@ def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
         commands = {"run": cmd_run, "replay": cmd_replay, "report": cmd_report,
-                    "yardstick": cmd_yardstick, "presets": cmd_presets}
+                    "yardstick": cmd_yardstick, "tune": cmd_tune, "presets": cmd_presets}
         return commands[args.command](args)
     except UserError as err:
         print(f"whistlab: error: {err}", file=sys.stderr)

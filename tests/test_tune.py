@@ -111,3 +111,19 @@ def test_bad_tune_files_are_refused(tmp_path, text, key):
     with pytest.raises(UserError) as err:
         load_tune(path)
     assert err.value.key == key and err.value.source == str(path)
+
+
+def test_the_command(tmp_path, capsys):
+    from sim.cli import main
+
+    bad = write(tmp_path, 'rules = "spades.standard"\nstrategy = "seed"\n[parameters]\n'
+                'bid_round = [2, 1]\n', "bad.toml")
+    assert main(["tune", str(bad), "--out", str(tmp_path / "bad_out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "parameters.bid_round" in err and str(bad) in err
+    assert not (tmp_path / "bad_out").exists()  # nothing written
+    good = write(tmp_path, TINY.replace("rounds = 4", "rounds = 2"), "good.toml")
+    assert main(["tune", str(good), "--out", str(tmp_path / "out"), "--n-jobs", "1",
+                 "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "gain (tuned - untuned, paired)" in out and (tmp_path / "out" / "tuned.toml").exists()
