@@ -402,28 +402,15 @@ def _write(table: pa.Table, path: Path, meta: dict) -> None:
 
 
 def _open_run(results: str | Path) -> tuple[Path, dict]:
-    path = Path(results)
-    if not path.exists():
-        raise UserError("no such results folder", source=str(path))
-    if not path.is_dir():
-        raise UserError("is a file, not a results folder of `whistlab run`", source=str(path))
-    manifest_path = path / "manifest.json"
-    if not manifest_path.is_file():
-        raise UserError("is not a results folder of `whistlab run` (no manifest.json)",
-                        source=str(path))
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        exp = manifest["experiment"]
-        ok = (isinstance(exp["count"], int) and isinstance(exp["block_size"], int)
-              and len(exp["cells"]) > 0
-              and all({"variant", "lineup", "swapped", "rules"} <= set(c) for c in exp["cells"]))
-    except (ValueError, UnicodeDecodeError, KeyError, TypeError):
-        ok = False
-    if not ok:
-        raise UserError("is not a whistlab manifest", source=str(manifest_path))
-    if not any((path / "hands").glob("part-*.parquet")):
-        raise UserError("has no hands table yet (hands/*.parquet): run it (again) first",
-                        source=str(path))
+    """The results folder and its manifest, checked as the report checks them
+    (`reports.data.open_results`), with the rules of every cell and room for the yardstick."""
+    from reports.data import open_results
+
+    res = open_results(results)
+    path, manifest = res.path, res.manifest
+    if not all("rules" in c for c in manifest["experiment"]["cells"]):
+        raise UserError("is not a whistlab manifest (a cell without its rules)",
+                        source=str(path / "manifest.json"))
     out = path / "yardstick"
     if out.exists() and not out.is_dir():
         raise UserError("is a file; the yardstick needs this path for its folder",

@@ -23,8 +23,10 @@ from sim.options import PRESETS, preset_names, rules_from_mapping
 
 try:
     from tests.harness import compare_records, ref, simulate
+    from tests.test_conformance_player_counts import seat_plays
 except ImportError:  # pragma: no cover
     from harness import compare_records, ref, simulate
+    from test_conformance_player_counts import seat_plays
 
 STANDARD = PRESETS["spades.standard"]
 CANCEL = {"cancel_spades": True, "blind_nil": False, "target_score": None, "mercy_score": None}
@@ -148,25 +150,6 @@ class Recording:
         return self.inner.play(view, rng)
 
 
-def positions(rec: dict, rd: dict):
-    """Each card of a record in order as the reference sees it before it is played: (trick_no,
-    the seat's cards — a card held twice listed twice —, the trick so far, spades broken)."""
-    players = len(rec["hands"])
-    held = [list(h) for h in rec["hands"]]
-    spade = {c: ref.card_suit(c, rd) == "S" for h in held for c in h}
-    seat = ref.first_leader(rec["dealer"], None, rd, rec["hands"])
-    broken = False
-    for start in range(0, len(rec["plays"]), players):
-        trick = rec["plays"][start:start + players]
-        for k, card in enumerate(trick):
-            who = (seat + k) % players
-            yield start // players + 1, list(held[who]), trick[:k], broken
-            held[who].remove(card)
-        broken = broken or any(spade[c] for c in trick)
-        won = ref.trick_winner(trick, seat, rd)
-        seat = seat if won is None else won  # a dead trick is led again by its leader
-
-
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_legal_cards_equal_the_reference(name):
     from sim.lineup import Lineup
@@ -193,7 +176,7 @@ def test_legal_cards_equal_the_reference(name):
                "hands": [card_names(deck, h, t)
                          for h, t in zip(out.held[i], out.twice[i], strict=True)],
                "plays": [deck.names[s] for s in out.play.plays[i]]}
-        for k, (t, hand, trick, broken) in enumerate(positions(rec, rd)):
+        for k, (t, hand, trick, broken) in enumerate(seat_plays(rec, rd)):
             theirs = sorted(set(ref.legal_plays(hand, trick, broken, rd, trick_no=t)))
             mine = sorted(deck.names_of(player.legal[k][i]))
             if mine != theirs:

@@ -146,7 +146,8 @@ class Bidding(Recording):
 
 def seat_plays(rec: dict, rd: dict):
     """Each card of a record in order as the reference sees it before it is played: (trick_no,
-    the seat's cards, the trick so far, spades broken before this trick)."""
+    the seat's cards — a card held twice (two decks) listed twice —, the trick so far, spades
+    broken before this trick)."""
     players = len(rec["hands"])
     spade = {c: ref.card_suit(c, rd) == "S" for h in rec["hands"] for c in h}
     held = [list(h) for h in rec["hands"]]
@@ -159,7 +160,8 @@ def seat_plays(rec: dict, rd: dict):
             yield start // players + 1, list(held[who]), trick[:k], broken
             held[who].remove(card)
         broken = broken or any(spade[c] for c in trick)
-        seat = ref.trick_winner(trick, seat, rd)
+        won = ref.trick_winner(trick, seat, rd)
+        seat = seat if won is None else won  # a dead trick (cancel_spades) is led again
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
