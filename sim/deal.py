@@ -67,7 +67,8 @@ def deal_in_order(deck: Deck, n: int, players: int, rng: np.random.Generator,
     turned-up trump, RULES.md §1); with ``first`` = k > 0, also (last of the returned values)
     the first k cards each player received, uint64[n, players] (Spades face-up cards, §4.1)."""
     if deck.copies != 1:
-        raise NotImplementedError("two-deck games (RULES.md §4.7) are not implemented yet")
+        raise ValueError("deal_in_order deals one deck; two-deck Spades (RULES.md §4.7) deals "
+                         "through sim.spades.dealing")
     slots = deck_slots(deck)
     cards_each = cards_each or slots.size // players
     order = shuffled(slots, n, rng)

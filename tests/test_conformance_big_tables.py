@@ -18,15 +18,14 @@ import itertools
 
 import pytest
 
-from sim.errors import UserError
-from sim.options import PRESETS, preset_names, rules_from_mapping
+from sim.options import PRESETS, preset_names
 
 try:
     from tests.harness import compare_records, ref, simulate
-    from tests.test_conformance_player_counts import seat_plays
+    from tests.test_conformance_player_counts import refusal, seat_plays
 except ImportError:  # pragma: no cover
     from harness import compare_records, ref, simulate
-    from test_conformance_player_counts import seat_plays
+    from test_conformance_player_counts import refusal, seat_plays
 
 STANDARD = PRESETS["spades.standard"]
 CANCEL = {"cancel_spades": True, "blind_nil": False, "target_score": None, "mercy_score": None}
@@ -117,16 +116,7 @@ def _combinations():
 def test_the_same_combinations_are_refused():
     differ = []
     for over in _combinations():
-        try:
-            rules_from_mapping(over)
-            engine = None
-        except UserError as err:
-            engine = err.key
-        try:
-            ref.resolve_rules(over)
-            theirs = None
-        except ValueError as err:
-            theirs = str(err)
+        engine, theirs = refusal(over)
         if (engine is None) != (theirs is None):  # which key a refusal names first may differ
             differ.append(f"{over}: engine {engine}, reference {theirs}")
     assert not differ, f"{len(differ)} differ:\n" + "\n".join(differ[:10])
