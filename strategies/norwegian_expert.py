@@ -55,7 +55,7 @@ import dataclasses
 import numpy as np
 
 from sim.cards import U64, pick, popcount
-from sim.norwegian.auction import GRAND, MISERE
+from sim.norwegian.auction import GRAND, MISERE, PASS
 
 from .base import register
 from .norwegian_seed import NorwegianSeed
@@ -129,13 +129,11 @@ class NorwegianExpert(NorwegianSeed):
         if players == 2 and self.declare_model:  # the non-dealer: grand or misère (§2)
             value = self.model_value(view.hand)
             return np.where(value >= self.model_grand_at, GRAND, MISERE).astype(np.int8)
-        if players == 3 and view.rules.scoring == "zero_sum":
-            # the seed's rule at another threshold (the seed's own dealer_discount kept)
-            return dataclasses.replace(
-                self, grand_at_three=self.zero_sum_grand_at_three).declare_seed(view, rng)
-        return super().declare(view, rng)
-
-    def declare_seed(self, view, rng):
+        if players == 3 and view.rules.scoring == "zero_sum":  # the seed's rule, higher
+            before_dealer = view.seat == (view.dealer + 2) % 3
+            at = self.zero_sum_grand_at_three - self.dealer_discount * before_dealer
+            value = self.hand_value(view.hand, view.deck)
+            return np.where(value >= at, GRAND, PASS).astype(np.int8)
         return super().declare(view, rng)
 
     # ------------------------------------------------------------------------------------ play
