@@ -36,6 +36,19 @@ the expert without it, points per hand.
   seed throws its sure winners, then its highest rank. +0.017 +-0.016 (2 players, zero_sum,
   30,000 deals; classic +0.033 +-0.017 over 10,000).
 
+Against the seed (``python bench/expert_match.py --rules R --a expert --b seed --hands 100000
+--games 6000 --n-jobs 1``, the module imported; points per hand, then the expert's share of
+whole games):
+
+    norwegian.zero_sum                          +0.23 +-0.02   54.6% +-0.5%  (fair 50%)
+    norwegian.declarer                          +4.14 +-0.02   96.1% +-0.3%  (fair 50%)
+    norwegian.classic                           +0.10 +-0.01   52.0% +-0.5%  (fair 50%)
+    norwegian.three with scoring = "zero_sum"   +3.53 +-0.02   62.0% +-0.6%  (fair 33.3%)
+    norwegian.three with scoring = "declarer"   +3.53 +-0.01   86.4% +-0.5%  (fair 33.3%)
+
+(Under ``scoring = "both"`` — norwegian, .three, .double — every player scores the same, so
+such a match is always 0 and 50%.)
+
 Tried and measured worse, left out (expert with the rule against the seed, 10,000-20,000 deals,
 points per hand):
 * leading, by the same odds, the card most likely to win (grand, after the sure winners):
