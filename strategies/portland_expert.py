@@ -102,9 +102,11 @@ class PortlandExpert(Strategy):
     games = ("portland",)
 
     count: bool = True  # win with the cheapest card that holds against the players still to come
-    draw_margin: float = 0.5  # lead trumps while own + partner's - opponents' expected >= this
-    keep_trumps: int = 1  # trumps kept for control until the last this-many tricks
+    draw_margin: float = 1.5  # lead trumps while own + partner's - opponents' expected >= this
+    keep_trumps: int = 0  # trumps kept for control until the last this-many tricks
+    safe_cash: bool = True  # cash no winner an opponent would ruff (void, may hold trumps)
     safe_leads: bool = True  # no lead into an opponent's void while he may hold trumps
+    cash_first: bool = False  # cash side winners before drawing trumps (as the seed)
     lead_partner_void: bool = True  # lead partner's void suit while he may hold trumps
     return_lead: bool = True  # lead back the side suit partner led first
     read_discards: bool = True  # avoid the suit partner discarded low, lead the one he threw high
@@ -232,7 +234,7 @@ class PortlandExpert(Strategy):
         trump_lead = pick(draw, self._suit_lead(view, legal & trump, unseen), ZERO)
 
         # cash a winner the opponents cannot ruff
-        cash = lowest_bit(boss & (safe if self.safe_leads else side))
+        cash = lowest_bit(boss & ~trump & (~unsafe if self.safe_cash else ~ZERO))
 
         # a suit the partner is void in while he may hold trumps (not one RHO would overruff)
         ruff_lead = ZERO
@@ -273,11 +275,12 @@ class PortlandExpert(Strategy):
                 best = pick(popcount(suit) > popcount(best), suit, best)
             return best
 
-        long_lead = first_set(longest(safe & ~unwanted), longest(safe))
+        long_lead = first_set(longest(safe & ~unwanted), longest(safe), longest(side))
         long_lead = self._suit_lead(view, long_lead, unseen)
         low_trump = lowest_bit(legal & trump)
-        return first_set(trump_lead, cash, ruff_lead, partners_suit, long_lead,
-                         lowest_bit(side), low_trump, lowest_bit(legal))
+        first = (cash, trump_lead) if self.cash_first else (trump_lead, cash)
+        return first_set(*first, ruff_lead, partners_suit, long_lead, low_trump,
+                         lowest_bit(legal))
 
     def _suit_lead(self, view, cards, unseen):
         """The card to lead from ``cards`` (one suit per row, or 0): its top when it is a
