@@ -109,9 +109,17 @@ class PortlandExpert(Strategy):
     cash_first: bool = False  # cash side winners before drawing trumps (as the seed)
     lead_partner_void: bool = True  # lead partner's void suit while he may hold trumps
     return_lead: bool = True  # lead back the side suit partner led first
-    read_discards: bool = True  # avoid the suit partner discarded low, lead the one he threw high
+    read_discards: bool = False  # avoid the suit partner discarded low, lead the one he threw high
     discard_weakest: bool = True  # discard from the weakest side suit (else the lowest card)
     lead_low: bool = True  # lead low from a long suit unless holding its top or a sequence
+    cover_honours: bool = False  # second hand: cover an honour led with a higher one
+    ruff_second: bool = False  # second hand: ruff low even when the fourth hand may overruff
+    avoid_tenace: bool = True  # do not lead from a short suit headed by an outranked honour
+    lead_singleton: bool = True  # lead a side singleton to ruff it later (holding trumps)
+    risk_cards: int = 0  # an opponent who may hold at most this many cards of a suit may ruff it
+    sequence_rank: int = 0  # lead the top of a sequence only from this rank up (0 = 2, 12 = A)
+    encourage: bool = False  # holding a winner of the suit led, follow with a high spot card
+    read_follows: bool = True  # lead a suit partner followed high in (a trick he did not win)
     signal_rank: int = 7  # a discard of this rank or higher asks for the suit (0 = 2, 12 = A)
 
     # ----------------------------------------------------------------------------------------
@@ -133,6 +141,8 @@ class PortlandExpert(Strategy):
             poss = pick(table.later[k], table.poss[k], ZERO)
             in_suit |= poss & led
             void = (poss & led) == ZERO
+            if self.risk_cards:  # may be void: few cards of the suit left that he may hold
+                void |= table.later[k] & (popcount(poss & led) <= self.risk_cards)
             trumps |= pick(void | ((led & trump) != ZERO), poss & trump, ZERO)
         return in_suit, trumps
 
@@ -162,6 +172,12 @@ class PortlandExpert(Strategy):
             take = lowest_bit(beat)
         elif view.position == 1:  # second hand low, unless holding a winner
             take = lowest_bit(holds)
+            if self.cover_honours:  # cover an honour led (J or higher) with the cheapest honour
+                cover = lowest_bit(beat & view.led & ~trump)
+                honour = (_rank(w, deck) >= 9) & ((w & trump) == ZERO)
+                take = first_set(take, pick(honour, cover, ZERO))
+            if self.ruff_second:  # void: ruff low even where the fourth hand may overruff
+                take = first_set(take, pick(following, ZERO, lowest_bit(beat & trump)))
         else:  # third hand: a holding card, else the cheapest card that wins now
             take = first_set(lowest_bit(holds), pick(partner_winning, ZERO, lowest_bit(beat)))
         # trump control: keep the last trumps for late in the hand (RULES.md §1 strategy notes)
@@ -176,6 +192,12 @@ class PortlandExpert(Strategy):
         """A card when not trying to win: the lowest of the led suit, or a discard."""
         deck, legal, trump = view.deck, view.legal, view.trump
         low_follow = lowest_bit(legal & view.led)
+        if self.encourage:  # holding a winner of the suit: the highest spot card says "lead it"
+            mine = legal & view.led
+            spots = mine & at_or_below(table.unseen, deck)
+            spot = highest_bit(spots)
+            strong = ((mine & ~spots) != ZERO) & (_rank(spot, deck) >= self.signal_rank)
+            low_follow = pick(strong & ((view.led & trump) == ZERO), spot, low_follow)
         side = legal & ~trump
         if not self.discard_weakest:
             discard = lowest_bit(first_set(side, legal))
@@ -210,7 +232,7 @@ class PortlandExpert(Strategy):
         overruff = np.zeros(n, dtype=U64)  # suits right-hand opp. would overruff partner in
         for mask in deck.suit_masks:
             for i, k in enumerate((1, 3)):
-                void = (table.poss[k] & mask) == ZERO
+                void = popcount(table.poss[k] & mask) <= self.risk_cards
                 unsafe |= pick(void & (opp_trumps[i] != ZERO), mask & ~trump, ZERO)
                 if k == 3:
                     overruff |= pick(void & (opp_trumps[i] != ZERO), mask, ZERO)
@@ -253,13 +275,18 @@ class PortlandExpert(Strategy):
             if self.return_lead:
                 first = (seats[:, 4 * t] == partner) & (wanted == ZERO)
                 wanted |= pick(first, led_mask & ~trump, ZERO)
-            if self.read_discards:
+            won = seats[:, 4 * t + 4] if t + 1 < view.trick_no else view.seat
+            if self.read_discards or self.read_follows:
                 for j in range(1, 4):
                     slot = hist[:, 4 * t + j]
                     card = U64(1) << slot.astype(U64)
-                    off = (seats[:, 4 * t + j] == partner) & ((card & led_mask) == ZERO) & (
-                        (card & trump) == ZERO)
                     rank = slot - deck.offsets[np.maximum(suit_of[slot], 0)]
+                    if self.read_follows:  # a high spot under a trick he did not win
+                        under = (seats[:, 4 * t + j] == partner) & ((card & led_mask) != ZERO) & (
+                            (card & trump) == ZERO) & (won != partner)
+                        wanted |= pick(under & (rank >= self.signal_rank), led_mask, ZERO)
+                    off = (seats[:, 4 * t + j] == partner) & ((card & led_mask) == ZERO) & (
+                        (card & trump) == ZERO) & self.read_discards
                     mask = deck.suit_masks[np.maximum(suit_of[slot], 0)]
                     high = rank >= self.signal_rank
                     wanted |= pick(off & high, mask, ZERO)
@@ -275,11 +302,26 @@ class PortlandExpert(Strategy):
                 best = pick(popcount(suit) > popcount(best), suit, best)
             return best
 
-        long_lead = first_set(longest(safe & ~unwanted), longest(safe), longest(side))
+        # a suit headed by a lone honour that a card out outranks (K x, Q x x: a tenace to keep)
+        tenace = np.zeros(n, dtype=U64)
+        singleton = np.zeros(n, dtype=U64)
+        for mask in deck.suit_masks:
+            suit = side & mask
+            top = highest_bit(suit)
+            lead = self._suit_lead(view, suit, unseen)
+            lone = (_rank(top, deck) >= 9) & (lead != top) & (popcount(suit) <= 3)
+            tenace |= pick(lone & self.avoid_tenace, suit, ZERO)
+            single = (popcount(suit) == 1) & ((suit & boss) == ZERO)
+            singleton |= pick(single & self.lead_singleton, suit, ZERO)
+        # a singleton to ruff the suit later, while holding trumps and not drawing them
+        has_trumps = ((hand & trump) != ZERO) & opp_out
+        short_lead = lowest_bit(pick(has_trumps, singleton & safe & ~wanted, ZERO))
+        long_lead = first_set(longest(safe & ~unwanted & ~tenace), longest(safe & ~unwanted),
+                              longest(safe), longest(side))
         long_lead = self._suit_lead(view, long_lead, unseen)
         low_trump = lowest_bit(legal & trump)
         first = (cash, trump_lead) if self.cash_first else (trump_lead, cash)
-        return first_set(*first, ruff_lead, partners_suit, long_lead, low_trump,
+        return first_set(*first, ruff_lead, partners_suit, short_lead, long_lead, low_trump,
                          lowest_bit(legal))
 
     def _suit_lead(self, view, cards, unseen):
@@ -293,5 +335,5 @@ class PortlandExpert(Strategy):
         below = (cards | unseen) & at_or_below(top, deck) & ~top
         nxt = highest_bit(below)
         outranked = (top & at_or_below(unseen, deck)) != ZERO
-        sequence = (nxt & cards) != ZERO
+        sequence = ((nxt & cards) != ZERO) & (_rank(top, deck) >= self.sequence_rank)
         return pick(~outranked | sequence, top, lowest_bit(cards))
