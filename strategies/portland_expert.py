@@ -116,11 +116,14 @@ class PortlandExpert(Strategy):
     ruff_second: bool = False  # second hand: ruff low even when the fourth hand may overruff
     avoid_tenace: bool = True  # do not lead from a short suit headed by an outranked honour
     lead_singleton: bool = True  # lead a side singleton to ruff it later (holding trumps)
+    force_short: bool = False  # lead into an opponent's void when the side is short of trumps
+    ruff_first: bool = False  # lead partner's void before drawing trumps and cashing
+    trump_top: bool = False  # draw with the highest trump (else its top only when it holds)
     risk_cards: int = 0  # an opponent who may hold at most this many cards of a suit may ruff it
     sequence_rank: int = 0  # lead the top of a sequence only from this rank up (0 = 2, 12 = A)
     encourage: bool = False  # holding a winner of the suit led, follow with a high spot card
     read_follows: bool = True  # lead a suit partner followed high in (a trick he did not win)
-    signal_rank: int = 7  # a discard of this rank or higher asks for the suit (0 = 2, 12 = A)
+    signal_rank: int = 4  # a discard of this rank or higher asks for the suit (0 = 2, 12 = A)
 
     # ----------------------------------------------------------------------------------------
     def play(self, view, rng):
@@ -253,7 +256,11 @@ class PortlandExpert(Strategy):
         opp_out = (opp_trumps[0] | opp_trumps[1]) != ZERO
         balance = mine + expect[2] - expect[1] - expect[3]
         draw = ((legal & trump) != ZERO) & opp_out & (balance >= self.draw_margin)
-        trump_lead = pick(draw, self._suit_lead(view, legal & trump, unseen), ZERO)
+        if self.force_short:  # fewer trumps than the opponents: make them ruff (shorten them)
+            safe = pick(balance < 0, side, safe)
+        trumps = legal & trump
+        trump_lead = pick(draw, highest_bit(trumps) if self.trump_top else
+                          self._suit_lead(view, trumps, unseen), ZERO)
 
         # cash a winner the opponents cannot ruff
         cash = lowest_bit(boss & ~trump & (~unsafe if self.safe_cash else ~ZERO))
@@ -320,8 +327,9 @@ class PortlandExpert(Strategy):
                               longest(safe), longest(side))
         long_lead = self._suit_lead(view, long_lead, unseen)
         low_trump = lowest_bit(legal & trump)
-        first = (cash, trump_lead) if self.cash_first else (trump_lead, cash)
-        return first_set(*first, ruff_lead, partners_suit, short_lead, long_lead, low_trump,
+        first = [cash, trump_lead] if self.cash_first else [trump_lead, cash]
+        first = [ruff_lead, *first] if self.ruff_first else [*first, ruff_lead]
+        return first_set(*first, partners_suit, short_lead, long_lead, low_trump,
                          lowest_bit(legal))
 
     def _suit_lead(self, view, cards, unseen):
