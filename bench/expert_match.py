@@ -32,19 +32,12 @@ from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import sim  # noqa: E402,F401  (presets)
 from sim.games import game_of  # noqa: E402
 from sim.lineup import Lineup  # noqa: E402
-import sim  # noqa: E402,F401  (presets)
 from sim.options import load_rules  # noqa: E402
+from sim.tune import seatings  # noqa: E402
 from strategies import make_strategy  # noqa: E402
-
-
-def seatings(players: int, sides: int) -> list[tuple[list[bool], int]]:
-    """(which seats A takes, the side A plays for) for every seating of a duplicate match."""
-    if sides == 2:
-        return [([s % 2 == 0 for s in range(players)], 0),
-                ([s % 2 == 1 for s in range(players)], 1)]
-    return [([s == k for s in range(players)], k) for k in range(players)]
 
 
 def priced_points(table, rules) -> np.ndarray:

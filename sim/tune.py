@@ -81,13 +81,13 @@ class TuneSpec:
     search: dict
 
 
-def _spec(value, source, key) -> dict:
+def _spec(value, source, key, game) -> dict:
     from strategies import make_strategy
 
     if not isinstance(value, (str, Mapping)):
         raise UserError("must be a strategy name or a table with 'name'", source=source, key=key)
     spec = {"name": value} if isinstance(value, str) else dict(value)
-    make_strategy(spec, source, key)  # the name and every parameter are checked
+    make_strategy(spec, source, key, game=game)  # the name and every parameter are checked
     return spec
 
 
@@ -114,12 +114,14 @@ def load_tune(path: str | Path) -> TuneSpec:
     except UserError as err:
         err.source, err.key = err.source or source, err.key or "rules"
         raise
-    base = _spec(table["strategy"], source, "strategy")
-    opponents = _spec(table.get("opponents", base["name"]), source, "opponents")
-    if getattr(rules, "sides", 2) != 2 or rules.players % 2:
-        raise UserError("tuning plays a side against a side: the rules need two sides",
-                        source=source, key="rules")
-    defaults = make_strategy(base).to_dict()
+    base = _spec(table["strategy"], source, "strategy", rules.game)
+    opponents = _spec(table.get("opponents", base["name"]), source, "opponents", rules.game)
+    sides = getattr(rules, "sides", 2)
+    if not (sides == 2 and rules.players % 2 == 0) and sides != rules.players:
+        raise UserError("tuning plays a side against a side, or a player against the others: "
+                        "the rules need two sides or every player for himself", source=source,
+                        key="rules")
+    defaults = make_strategy(base, game=rules.game).to_dict()
     params = table["parameters"]
     if not isinstance(params, Mapping) or not params:
         raise UserError("must be a table: parameter = [low, high]", source=source,
@@ -165,30 +167,40 @@ def load_tune(path: str | Path) -> TuneSpec:
                     bounds=bounds, ints=frozenset(ints), search=search)
 
 
+def seatings(players: int, sides: int) -> list[tuple[list[bool], int]]:
+    """The seatings of a duplicate match, as (the seats ``mine`` takes, the side it plays for):
+    with two sides, the even seats then the odd ones; with every player for himself, each seat
+    in turn against the others."""
+    if sides == 2:
+        return [([s % 2 == 0 for s in range(players)], 0),
+                ([s % 2 == 1 for s in range(players)], 1)]
+    return [([s == k for s in range(players)], k) for k in range(players)]
+
+
 def _points(rules, seats, seed: int, block: int, hands: int) -> np.ndarray:
     """float64[hands, sides]: points per hand and side of one block of independent hands."""
     from strategies import make_strategy
 
     made = {}
-    lineup = Lineup([made.setdefault(json.dumps(s, sort_keys=True), make_strategy(s))
-                     for s in seats])
+    lineup = Lineup([made.setdefault(json.dumps(s, sort_keys=True),
+                                     make_strategy(s, game=rules.game)) for s in seats])
     game = game_of(rules)
     result = game.play_block(rules, lineup, seed, block, hands, "hands")
     table, _ = game.block_tables(result, 0)
-    return np.stack([table.column(f"points_{s}").to_numpy() for s in range(2)],
+    sides = getattr(rules, "sides", 2)
+    return np.stack([table.column(f"points_{s}").to_numpy() for s in range(sides)],
                     axis=1).astype(float)
 
 
 def duplicate_points(rules, mine: dict, theirs: dict, seed: int, block: int,
                      hands: int) -> np.ndarray:
-    """float64[hands]: per deal, ``mine``'s side's points minus ``theirs``', averaged over the
-    two seatings (``mine`` at the even seats, then at the odd ones) of the same deals."""
-    players = rules.players
-    first = _points(rules, [mine if s % 2 == 0 else theirs for s in range(players)], seed,
-                    block, hands)
-    second = _points(rules, [theirs if s % 2 == 0 else mine for s in range(players)], seed,
-                     block, hands)
-    return ((first[:, 0] - first[:, 1]) + (second[:, 1] - second[:, 0])) / 2
+    """float64[hands]: per deal, ``mine``'s side's points minus the others' (their mean with more
+    than two sides), averaged over the `seatings` of the same deals."""
+    per_seating = []
+    for seats, side in seatings(rules.players, getattr(rules, "sides", 2)):
+        pts = _points(rules, [mine if s else theirs for s in seats], seed, block, hands)
+        per_seating.append(pts[:, side] - np.delete(pts, side, axis=1).mean(axis=1))
+    return np.mean(per_seating, axis=0)
 
 
 def cross_entropy(objective, bounds: dict[str, tuple[float, float]], start: dict[str, float],
@@ -245,7 +257,7 @@ def run_tune(spec: TuneSpec, out: str | Path, n_jobs: int = 1, progress=print) -
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     s = spec.search
-    defaults = make_strategy(spec.base).to_dict()
+    defaults = make_strategy(spec.base, game=spec.rules.game).to_dict()
     start = {n: defaults[n] for n in spec.bounds}
     pool = Parallel(n_jobs=n_jobs)
 

@@ -66,6 +66,7 @@ it (-0.50 ± 0.19 and -0.49 ± 0.16).
 from __future__ import annotations
 
 import dataclasses
+from typing import NamedTuple
 
 import numpy as np
 
@@ -84,14 +85,34 @@ from sim.cards import (
 
 from .base import Strategy, register
 
-__all__ = ["RESPONSES_OFF", "SeedStrategy"]
+__all__ = ["RESPONSES_OFF", "Aims", "SeedStrategy"]
 
 ZERO = U64(0)
+
+
+class Aims(NamedTuple):
+    """A seat's aim for one card (bool[n] each; none set: win) and what it rests on."""
+
+    duck: np.ndarray  # the seat bid nil: lose every trick
+    cover: np.ndarray  # the partner bid nil and has taken no trick: protect him
+    shed: np.ndarray  # the side's contract is safe and nobody to set: avoid bags
+    need: np.ndarray  # int16[n]: tricks the side's contract still lacks
+    settable: np.ndarray  # another side is within the set margin of being set
+    partner: np.ndarray  # the partner's seat (the seat itself without partners)
 
 
 def _suit_cards(hand, deck, suit):
     """uint16-range view of one suit: the suit's cards shifted down to bit 0 (bit r = rank r)."""
     return ((hand & deck.suit_masks[suit]) >> U64(int(deck.offsets[suit]))).astype(np.int64)
+
+
+def beating(view) -> np.ndarray:
+    """uint64[n]: the legal cards that would win the trick now (RULES.md §0): a higher trump
+    over a trump, else a higher card of the led suit or any trump."""
+    w, legal, trump = view.winning, view.legal, view.trump
+    higher = ~at_or_below(w, view.deck)  # cards that outrank w in its suit, and all other suits
+    return pick((w & trump) != ZERO, legal & trump & higher,
+                (legal & view.led & higher) | (legal & trump))
 
 
 def _house_scoring(rules) -> bool:
@@ -541,8 +562,10 @@ class SeedStrategy(Strategy):
         shed = own_nil & ((view.legal & jokers) != 0)
         return pick(shed, lowest_bit(view.legal & jokers), card)
 
-    def _play(self, view, rng):
-        rules, deck = view.rules, view.deck
+    def _aims(self, view) -> Aims:
+        """Each row's aim for this card (the module docstring): duck, cover or shed (else win),
+        with the side's need and the partner's seat."""
+        rules = view.rules
         seat, table = view.seat, rules.table
         b, t = view.bids.astype(np.int16), view.tricks.astype(np.int16)
         # Contract arithmetic per side (RULES.md §3; sides of §4.7): a nil bidder's tricks count
@@ -573,25 +596,35 @@ class SeedStrategy(Strategy):
         duck = my_bid == 0
         cover = ~duck & partner_nil & self.cover_nil
         shed = ~duck & ~cover & (need <= 0) & ~settable & self.avoid_bags
-
-        legal, trump = view.legal, view.trump
-        side_cards = first_set(legal & ~trump, legal)  # prefer non-trumps
-        outranked = at_or_below(view.unseen, deck)  # at or below an unseen card of its suit
         if _house_scoring(rules):
             shed = self._scoring_shed(view, rules, shed, ~duck & ~cover & ~settable, b, t, seat,
-                                      outranked)
+                                      self._outranked(view))
+        return Aims(duck, cover, shed, need, settable, partner)
+
+    def _outranked(self, view) -> np.ndarray:
+        """uint64[n]: the slots at or below an unseen card of their suit (not sure winners)."""
+        return at_or_below(view.unseen, view.deck)
+
+    def _play(self, view, rng):
+        return self._card(view, self._aims(view))
+
+    def _card(self, view, aims: Aims):
+        """The card for each row's aim."""
+        deck = view.deck
+        duck, cover, shed, _, _, partner = aims
+        legal, trump = view.legal, view.trump
+        side_cards = first_set(legal & ~trump, legal)  # prefer non-trumps
+        outranked = self._outranked(view)  # at or below an unseen card of its suit
         boss = legal & ~outranked  # cards that no unseen card outranks
         if view.position == 0:
             low = self._lowest_rank(side_cards, deck)
             win = first_set(lowest_bit(first_set(boss & ~trump, boss)),
-                          self._from_longest(legal & ~trump, deck), low)
+                            self._from_longest(legal & ~trump, deck), low)
             high = first_set(lowest_bit(boss), highest_bit(side_cards))
             return pick(duck | shed, low, pick(cover, high, win))
 
         w = view.winning
-        higher = ~at_or_below(w, deck)  # cards that outrank w in its suit, and all other suits
-        beat = pick((w & trump) != ZERO, legal & trump & higher,
-                        (legal & view.led & higher) | (legal & trump))
+        beat = beating(view)
         lose = legal & ~beat
         lowest_loser = lowest_bit(first_set(lose & ~trump, lose))
         lowest_any = lowest_bit(side_cards)

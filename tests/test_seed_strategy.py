@@ -21,8 +21,9 @@ def mask(cards):
 
 
 def play(seat, hand, trick=(), leader=None, bids=(3, 3, 3, 3), tricks=(0, 0, 0, 0), played="",
-         legal=None):
-    """The seed player's card for `seat` holding `hand` after `trick` [(seat, card), ...]."""
+         legal=None, voids=(0, 0, 0, 0), strategy=SEED):
+    """The seed player's (or ``strategy``'s) card for `seat` holding `hand` after `trick`
+    [(seat, card), ...]; ``voids``: per seat the suits shown void (bit s = suit s)."""
     leader = trick[0][0] if trick else seat if leader is None else leader
     led = win = 0
     win_seat = -1
@@ -46,10 +47,10 @@ def play(seat, hand, trick=(), leader=None, bids=(3, 3, 3, 3), tricks=(0, 0, 0, 
         winning_seat=np.array([win_seat], np.int8), played=np.array([mask(played)], U64),
         history=np.zeros((1, 0), np.int8), history_seats=np.zeros((1, 0), np.int8),
         bids=np.array([bids], np.int8), blind=np.zeros((1, 4), bool),
-        tricks=np.array([tricks], np.int8), voids=np.zeros((1, 4), np.uint8),
+        tricks=np.array([tricks], np.int8), voids=np.array([voids], np.uint8),
         scores=np.zeros((1, 2), np.int32),
         bags=np.zeros((1, 2), np.int32), rules=RULES, deck=DECK)
-    return DECK.names_of(SEED.play(view, RNG)[0])
+    return DECK.names_of(strategy.play(view, RNG)[0])
 
 
 def test_nil_bidder_plays_the_highest_card_that_still_loses():

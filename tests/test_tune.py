@@ -35,12 +35,16 @@ def test_cross_entropy_finds_the_optimum_of_a_noisy_quadratic():
     assert best["x"] > 0.95
 
 
-def test_a_strategy_against_itself_scores_exactly_zero():
-    rules = load_rules("spades.standard")
+@pytest.mark.parametrize("preset, loss", [("spades.standard", -100), ("spades.three", -50),
+                                           ("portland", -0.5), ("norwegian.zero_sum", -5)])
+def test_a_strategy_against_itself_scores_exactly_zero(preset, loss):
+    """Two sides (Spades, Portland, Norwegian 2 players) or every player for himself (three
+    players: each seat in turn against the others); each game's own ``seed`` and ``random``."""
+    rules = load_rules(preset)
     diff = duplicate_points(rules, {"name": "seed"}, {"name": "seed"}, 3, 0, 500)
     assert diff.shape == (500,) and (diff == 0).all()
     worse = duplicate_points(rules, {"name": "random"}, {"name": "seed"}, 3, 0, 2000)
-    assert worse.mean() < -100  # random play against the seed loses heavily, seat for seat
+    assert worse.mean() < loss  # random play against the seed loses heavily, seat for seat
 
 
 def write(tmp_path, text: str, name: str = "tune.toml"):
@@ -101,7 +105,9 @@ def test_tiny_problem_known_optimum_end_to_end(tmp_path):
      '[search]\nrounds = 0\n', "search.rounds"),
     ('rules = "spades.standard"\nstrategy = "seed"\n[parameters]\nbid_round = [0, 1]\n'
      '[search]\nelite = 1.5\n', "search.elite"),
-    ('rules = "spades.three"\nstrategy = "seed"\n[parameters]\nbid_round = [0, 1]\n', "rules"),
+    ('rules = "spades.six"\nstrategy = "seed"\n[parameters]\nbid_round = [0, 1]\n', "rules"),
+    ('rules = "portland"\nstrategy = "seed"\n[parameters]\nbid_round = [0, 1]\n',
+     "parameters.bid_round"),
     ('rules = "spades.standard"\nstrategy = "sead"\n[parameters]\nbid_round = [0, 1]\n',
      "strategy"),
     ('strategy = "seed"\n[parameters]\nbid_round = [0, 1]\n', "rules"),
