@@ -13,10 +13,10 @@ the expert without it, points per hand.
   ``doubleton_value`` per short suit (shortness favours misère: it lets one discard), and the
   longest and second longest suits' lengths. Grand from ``model_grand_at``. On held-out deals the
   declarer scores 2.73 a hand against the seed's rule's 2.54 (always misère: 0.51; the better of
-  the two each deal: 4.43). Measured +0.20 +-0.04 points per hand (30,000 deals, zero_sum).
-  Tuning the seed's own hand value (tunes/norwegian_expert.toml, ``whistlab tune`` through a
-  wrapper, see there) found no more than +0.07 in any round: the seed's weights were near their
-  optimum, the features were the limit.
+  the two each deal: 4.43); ``python bench/fit_norwegian_declare.py --blocks 5`` refits it.
+  Measured +0.20 +-0.04 points per hand (30,000 deals, zero_sum). Tuning the seed's own hand
+  value (``whistlab tune tunes/norwegian_expert.toml``) found no more than +0.07 in any round:
+  the seed's weights were near their optimum, the features were the limit.
 * ``spoil_declarer`` (RULES.md §2 ``scoring``): under ``"declarer"`` scoring only the declarer
   scores, so, as the seed does under ``"zero_sum"``, the other players play against his
   contract (2 players: his own aim; 3 players: to win tricks) instead of by their own table,
