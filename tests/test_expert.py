@@ -8,7 +8,7 @@ import dataclasses
 
 import numpy as np
 import pytest
-from test_seed_strategy import RNG, bid_view, play
+from test_seed_strategy import DECK, RNG, bid_view, play
 
 from sim.api import simulate
 from sim.options import PRESETS
@@ -39,6 +39,17 @@ def test_never_bids_blind_nil_where_the_seed_does():
     bid = bid_view("2C", seat=1, scores=(400, 0))  # seat 1's side trails by 400
     view = BlindView(**{f: getattr(bid, f) for f in BlindView.__dataclass_fields__})
     assert SEED.blind_nil(view, RNG)[0] and not EXPERT.blind_nil(view, RNG)[0]
+
+
+def test_bids_nil_in_despair():
+    """The opponents (seats 0 and 2, bids 3 + 2, at 450) would reach 500 by making them: a hand
+    of one expected trick bids nil, which it does not otherwise."""
+    hand = "AH 9S 4S 8H 6H 4H 9D 7D 5D 3D 8C 5C 2C"
+    assert EXPERT.estimate(bid_view(hand).hand, DECK)[0] == 1.0
+    assert EXPERT.bid(bid_view(hand, bids=(3, -1, 2, -1), scores=(450, 300)), RNG)[0] == 0
+    assert EXPERT.bid(bid_view(hand, bids=(3, -1, 2, -1), scores=(300, 300)), RNG)[0] == 1
+    calm = dataclasses.replace(EXPERT, desperate_nil_max_estimate=EXPERT.nil_max_estimate)
+    assert calm.bid(bid_view(hand, bids=(3, -1, 2, -1), scores=(450, 300)), RNG)[0] == 1
 
 
 def test_lets_a_nil_opponent_keep_the_trick_he_is_winning():
