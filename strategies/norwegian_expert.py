@@ -150,28 +150,12 @@ class NorwegianExpert(NorwegianSeed):
         return super().declare(view, rng)
 
     # ------------------------------------------------------------------------------------ play
-    def _aims(self, view, players: int):
+    def _spoiling(self, view, players: int) -> bool:
         """As the seed's, and under "declarer" scoring (``spoil_declarer``) the declarer's
         opponents play against his contract as under "zero_sum" (RULES.md §2 ``scoring``)."""
-        grand, declarer = view.grand_player, view.declarer
-        scoring = view.rules.scoring
-        spoiling = self.spoil and players < 4 and (
-            scoring == "zero_sum" or (self.spoil_declarer and scoring == "declarer"))
-
-        def wants(q):
-            if players == 4:
-                return view.contract == GRAND
-            own = q == grand
-            return np.where(q == declarer, own, declarer == grand) if spoiling else own
-
-        def ally(q):
-            if players == 4:
-                return q ^ 2
-            if players == 3:
-                return np.where(q == grand, -1, 3 - q - grand)
-            return np.full(q.shape, -1)
-
-        return wants, ally
+        return super()._spoiling(view, players) or (
+            self.spoil and players < 4 and self.spoil_declarer
+            and view.rules.scoring == "declarer")
 
     def lead_odds(self, view, seat, wants, ally) -> np.ndarray:
         """float64[n, 52]: per card, the chance that, led, it would win the trick: no opponent

@@ -168,7 +168,7 @@ class NorwegianSeed(Strategy):
     def _aims(self, view, players: int):
         """Functions of a seat array: whether it wants tricks, and its partner (-1 for none)."""
         grand, declarer = view.grand_player, view.declarer
-        spoiling = self.spoil and players < 4 and view.rules.scoring == "zero_sum"
+        spoiling = self._spoiling(view, players)
 
         def wants(q):
             if players == 4:
@@ -186,6 +186,10 @@ class NorwegianSeed(Strategy):
             return np.full(q.shape, -1)
 
         return wants, ally
+
+    def _spoiling(self, view, players: int) -> bool:
+        """The declarer's opponents play against his contract (``spoil``, "zero_sum")."""
+        return self.spoil and players < 4 and view.rules.scoring == "zero_sum"
 
     def play(self, view, rng):
         deck, legal, hand = view.deck, view.legal, view.hand
