@@ -29,3 +29,14 @@ class UserError(Exception):
         if self.key:
             where.append(f"key '{self.key}'")
         return ": ".join([*where, self.message])
+
+
+class IllegalDecision(UserError):
+    """A strategy or a record made a decision the rules forbid in one phase of a hand (its
+    subclasses name the phase); ``row`` is the hand in the batch, ``seat`` who decided."""
+
+    phase = "decision"
+
+    def __init__(self, message: str, *, row: int, seat: int):
+        self.row, self.seat = row, seat
+        super().__init__(f"{self.phase}, seat {seat}: {message}")

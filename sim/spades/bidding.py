@@ -12,17 +12,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..cards import SPADES, popcount
-from ..errors import UserError
+from ..errors import IllegalDecision
 from ..views import BidView, BlindView, deficits
 from .rules import SpadesRules
 
 __all__ = ["BidResult", "IllegalBid", "bid_masks", "blind_nil_allowed", "check_bids", "run_bidding"]
 
 
-class IllegalBid(UserError):
-    def __init__(self, message: str, *, row: int, seat: int):
-        self.row, self.seat = row, seat
-        super().__init__(f"bidding, seat {seat}: {message}")
+class IllegalBid(IllegalDecision):
+    phase = "bidding"
 
 
 @dataclass(frozen=True, eq=False)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..cards import CLUBS, lowest_bit, popcount
-from ..errors import UserError
+from ..errors import IllegalDecision
 from ..views import KittyView
 
 __all__ = ["IllegalDiscard", "KittyResult", "high_bidder", "lowest_club_holder", "take_kitty"]
@@ -23,10 +23,8 @@ __all__ = ["IllegalDiscard", "KittyResult", "high_bidder", "lowest_club_holder",
 U64 = np.uint64
 
 
-class IllegalDiscard(UserError):
-    def __init__(self, message: str, *, row: int, seat: int):
-        self.row, self.seat = row, seat
-        super().__init__(f"kitty, seat {seat}: {message}")
+class IllegalDiscard(IllegalDecision):
+    phase = "kitty"
 
 
 @dataclass(frozen=True, eq=False)

@@ -12,16 +12,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import popcount
-from ..errors import UserError
+from ..errors import IllegalDecision
 from ..views import PassView
 
 __all__ = ["IllegalPass", "nil_pass_counts", "pass_round"]
 
 
-class IllegalPass(UserError):
-    def __init__(self, message: str, *, row: int, seat: int):
-        self.row, self.seat = row, seat
-        super().__init__(f"card passing, seat {seat}: {message}")
+class IllegalPass(IllegalDecision):
+    phase = "card passing"
 
 
 def nil_pass_counts(bids: np.ndarray, blind: np.ndarray, rules) -> np.ndarray:
