@@ -91,13 +91,11 @@ ZERO = U64(0)
 
 
 class Aims(NamedTuple):
-    """A seat's aim for one card (bool[n] each; none set: win) and what it rests on."""
+    """A seat's aim for one card (bool[n] each; none set: win), and its partner."""
 
     duck: np.ndarray  # the seat bid nil: lose every trick
     cover: np.ndarray  # the partner bid nil and has taken no trick: protect him
     shed: np.ndarray  # the side's contract is safe and nobody to set: avoid bags
-    need: np.ndarray  # int16[n]: tricks the side's contract still lacks
-    settable: np.ndarray  # another side is within the set margin of being set
     partner: np.ndarray  # the partner's seat (the seat itself without partners)
 
 
@@ -564,7 +562,7 @@ class SeedStrategy(Strategy):
 
     def _aims(self, view) -> Aims:
         """Each row's aim for this card (the module docstring): duck, cover or shed (else win),
-        with the side's need and the partner's seat."""
+        and the partner's seat."""
         rules = view.rules
         seat, table = view.seat, rules.table
         b, t = view.bids.astype(np.int16), view.tricks.astype(np.int16)
@@ -598,12 +596,8 @@ class SeedStrategy(Strategy):
         shed = ~duck & ~cover & (need <= 0) & ~settable & self.avoid_bags
         if _house_scoring(rules):
             shed = self._scoring_shed(view, rules, shed, ~duck & ~cover & ~settable, b, t, seat,
-                                      self._outranked(view))
-        return Aims(duck, cover, shed, need, settable, partner)
-
-    def _outranked(self, view) -> np.ndarray:
-        """uint64[n]: the slots at or below an unseen card of their suit (not sure winners)."""
-        return at_or_below(view.unseen, view.deck)
+                                      at_or_below(view.unseen, view.deck))
+        return Aims(duck, cover, shed, partner)
 
     def _play(self, view, rng):
         return self._card(view, self._aims(view))
@@ -611,10 +605,10 @@ class SeedStrategy(Strategy):
     def _card(self, view, aims: Aims):
         """The card for each row's aim."""
         deck = view.deck
-        duck, cover, shed, _, _, partner = aims
+        duck, cover, shed, partner = aims
         legal, trump = view.legal, view.trump
         side_cards = first_set(legal & ~trump, legal)  # prefer non-trumps
-        outranked = self._outranked(view)  # at or below an unseen card of its suit
+        outranked = at_or_below(view.unseen, deck)  # at or below an unseen card of its suit
         boss = legal & ~outranked  # cards that no unseen card outranks
         if view.position == 0:
             low = self._lowest_rank(side_cards, deck)
