@@ -1,6 +1,6 @@
-"""The ``expert`` Spades player (issue 9): the tuned seed that attacks the opponents' nil and
-covers its partner's by their voids. Each skill on a hand-built situation where the seed plays
-otherwise, and a duplicate match it must win."""
+"""The ``expert`` Spades player (issue 9): the tuned seed that attacks the opponents' nil,
+covers its partner's by their voids, sets deliberately and bids by the score. Each skill on a
+hand-built situation where the seed plays otherwise, and a duplicate match it must win."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def test_expert_bids_as_the_tuned_seed():
     assert isinstance(EXPERT, ExpertStrategy) and isinstance(EXPERT, SeedStrategy)
     differ = {f.name for f in dataclasses.fields(SeedStrategy)
               if getattr(EXPERT, f.name) != getattr(SEED, f.name)}
-    assert differ == {"bid_round", "nil_max_estimate", "ruff", "blind_nil_deficit"}
+    assert differ == {"bid_round", "nil_max_estimate", "ruff", "blind_nil_deficit", "set_margin"}
     assert make_strategy({"name": "expert", "bid_round": 0.5}).bid_round == 0.5
 
 
@@ -50,6 +50,28 @@ def test_bids_nil_in_despair():
     assert EXPERT.bid(bid_view(hand, bids=(3, -1, 2, -1), scores=(300, 300)), RNG)[0] == 1
     calm = dataclasses.replace(EXPERT, desperate_nil_max_estimate=EXPERT.nil_max_estimate)
     assert calm.bid(bid_view(hand, bids=(3, -1, 2, -1), scores=(450, 300)), RNG)[0] == 1
+
+
+def test_bids_boldly_in_despair():
+    """The same despair: a hand of 2.25 expected tricks, too strong for nil, bids
+    floor(2.25 + 0.38 + 0.5) = 3 instead of 2."""
+    hand = "AH QH JH AD 4S 8H 7D 5D 3D 8C 5C 2C 9S"
+    assert EXPERT.estimate(bid_view(hand).hand, DECK)[0] == 2.25
+    assert EXPERT.bid(bid_view(hand, bids=(3, -1, 2, -1), scores=(450, 300)), RNG)[0] == 3
+    assert EXPERT.bid(bid_view(hand, bids=(3, -1, 2, -1), scores=(300, 300)), RNG)[0] == 2
+    calm = dataclasses.replace(EXPERT, desperate_bid_shift=0.0)
+    assert calm.bid(bid_view(hand, bids=(3, -1, 2, -1), scores=(450, 300)), RNG)[0] == 2
+
+
+def test_sets_deliberately_within_two_tricks():
+    """Seat 1's side (bid 2 + 1) has made its 3; the opponents (bid 4 + 3) have 5 with 4 tricks
+    left: they can lose only 2 more, so the expert wins the trick (AH) where the seed (margin 1)
+    sheds its highest loser; with 6 taken (3 to spare) the expert sheds too."""
+    trick = [(0, "9H")]
+    assert both(1, "AH 5H 3C 2C", trick, bids=(4, 2, 3, 1), tricks=(3, 2, 2, 1)) == (
+        ["AH"], ["5H"])
+    assert both(1, "AH 5H 3C 2C", trick, bids=(4, 1, 3, 1), tricks=(3, 1, 3, 1)) == (
+        ["5H"], ["5H"])
 
 
 def test_lets_a_nil_opponent_keep_the_trick_he_is_winning():
