@@ -9,8 +9,8 @@ others. Reported with 95% t intervals:
   the seatings (with more than two sides: A's minus the mean of the others'). In Spades a bag
   is priced as it costs in a game: ``bag_penalty / bag_limit`` per bag taken (a hand from 0 bags
   almost never pays the penalty itself).
-* ``wins`` — per deal stream of whole games, A's share of the games (a draw counts half; with
-  more than two sides the fair share is 1 / sides).
+* ``wins`` — per deal stream of whole games, A's share of the games (`sim.tune.duplicate_wins`:
+  the fair share is 1 / sides, and a shared top score counts that much).
 
     python bench/expert_match.py                              # expert vs seed, spades.standard
     python bench/expert_match.py --rules portland --hands 200000 --games 20000
@@ -36,7 +36,7 @@ import sim  # noqa: E402,F401  (presets)
 from sim.games import game_of  # noqa: E402
 from sim.lineup import Lineup  # noqa: E402
 from sim.options import load_rules  # noqa: E402
-from sim.tune import seatings  # noqa: E402
+from sim.tune import duplicate_wins, seatings  # noqa: E402
 from strategies import make_strategy  # noqa: E402
 
 
@@ -54,18 +54,13 @@ def priced_points(table, rules) -> np.ndarray:
 
 def one_block(rules, a: dict, b: dict, seed: int, block: int, size: int, mode: str):
     """float64[size]: A's paired margin (hands) or win share (games) per deal or game."""
+    if mode == "games":
+        return duplicate_wins(rules, a, b, seed, block, size)
     game = game_of(rules)
-    sides = getattr(rules, "sides", 2)  # Portland: two partnerships
     per_seating = []
-    for seats, mine in seatings(rules.players, sides):
+    for seats, mine in seatings(rules.players, getattr(rules, "sides", 2)):
         lineup = Lineup([make_strategy(a if s else b, game=rules.game) for s in seats])
-        result = game.play_block(rules, lineup, seed, block, size, mode)
-        if mode == "games":
-            winner = np.asarray(result.games["winner"])
-            draw = winner < 0  # a shared top score (or an unfinished game): half a win
-            per_seating.append((winner == mine) + draw * 0.5)
-            continue
-        hands, _ = game.block_tables(result, 0)
+        hands, _ = game.block_tables(game.play_block(rules, lineup, seed, block, size, mode), 0)
         pts = priced_points(hands, rules)
         others = np.delete(pts, mine, axis=1).mean(axis=1)
         per_seating.append(pts[:, mine] - others)

@@ -14,17 +14,24 @@ parameters), the opponents it plays against and the ranges of the parameters to 
     nil_max_estimate = [0.0, 3.0]
 
     [search]                    # all optional
+    objective = "points"        # or "games"
     rounds = 8                  # cross-entropy rounds
     population = 16             # candidates per round
     elite = 0.25                # share of a round's best that moves the sampling law
-    hands = 20000               # duplicate hands per candidate and round (each in both seatings)
-    holdout_hands = 200000      # fresh deals for the final evaluation
+    hands = 20000               # points: duplicate hands per candidate and round (each in both
+    holdout_hands = 200000      #   seatings), and fresh deals for the final evaluation
+    games = 5000                # games: whole games per candidate and round, and fresh games
+    holdout_games = 20000       #   for the final evaluation (the other objective's keys refused)
 
-The objective is the mean paired points per hand: the tuned side's points minus the opponents'
-on the same deals, played in both seatings (the duplicate form of `sim.experiment`'s swapped
-line-ups), so that the luck of the cards cancels. Each round evaluates its whole population on
-one set of deals (common random numbers: candidates compare on the same cards) drawn afresh per
-round, in blocks of ``hands`` hands spread over ``n_jobs`` processes.
+The objective ``points`` is the mean paired points per hand: the tuned side's points minus the
+opponents' on the same deals, played in both seatings (the duplicate form of
+`sim.experiment`'s swapped line-ups), so that the luck of the cards cancels. ``games`` is the
+tuned side's share of whole games won on the same deal streams in both seatings (a shared top
+score counts half; the fair share is 1 / sides): the objective for parameters that read the
+score, which independent hands from 0-0 never exercise. Each round evaluates its whole
+population on one set of deals (common random numbers: candidates compare on the same cards)
+drawn afresh per round, one job of ``hands`` hands (``games`` games) per candidate spread over
+``n_jobs`` processes.
 
 The search is the cross-entropy method (R. Rubinstein, "The cross-entropy method for
 combinatorial and continuous optimization", 1999): candidates are drawn from independent normal
@@ -35,11 +42,12 @@ on noise).
 The tuned parameters are the last round's means.
 
 The held-out evaluation plays the tuned strategy and the untuned one (its defaults) against the
-opponents on ``holdout_hands`` fresh deals, both seatings, and reports each one's mean paired
-points and the gain (tuned minus untuned, paired hand by hand) with 95% intervals; and the tuned
-strategy against the untuned one directly. Outputs, in the output folder: ``tuned.toml`` (a
-strategy file that experiments accept as ``strategy = "path/tuned.toml"``), ``search.parquet``
-(every candidate of every round and its score), ``search.png`` (the search), ``summary.json``.
+opponents on ``holdout_hands`` fresh deals (``holdout_games`` games), both seatings, and reports
+each one's mean paired points (share of games) and the gain (tuned minus untuned, paired deal by
+deal) with 95% intervals; and the tuned strategy against the untuned one directly. Outputs, in
+the output folder: ``tuned.toml`` (a strategy file that experiments accept as ``strategy =
+"path/tuned.toml"``), ``search.parquet`` (every candidate of every round and its score),
+``search.png`` (the search), ``summary.json``.
 """
 
 from __future__ import annotations
@@ -58,10 +66,15 @@ from .games import game_of
 from .lineup import Lineup
 from .options import load_rules
 
-__all__ = ["TuneSpec", "cross_entropy", "duplicate_points", "load_tune", "run_tune"]
+__all__ = ["TuneSpec", "cross_entropy", "duplicate_points", "duplicate_wins", "load_tune",
+           "run_tune"]
 
-SEARCH_DEFAULTS = {"rounds": 8, "population": 16, "elite": 0.25, "hands": 20_000,
-                   "holdout_hands": 200_000}
+SEARCH_DEFAULTS = {"objective": "points", "rounds": 8, "population": 16, "elite": 0.25,
+                   "hands": 20_000, "holdout_hands": 200_000, "games": 5_000,
+                   "holdout_games": 20_000}
+# what each objective measures: (its duplicate evaluation, the count keys it reads, its unit)
+OBJECTIVES = {"points": ("hands", "holdout_hands", "points per hand", "held-out deals"),
+              "games": ("games", "holdout_games", "share of games won", "held-out games")}
 KEYS = {"name", "rules", "strategy", "opponents", "seed", "parameters", "search"}
 HOLDOUT_STREAM = 1_000_000  # block indices of the held-out deals: never those of a round
 
@@ -148,10 +161,22 @@ def load_tune(path: str | Path) -> TuneSpec:
             ints.add(name)
     search = dict(SEARCH_DEFAULTS)
     given = table.get("search", {})
+    objective = given.get("objective", "points")
+    if objective not in OBJECTIVES:
+        raise UserError(f"unknown objective {objective!r}; allowed: {', '.join(OBJECTIVES)}",
+                        source=source, key="search.objective")
+    search["objective"] = objective
+    unused = {k for o, v in OBJECTIVES.items() if o != objective for k in v[:2]}
     for key, value in given.items():
         if key not in SEARCH_DEFAULTS:
             raise UserError(f"unknown key; allowed: {', '.join(SEARCH_DEFAULTS)}",
                             source=source, key=f"search.{key}")
+        if key in unused:
+            raise UserError(f"not read with objective = {objective!r} (it reads "
+                            f"{' and '.join(OBJECTIVES[objective][:2])})", source=source,
+                            key=f"search.{key}")
+        if key == "objective":
+            continue
         kind = float if key == "elite" else int
         ok = (type(value) is kind or (kind is float and type(value) is int)) and value > 0
         if not ok or (key == "elite" and not value < 1) or (key == "population" and value < 2):
@@ -177,15 +202,20 @@ def seatings(players: int, sides: int) -> list[tuple[list[bool], int]]:
     return [([s == k for s in range(players)], k) for k in range(players)]
 
 
-def _points(rules, seats, seed: int, block: int, hands: int) -> np.ndarray:
-    """float64[hands, sides]: points per hand and side of one block of independent hands."""
+def _play(rules, seats, seed: int, block: int, count: int, mode: str):
+    """One block of ``count`` independent hands or whole games (``mode``), seat by seat."""
     from strategies import make_strategy
 
     made = {}
     lineup = Lineup([made.setdefault(json.dumps(s, sort_keys=True),
                                      make_strategy(s, game=rules.game)) for s in seats])
     game = game_of(rules)
-    result = game.play_block(rules, lineup, seed, block, hands, "hands")
+    return game, game.play_block(rules, lineup, seed, block, count, mode)
+
+
+def _points(rules, seats, seed: int, block: int, hands: int) -> np.ndarray:
+    """float64[hands, sides]: points per hand and side of one block of independent hands."""
+    game, result = _play(rules, seats, seed, block, hands, "hands")
     table, _ = game.block_tables(result, 0)
     sides = getattr(rules, "sides", 2)
     return np.stack([table.column(f"points_{s}").to_numpy() for s in range(sides)],
@@ -200,6 +230,21 @@ def duplicate_points(rules, mine: dict, theirs: dict, seed: int, block: int,
     for seats, side in seatings(rules.players, getattr(rules, "sides", 2)):
         pts = _points(rules, [mine if s else theirs for s in seats], seed, block, hands)
         per_seating.append(pts[:, side] - np.delete(pts, side, axis=1).mean(axis=1))
+    return np.mean(per_seating, axis=0)
+
+
+def duplicate_wins(rules, mine: dict, theirs: dict, seed: int, block: int,
+                   games: int) -> np.ndarray:
+    """float64[games]: per deal stream of a whole game, ``mine``'s side's share of the win (1 won,
+    0 lost, the fair share 1 / sides for a shared top score or an unfinished game), averaged
+    over the `seatings` of the same deal streams."""
+    per_seating = []
+    sides = getattr(rules, "sides", 2)
+    for seats, side in seatings(rules.players, sides):
+        _, result = _play(rules, [mine if s else theirs for s in seats], seed, block, games,
+                          "games")
+        winner = np.asarray(result.games["winner"])
+        per_seating.append((winner == side) + (winner < 0) / sides)
     return np.mean(per_seating, axis=0)
 
 
@@ -245,7 +290,7 @@ def _interval(x: np.ndarray) -> dict:
 
     mean = float(x.mean())
     half = float(stats.t.ppf(0.975, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size))
-    return {"mean": mean, "low": mean - half, "high": mean + half, "hands": int(x.size)}
+    return {"mean": mean, "low": mean - half, "high": mean + half, "n": int(x.size)}
 
 
 def run_tune(spec: TuneSpec, out: str | Path, n_jobs: int = 1, progress=print) -> dict:
@@ -257,40 +302,40 @@ def run_tune(spec: TuneSpec, out: str | Path, n_jobs: int = 1, progress=print) -
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     s = spec.search
+    count_key, holdout_key, unit, _ = OBJECTIVES[s["objective"]]
+    evaluate = duplicate_wins if s["objective"] == "games" else duplicate_points
     defaults = make_strategy(spec.base, game=spec.rules.game).to_dict()
     start = {n: defaults[n] for n in spec.bounds}
     pool = Parallel(n_jobs=n_jobs)
 
     def objective(candidates, r):
         # round r plays block r's deals: the same cards for every candidate of the round
-        diffs = pool(delayed(duplicate_points)(spec.rules, {**spec.base, **c}, spec.opponents,
-                                               spec.seed, r, s["hands"])
-                     for c in candidates)
-        scores = [float(d.mean()) for d in diffs]
-        progress(f"round {r + 1}/{s['rounds']}: best {max(scores):+.2f}, "
-                 f"mean {np.mean(scores):+.2f} points per hand")
+        scores = [float(d.mean()) for d in pool(
+            delayed(evaluate)(spec.rules, {**spec.base, **c}, spec.opponents, spec.seed, r,
+                              s[count_key]) for c in candidates)]
+        progress(f"round {r + 1}/{s['rounds']}: best {max(scores):+.4g}, "
+                 f"mean {np.mean(scores):+.4g} {unit}")
         return scores
 
     rng = np.random.default_rng(np.random.SeedSequence(spec.seed, spawn_key=(3,)))
     tuned, history = cross_entropy(objective, spec.bounds, start, s["rounds"], s["population"],
                                    s["elite"], rng, spec.ints)
     tuned_spec = {**spec.base, **tuned}
-    holdout = s["holdout_hands"]
-    blocks = _blocks(holdout, s["hands"])
-    parts = pool(delayed(duplicate_points)(spec.rules, who, spec.opponents, spec.seed,
-                                           HOLDOUT_STREAM + b, size)
-                 for who in (tuned_spec, spec.base) for b, size in blocks)
-    k = len(blocks)
-    tuned_pts, base_pts = np.concatenate(parts[:k]), np.concatenate(parts[k:])
-    direct = np.concatenate(pool(delayed(duplicate_points)(spec.rules, tuned_spec, spec.base,
-                                                           spec.seed, 2 * HOLDOUT_STREAM + b,
-                                                           size) for b, size in blocks))
+    blocks = _blocks(s[holdout_key], s[count_key])
+
+    def held_out(who, against, stream):
+        return np.concatenate(pool(delayed(evaluate)(spec.rules, who, against, spec.seed,
+                                                     stream + b, size) for b, size in blocks))
+
+    tuned_x = held_out(tuned_spec, spec.opponents, HOLDOUT_STREAM)
+    base_x = held_out(spec.base, spec.opponents, HOLDOUT_STREAM)
+    direct = held_out(tuned_spec, spec.base, 2 * HOLDOUT_STREAM)
     summary = {"name": spec.name, "rules": _rules_name(spec.rules), "strategy": spec.base,
                "opponents": spec.opponents, "tuned": tuned_spec, "defaults": start,
-               "search": s, "holdout": {"tuned": _interval(tuned_pts),
-                                        "untuned": _interval(base_pts),
-                                        "gain": _interval(tuned_pts - base_pts),
-                                        "tuned_against_untuned": _interval(direct)}}
+               "search": s, "unit": unit,
+               "holdout": {"tuned": _interval(tuned_x), "untuned": _interval(base_x),
+                           "gain": _interval(tuned_x - base_x),
+                           "tuned_against_untuned": _interval(direct)}}
     _write(out, spec, tuned_spec, history, summary)
     return summary
 
@@ -314,10 +359,9 @@ def _write(out: Path, spec: TuneSpec, tuned: dict, history: list[dict], summary:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    lines = [f"# tuned by whistlab tune ({spec.name}); held-out gain "
-             f"{summary['holdout']['gain']['mean']:+.2f} points per hand "
-             f"[{summary['holdout']['gain']['low']:+.2f}, "
-             f"{summary['holdout']['gain']['high']:+.2f}]"]
+    gain = summary["holdout"]["gain"]
+    lines = [f"# tuned by whistlab tune ({spec.name}); held-out gain {gain['mean']:+.4g} "
+             f"{summary['unit']} [{gain['low']:+.4g}, {gain['high']:+.4g}]"]
     lines += [f"{k} = {json.dumps(v)}" for k, v in tuned.items()]
     (out / "tuned.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     pq.write_table(pa.Table.from_pylist(history), out / "search.parquet")
@@ -331,7 +375,7 @@ def _write(out: Path, spec: TuneSpec, tuned: dict, history: list[dict], summary:
     ax.scatter(rounds + 1, scores, s=8, alpha=0.5)
     ax.plot(np.unique(rounds) + 1, [scores[rounds == r].max() for r in np.unique(rounds)],
             label="best of the round")
-    ax.set(xlabel="round", ylabel="paired points per hand", title="candidates")
+    ax.set(xlabel="round", ylabel=f"paired {summary['unit']}", title="candidates")
     ax.legend(fontsize=7)
     for ax, name in zip(axes[0, 1:], names, strict=True):
         values = np.array([h[name] for h in history])

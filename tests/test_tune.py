@@ -1,7 +1,7 @@
 """``whistlab tune`` (sim/tune.py, issue 9): the cross-entropy search finds known optima, the
 duplicate objective cancels the cards' luck, a tiny Spades problem with an optimum known by
-monotonicity is solved end to end, the tuned strategy file plays in experiments, and bad tune
-files are refused naming the file and the key."""
+monotonicity is solved end to end (on points per hand and on games won), the tuned strategy
+file plays in experiments, and bad tune files are refused naming the file and the key."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from sim.errors import UserError
 from sim.options import load_rules
-from sim.tune import cross_entropy, duplicate_points, load_tune, run_tune
+from sim.tune import cross_entropy, duplicate_points, duplicate_wins, load_tune, run_tune
 
 
 def test_cross_entropy_finds_the_optimum_of_a_noisy_quadratic():
@@ -45,6 +45,19 @@ def test_a_strategy_against_itself_scores_exactly_zero(preset, loss):
     assert diff.shape == (500,) and (diff == 0).all()
     worse = duplicate_points(rules, {"name": "random"}, {"name": "seed"}, 3, 0, 2000)
     assert worse.mean() < loss  # random play against the seed loses heavily, seat for seat
+
+
+@pytest.mark.parametrize("preset, sides", [("spades.standard", 2), ("spades.three", 3),
+                                            ("portland", 2), ("norwegian.zero_sum", 2)])
+def test_games_against_itself_are_the_fair_share(preset, sides):
+    """Every deal stream's game is played in every seating: the same strategy on every side wins
+    exactly its fair share of each game, shared top scores included; random play against the
+    seed wins far less."""
+    rules = load_rules(preset)
+    share = duplicate_wins(rules, {"name": "seed"}, {"name": "seed"}, 3, 0, 60)
+    assert share.shape == (60,) and np.allclose(share, 1 / sides)
+    worse = duplicate_wins(rules, {"name": "random"}, {"name": "seed"}, 3, 0, 60)
+    assert worse.mean() < 0.5 / sides
 
 
 def write(tmp_path, text: str, name: str = "tune.toml"):
@@ -90,7 +103,27 @@ def test_tiny_problem_known_optimum_end_to_end(tmp_path):
     assert exp.cells[0].seats[0]["bid_round"] == summary["tuned"]["bid_round"]
 
 
+def test_tiny_problem_known_optimum_on_games(tmp_path):
+    # the same monotone problem, scored by the share of whole games won: overbidding from 1.5
+    # up loses more games the more it overbids
+    text = TINY.replace("hands = 2000\nholdout_hands = 4000",
+                        'objective = "games"\ngames = 150\nholdout_games = 300')
+    summary = run_tune(load_tune(write(tmp_path, text)), tmp_path / "out", n_jobs=1,
+                       progress=lambda m: None)
+    assert summary["tuned"]["bid_round"] < 2.5 and summary["unit"] == "share of games won"
+    hold = summary["holdout"]
+    assert hold["untuned"]["mean"] == 0.5 and hold["untuned"]["n"] == 300
+    assert hold["tuned"]["high"] < 0.5 and hold["tuned_against_untuned"]["high"] < 0.5
+    assert "share of games won" in (tmp_path / "out" / "tuned.toml").read_text()
+
+
 @pytest.mark.parametrize("text, key", [
+    ('rules = "spades.standard"\nstrategy = "seed"\n[parameters]\nbid_round = [0, 1]\n'
+     '[search]\nobjective = "wins"\n', "search.objective"),
+    ('rules = "spades.standard"\nstrategy = "seed"\n[parameters]\nbid_round = [0, 1]\n'
+     '[search]\nobjective = "games"\nhands = 100\n', "search.hands"),
+    ('rules = "spades.standard"\nstrategy = "seed"\n[parameters]\nbid_round = [0, 1]\n'
+     '[search]\nholdout_games = 100\n', "search.holdout_games"),
     ('rules = "spades.standard"\nstrategy = "seed"\n[parameters]\nbid_rond = [0, 1]\n',
      "parameters.bid_rond"),
     ('rules = "spades.standard"\nstrategy = "seed"\n[parameters]\nbid_round = [1, 0]\n',
