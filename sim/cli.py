@@ -175,7 +175,7 @@ def cmd_yardstick(args) -> int:
 
 
 def cmd_tune(args) -> int:
-    from .tune import OBJECTIVES, load_tune, run_tune
+    from .tune import OBJECTIVES, describe, load_tune, run_tune
 
     spec = load_tune(args.file)
     out = Path(args.out or Path("results") / f"tune_{spec.name}")
@@ -189,9 +189,9 @@ def cmd_tune(args) -> int:
                        ("untuned against the opponents", "untuned"),
                        ("gain (tuned - untuned, paired)", "gain"),
                        ("tuned against untuned", "tuned_against_untuned")):
-        x = hold[key]
-        print(f"{label:32s} {x['mean']:+8.4g} [{x['low']:+.4g}, {x['high']:+.4g}] "
-              f"{summary['unit']} ({x['n']:,} {OBJECTIVES[summary['search']['objective']][3]})")
+        x, objective = hold[key], summary["search"]["objective"]
+        print(f"{label:32s} {describe(x, objective, difference=key == 'gain')} "
+              f"({x['n']:,} {OBJECTIVES[objective][3]})")
     return 0
 
 

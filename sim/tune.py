@@ -66,13 +66,13 @@ from .games import game_of
 from .lineup import Lineup
 from .options import load_rules
 
-__all__ = ["TuneSpec", "cross_entropy", "duplicate_points", "duplicate_wins", "load_tune",
-           "run_tune"]
+__all__ = ["TuneSpec", "cross_entropy", "describe", "duplicate_points", "duplicate_wins",
+           "load_tune", "run_tune"]
 
 SEARCH_DEFAULTS = {"objective": "points", "rounds": 8, "population": 16, "elite": 0.25,
                    "hands": 20_000, "holdout_hands": 200_000, "games": 5_000,
                    "holdout_games": 20_000}
-# what each objective measures: (its duplicate evaluation, the count keys it reads, its unit)
+# per objective: (the search key of its count, of its held-out count, its unit, its held-out noun)
 OBJECTIVES = {"points": ("hands", "holdout_hands", "points per hand", "held-out deals"),
               "games": ("games", "holdout_games", "share of games won", "held-out games")}
 KEYS = {"name", "rules", "strategy", "opponents", "seed", "parameters", "search"}
@@ -313,8 +313,12 @@ def run_tune(spec: TuneSpec, out: str | Path, n_jobs: int = 1, progress=print) -
         scores = [float(d.mean()) for d in pool(
             delayed(evaluate)(spec.rules, {**spec.base, **c}, spec.opponents, spec.seed, r,
                               s[count_key]) for c in candidates)]
-        progress(f"round {r + 1}/{s['rounds']}: best {max(scores):+.4g}, "
-                 f"mean {np.mean(scores):+.4g} {unit}")
+        if s["objective"] == "points":
+            progress(f"round {r + 1}/{s['rounds']}: best {max(scores):+.2f}, "
+                     f"mean {np.mean(scores):+.2f} points per hand")
+        else:
+            progress(f"round {r + 1}/{s['rounds']}: best {100 * max(scores):.2f}%, "
+                     f"mean {100 * np.mean(scores):.2f}% of games won")
         return scores
 
     rng = np.random.default_rng(np.random.SeedSequence(spec.seed, spawn_key=(3,)))
@@ -340,6 +344,17 @@ def run_tune(spec: TuneSpec, out: str | Path, n_jobs: int = 1, progress=print) -
     return summary
 
 
+def describe(x: dict, objective: str, difference: bool = False) -> str:
+    """An interval of `_interval` in words: points per hand, or a share of games in percent
+    (``difference``: a gain between two shares, in percentage points)."""
+    if objective == "points":
+        return f"{x['mean']:+.2f} [{x['low']:+.2f}, {x['high']:+.2f}] points per hand"
+    if difference:
+        return (f"{100 * x['mean']:+.2f} [{100 * x['low']:+.2f}, {100 * x['high']:+.2f}] "
+                "percentage points of games won")
+    return f"{100 * x['mean']:.2f}% [{100 * x['low']:.2f}%, {100 * x['high']:.2f}%] of games won"
+
+
 def _blocks(total: int, size: int) -> list[tuple[int, int]]:
     """(block index, hands) covering ``total`` hands in blocks of at most ``size``."""
     return [(b, min(size, total - b * size)) for b in range(-(-total // size))]
@@ -359,9 +374,8 @@ def _write(out: Path, spec: TuneSpec, tuned: dict, history: list[dict], summary:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    gain = summary["holdout"]["gain"]
-    lines = [f"# tuned by whistlab tune ({spec.name}); held-out gain {gain['mean']:+.4g} "
-             f"{summary['unit']} [{gain['low']:+.4g}, {gain['high']:+.4g}]"]
+    gain = describe(summary["holdout"]["gain"], spec.search["objective"], difference=True)
+    lines = [f"# tuned by whistlab tune ({spec.name}); held-out gain {gain}"]
     lines += [f"{k} = {json.dumps(v)}" for k, v in tuned.items()]
     (out / "tuned.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     pq.write_table(pa.Table.from_pylist(history), out / "search.parquet")

@@ -114,7 +114,7 @@ def test_tiny_problem_known_optimum_on_games(tmp_path):
     hold = summary["holdout"]
     assert hold["untuned"]["mean"] == 0.5 and hold["untuned"]["n"] == 300
     assert hold["tuned"]["high"] < 0.5 and hold["tuned_against_untuned"]["high"] < 0.5
-    assert "share of games won" in (tmp_path / "out" / "tuned.toml").read_text()
+    assert "percentage points of games won" in (tmp_path / "out" / "tuned.toml").read_text()
 
 
 @pytest.mark.parametrize("text, key", [
