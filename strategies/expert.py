@@ -45,7 +45,9 @@ games below 50% or a negative margin is worse; hands: points per hand, games: wi
   the opponents, within 3 bags of their limit, have made theirs: no game changed in 20,000;
   shedding once the opponents are already set (the seed keeps winning there): 26 of 5,000
   hands change, +0.00 +-0.00. Setting at any margin (13), or 3 or 1, when the opponents' bids
-  would win them the game: 49.9%, 50.0%, 49.9%.
+  would win them the game: 49.9%, 50.0%, 49.9%. Never shedding once the own made contract
+  ends the game and the hand's overtricks cannot reach the bag limit (bags are then free):
+  49.996% +-0.011% of 40,000 games (it almost never changes the winner).
 * the desperate bids also before the opponents have bid, guessing 2 (1) tricks for each bid
   still to come: 50.10% +-0.07% and 50.01% +-0.07% in two runs (1 trick: 50.01%).
 * void inference for sure winners (a side card is no sure winner while an opponent still to
