@@ -66,7 +66,7 @@ from .games import game_of
 from .lineup import Lineup
 from .options import load_rules
 
-__all__ = ["TuneSpec", "cross_entropy", "describe", "duplicate_points", "duplicate_wins",
+__all__ = ["TuneSpec", "cross_entropy", "describe", "duplicate_games", "duplicate_points",
            "load_tune", "run_tune"]
 
 SEARCH_DEFAULTS = {"objective": "points", "rounds": 8, "population": 16, "elite": 0.25,
@@ -233,7 +233,7 @@ def duplicate_points(rules, mine: dict, theirs: dict, seed: int, block: int,
     return np.mean(per_seating, axis=0)
 
 
-def duplicate_wins(rules, mine: dict, theirs: dict, seed: int, block: int,
+def duplicate_games(rules, mine: dict, theirs: dict, seed: int, block: int,
                    games: int) -> np.ndarray:
     """float64[games]: per deal stream of a whole game, ``mine``'s side's share of the win (1 won,
     0 lost, the fair share 1 / sides for a shared top score or an unfinished game), averaged
@@ -303,7 +303,7 @@ def run_tune(spec: TuneSpec, out: str | Path, n_jobs: int = 1, progress=print) -
     out.mkdir(parents=True, exist_ok=True)
     s = spec.search
     count_key, holdout_key, unit, _ = OBJECTIVES[s["objective"]]
-    evaluate = duplicate_wins if s["objective"] == "games" else duplicate_points
+    evaluate = duplicate_games if s["objective"] == "games" else duplicate_points
     defaults = make_strategy(spec.base, game=spec.rules.game).to_dict()
     start = {n: defaults[n] for n in spec.bounds}
     pool = Parallel(n_jobs=n_jobs)

@@ -12,7 +12,7 @@ import pytest
 
 from sim.errors import UserError
 from sim.options import load_rules
-from sim.tune import cross_entropy, duplicate_points, duplicate_wins, load_tune, run_tune
+from sim.tune import cross_entropy, duplicate_games, duplicate_points, load_tune, run_tune
 
 
 def test_cross_entropy_finds_the_optimum_of_a_noisy_quadratic():
@@ -54,9 +54,9 @@ def test_games_against_itself_are_the_fair_share(preset, sides):
     exactly its fair share of each game, shared top scores included; random play against the
     seed wins far less."""
     rules = load_rules(preset)
-    share = duplicate_wins(rules, {"name": "seed"}, {"name": "seed"}, 3, 0, 60)
+    share = duplicate_games(rules, {"name": "seed"}, {"name": "seed"}, 3, 0, 60)
     assert share.shape == (60,) and np.allclose(share, 1 / sides)
-    worse = duplicate_wins(rules, {"name": "random"}, {"name": "seed"}, 3, 0, 60)
+    worse = duplicate_games(rules, {"name": "random"}, {"name": "seed"}, 3, 0, 60)
     assert worse.mean() < 0.5 / sides
 
 
