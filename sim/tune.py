@@ -27,7 +27,7 @@ The objective ``points`` is the mean paired points per hand: the tuned side's po
 opponents' on the same deals, played in both seatings (the duplicate form of
 `sim.experiment`'s swapped line-ups), so that the luck of the cards cancels. ``games`` is the
 tuned side's share of whole games won on the same deal streams in both seatings (a shared top
-score counts half; the fair share is 1 / sides): the objective for parameters that read the
+score counts the fair share, 1 / sides): the objective for parameters that read the
 score, which independent hands from 0-0 never exercise. Each round evaluates its whole
 population on one set of deals (common random numbers: candidates compare on the same cards)
 drawn afresh per round, one job of ``hands`` hands (``games`` games) per candidate spread over
