@@ -23,6 +23,12 @@ COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e3
           "#7f7f7f", "#bcbd22", "#17becf"]
 
 
+def _legend(ax, **kw) -> None:
+    """The axes' legend, where something on them has a label (a tiny run may plot nothing)."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(**kw)
+
+
 def _figure(width: float, height: float, rows: int = 1, cols: int = 1):
     fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)
@@ -68,7 +74,7 @@ def nil_rates(res, t) -> Figure | None:
     _grouped(right, res.variants, series, "variant", "success_rate", ylabel="made (% of bids)")
     left.set_title("How often it is bid")
     right.set_title("How often it is made")
-    right.legend(loc="best", fontsize=9)
+    _legend(right, loc="best", fontsize=9)
     fig.suptitle("Nil, blind nil and double nil by variant (95% intervals)")
     return fig
 
@@ -85,7 +91,7 @@ def nil_strategies(res, t) -> Figure | None:
              ylabel="nil made (% of bids)")
     left.set_title("Nil bids by strategy")
     right.set_title("Nil success by strategy")
-    left.legend(loc="best", fontsize=8)
+    _legend(left, loc="best", fontsize=8)
     fig.suptitle("Nil by strategy and variant (95% intervals)")
     return fig
 
@@ -144,8 +150,8 @@ def nil_spades(res, t) -> Figure | None:
     else:
         axes[2].set_title("Nil bids by spade length")
         axes[3].set_title("Nil bids by highest spade")
-    axes[1].legend(loc="best", fontsize=8)
-    axes[3 if by_strategy else 1].legend(loc="best", fontsize=8)
+    _legend(axes[1], loc="best", fontsize=8)
+    _legend(axes[3 if by_strategy else 1], loc="best", fontsize=8)
     fig.suptitle("The nil bidder's spades (points with at least 10 nil bids; 95% intervals)")
     return fig
 
@@ -156,7 +162,7 @@ def nil_features(res, t) -> Figure | None:
         _by_feature(ax, t, feature, "success_rate", names=res.variants)
         ax.set_title(f"Nil success by {FEATURES[feature]}")
     axes[0].set_ylabel("nil made (% of nil bids)")
-    axes[0].legend(loc="best", fontsize=8)
+    _legend(axes[0], loc="best", fontsize=8)
     fig.suptitle("Nil success by the bidder's aces and kings, the partner's bid and the bidding "
                  "position (1st = left of the dealer; at least 10 bids; 95% intervals)")
     return fig
@@ -169,7 +175,7 @@ def nil_contract(res, t) -> Figure | None:
     names = {"none": "no nil", "nil": "one partner bid nil", "blind nil": "one partner bid blind nil"}
     _grouped(ax, res.variants, [(names[s], rows.filter(partner_nil=s)) for s in states],
              "variant", "made_rate", ylabel="contract made (% of side-hands)")
-    ax.legend(loc="best", fontsize=9)
+    _legend(ax, loc="best", fontsize=9)
     ax.set_title("What a nil does to the partner's contract (95% intervals)")
     return fig
 
@@ -217,7 +223,7 @@ def points_distribution(res, t) -> Figure | None:
     ax.set_ylabel("% of side-hands")
     ax.set_title("Distribution of points per hand per side (all line-ups; 99.6% of hands shown)")
     ax.grid(alpha=0.3)
-    ax.legend(loc="best", fontsize=8)
+    _legend(ax, loc="best", fontsize=8)
     return fig
 
 
@@ -255,7 +261,7 @@ def outcomes(res, t) -> Figure | None:
                          fmt="o", color=color, capsize=2, markersize=4, label=f"side {side}")
     axes[0].set_yticks(y, labels, fontsize=8)
     axes[0].set_xlabel("mean points per hand")
-    axes[0].legend(fontsize=8, loc="best")
+    _legend(axes[0], fontsize=8, loc="best")
     axes[0].grid(axis="x", alpha=0.3)
     axes[0].set_title("Points per hand")
     if games is not None:
@@ -293,7 +299,7 @@ def paired(res, t) -> Figure | None:
                      fontsize=9)
         if ax is not axes[0]:
             ax.set_yticklabels([])
-    axes[0].legend(fontsize=8, loc="best")
+    _legend(axes[0], fontsize=8, loc="best")
     fig.suptitle(f"Each variant minus {res.variants[0]} on the same deals, per line-up: paired "
                  "interval (thick) and the unpaired one (thin) that ignores the pairing")
     return fig
@@ -317,7 +323,7 @@ def head_to_head(res, t) -> Figure | None:
         ax.set_xlabel("% of games" if win else "points")
         if ax is not axes[0]:
             ax.set_yticklabels([])
-    axes[0].legend(fontsize=8, loc="best")
+    _legend(axes[0], fontsize=8, loc="best")
     teams = "; ".join(f"{x['lineup']}: {x['strategy']} vs {x['opponent']}"
                       for x in frame.unique("lineup", maintain_order=True).iter_rows(named=True))
     fig.suptitle(f"Head to head over both seatings ({teams})", fontsize=10)
