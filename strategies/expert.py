@@ -29,7 +29,7 @@ bag_penalty / bag_limit each, and 10,000 or 20,000 whole games; 95% intervals):
   expert without it; a whole trick: 50.05% +-0.07%.
 * deliberate setting (``set_margin`` 2; the seed's 1): with the own contract safe, keep winning
   while the opponents can lose at most 2 more tricks, taking the bags it costs: +1.54 +-0.05
-  points per hand, 50.76% +-0.15% of 40,000 games. 3 is worth +0.74 +-0.03 points per hand
+  points per hand, 50.73% +-0.15% of 40,000 games. 3 is worth +0.74 +-0.03 points per hand
   more (a bag priced at its average 10) but wins 48.9% +-0.2% of games against 2: the
   penalty falls when the bags run up.
 
