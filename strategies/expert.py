@@ -18,6 +18,14 @@ bag_penalty / bag_limit each, and 10,000 or 20,000 whole games; 95% intervals):
   void in (he discards), and when last to play overtake his winning card as cheaply as
   possible rather than with the highest card: +0.31 +-0.04 points per hand, 50.4% +-0.2% of
   games (the lead +0.10 +-0.05, the cheap overtake +0.23 +-0.03).
+* ``ruff_low``: second or third to play, void in the led side suit and wanting the trick (no
+  nil to play or cover, no bags to avoid), ruff with the lowest trump that wins it (the seed
+  discards second to play unless it holds a sure winner, and ruffs with its highest trump
+  third), unless the partner's card wins for sure or, third to play, the last player has shown
+  void in the led suit: +6.87 +-0.15 points per hand, 55.17% +-0.27% of 40,000 games. Without
+  the void check: -0.08 +-0.05 (49.6% of games); checking every later opponent's voids: -0.10
+  +-0.07 (50.1%); never over the partner's winning card: -0.25 +-0.08 (50.4% +-0.2%); ruffing
+  before the nil attack and cover, which then override it: -0.34 +-0.14 (50.4% +-0.3%).
 * the score situation, blind nil: never (``blind_nil_deficit``; the seed bids blind nil when
   trailing by 300): 50.6% +-0.1% of games against the expert that does.
 * the score situation, nil (``desperate_nil_max_estimate``): when the opponents, having bid,
@@ -83,7 +91,7 @@ import dataclasses
 
 import numpy as np
 
-from sim.cards import U64, first_set, highest_bit, lowest_bit, pick
+from sim.cards import U64, at_or_below, first_set, highest_bit, lowest_bit, pick
 
 from .base import register
 from .seed import ZERO, Aims, SeedStrategy, beating
@@ -111,6 +119,15 @@ def _void_suits(view, seat: np.ndarray) -> np.ndarray:
     return out
 
 
+def _suit_bits(cards: np.ndarray, deck) -> np.ndarray:
+    """uint8[n]: bit s set where ``cards`` hold a card of suit s (the layout of
+    `PlayView.voids`)."""
+    out = np.zeros(len(cards), dtype=np.uint8)
+    for s, mask in enumerate(deck.suit_masks):
+        out |= np.where((cards & mask) != ZERO, np.uint8(1 << s), np.uint8(0))
+    return out
+
+
 @register
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class ExpertStrategy(SeedStrategy):
@@ -131,6 +148,7 @@ class ExpertStrategy(SeedStrategy):
     # -- card play ------------------------------------------------------------------------------
     attack_nil: bool = True
     cover_by_voids: bool = True
+    ruff_low: bool = True
 
     def bid(self, view, rng):
         """The seed's bid, or, where the opponents, bidding before, would reach the target by
@@ -162,7 +180,29 @@ class ExpertStrategy(SeedStrategy):
             card = self._attack_nil(view, aims, card)
         if self.cover_by_voids:
             card = self._cover_nil(view, aims, card)
+        if self.ruff_low:
+            card = self._ruff_low(view, aims, card)
         return card
+
+    def _ruff_low(self, view, aims: Aims, card) -> np.ndarray:
+        """Second or third to play, void in the led side suit and wanting the trick (no nil to
+        play or cover, no bags to avoid), ruff with the lowest trump that wins it — unless the
+        partner's card already wins for sure, or third to play, the last player, an opponent,
+        has shown void in the led suit (he may overruff: the seed's card then)."""
+        pos, players = view.position, view.tricks.shape[1]
+        if pos == 0 or pos == players - 1:  # the leader leads; the last player's card is cheap
+            return card
+        legal, trump, w = view.legal, view.trump, view.winning
+        void = ((legal & view.led) == ZERO) & ((view.led & trump) == ZERO)
+        ruff = beating(view) & trump
+        sure = (w & ~at_or_below(view.unseen, view.deck)) != ZERO
+        partner_safe = (view.winning_seat == aims.partner) & sure
+        want = ~aims.duck & ~aims.shed & ~aims.cover & void & (ruff != ZERO) & ~partner_safe
+        if pos == players - 2:  # the last player (an opponent) may overruff if void too
+            rows = np.arange(len(view))
+            last = (view.leader.astype(np.intp) + players - 1) % players
+            want &= (view.voids[rows, last] & _suit_bits(view.led, view.deck)) == 0
+        return pick(want, lowest_bit(ruff), card)
 
     def _cover_nil(self, view, aims: Aims, card) -> np.ndarray:
         """Protect a partner's clean nil with what his voids tell (the module docstring), on

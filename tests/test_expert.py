@@ -1,6 +1,7 @@
 """The ``expert`` Spades player (issue 9): the tuned seed that attacks the opponents' nil,
-covers its partner's by their voids, sets deliberately and bids by the score. Each skill on a
-hand-built situation where the seed plays otherwise, and a duplicate match it must win."""
+covers its partner's by their voids, ruffs low, sets deliberately and bids by the score. Each
+skill on a hand-built situation where the seed plays otherwise, and a duplicate match it must
+win."""
 
 from __future__ import annotations
 
@@ -72,6 +73,20 @@ def test_sets_deliberately_within_two_tricks():
         ["AH"], ["5H"])
     assert both(1, "AH 5H 3C 2C", trick, bids=(4, 1, 3, 1), tricks=(3, 1, 3, 1)) == (
         ["5H"], ["5H"])
+
+
+def test_ruffs_low_when_void():
+    """Void in hearts and wanting tricks: second to play the seed discards (no sure winner), third
+    it ruffs with its highest trump; the expert ruffs with its lowest — but not over a partner's
+    sure winner, and third to play it keeps the seed's card when the last player has shown void
+    in hearts (he may overruff)."""
+    hand = "5S 2S 9D 3C"
+    assert both(1, hand, [(0, "9H")]) == (["2S"], ["3C"])
+    assert both(2, hand, [(0, "9H"), (1, "4H")]) == (["2S"], ["5S"])
+    assert both(2, hand, [(0, "9H"), (1, "4H")], voids=(0, 0, 0, HEARTS)) == (["5S"], ["5S"])
+    assert both(2, hand, [(0, "AH"), (1, "4H")]) == (["3C"], ["3C"])
+    off = dataclasses.replace(EXPERT, ruff_low=False)
+    assert play(1, hand, [(0, "9H")], strategy=off) == ["3C"]
 
 
 def test_lets_a_nil_opponent_keep_the_trick_he_is_winning():
