@@ -1,7 +1,7 @@
 """The ``expert`` Spades player (issue 9): the tuned seed that attacks the opponents' nil,
-covers its partner's by their voids, ruffs low, sets deliberately and bids by the score. Each
-skill on a hand-built situation where the seed plays otherwise, and a duplicate match it must
-win."""
+covers its partner's by their voids, ruffs low, discards and leads its short suits, sets
+deliberately and bids by the score. Each skill on a hand-built situation where the seed plays
+otherwise, and a duplicate match it must win."""
 
 from __future__ import annotations
 
@@ -87,6 +87,23 @@ def test_ruffs_low_when_void():
     assert both(2, hand, [(0, "AH"), (1, "4H")]) == (["3C"], ["3C"])
     off = dataclasses.replace(EXPERT, ruff_low=False)
     assert play(1, hand, [(0, "9H")], strategy=off) == ["3C"]
+
+
+def test_discards_from_its_shortest_suit():
+    """Void in hearts with no trump and no sure winner: the seed throws its lowest card by suit
+    order (4C), the expert the lowest of its shortest side suit (9D), towards a void to ruff."""
+    assert both(1, "9D KC 8C 4C", [(0, "9H")]) == (["9D"], ["4C"])
+    off = dataclasses.replace(EXPERT, discard_short=False)
+    assert play(1, "9D KC 8C 4C", [(0, "9H")], strategy=off) == ["4C"]
+
+
+def test_leads_its_shortest_suit_holding_a_trump():
+    """Leading with no sure winner: the seed leads from its longest side suit; the expert,
+    holding a trump, from its shortest (to ruff it later), and as the seed without a trump or
+    with a sure winner."""
+    assert both(0, "2S 9D KC 8C 4C", leader=0) == (["9D"], ["4C"])
+    assert both(0, "9D KC 8C 4C 5H", leader=0) == (["4C"], ["4C"])
+    assert both(0, "AD 2S KC 8C 4C", leader=0) == (["AD"], ["AD"])
 
 
 def test_lets_a_nil_opponent_keep_the_trick_he_is_winning():
