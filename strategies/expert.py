@@ -161,6 +161,19 @@ def _shortest_suit(cards: np.ndarray, hand: np.ndarray, deck) -> np.ndarray:
     return best
 
 
+def _on_rows(view, rows: np.ndarray, card: np.ndarray, change) -> np.ndarray:
+    """``card`` with the rows of ``rows`` (bool[n]) replaced by ``change(view.take(idx), idx)``:
+    a decision that concerns a small share of a batch (a nil at the table) looks at that share
+    alone (``view.take`` copies the view's arrays: for a large share the whole batch is
+    cheaper)."""
+    idx = np.flatnonzero(rows)
+    if not idx.size:
+        return card
+    out = card.copy()
+    out[idx] = change(view.take(idx), idx)
+    return out
+
+
 @register
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class ExpertStrategy(SeedStrategy):
@@ -270,12 +283,8 @@ class ExpertStrategy(SeedStrategy):
     def _cover_nil(self, view, aims: Aims, card) -> np.ndarray:
         """Protect a partner's clean nil with what his voids tell (the module docstring), on
         the rows that cover one; ``card`` elsewhere."""
-        idx = np.flatnonzero(aims.cover)
-        if not idx.size:
-            return card
-        out = card.copy()
-        out[idx] = self._cover_rows(view.take(idx), aims.partner[idx], card[idx])
-        return out
+        return _on_rows(view, aims.cover, card,
+                        lambda v, idx: self._cover_rows(v, aims.partner[idx], card[idx]))
 
     def _cover_rows(self, view, partner, card) -> np.ndarray:
         """The cover on a subset ``view`` whose every row covers the nil of ``partner``."""
@@ -294,12 +303,8 @@ class ExpertStrategy(SeedStrategy):
         with a clean nil at the table and no nil of the own side to play or cover are looked
         at (a small share of a batch)."""
         clean_nil = ((view.bids == 0) & (view.tricks == 0)).any(axis=1)
-        idx = np.flatnonzero(clean_nil & ~aims.duck & ~aims.cover)
-        if not idx.size:
-            return card
-        out = card.copy()
-        out[idx] = self._attack_rows(view.take(idx), card[idx])
-        return out
+        return _on_rows(view, clean_nil & ~aims.duck & ~aims.cover, card,
+                        lambda v, idx: self._attack_rows(v, card[idx]))
 
     def _attack_rows(self, view, card) -> np.ndarray:
         """The attack on a subset ``view`` of rows with a clean nil at the table (``card`` where
