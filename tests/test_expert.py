@@ -1,7 +1,7 @@
 """The ``expert`` Spades player (issue 9): the tuned seed that attacks the opponents' nil,
-covers its partner's by their voids, ruffs low, discards and leads its short suits, sets
-deliberately and bids by the score. Each skill on a hand-built situation where the seed plays
-otherwise, and a duplicate match it must win."""
+covers its partner's by their voids, ruffs low, discards and leads its short suits, leads to
+its partner's ruff, sets deliberately and bids by the score. Each skill on a hand-built
+situation where the seed plays otherwise, and a duplicate match it must win."""
 
 from __future__ import annotations
 
@@ -104,6 +104,16 @@ def test_leads_its_shortest_suit_holding_a_trump():
     assert both(0, "2S 9D KC 8C 4C", leader=0) == (["9D"], ["4C"])
     assert both(0, "9D KC 8C 4C 5H", leader=0) == (["4C"], ["4C"])
     assert both(0, "AD 2S KC 8C 4C", leader=0) == (["AD"], ["AD"])
+
+
+def test_leads_to_the_partners_ruff():
+    """The partner (seat 2) has shown void in diamonds: the expert leads its lowest diamond even
+    before its sure AH (the seed cashes the AH) — not when an opponent is void in diamonds too
+    (he would overruff) or the partner has shown void in spades (no ruff)."""
+    hand = "AH 7D 4D 3C 2S"
+    assert both(0, hand, leader=0, voids=(0, 0, DIAMONDS, 0)) == (["4D"], ["AH"])
+    assert both(0, hand, leader=0, voids=(0, DIAMONDS, DIAMONDS, 0)) == (["AH"], ["AH"])
+    assert both(0, hand, leader=0, voids=(0, 0, DIAMONDS | SPADES, 0)) == (["AH"], ["AH"])
 
 
 def test_lets_a_nil_opponent_keep_the_trick_he_is_winning():
