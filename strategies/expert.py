@@ -80,6 +80,9 @@ games below 50% or a negative margin is worse; hands: points per hand, games: wi
   would win them the game: 49.9%, 50.0%, 49.9%. Never shedding once the own made contract
   ends the game and the hand's overtricks cannot reach the bag limit (bags are then free):
   49.996% +-0.011% of 40,000 games (it almost never changes the winner).
+* drawing trumps: leading the highest (lowest) trump with no side winner and 5 trumps or more:
+  -0.07 +-0.06 (-0.42 +-0.08) points per hand, 49.8% (49.4%) of games; with 6 or more: +0.01
+  +-0.03, 50.0%.
 * the desperate bids also before the opponents have bid, guessing 2 (1) tricks for each bid
   still to come: 50.10% +-0.07% and 50.01% +-0.07% in two runs (1 trick: 50.01%).
 * void inference for sure winners (a side card is no sure winner while an opponent still to
