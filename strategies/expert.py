@@ -201,13 +201,13 @@ class ExpertStrategy(SeedStrategy):
     set_margin: int = 2  # deliberate setting: keep winning while the opponents can lose at
     #                      most 2 more tricks (the seed: 1), whatever the bags it costs
     # -- card play ------------------------------------------------------------------------------
-    attack_nil: bool = True
-    cover_by_voids: bool = True
-    ruff_low: bool = True
-    discard_short: bool = True
-    lead_short: bool = True
-    lead_short_trumps: int = 1
-    lead_to_ruff: bool = True
+    attack_nil: bool = True  # lead low into a clean opponent nil, never raise his bar
+    cover_by_voids: bool = True  # lead the nil partner's void, overtake him cheaply
+    ruff_low: bool = True  # void, second or third: the lowest trump that wins
+    discard_short: bool = True  # void and discarding: from the shortest side suit
+    lead_short: bool = True  # no sure winner to lead: the shortest side suit, holding
+    lead_short_trumps: int = 1  # at least this many trumps
+    lead_to_ruff: bool = True  # lead a suit the partner has shown void in, for his ruff
 
     def bid(self, view, rng):
         """The seed's bid, or, where the opponents, bidding before, would reach the target by
