@@ -235,11 +235,12 @@ class ExpertStrategy(SeedStrategy):
     def _play(self, view, rng):
         aims = self._aims(view)
         card = self._card(view, aims)  # the seed's card, then the expert's changes to it
-        if view.position == 0 and self.lead_short:
-            card = self._lead_short(view, aims, card)
-        if view.position == 0 and self.lead_to_ruff:
-            card = self._lead_to_ruff(view, aims, card)
-        elif view.position > 0 and self.discard_short:
+        if view.position == 0:
+            if self.lead_short:
+                card = self._lead_short(view, aims, card)
+            if self.lead_to_ruff:
+                card = self._lead_to_ruff(view, aims, card)
+        elif self.discard_short:
             card = self._discard_short(view, aims, card)
         if self.attack_nil:
             card = self._attack_nil(view, aims, card)
@@ -287,10 +288,10 @@ class ExpertStrategy(SeedStrategy):
         return pick(discarding & (short != ZERO), lowest_bit(short), card)
 
     def _ruff_low(self, view, aims: Aims, card) -> np.ndarray:
-        """Second or third to play, void in the led side suit and wanting the trick (no nil to
-        play or cover, no bags to avoid), ruff with the lowest trump that wins it — unless the
-        partner's card already wins for sure, or third to play, the last player, an opponent,
-        has shown void in the led suit (he may overruff: the seed's card then)."""
+        """Neither first nor last to play (second or third at four), void in the led side suit
+        and wanting the trick (no nil to play or cover, no bags to avoid), ruff with the lowest
+        trump that wins it — unless the partner's card already wins for sure, or, next to last,
+        the last player has shown void in the led suit (he may overruff: the seed's card then)."""
         pos, players = view.position, view.tricks.shape[1]
         if pos == 0 or pos == players - 1:  # the leader leads; the last player's card is cheap
             return card
