@@ -234,20 +234,16 @@ class ExpertStrategy(SeedStrategy):
 
     def _play(self, view, rng):
         aims = self._aims(view)
-        card = self._card(view, aims)  # the seed's card, then the expert's changes to it
-        if view.position == 0:
-            if self.lead_short:
-                card = self._lead_short(view, aims, card)
-            if self.lead_to_ruff:
-                card = self._lead_to_ruff(view, aims, card)
-        elif self.discard_short:
-            card = self._discard_short(view, aims, card)
-        if self.attack_nil:
-            card = self._attack_nil(view, aims, card)
-        if self.cover_by_voids:
-            card = self._cover_nil(view, aims, card)
-        if self.ruff_low:
-            card = self._ruff_low(view, aims, card)
+        card = self._card(view, aims)  # the seed's card, then the expert's changes in turn
+        leading = view.position == 0
+        for on, change in ((self.lead_short and leading, self._lead_short),
+                           (self.lead_to_ruff and leading, self._lead_to_ruff),
+                           (self.discard_short and not leading, self._discard_short),
+                           (self.attack_nil, self._attack_nil),
+                           (self.cover_by_voids, self._cover_nil),
+                           (self.ruff_low, self._ruff_low)):
+            if on:
+                card = change(view, aims, card)
         return card
 
     def _lead_to_ruff(self, view, aims: Aims, card) -> np.ndarray:
