@@ -196,13 +196,13 @@ def cmd_tune(args) -> int:
 
 
 def cmd_presets(args) -> int:
-    from .options import PRESETS, rules_to_dict
+    from .options import PRESETS, rules_to_dict, unknown_preset
 
     if args.name is None:
         print("\n".join(PRESETS))
         return 0
     if args.name not in PRESETS:
-        raise UserError(f"unknown preset '{args.name}'; known presets: {', '.join(PRESETS)}")
+        raise unknown_preset(args.name)
     for key, value in rules_to_dict(PRESETS[args.name]).items():
         print(f"{key} = {json.dumps(value)}")
     return 0

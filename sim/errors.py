@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-__all__ = ["UserError"]
+import difflib
+from collections.abc import Iterable
+
+__all__ = ["IllegalDecision", "UserError", "did_you_mean", "known_names"]
 
 
 class UserError(Exception):
@@ -40,3 +43,19 @@ class IllegalDecision(UserError):
     def __init__(self, message: str, *, row: int, seat: int):
         self.row, self.seat = row, seat
         super().__init__(f"{self.phase}, seat {seat}: {message}")
+
+
+def did_you_mean(name, known: Iterable[str]) -> str:
+    """" (did you mean 'x'?)" (or "'x' or 'y'") for the known names nearest ``name``, else ""."""
+    if not isinstance(name, str):
+        return ""
+    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
+    return " (did you mean " + " or ".join(f"'{c}'" for c in close) + "?)" if close else ""
+
+
+def known_names(name, known: Iterable[str], noun: str, see: str) -> str:
+    """The end of an "unknown ..." message: the nearest known names, then all of them (when
+    there are few) or ``see``, where to find them: " (did you mean 'x'?); {noun}: a, b, c"."""
+    known = list(known)
+    listed = (", ".join(known) or "none") if len(known) <= 24 else f"{len(known)} in all, {see}"
+    return f"{did_you_mean(name, known)}; {noun}: {listed}"

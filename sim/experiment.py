@@ -30,20 +30,22 @@ replace the whole table of variants or line-ups).
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import UserError
+from .errors import UserError, did_you_mean
+from .inputs import read_toml
 from .options import PRESETS, load_rules, rules_to_dict, show_value
 
-__all__ = ["DEFAULT_EXPERIMENT", "Cell", "Experiment", "build_experiment", "load_experiment",
-           "with_overrides"]
+__all__ = ["DEFAULT_EXPERIMENT", "Cell", "Experiment", "build_experiment", "check_name",
+           "load_experiment", "with_overrides"]
 
 DEFAULT_EXPERIMENT = Path(__file__).resolve().parent.parent / "experiments" / "default.toml"
-NAME = re.compile(r"^[A-Za-z0-9_.]+$")  # variant and line-up names: they appear in file names
+# Experiment, variant and line-up names become folder and file names (results/<name>/,
+# part-<variant>-<lineup>-00000.parquet): letters, digits, '_' and '.', not starting with '.'.
+NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.]{0,63}")
 
 
 @dataclass(frozen=True)
@@ -170,36 +172,51 @@ def default_strategy(game: str) -> str:
     return "seed" if (game, "seed") in BY_GAME else "random"
 
 
+def check_name(name, source, key) -> str:
+    """``name`` if it is a plain name (`NAME`), else a `UserError` saying what is allowed."""
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        shown = repr(name) if isinstance(name, str) else show_value(name)
+        raise UserError(f"name {shown} is not allowed; allowed: 1 to 64 letters, digits, '_' "
+                        "and '.', not starting with '.'", source=source, key=key)
+    return name
+
+
 def _label(spec, fallback: str) -> str:
     """A cell name for the single-cell form: the preset or strategy name when it is one."""
-    if isinstance(spec, str) and NAME.match(spec):
-        return spec
-    if isinstance(spec, dict) and isinstance(spec.get("name"), str) and NAME.match(spec["name"]):
-        return spec["name"]
-    return fallback
+    if isinstance(spec, dict):
+        spec = spec.get("name")
+    return spec if isinstance(spec, str) and NAME.fullmatch(spec) else fallback
 
 
 def _named(table, key, source) -> dict:
     for name in table:
-        if not NAME.match(name):
-            raise UserError(f"name {name!r}: use letters, digits, '_' and '.' only",
-                            source=source, key=key)
+        check_name(name, source, key)
     if not table:
         raise UserError("needs at least one entry", source=source, key=key)
     return table
 
 
 def build_experiment(table: Mapping[str, Any], source: str | None = None,
-                     base_dir: Path | None = None) -> Experiment:
+                     base_dir: Path | None = None, given: Mapping[str, str] = {}) -> Experiment:
+    """The experiment of a table of its keys, read from ``source`` (relative rules files are
+    found from ``base_dir``); ``given`` names the keys that came from elsewhere (the command
+    line: ``{"rules": "--rules"}``), so that an error names what the user typed."""
+
+    def at(key: str) -> dict:  # where a key's value was written, for UserError
+        return {"source": given[key], "key": None} if key in given else {"source": source,
+                                                                          "key": key}
+
     for key, value in table.items():
         if key not in KEYS:
-            raise UserError(f"unknown key; allowed keys: {', '.join(KEYS)}", source=source,
+            raise UserError(f"unknown key{did_you_mean(key, KEYS)}; allowed keys: "
+                            f"{', '.join(KEYS)}", source=source,
                             key=key)
         types, meaning = KEYS[key]
         bad_int = type(value) is int and value < (0 if key == "seed" else 1)
         if type(value) not in types or bad_int:
-            raise UserError(f"{show_value(value)} is not allowed; allowed: {meaning}",
-                            source=source, key=key)
+            raise UserError(f"{show_value(value)} is not allowed; allowed: {meaning}", **at(key))
+    if "name" in table:
+        check_name(table["name"], source, "name")
     for one, many in (("games", "hands"), ("rules", "variants"), ("strategy", "lineups")):
         if one in table and many in table:
             raise UserError(f"give either '{one}' or '{many}', not both", source=source, key=many)
@@ -214,17 +231,21 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
                       else {_label(rules_spec, "custom"): rules_spec}, "variants", source)
     rules_of = {}
     for vname, spec in variants.items():
-        if isinstance(spec, str) and spec not in PRESETS and base_dir is not None:
+        if (isinstance(spec, str) and spec and spec not in PRESETS and base_dir is not None
+                and "rules" not in given):
             candidate = base_dir / spec
             spec = str(candidate) if candidate.exists() else spec
-        where = f"{source}: variant {vname}" if source else f"variant {vname}"
+        inline = f"{source}: variant {vname}" if source else f"variant {vname}"
         try:
-            rules_of[vname] = load_rules(spec, source=where)
+            rules_of[vname] = load_rules(spec, source=inline)
         except UserError as err:
             if not isinstance(spec, str):
                 raise  # an inline table's errors already name the file and the variant
-            key = f"variants.{vname}" if "variants" in table else "rules"
-            raise UserError(str(err), source=source, key=key) from None
+            where = at(f"variants.{vname}" if "variants" in table else "rules")
+            if where["key"] is None:  # the command line's: as it is, named by the option
+                err.source = err.source or where["source"]
+                raise
+            raise UserError(str(err), **where) from None
     game = game or next(iter(rules_of.values())).game  # the game of the variants, if not given
     for vname, rules in rules_of.items():
         if rules.game != game:
@@ -236,8 +257,8 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
     cells = []
     for vname, rules in rules_of.items():
         for lname, lspec in lineups.items():
-            seats, swap = _seats(lspec, source, f"lineups.{lname}" if "lineups" in table
-                                 else "strategy", game, rules.players,
+            where = at(f"lineups.{lname}" if "lineups" in table else "strategy")
+            seats, swap = _seats(lspec, where["source"], where["key"], game, rules.players,
                                  getattr(rules, "sides", None))
             cells.append(Cell(vname, rules, lname, seats))
             if swap:
@@ -252,17 +273,12 @@ def load_experiment(path: str | Path | None = None, overrides: Mapping[str, Any]
     """Read an experiment file (default: experiments/default.toml) and apply overrides (the
     command line's values: ``games`` replaces ``hands`` and vice versa, ``rules`` the variants,
     ``strategy`` the line-ups)."""
-    path = Path(path) if path else DEFAULT_EXPERIMENT
-    try:
-        table = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError("no such experiment file", source=str(path)) from None
-    except IsADirectoryError:
-        raise UserError("is a folder, not an experiment file", source=str(path)) from None
-    except tomllib.TOMLDecodeError as err:
-        raise UserError(f"not valid TOML: {err}", source=str(path)) from None
-    build_experiment(table, str(path), path.parent)  # the file alone must be valid
-    return build_experiment(with_overrides(table, overrides), str(path), path.parent)
+    path = DEFAULT_EXPERIMENT if path is None else path
+    table = read_toml(path, "experiment file")
+    base_dir = Path(path).parent
+    build_experiment(table, str(path), base_dir)  # the file alone must be valid
+    options = {key: "--" + key.replace("_", "-") for key in overrides}
+    return build_experiment(with_overrides(table, overrides), str(path), base_dir, options)
 
 
 def with_overrides(table: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:

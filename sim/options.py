@@ -18,17 +18,19 @@ in the inline tables of hand records).
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .errors import UserError
+from .errors import UserError, did_you_mean, known_names
+from .inputs import read_toml
 
 __all__ = [
     "PRESETS",
     "show_value",
+    "unknown_preset",
     "load_rules",
+    "load_rules_in",
     "option",
     "preset_names",
     "register_preset",
@@ -101,7 +103,7 @@ def _coerce(field: dataclasses.Field, value, source) -> Any:
     if ok and meta.get("parse") is not None:
         try:
             return meta["parse"](value)
-        except ValueError:
+        except (ValueError, TypeError):  # a value of the wrong shape inside the structure
             ok = False
     if not ok:
         raise UserError(f"{show_value(value)} is not allowed; allowed: {_describe(meta)}",
@@ -126,8 +128,9 @@ def rules_to_dict(rules) -> dict[str, Any]:
     return {"game": rules.game, **dataclasses.asdict(rules)}
 
 
-def _unknown_preset(name: str, source=None) -> UserError:
-    return UserError(f"unknown preset '{name}'; known presets: {', '.join(PRESETS)}",
+def unknown_preset(name: str, source=None) -> UserError:
+    return UserError(f"unknown preset '{name}'"
+                     + known_names(name, PRESETS, "known presets", "listed by `whistlab presets`"),
                      source=source, key="preset" if source else None)
 
 
@@ -140,15 +143,20 @@ def rules_from_mapping(table: Mapping[str, Any], source=None):
     table = dict(table)
     base_name = table.pop("preset", None)
     game = table.pop("game", None)
+    for key, value in (("preset", base_name), ("game", game)):
+        if value is not None and not isinstance(value, str):
+            raise UserError(f"{show_value(value)} is not allowed; allowed: a {key} name",
+                            source=source, key=key)
     if base_name is None:
         candidates = preset_names(game or DEFAULT_GAME)
         if not candidates:
             games = sorted({r.game for r in PRESETS.values()})
-            raise UserError(f"unknown game {show_value(game)}; known games: {', '.join(games)}",
+            raise UserError(f"unknown game {show_value(game)}{did_you_mean(game, games)}; known "
+                            f"games: {', '.join(games)}",
                             source=source, key="game")
         base_name = candidates[0]
     if base_name not in PRESETS:
-        raise _unknown_preset(base_name, source)
+        raise unknown_preset(base_name, source)
     base = PRESETS[base_name]
     if game is not None and game != base.game:
         raise UserError(f"'{game}' does not match preset '{base_name}' (a {base.game} preset)",
@@ -157,8 +165,10 @@ def rules_from_mapping(table: Mapping[str, Any], source=None):
     changes = {}
     for key, value in table.items():
         if key not in fields:
-            raise UserError(f"unknown key; allowed keys for {base.game}: "
-                            f"{', '.join(['preset', 'game', *fields])}", source=source, key=key)
+            raise UserError("unknown key" + known_names(
+                key, ["preset", "game", *fields], f"allowed keys for {base.game}",
+                f"shown with their values by `whistlab presets {base_name}`"), source=source,
+                key=key)
         changes[key] = _coerce(fields[key], value, source)
     rules = dataclasses.replace(base, **changes)
     try:
@@ -176,16 +186,29 @@ def load_rules(spec, source: str | None = None):
         return spec
     if isinstance(spec, Mapping):
         return rules_from_mapping(spec, source=source or "inline rules")
+    if not isinstance(spec, str | Path):
+        raise UserError(f"{show_value(spec)} is not allowed; allowed: a preset name, a rules "
+                        "file or a table of rules keys", source=source)
     spec = str(spec)
     if spec in PRESETS:
         return PRESETS[spec]
     path = Path(spec)
-    if path.suffix != ".toml" and not path.exists():
-        raise _unknown_preset(spec)
+    if spec and path.suffix != ".toml" and not path.exists():
+        raise unknown_preset(spec)
+    return rules_from_mapping(read_toml(spec, "rules file"), source=spec)
+
+
+def load_rules_in(spec, source: str, key: str | None = "rules", line: int | None = None):
+    """Rules given inside a user's file (``source``, at ``key`` and ``line``) or on the command
+    line (``source`` the option, ``key`` None): a preset name, a rules file or an inline table.
+    Every error is reported at that place; a referenced file's own error follows it."""
+    if not isinstance(spec, str | Path | Mapping):
+        raise UserError(f"{show_value(spec)} is not allowed; allowed: a preset name, a rules "
+                        "file or a table of rules keys", source=source, line=line, key=key)
     try:
-        table = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError("no such rules file", source=spec) from None
-    except tomllib.TOMLDecodeError as err:
-        raise UserError(f"not valid TOML: {err}", source=spec) from None
-    return rules_from_mapping(table, source=spec)
+        return load_rules(spec, source=source)
+    except UserError as err:
+        if isinstance(spec, Mapping):
+            err.source, err.line = err.source or source, err.line or line
+            raise
+        raise UserError(str(err), source=source, line=line, key=key) from None

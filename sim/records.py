@@ -15,6 +15,7 @@ import numpy as np
 
 from .cards import Deck
 from .errors import UserError
+from .inputs import parse_json, read_text
 
 __all__ = ["HandRecords", "block_records", "by_mode", "card_slots", "collect_records",
            "hand_records", "ints", "parse_records", "read_jsonl", "write_jsonl"]
@@ -22,18 +23,12 @@ __all__ = ["HandRecords", "block_records", "by_mode", "card_slots", "collect_rec
 
 def read_jsonl(path: str | Path) -> list[tuple[int, dict]]:
     """(line number, object) for every non-blank line."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError("no such records file", source=str(path)) from None
+    text = read_text(path, "records file")
     out = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise UserError(f"not valid JSON: {err.msg}", source=str(path), line=number) from None
+        obj = parse_json(line, str(path), number)
         if not isinstance(obj, dict):
             raise UserError("a record must be a JSON object", source=str(path), line=number)
         out.append((number, obj))

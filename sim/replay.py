@@ -15,7 +15,7 @@ import numpy as np
 
 from .cards import BIT
 from .errors import UserError
-from .options import PRESETS, load_rules
+from .options import PRESETS, load_rules_in
 from .records import read_jsonl
 
 __all__ = ["Scripted", "output_record", "replay_file", "replay_records"]
@@ -115,22 +115,14 @@ def output_record(rec: dict, line: int, source: str, tricks, winners, points, co
     return out
 
 
-def _load(spec, source, line):
-    try:
-        return load_rules(spec, source=source)
-    except UserError as err:
-        err.source, err.line = err.source or source, err.line or line
-        raise
-
-
 def replay_records(items: list[tuple[int, dict]], rules=None, source: str = "records"):
     """Score records; returns the output records in input order (input + tricks, points,
     components, after). ``rules`` (a preset, file or rules value) overrides the records' own."""
-    fixed = None if rules is None else _load(rules, "--rules", None)
+    fixed = None if rules is None else load_rules_in(rules, "--rules")
     groups = defaultdict(list)
     for pos, (line, rec) in enumerate(items):
         game = rec.get("game", "spades")
-        if game not in {r.game for r in PRESETS.values()}:
+        if not isinstance(game, str) or game not in {r.game for r in PRESETS.values()}:
             raise UserError(f"game {game!r} cannot be replayed yet", source=source, line=line,
                             key="game")
         default = next(n for n, r in PRESETS.items() if r.game == game)  # the game's first
@@ -138,7 +130,7 @@ def replay_records(items: list[tuple[int, dict]], rules=None, source: str = "rec
         groups[json.dumps(spec, sort_keys=True)].append((pos, line, rec))
     out: list[dict | None] = [None] * len(items)
     for key, members in groups.items():
-        value = fixed or _load(json.loads(key), source, members[0][1])
+        value = fixed or load_rules_in(json.loads(key), source, line=members[0][1])
         from .games import game_of
 
         for pos, rec in game_of(value).replay_group(members, value, source):

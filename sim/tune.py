@@ -53,7 +53,7 @@ the output folder: ``tuned.toml`` (a strategy file that experiments accept as ``
 from __future__ import annotations
 
 import json
-import tomllib
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,10 +61,12 @@ from typing import Any
 
 import numpy as np
 
-from .errors import UserError
+from .errors import UserError, did_you_mean
+from .experiment import check_name
 from .games import game_of
+from .inputs import read_toml
 from .lineup import Lineup
-from .options import load_rules
+from .options import load_rules_in
 
 __all__ = ["TuneSpec", "cross_entropy", "describe", "duplicate_games", "duplicate_points",
            "load_tune", "run_tune"]
@@ -109,24 +111,15 @@ def load_tune(path: str | Path) -> TuneSpec:
     from strategies import make_strategy
 
     source = str(path)
-    try:
-        table = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError("no such tune file", source=source) from None
-    except (IsADirectoryError, tomllib.TOMLDecodeError) as err:
-        raise UserError(f"not a valid TOML tune file: {err}", source=source) from None
+    table = read_toml(path, "tune file")
     unknown = sorted(set(table) - KEYS)
     if unknown:
-        raise UserError(f"unknown key; allowed: {', '.join(sorted(KEYS))}", source=source,
-                        key=unknown[0])
+        raise UserError(f"unknown key{did_you_mean(unknown[0], KEYS)}; allowed: "
+                        f"{', '.join(sorted(KEYS))}", source=source, key=unknown[0])
     for key in ("rules", "strategy", "parameters"):
         if key not in table:
             raise UserError("is missing", source=source, key=key)
-    try:
-        rules = load_rules(table["rules"], source=source)
-    except UserError as err:
-        err.source, err.key = err.source or source, err.key or "rules"
-        raise
+    rules = load_rules_in(table["rules"], source)
     base = _spec(table["strategy"], source, "strategy", rules.game)
     opponents = _spec(table.get("opponents", base["name"]), source, "opponents", rules.game)
     sides = getattr(rules, "sides", 2)
@@ -151,8 +144,10 @@ def load_tune(path: str | Path) -> TuneSpec:
             raise UserError(f"only numeric parameters are tuned ({name} is a "
                             f"{type(default).__name__})", source=source, key=key)
         if (not isinstance(rng, list) or len(rng) != 2
-                or any(type(v) not in (int, float) for v in rng) or not rng[0] < rng[1]):
-            raise UserError("must be [low, high] with low < high", source=source, key=key)
+                or any(type(v) not in (int, float) or not math.isfinite(v) for v in rng)
+                or not rng[0] < rng[1]):
+            raise UserError("must be [low, high]: two finite numbers, low < high", source=source,
+                            key=key)
         if name in base:
             raise UserError("is fixed in 'strategy' and tuned: choose one", source=source,
                             key=key)
@@ -161,8 +156,11 @@ def load_tune(path: str | Path) -> TuneSpec:
             ints.add(name)
     search = dict(SEARCH_DEFAULTS)
     given = table.get("search", {})
+    if not isinstance(given, Mapping):
+        raise UserError("must be a table of search settings; allowed keys: "
+                        f"{', '.join(SEARCH_DEFAULTS)}", source=source, key="search")
     objective = given.get("objective", "points")
-    if objective not in OBJECTIVES:
+    if not isinstance(objective, str) or objective not in OBJECTIVES:
         raise UserError(f"unknown objective {objective!r}; allowed: {', '.join(OBJECTIVES)}",
                         source=source, key="search.objective")
     search["objective"] = objective
@@ -187,8 +185,8 @@ def load_tune(path: str | Path) -> TuneSpec:
     seed = table.get("seed", 0)
     if type(seed) is not int or seed < 0:
         raise UserError("must be an integer >= 0", source=source, key="seed")
-    name = table.get("name", Path(path).stem)
-    return TuneSpec(name=str(name), rules=rules, base=base, opponents=opponents, seed=seed,
+    name = check_name(table["name"], source, "name") if "name" in table else Path(path).stem
+    return TuneSpec(name=name, rules=rules, base=base, opponents=opponents, seed=seed,
                     bounds=bounds, ints=frozenset(ints), search=search)
 
 

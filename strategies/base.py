@@ -29,8 +29,9 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from sim.errors import UserError
-from sim.options import DEFAULT_GAME
+from sim.errors import UserError, did_you_mean, known_names
+from sim.inputs import read_toml
+from sim.options import DEFAULT_GAME, show_value
 
 __all__ = ["STRATEGIES", "Strategy", "make_strategy", "register"]
 
@@ -64,19 +65,13 @@ class Strategy:
 def _strategy_file(path: str) -> dict:
     """A strategy file: a TOML table with ``name`` and parameters (``tuned.toml`` of
     ``whistlab tune``)."""
-    import tomllib
-    from pathlib import Path
-
-    try:
-        table = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as err:
-        raise UserError(f"cannot read the strategy file: {err}", source=path) from None
+    table = read_toml(path, "strategy file")
     if "name" not in table:
         raise UserError("a strategy file needs 'name'", source=path, key="name")
     return table
 
 
-def make_strategy(spec, source: str | None = None, key: str = "strategy",
+def make_strategy(spec, source: str | None = None, key: str | None = "strategy",
                   game: str | None = None) -> Strategy:
     """A strategy from its name or a ``{"name": ..., **params}`` mapping, for ``game`` if given.
     ``source`` and ``key`` say where the spec was written, for error messages."""
@@ -86,20 +81,24 @@ def make_strategy(spec, source: str | None = None, key: str = "strategy",
         spec, source = _strategy_file(spec), spec
     params = dict(spec) if isinstance(spec, Mapping) else {"name": spec}
     name = params.pop("name", None)
+    if not isinstance(name, str):
+        named = "" if name is None else f"{show_value(name)} is not a strategy name; "
+        raise UserError(f"{named}a strategy is a name or a table with 'name'; known strategies: "
+                        f"{', '.join(STRATEGIES)}", source=source, key=key)
     if name not in STRATEGIES:
-        raise UserError(f"unknown strategy '{name}'; known strategies: {', '.join(STRATEGIES)}",
-                        source=source, key=key)
+        raise UserError(f"unknown strategy '{name}'{did_you_mean(name, STRATEGIES)}; known "
+                        f"strategies: {', '.join(STRATEGIES)}", source=source, key=key)
     cls = BY_GAME.get((game or DEFAULT_GAME, name), STRATEGIES[name])
     if game is not None and cls.games is not None and game not in cls.games:
         raise UserError(f"strategy '{name}' does not play {game} yet; strategies for {game}: "
                         f"{', '.join(_for_game(game))}", source=source, key=key)
     fields = {f.name: f for f in dataclasses.fields(cls)}
-    where = "" if key == "strategy" else f"{key}."
+    where = "" if key in (None, "strategy") else f"{key}."
     for param, value in params.items():
         if param not in fields:
-            allowed = ", ".join(fields) or "none"
-            raise UserError(f"unknown parameter of strategy '{name}'; allowed: {allowed}",
-                            source=source, key=where + param)
+            raise UserError(f"unknown parameter of strategy '{name}'" + known_names(
+                param, fields, "allowed", f"the fields of {cls.__module__}.{cls.__name__}"),
+                source=source, key=where + param)
         default = fields[param].default
         if type(value) is not type(default) and not (type(default) is float
                                                      and type(value) is int):
