@@ -16,3 +16,7 @@ def __getattr__(name):
 
         return getattr(api, name)
     raise AttributeError(f"module 'sim' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted({*globals(), *__all__})

@@ -28,6 +28,10 @@ from .runner import run_experiment
 __all__ = ["load", "run", "simulate"]
 
 
+def _argument(key: str) -> str:
+    return f"argument {key}"
+
+
 def run(experiment: str | Path | Mapping[str, Any] | Experiment, out: str | Path,
         n_jobs: int = -1, backend: str = "loky", scheduler: str | None = None,
         progress: bool = False, **overrides) -> Path:
@@ -40,9 +44,10 @@ def run(experiment: str | Path | Mapping[str, Any] | Experiment, out: str | Path
                             "table, not to an Experiment value")
         exp = experiment
     elif isinstance(experiment, Mapping):
-        exp = build_experiment(with_overrides(experiment, overrides), source="experiment table")
+        exp = build_experiment(with_overrides(experiment, overrides), "experiment table",
+                               given={key: _argument(key) for key in overrides})
     else:
-        exp = load_experiment(experiment, overrides)
+        exp = load_experiment(experiment, overrides, named=_argument)
     return run_experiment(exp, out, n_jobs=n_jobs, progress=progress, backend=backend,
                           scheduler=scheduler)
 
@@ -65,8 +70,8 @@ def simulate(rules="spades.standard", strategy="seed", *, hands: int | None = No
     parameters or a list of four seats. Give ``hands`` (independent hands) or ``games``."""
     if (hands is None) == (games is None):
         raise UserError("give either hands= or games=")
-    spec = {"rules": rules, "strategy": strategy, "seed": seed, "block_size": block_size,
-            "name": "simulate", **({"hands": hands} if hands is not None else {"games": games})}
+    count = {"hands": hands} if hands is not None else {"games": games}
     with tempfile.TemporaryDirectory(prefix="whistlab-") as tmp:
-        run(spec, tmp, n_jobs=n_jobs)
+        run({"name": "simulate"}, tmp, n_jobs=n_jobs, rules=rules, strategy=strategy, seed=seed,
+            block_size=block_size, **count)
         return load(tmp, table).collect()

@@ -8,8 +8,9 @@ from collections.abc import Iterable
 __all__ = ["IllegalDecision", "UserError", "did_you_mean", "known_names"]
 
 
-class UserError(Exception):
-    """Bad input from the user: a rules, experiment or record file, or a command-line value.
+class UserError(ValueError):
+    """Bad input from the user: a rules, experiment or record file, a command-line value or an
+    argument of the Python API (a ValueError, as Python code expects of a bad argument).
 
     The message names where (``source``: a file, ``line``), what (``key``, trick, seat) and what is
     allowed, so that one line tells the user how to fix it.

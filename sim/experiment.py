@@ -269,15 +269,17 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
                       block_size=table.get("block_size", 1000), source=source)
 
 
-def load_experiment(path: str | Path | None = None, overrides: Mapping[str, Any] = ()):
+def load_experiment(path: str | Path | None = None, overrides: Mapping[str, Any] = (),
+                    named=lambda key: "--" + key.replace("_", "-")):
     """Read an experiment file (default: experiments/default.toml) and apply overrides (the
     command line's values: ``games`` replaces ``hands`` and vice versa, ``rules`` the variants,
-    ``strategy`` the line-ups)."""
+    ``strategy`` the line-ups); ``named(key)`` is how an error names an override (its
+    command-line option)."""
     path = DEFAULT_EXPERIMENT if path is None else path
     table = read_toml(path, "experiment file")
     base_dir = Path(path).parent
     build_experiment(table, str(path), base_dir)  # the file alone must be valid
-    options = {key: "--" + key.replace("_", "-") for key in overrides}
+    options = {key: named(key) for key in overrides}
     return build_experiment(with_overrides(table, overrides), str(path), base_dir, options)
 
 

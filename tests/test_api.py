@@ -1,7 +1,8 @@
 """The Python API (sim/api.py): ``sim.simulate`` returns a polars DataFrame with the columns of
 docs/SCHEMA.md; ``sim.run`` runs a table of keys, a file or an `Experiment`, with keyword overrides,
 exactly as ``whistlab run`` does; ``sim.load`` is a LazyFrame over a results folder equal to
-reading its Parquet; bad calls raise `sim.errors.UserError`."""
+reading its Parquet; bad calls raise `sim.errors.UserError`, a ValueError, worded as the command
+line words it."""
 
 from __future__ import annotations
 
@@ -279,3 +280,26 @@ def test_load_without_tables(tmp_path, results):
         sim.load(hands_only, "games")
     with pytest.raises(UserError):
         sim.load(results, "nosuch")
+
+
+def test_the_api_is_visible():
+    """``dir(sim)`` shows the notebook API, although it is imported on first use."""
+    assert {"simulate", "run", "load"} <= set(dir(sim))
+    assert set(sim.__all__) == {"simulate", "run", "load"}
+
+
+@pytest.mark.parametrize("kwargs", [{"hands": 0}, {"hands": 10, "strategy": "sed"},
+                                    {"hands": 10, "rules": "spades.standrd"}])
+def test_bad_arguments_are_value_errors_with_the_command_lines_message(capsys, tmp_path,
+                                                                        kwargs):
+    """Python code catches ValueError; the message is the one the command line prints."""
+    with pytest.raises(ValueError) as err:
+        sim.simulate(**{"strategy": "random", **kwargs})
+    argv = ["run", "--out", str(tmp_path / "out"), "--quiet"]
+    argv += [x for k, v in kwargs.items() for x in (f"--{k}", str(v))]
+    assert main(argv) == 2
+    line = capsys.readouterr().err.strip()
+    if "hands" in kwargs and kwargs["hands"] == 0:
+        assert "hands" in str(err.value) and "hands" in line  # argparse words it its own way
+    else:
+        assert line.endswith(str(err.value).split(": ", 1)[-1]), (line, str(err.value))
