@@ -14,6 +14,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import UserError
+from .inputs import shipped_names
 
 __all__ = ["main"]
 
@@ -64,7 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     run = sub.add_parser("run", help="simulate an experiment into Parquet tables")
-    run.add_argument("experiment", nargs="?", help="experiment TOML (default: the default one)")
+    run.add_argument("experiment", nargs="?", help="an experiment file (TOML), or the name of one "
+                     f"shipped with whistlab: {', '.join(shipped_names('experiments'))} "
+                     "(default: default)")
     run.add_argument("--rules", help="a preset name or a rules TOML file")
     run.add_argument("--strategy", help="strategy name for every seat")
     count = run.add_mutually_exclusive_group()
@@ -104,7 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     tune = sub.add_parser("tune", help="search a strategy's parameters against a fixed line-up "
                           "on duplicate deals (a tune file: see sim/tune.py)")
-    tune.add_argument("file", help="a tune file (TOML), e.g. tunes/seed_bidding.toml")
+    tune.add_argument("file", help="a tune file (TOML), or the name of one shipped with "
+                      f"whistlab: {', '.join(shipped_names('tunes'))}")
     tune.add_argument("--out", help="output folder (default: results/tune_<name>)")
     tune.add_argument("--n-jobs", type=_n_jobs, default=-1,
                       help="processes; -1 = all cores (default), -2 = all but one ...")

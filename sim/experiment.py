@@ -36,13 +36,13 @@ from pathlib import Path
 from typing import Any
 
 from .errors import UserError, did_you_mean
-from .inputs import read_toml
+from .inputs import read_toml, shipped, shipped_file
 from .options import PRESETS, load_rules, rules_to_dict, show_value
 
 __all__ = ["DEFAULT_EXPERIMENT", "Cell", "Experiment", "build_experiment", "check_name",
            "load_experiment", "with_overrides"]
 
-DEFAULT_EXPERIMENT = Path(__file__).resolve().parent.parent / "experiments" / "default.toml"
+DEFAULT_EXPERIMENT = shipped("experiments") / "default.toml"
 # Experiment, variant and line-up names become folder and file names (results/<name>/,
 # part-<variant>-<lineup>-00000.parquet): letters, digits, '_' and '.', not starting with '.'.
 NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.]{0,63}")
@@ -271,11 +271,12 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
 
 def load_experiment(path: str | Path | None = None, overrides: Mapping[str, Any] = (),
                     named=lambda key: "--" + key.replace("_", "-")):
-    """Read an experiment file (default: experiments/default.toml) and apply overrides (the
+    """Read an experiment file (default: experiments/default.toml; a bare name such as ``nil``:
+    that experiment of whistlab's own, `sim.inputs.shipped_file`) and apply overrides (the
     command line's values: ``games`` replaces ``hands`` and vice versa, ``rules`` the variants,
     ``strategy`` the line-ups); ``named(key)`` is how an error names an override (its
     command-line option)."""
-    path = DEFAULT_EXPERIMENT if path is None else path
+    path = DEFAULT_EXPERIMENT if path is None else shipped_file(path, "experiments")
     table = read_toml(path, "experiment file")
     base_dir = Path(path).parent
     build_experiment(table, str(path), base_dir)  # the file alone must be valid

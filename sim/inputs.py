@@ -14,14 +14,43 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from .errors import UserError
+from .errors import UserError, known_names
 
-__all__ = ["MAX_DEPTH", "parse_json", "read_text", "read_toml"]
+__all__ = ["MAX_DEPTH", "parse_json", "read_text", "read_toml", "shipped", "shipped_file",
+           "shipped_names"]
 
 MAX_DEPTH = 32  # deepest nesting of arrays and tables a hand record or input file may have
 
 _WIDE_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
               (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
+
+
+def shipped(folder: str) -> Path:
+    """A folder of input files shipped with whistlab ("experiments", "tunes"): in an installed
+    wheel the data package ``sim.data.<folder>`` (pyproject.toml), in a source checkout the
+    top-level folder of that name."""
+    installed = Path(__file__).resolve().parent / "data" / folder
+    return installed if installed.is_dir() else Path(__file__).resolve().parents[1] / folder
+
+
+def shipped_names(folder: str) -> list[str]:
+    """The names of the files shipped in ``folder`` (`shipped`), e.g. ["bags", "default", ...]."""
+    return sorted(p.stem for p in shipped(folder).glob("*.toml"))
+
+
+def shipped_file(path: str | Path, folder: str) -> str | Path:
+    """``path``, or the shipped file it names: a bare name such as ``nil`` (no folder, no
+    ``.toml``, no such file here) is ``<folder>/nil.toml`` of whistlab's own (`shipped`)."""
+    text = str(path)
+    if not text or "/" in text or text.endswith(".toml") or Path(path).exists():
+        return path
+    candidate = shipped(folder) / f"{text}.toml"
+    if not candidate.is_file():
+        kind = folder.rstrip("s")
+        raise UserError(f"no such {kind} file, nor one shipped with whistlab"
+                        + known_names(text, shipped_names(folder), f"shipped {folder}", ""),
+                        source=text)
+    return candidate
 
 
 def read_text(path: str | Path, what: str) -> str:

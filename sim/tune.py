@@ -64,7 +64,7 @@ import numpy as np
 from .errors import UserError, did_you_mean
 from .experiment import check_name
 from .games import game_of
-from .inputs import read_toml
+from .inputs import read_toml, shipped_file
 from .lineup import Lineup
 from .options import load_rules_in
 
@@ -110,6 +110,7 @@ def load_tune(path: str | Path) -> TuneSpec:
     """Read and check a tune file; every error names the file and the key."""
     from strategies import make_strategy
 
+    path = shipped_file(path, "tunes")
     source = str(path)
     table = read_toml(path, "tune file")
     unknown = sorted(set(table) - KEYS)
