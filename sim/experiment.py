@@ -43,9 +43,11 @@ __all__ = ["DEFAULT_EXPERIMENT", "Cell", "Experiment", "build_experiment", "chec
            "load_experiment", "with_overrides"]
 
 DEFAULT_EXPERIMENT = shipped("experiments") / "default.toml"
-# Experiment, variant and line-up names become folder and file names (results/<name>/,
-# part-<variant>-<lineup>-00000.parquet): letters, digits, '_' and '.', not starting with '.'.
+# Variant and line-up names become parts of file names (part-<variant>-<lineup>-00000.parquet,
+# '-' separating them): letters, digits, '_' and '.', not starting with '.'; an experiment's name
+# is a folder's (results/<name>/) and may also hold '-'.
 NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.]{0,63}")
+FOLDER_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 
 
 @dataclass(frozen=True)
@@ -172,12 +174,14 @@ def default_strategy(game: str) -> str:
     return "seed" if (game, "seed") in BY_GAME else "random"
 
 
-def check_name(name, source, key) -> str:
-    """``name`` if it is a plain name (`NAME`), else a `UserError` saying what is allowed."""
-    if not isinstance(name, str) or not NAME.fullmatch(name):
+def check_name(name, source, key, pattern=NAME) -> str:
+    """``name`` if it is a plain name (``pattern``: `NAME`, or `FOLDER_NAME`), else a `UserError`
+    saying what is allowed."""
+    if not isinstance(name, str) or not pattern.fullmatch(name):
         shown = repr(name) if isinstance(name, str) else show_value(name)
-        raise UserError(f"name {shown} is not allowed; allowed: 1 to 64 letters, digits, '_' "
-                        "and '.', not starting with '.'", source=source, key=key)
+        dash = ", '-'" if pattern is FOLDER_NAME else ""
+        raise UserError(f"name {shown} is not allowed; allowed: 1 to 64 letters, digits, "
+                        f"'_'{dash} and '.', not starting with '.'", source=source, key=key)
     return name
 
 
@@ -216,7 +220,7 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
         if type(value) not in types or bad_int:
             raise UserError(f"{show_value(value)} is not allowed; allowed: {meaning}", **at(key))
     if "name" in table:
-        check_name(table["name"], source, "name")
+        check_name(table["name"], source, "name", FOLDER_NAME)
     for one, many in (("games", "hands"), ("rules", "variants"), ("strategy", "lineups")):
         if one in table and many in table:
             raise UserError(f"give either '{one}' or '{many}', not both", source=source, key=many)

@@ -202,7 +202,7 @@ def load_rules_in(spec, source: str, key: str | None = "rules", line: int | None
     """Rules given inside a user's file (``source``, at ``key`` and ``line``) or on the command
     line (``source`` the option, ``key`` None): a preset name, a rules file or an inline table.
     Every error is reported at that place; a referenced file's own error follows it."""
-    if not isinstance(spec, str | Path | Mapping):
+    if not isinstance(spec, str | Path | Mapping) and not dataclasses.is_dataclass(spec):
         raise UserError(f"{show_value(spec)} is not allowed; allowed: a preset name, a rules "
                         "file or a table of rules keys", source=source, line=line, key=key)
     try:

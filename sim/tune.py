@@ -62,7 +62,7 @@ from typing import Any
 import numpy as np
 
 from .errors import UserError, did_you_mean
-from .experiment import check_name
+from .experiment import FOLDER_NAME, check_name
 from .games import game_of
 from .inputs import read_toml, shipped_file
 from .lineup import Lineup
@@ -186,7 +186,8 @@ def load_tune(path: str | Path) -> TuneSpec:
     seed = table.get("seed", 0)
     if type(seed) is not int or seed < 0:
         raise UserError("must be an integer >= 0", source=source, key="seed")
-    name = check_name(table["name"], source, "name") if "name" in table else Path(path).stem
+    name = (check_name(table["name"], source, "name", FOLDER_NAME) if "name" in table
+            else Path(path).stem)
     return TuneSpec(name=name, rules=rules, base=base, opponents=opponents, seed=seed,
                     bounds=bounds, ints=frozenset(ints), search=search)
 

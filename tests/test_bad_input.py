@@ -275,7 +275,7 @@ for kind in ("rules", "experiment", "tune"):
 
 # --- name: names that become folder and file names ----------------------------------------------
 for name in ["../escaped", "a/b", "", ".", "..", ".hidden", "abc\n", "a b", "x" * 65,
-             "tab\there", "semi;colon", "caf\u00e9"]:
+             "tab\there", "semi;colon", "caf\u00e9", "-dash"]:
     body = TINY.replace('name = "tiny"', "name = " + json.dumps(name))
     case("name", f"experiment-{name[:10]!r}", {"e.toml": body},
          ["run", "e.toml", "--quiet"], "e.toml", "'name'", "letters")
