@@ -2081,8 +2081,13 @@ def score_hand(
       contract -20 * bid, no bags and no overtrick points from the contract (nil bags stay).
     * ``set_to_opponents``: a set ordinary contract scores 0 and the opponents get 10 per trick
       it fell short (counted below the bid), in their ``contract``.
-    * ``no_minus``: a negative ordinary contract score becomes 0 (before the opponents' gift);
-      nil failures and the other components still count.
+    * ``no_minus`` (section 4.6: "a set side scores 0 instead of a negative score"): the
+      contract score of a side that is set, as defined above (section 3: fewer tricks than its
+      contract; under ``exact`` also more; under ``quicksand`` short), becomes 0 if negative
+      (before the opponents' gift). A side that is not set keeps a negative contract score:
+      ``double_over``'s -20 * bid when it took at least its bid (bid 4, took 8: -80), unless
+      ``exact`` makes taking more a set. Nil failures, the other components, side contracts
+      (scored by their own values) and a side of two nils (no contract) are not touched.
     * ``no_overs``: no bags at all (overtricks 0, no count, no penalty).
     * ``bags_negative``: each bag scores -1; no bag count, no penalty.
     * ``bags_in_units_digit``: bags are counted (limit and penalty) but score 0.
@@ -2385,7 +2390,7 @@ def _ordinary(side: int, bids: list, blind: list, tricks: list, r: dict, book: b
     if bid > 0 and out.set_ and r["set_to_opponents"]:
         out.gift = 10 * max(bid - counted, 0)
         out.contract = 0
-    if bid > 0 and r["no_minus"]:
+    if bid > 0 and out.set_ and r["no_minus"]:  # section 4.6: a set side, not any minus
         out.contract = max(out.contract, 0)
     if book:  # section 4.6 book_made: 10 x bid whatever happens, no bags at all
         out.contract, out.bags, out.set_, out.gift = 10 * bid, 0, False, 0
