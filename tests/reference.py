@@ -1389,16 +1389,19 @@ def legal_bids(
 
     Returns ``{"bids": [sorted bids allowed after looking at the cards], "blind_nil": bool}``.
 
-    * Bids are 0..13 (0..the tricks of the hand at other tables, ``table_of``); 0 is nil and
-      exists only with ``nil``; otherwise the minimum bid is 1.
+    * Bids are 0..13 (0..the tricks of the hand at other tables, ``table_of``: 8 or 9 for six
+      players with one deck, whatever the team shape, 17 or 18 with two); 0 is nil and exists
+      only with ``nil``; otherwise the minimum bid is 1. The tests compare these lists with
+      every bid mask the engine offers, bit for bit (``tests.harness.check_offered_bids``).
     * ``max_team_bid``: this bid plus the partner's bid (nil counts 0) may not exceed it; a
       partner still to bid counts as the least bid he can always make (0 with nil, else 1, or 4
       under ``fledu``). A nil always fits.
     * Section 4.4, each a further filter (the partner's bid is known only to the second partner
       of a side; the fourth bidder is the one after three bids):
       ``min_team_bid = k``: the second partner bids nil or at least k after a nil partner; after
-      a non-nil p, at least max(k - p, 1), or nil if p >= k. ``hook``: the fourth bidder may not
-      bid 13 minus the three others' total. ``suicide``: after a non-nil partner only nil;
+      a non-nil p, at least max(k - p, 1), or nil if p >= k. ``hook``: the last bidder (the
+      fourth; the sixth at six players in two threes) may not bid the tricks of the hand minus
+      the others' total. ``suicide``: after a non-nil partner only nil;
       ``suicide_min_bid = m``: every non-nil bid at least m. ``whiz``: the spades held or nil.
       ``mirror``: the spades held. ``fledu``: nil or at least 4. ``moon`` / ``lexington``: when
       both opponents have bid nil, the second partner may not make the side's total 13 / 12
