@@ -52,9 +52,10 @@ class BlindView(_Batched):
     """Before looking at the cards: the decision to bid blind (RULES.md §3 `blind_nil`).
 
     rows: int64[n]; seat: int8[n] the seat deciding; dealer: int8[n];
-    legal: uint16[n] the ordinary bids open to the seat (bit v = bid v; they do not depend on the
-    cards) — or, when a side contract is asked (``side_contract``), the codes open to the side
-    (bit c = code c of `sim.spades.contracts`, bit 0 = none); bids: int8[n, P] bids made so far
+    legal: uint32[n] the ordinary bids open to the seat (bit v = bid v, v = 0..the tricks of the
+    hand; they do not depend on the cards) — or, when a side contract is asked
+    (``side_contract``), the codes open to the side (bit c = code c of `sim.spades.contracts`,
+    bit 0 = none); bids: int8[n, P] bids made so far
     (-1 = not yet, or never: the partners of a side contract do not bid), blind: bool[n, P];
     scores, bags: int32[n, sides] running game score and bags before this hand; contracts,
     bemo: int8[n, 2] per side the side contracts and bemos declared so far (0 = none).

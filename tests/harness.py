@@ -25,6 +25,7 @@ from sim.experiment import build_experiment
 from sim.lineup import Lineup
 from sim.options import rules_to_dict
 from sim.records import block_records
+from sim.spades.contracts import NAMES as CONTRACT_NAMES
 from sim.spades.game import BlockResult, play_block
 from strategies import make_strategy
 
@@ -33,7 +34,8 @@ try:  # tests/ as a package or as a plain directory on sys.path
 except ImportError:  # pragma: no cover
     import reference as ref
 
-__all__ = ["NAMES", "FULL_DECK", "SPADE_MASK", "Sim", "card_names", "ref", "ref_rules", "simulate"]
+__all__ = ["NAMES", "FULL_DECK", "SPADE_MASK", "Sim", "card_names", "check_offered_bids", "ref",
+           "ref_rules", "simulate"]
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -89,6 +91,95 @@ class Sim:
     scores_after: np.ndarray
     bags_taken: np.ndarray
     progressive_after: np.ndarray
+    offers: Offers = None
+
+
+@dataclass(eq=False)
+class Offer:
+    """One bid decision as the engine put it to a seat: the seat, the bids made before it
+    (``{seat: bid}``, nil 0) and which were blind, the scores before the hand, the side
+    contracts declared so far (names by side), the seat's cards (names; None when the test has
+    no use for them), the bids the engine's mask offered (every bit) and whether the engine
+    asked it about a blind nil first."""
+
+    seat: int
+    made: dict
+    blind: dict
+    scores: list
+    declared: list
+    hand: list | None
+    offered: list
+    asked_blind: bool
+
+
+@dataclass(eq=False)
+class Offers:
+    """Plays as ``inner`` and keeps every bid decision the engine put to it (`Offer`); a blind
+    nil question asked of a seat that then does not bid (it declared a side contract) is kept in
+    ``blind_only``. The strategy's own calls and answers are unchanged (one object, one group)."""
+
+    inner: object
+    rules: object
+    bids: list = dataclasses.field(default_factory=list)
+    blind_only: list = dataclasses.field(default_factory=list)
+    _asked: dict = dataclasses.field(default_factory=dict)
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def _state(self, view, i: int) -> tuple:
+        made = {s: int(b) for s, b in enumerate(view.bids[i]) if b >= 0}
+        blind = {s: bool(view.blind[i, s]) for s in made}
+        declared = ([None] * self.rules.sides if view.contracts is None
+                    else [CONTRACT_NAMES[int(c)] for c in view.contracts[i]])
+        return int(view.seat[i]), made, blind, view.scores[i].tolist(), declared
+
+    def blind_nil(self, view, rng):
+        self._asked = {(int(r), int(s)): self._state(view, i)
+                       for i, (r, s) in enumerate(zip(view.rows, view.seat, strict=True))}
+        return self.inner.blind_nil(view, rng)
+
+    def bid(self, view, rng):
+        from sim.spades.hand import deck_for
+
+        looks = self.rules.whiz or self.rules.mirror  # only they count the cards
+        deck = deck_for(self.rules) if looks else None
+        asked, self._asked = self._asked, {}
+        for i, (r, s) in enumerate(zip(view.rows, view.seat, strict=True)):
+            seat, made, blind, scores, declared = self._state(view, i)
+            self.bids.append(Offer(seat, made, blind, scores, declared,
+                                   deck.names_of(view.hand[i]) if looks else None,
+                                   [v for v in range(32) if int(view.legal[i]) >> v & 1],
+                                   asked.pop((int(r), int(s)), None) is not None))
+        self.blind_only.extend(asked.values())
+        return self.inner.bid(view, rng)
+
+
+def check_offered_bids(run: Sim, name: str) -> int:
+    """Every bid decision of ``run`` against the reference, which derives the legal bids from
+    RULES.md itself (section 3, 0..the tricks of the hand at every table of section 4.7, the
+    section 4.4 rules): the bids the engine offered are exactly ``reference.legal_bids``, and it
+    asked about a blind nil exactly where the reference allows one. Returns how many decisions
+    were compared. (Two decks under whiz or mirror are left out: a bit mask cannot name a card
+    held twice, and the spade count needs it.)"""
+    rd = ref_rules(run.rules)
+    if (run.rules.whiz or run.rules.mirror) and run.rules.copies == 2:
+        return 0
+    bad = []
+    for o in run.offers.bids:
+        want = ref.legal_bids(o.seat, o.made, o.scores, rd, o.hand, blind_so_far=o.blind,
+                              side_contracts=o.declared)
+        if o.offered != want["bids"] or o.asked_blind != want["blind_nil"]:
+            bad.append(f"seat {o.seat} after {o.made} (blind {o.blind}, declared {o.declared}, "
+                       f"scores {o.scores}): engine {o.offered} blind nil {o.asked_blind}, "
+                       f"reference {want}")
+    for seat, made, blind, scores, declared in run.offers.blind_only:
+        if not ref.legal_bids(seat, made, scores, rd, blind_so_far=blind,
+                              side_contracts=declared)["blind_nil"]:
+            bad.append(f"blind nil asked: seat {seat} after {made} scores {scores}")
+    assert not bad, (f"{name}: {len(bad)} of {len(run.offers.bids)} bid decisions differ, "
+                     "e.g.\n" + "\n".join(bad[:3]))
+    return len(run.offers.bids)
 
 
 # as sim.spades.scoring and reference.PARTS
@@ -99,7 +190,8 @@ COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil", "bemo", "bonus", "
 def simulate(rules, strategy: str, mode: str, size: int, seed: int, hand_offset: int = 0) -> Sim:
     """Play block 0 of ``size`` games or hands with one strategy in every seat (cached: several
     tests look at the same deterministic block)."""
-    lineup = Lineup([make_strategy(strategy)] * rules.players)
+    offers = Offers(make_strategy(strategy), rules)  # what the engine offered at each bid
+    lineup = Lineup([offers] * rules.players)
     result = play_block(rules, lineup, seed, 0, size, mode, hand_offset=hand_offset)
     # a tuple-valued key (jokers_remove, nil_pass) is written as a list, as in a rules file
     table = {k: list(v) if isinstance(v, tuple) else v for k, v in rules_to_dict(rules).items()}
@@ -123,7 +215,7 @@ def simulate(rules, strategy: str, mode: str, size: int, seed: int, hand_offset:
         components={c: cat(lambda o, c=c: getattr(o.score, c)) for c in COMPONENTS},
         bags_after=cat(lambda o: o.score.bags_after), scores_after=cat(lambda o: o.scores_after),
         bags_taken=cat(lambda o: o.score.bags_taken),
-        progressive_after=cat(lambda o: o.score.progressive_after),
+        progressive_after=cat(lambda o: o.score.progressive_after), offers=offers,
     )
 
 
@@ -167,9 +259,10 @@ def engine_row(run: Sim, i: int, rd: dict) -> dict:
 def compare_records(run: Sim, name: str, rows=None) -> int:
     """Replay the engine's records (``rows``: some of them; default all) by the reference and
     compare every hand: tricks, winners, points, components, the counts after it and the bags
-    taken; in games mode (all rows) also how the games go on and end (`check_games`). Returns
-    how many hands were compared."""
+    taken; in games mode (all rows) also how the games go on and end (`check_games`); and every
+    bid decision of the run (`check_offered_bids`). Returns how many hands were compared."""
     rd = ref_rules(run.rules)
+    check_offered_bids(run, name)
     outs, bad = [], []
     for i in range(len(run.records)) if rows is None else rows:
         rec = run.records[i]

@@ -1389,16 +1389,19 @@ def legal_bids(
 
     Returns ``{"bids": [sorted bids allowed after looking at the cards], "blind_nil": bool}``.
 
-    * Bids are 0..13 (0..the tricks of the hand at other tables, ``table_of``); 0 is nil and
-      exists only with ``nil``; otherwise the minimum bid is 1.
+    * Bids are 0..13 (0..the tricks of the hand at other tables, ``table_of``: 8 or 9 for six
+      players with one deck, whatever the team shape, 17 or 18 with two); 0 is nil and exists
+      only with ``nil``; otherwise the minimum bid is 1. The tests compare these lists with
+      every bid mask the engine offers, bit for bit (``tests.harness.check_offered_bids``).
     * ``max_team_bid``: this bid plus the partner's bid (nil counts 0) may not exceed it; a
       partner still to bid counts as the least bid he can always make (0 with nil, else 1, or 4
       under ``fledu``). A nil always fits.
     * Section 4.4, each a further filter (the partner's bid is known only to the second partner
       of a side; the fourth bidder is the one after three bids):
       ``min_team_bid = k``: the second partner bids nil or at least k after a nil partner; after
-      a non-nil p, at least max(k - p, 1), or nil if p >= k. ``hook``: the fourth bidder may not
-      bid 13 minus the three others' total. ``suicide``: after a non-nil partner only nil;
+      a non-nil p, at least max(k - p, 1), or nil if p >= k. ``hook``: the last bidder (the
+      fourth; the sixth at six players in two threes) may not bid the tricks of the hand minus
+      the others' total. ``suicide``: after a non-nil partner only nil;
       ``suicide_min_bid = m``: every non-nil bid at least m. ``whiz``: the spades held or nil.
       ``mirror``: the spades held. ``fledu``: nil or at least 4. ``moon`` / ``lexington``: when
       both opponents have bid nil, the second partner may not make the side's total 13 / 12
@@ -2081,8 +2084,13 @@ def score_hand(
       contract -20 * bid, no bags and no overtrick points from the contract (nil bags stay).
     * ``set_to_opponents``: a set ordinary contract scores 0 and the opponents get 10 per trick
       it fell short (counted below the bid), in their ``contract``.
-    * ``no_minus``: a negative ordinary contract score becomes 0 (before the opponents' gift);
-      nil failures and the other components still count.
+    * ``no_minus`` (section 4.6: "a set side scores 0 instead of a negative score"): the
+      contract score of a side that is set, as defined above (section 3: fewer tricks than its
+      contract; under ``exact`` also more; under ``quicksand`` short), becomes 0 if negative
+      (before the opponents' gift). A side that is not set keeps a negative contract score:
+      ``double_over``'s -20 * bid when it took at least its bid (bid 4, took 8: -80), unless
+      ``exact`` makes taking more a set. Nil failures, the other components, side contracts
+      (scored by their own values) and a side of two nils (no contract) are not touched.
     * ``no_overs``: no bags at all (overtricks 0, no count, no penalty).
     * ``bags_negative``: each bag scores -1; no bag count, no penalty.
     * ``bags_in_units_digit``: bags are counted (limit and penalty) but score 0.
@@ -2385,7 +2393,7 @@ def _ordinary(side: int, bids: list, blind: list, tricks: list, r: dict, book: b
     if bid > 0 and out.set_ and r["set_to_opponents"]:
         out.gift = 10 * max(bid - counted, 0)
         out.contract = 0
-    if bid > 0 and r["no_minus"]:
+    if bid > 0 and out.set_ and r["no_minus"]:  # section 4.6: a set side, not any minus
         out.contract = max(out.contract, 0)
     if book:  # section 4.6 book_made: 10 x bid whatever happens, no bags at all
         out.contract, out.bags, out.set_, out.gift = 10 * bid, 0, False, 0

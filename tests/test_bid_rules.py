@@ -31,10 +31,10 @@ from sim.errors import UserError
 from sim.options import PRESETS, rules_from_mapping
 
 try:
-    from tests.harness import check_games, ref, simulate
+    from tests.harness import check_games, check_offered_bids, ref, simulate
     from tests.harness import ref_rules as harness_ref_rules
 except ImportError:  # pragma: no cover
-    from harness import check_games, ref, simulate
+    from harness import check_games, check_offered_bids, ref, simulate
     from harness import ref_rules as harness_ref_rules
 
 STANDARD = PRESETS["spades.standard"]
@@ -96,7 +96,7 @@ def engine_rules(name: str):
 
 
 def engine_masks(bids: np.ndarray, seat: np.ndarray, rules, spades: np.ndarray | None):
-    """uint16[N] legal-bid masks from ``sim.spades.bidding.bid_masks``: bids int8[N, 4] made so
+    """uint32[N] legal-bid masks from ``sim.spades.bidding.bid_masks``: bids int8[N, 4] made so
     far (-1 = not yet), seat int8[N], spades int[N] held (None = cards unknown)."""
     from sim.spades.bidding import bid_masks
 
@@ -110,7 +110,8 @@ def engine_masks(bids: np.ndarray, seat: np.ndarray, rules, spades: np.ndarray |
 
 
 def mask_list(mask) -> list[int]:
-    return [v for v in range(14) if int(mask) >> v & 1]
+    """Every bid of a mask (all 32 bits: a bid above the hand's tricks must show)."""
+    return [v for v in range(32) if int(mask) >> v & 1]
 
 
 def hand_with_spades(n: int) -> list[str]:
@@ -162,7 +163,7 @@ def test_bid_masks_equal_the_reference(name):
     seat = np.array([r[0] for r in rows], np.int8)
     known = np.array([r[2] is not None for r in rows])
     spades = np.array([r[2] or 0 for r in rows])
-    got = np.zeros(len(rows), np.uint16)
+    got = np.zeros(len(rows), np.uint32)
     got[~known] = engine_masks(bids[~known], seat[~known], rules, None)
     got[known] = engine_masks(bids[known], seat[known], rules, spades[known])
     bad = []
@@ -380,6 +381,7 @@ def test_random_play_conforms(name, strategy, mode):
 
     rules = sim.rules
     rd = ref_rules(rules)
+    assert check_offered_bids(sim, f"{name}/{strategy}/{mode}") > 0  # every bid mask offered
     wins = engine_wins(sim)
     parts = {c: np.concatenate([getattr(o.score, c) for o in sim.result.outcomes])
              for c in COMPONENTS}

@@ -29,9 +29,25 @@ import pytest
 from sim.options import PRESETS, preset_names
 
 try:
-    from tests.harness import FULL_DECK, SPADE_MASK, card_names, ref, ref_rules, simulate
+    from tests.harness import (
+        FULL_DECK,
+        SPADE_MASK,
+        card_names,
+        check_offered_bids,
+        ref,
+        ref_rules,
+        simulate,
+    )
 except ImportError:  # pragma: no cover
-    from harness import FULL_DECK, SPADE_MASK, card_names, ref, ref_rules, simulate
+    from harness import (
+        FULL_DECK,
+        SPADE_MASK,
+        card_names,
+        check_offered_bids,
+        ref,
+        ref_rules,
+        simulate,
+    )
 
 STANDARD = PRESETS["spades.standard"]
 
@@ -78,6 +94,7 @@ CASES = [(n, s, m) for n in VARIANTS for s in STRATEGIES for m in MODES]
 def test_conformance(name, strategy, mode):
     sim = run(name, strategy, mode)
     rules = ref_rules(sim.rules)
+    assert check_offered_bids(sim, f"{name}/{strategy}/{mode}") > 0  # every bid mask offered
     check_shapes(sim)
     check_deals(sim)
     ref_outs = []

@@ -7,8 +7,12 @@ whole games, the block is written as section 5 records (two-deck hands name a ca
 kitty's taker, cards and discard; dead tricks) and every record is replayed by
 ``reference.replay_hand``, which accepts each bid, discard and play only if its own rules allow
 it; tricks, trick winners, points, every component and the counts after the hand must equal the
-engine's, and in games mode the games go on and end as ``reference.game_over`` says. Then the
-engine and the reference load exactly the same combinations of the new keys.
+engine's, and in games mode the games go on and end as ``reference.game_over`` says; at every
+bid the engine offered, its mask (every bit) and its blind nil question are the reference's
+``legal_bids``, which runs 0..the tricks of the hand (``tests.harness.check_offered_bids``:
+issue 17, six players in three pairs with 8 or 9 cards were offered bids up to 13, and with 17
+or 18 only up to 13). Every deck plays in every team shape. Then the engine and the reference
+load exactly the same combinations of the new keys.
 """
 
 from __future__ import annotations
@@ -54,6 +58,35 @@ VARIANTS: dict[str, dict] = {
     "jokes_win, suit, kitty": {"jokers": 2, "trump_order": "jokes_win", "jokes_tie": "suit",
                                "kitty": True},
     "six, three_b, nil_tricks=count": {"players": 6, "three_b": True, "nil_tricks": "count"},
+    # issue 17: three pairs with fewer tricks than 13 (bids 0..8, 0..9), and the bid rules
+    # played there, the hook at two threes (17 tricks), the kitty's extra trick at six
+    "six, no_twos": {"players": 6, "deck": "no_twos"},
+    "six, single_jokers": {"players": 6, "deck": "single_jokers", "jokers": 2},
+    "six, no_twos, fledu, double_over, no_minus": {"players": 6, "deck": "no_twos",
+                                                  "fledu": True, "double_over": True,
+                                                  "no_minus": True},
+    "six, single_jokers, whiz, exact=player, no_minus": {
+        "players": 6, "deck": "single_jokers", "jokers": 2, "whiz": True, "blind_nil": False,
+        "exact": "player", "no_minus": True},
+    "six, no_twos, mirror, quicksand": {"players": 6, "deck": "no_twos", "mirror": True,
+                                        "blind_nil": False, "quicksand": True},
+    "six, two threes, hook": {"players": 6, "teams": "two_threes", "hook": True},
+    "six, no_twos, two threes, hook, nil=false": {
+        "players": 6, "deck": "no_twos", "teams": "two_threes", "hook": True, "nil": False,
+        "blind_nil": False},
+    "six, double_kitty, extra trick": {"players": 6, "deck": "double_kitty", "kitty": True,
+                                       "kitty_extra_trick": True},
+    # with those above, every deck in every team shape
+    "six, double_jokers, two threes": {"players": 6, "deck": "double_jokers", "jokers": 4,
+                                       "teams": "two_threes"},
+    "six, double_jokers, solo": {"players": 6, "deck": "double_jokers", "jokers": 4,
+                                 "teams": "solo"},
+    "six, double_kitty, two threes": {"players": 6, "deck": "double_kitty", "kitty": True,
+                                      "teams": "two_threes"},
+    "six, double_kitty, solo": {"players": 6, "deck": "double_kitty", "kitty": True,
+                                "teams": "solo"},
+    "six, single_jokers, solo": {"players": 6, "deck": "single_jokers", "jokers": 2,
+                                 "teams": "solo"},
 }
 # the presets of these tables and decks (tests/test_conformance.py plays the four-player ones)
 PRESET_NAMES = [n for n in preset_names("spades")

@@ -135,12 +135,12 @@ class Bidding(Recording):
     bids: list = dataclasses.field(default_factory=list)
     blinds: list = dataclasses.field(default_factory=list)
 
-    def bid(self, view, rng):
-        self.bids.append(view)
+    def bid(self, view, rng):  # the bids so far copied: the engine fills its array in
+        self.bids.append(dataclasses.replace(view, bids=view.bids.copy()))
         return self.inner.bid(view, rng)
 
     def blind_nil(self, view, rng):
-        self.blinds.append(view)
+        self.blinds.append(dataclasses.replace(view, bids=view.bids.copy()))
         return self.inner.blind_nil(view, rng)
 
 
@@ -179,7 +179,7 @@ def test_offered_bids_and_cards_equal_the_reference(name):
             made = {s: int(b) for s, b in enumerate(view.bids[i]) if b >= 0}
             want = ref.legal_bids(int(view.seat[i]), made, view.scores[i].tolist(), rd,
                                   deck.names_of(view.hand[i]))
-            got = [v for v in range(rules.cards_each + 1) if int(view.legal[i]) >> v & 1]
+            got = [v for v in range(32) if int(view.legal[i]) >> v & 1]  # every bit
             if got != want["bids"]:
                 bad.append(f"bid: seat {view.seat[i]} bids {made} engine {got} reference {want}")
     asked = 0

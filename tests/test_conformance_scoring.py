@@ -106,6 +106,24 @@ COMBINATIONS: dict[str, dict] = {
         "double_over": True},
     "no_overs,double_nil,trick bonuses,nil 50": {
         "no_overs": True, "double_nil": True, "nil_bonus": 50, **ALL_TRICK_BONUSES},
+    # no_minus floors a set side only (RULES.md 4.6, issue 17): with each way of scoring
+    "double_over,no_minus": {"double_over": True, "no_minus": True},
+    "three_b,double_over,no_minus": {"three_b": True, "double_over": True, "no_minus": True},
+    "exact=player,double_over,no_minus": {"exact": "player", "double_over": True,
+                                          "no_minus": True},
+    "three_b,no_minus,nil_tricks=count": {"three_b": True, "no_minus": True,
+                                          "nil_tricks": "count"},
+    "exact=side,no_minus,bags_negative": {"exact": "side", "no_minus": True,
+                                          "bags_negative": True},
+    "quicksand,no_minus": {"quicksand": True, "no_minus": True},
+    "double_over,no_minus,no_overs,seven_plus=per_trick,exact_pair_bonus": {
+        "double_over": True, "no_minus": True, "no_overs": True, "seven_plus": "per_trick",
+        "exact_pair_bonus": True},
+    "side contracts,double_nil,double_over,no_minus": {
+        "team_nil": True, "ten_for_two_hundred": True, "mo_a": True, "blind_six": True,
+        "double_nil": True, "double_over": True, "no_minus": True},
+    "bemo,lexington_points,double_over,no_minus": {
+        "bemo": True, "lexington_points": True, "double_over": True, "no_minus": True},
 }
 VARIANTS = {**ONE_AT_A_TIME, **COMBINATIONS}
 
@@ -165,7 +183,8 @@ def test_the_random_play_reaches_the_rules():
     wanted = ["book made", "highlander -/+", "highlander bonus", "exact pair bonus",
               "seven_plus per_trick", "seven_plus progressive", "progressive carried",
               "bag cancelled", "defeat", "quicksand over", "quicksand short", "double over",
-              "set_to_opponents gift", "no_minus", "last_trick_bonus", "end_streak", "dix",
+              "set_to_opponents gift", "no_minus", "double over under no_minus",
+              "last_trick_bonus", "end_streak", "dix",
               "last_trick_ace", "last_trick_high_spade"]
     for case in wanted:
         assert seen[case] >= 3, f"{case}: {seen[case]} ({dict(seen)})"
@@ -198,6 +217,9 @@ def _count_cases(seen: Counter, name: str, sim, i: int, rec: dict) -> None:
             seen["set_to_opponents gift"] += comp["contract"][side] > 10 * bid
         if keys.get("no_minus"):
             seen["no_minus"] += bid > 0 and comp["contract"][side] == 0
+            if keys.get("double_over") and not keys.get("exact"):  # made: not floored
+                seen["double over under no_minus"] += (
+                    bid > 0 and comp["contract"][side] == -20 * bid)
         if keys.get("defeat_score"):
             seen["defeat"] += sim.scores_after[i][side] <= -keys["target_score"]
     if len(keys) == 1 and next(iter(keys)) in ref.TRICK_BONUSES:

@@ -101,6 +101,20 @@ def test_no_minus_keeps_nil_failures():
     assert got["nil"][1] == -100
 
 
+def test_no_minus_floors_only_a_set_side():
+    # issue 17: side 0 bids 1 + 3 = 4 and takes 8 (twice its bid): made, double_over -80
+    # stands; side 1 bids 7 + 6 = 13 and takes 5: set, 0 instead of -130
+    bids, tricks = [1, 7, 3, 6], [5, 3, 3, 2]
+    assert score({"double_over": True, "no_minus": True}, bids, tricks)["points"] == [-80, 0]
+    for way in ({"three_b": True}, {"quicksand": True}):  # made there too
+        got = score({"double_over": True, "no_minus": True, **way}, bids, tricks)
+        assert got["points"] == [-80, 0], way
+    # exact: taking more is a set, so even the doubled side scores 0
+    for exact in ("side", "player"):
+        got = score({"exact": exact, "double_over": True, "no_minus": True}, bids, tricks)
+        assert got["points"] == [0, 0], exact
+
+
 def test_bags_negative():
     got = score({"bags_negative": True}, [3, 4, 2, 4], [4, 1, 4, 4], bags_before=(9, 0))
     assert got["overtricks"][0] == -3 and got["bag_penalty"] == [0, 0]

@@ -170,6 +170,34 @@ def test_no_minus_keeps_nil_failures():
     assert nonzero(out, 1) == {"contract": 50, "overtricks": 4, "nil": -100}
 
 
+# no_minus floors a *set* side only (RULES.md 4.6; section 3: set = fewer tricks than the
+# contract; exact: more is a set too). Worked by hand, issue 17.
+def test_no_minus_leaves_double_over_alone():
+    # The issue's record: dealer 3, bids [1, 7, 3, 6], tricks [5, 3, 3, 2]. Side 0 bid 1 + 3 = 4
+    # and took 5 + 3 = 8, twice its bid: made, so double_over's -20 x 4 = -80 stands. Side 1 bid
+    # 7 + 6 = 13, took 5: set, -130 -> 0.
+    rec = sheet([1, 7, 3, 6], [5, 3, 3, 2], dealer=3)
+    out = replay(rec, double_over=True, no_minus=True)
+    assert nonzero(out, 0) == {"contract": -80} and nonzero(out, 1) == {}
+    assert out["points"] == [-80, 0]
+    # three_b / quicksand: the doubled side is made too (-80); quicksand's short side 1 loses 8
+    # tricks, set: 0.
+    for way in ({"three_b": True}, {"quicksand": True}):
+        assert replay(rec, double_over=True, no_minus=True, **way)["points"] == [-80, 0], way
+
+
+@pytest.mark.parametrize("exact", ["side", "player"])
+def test_no_minus_floors_exact_more_as_a_set(exact):
+    # exact: more is scored as a set. Side 0 bids 1 + 3 = 4, takes 8: set, -40 -> 0; with
+    # double_over (8 >= 2 x 4) -80 -> 0, for the side is set. Side 1 bid 13 took 5: 0.
+    rec = sheet([1, 7, 3, 6], [5, 3, 3, 2], dealer=3)
+    assert replay(rec, exact=exact, no_minus=True)["points"] == [0, 0]
+    assert replay(rec, exact=exact, double_over=True, no_minus=True)["points"] == [0, 0]
+    # exactly 4 as 1 + 3: made, +40 (side) and, each his own bid, +40 (player)
+    assert replay(sheet([1, 7, 3, 6], [1, 5, 3, 4], dealer=3), exact=exact,
+                  no_minus=True)["points"][0] == 40
+
+
 def test_double_over_with_a_nil_partner():
     # Seat 0 nil takes 1 trick (a bag under bags_only), seat 2 bids 2 and takes 4: -40, the
     # nil's bag stays (+1), the nil fails (-100).

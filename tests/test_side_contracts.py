@@ -38,10 +38,10 @@ from sim.errors import UserError
 from sim.options import PRESETS, rules_from_mapping
 
 try:
-    from tests.harness import COMPONENTS, check_games, ref, ref_rules, simulate
+    from tests.harness import COMPONENTS, check_games, check_offered_bids, ref, ref_rules, simulate
     from tests.test_reference import sequenced
 except ImportError:  # pragma: no cover
-    from harness import COMPONENTS, check_games, ref, ref_rules, simulate
+    from harness import COMPONENTS, check_games, check_offered_bids, ref, ref_rules, simulate
     from test_reference import sequenced
 
 STANDARD = PRESETS["spades.standard"]
@@ -194,7 +194,7 @@ def test_declarations_offered_equal_the_reference(name):
                            f"engine {names_of(got[stage][i])}, reference {sorted(want[stage])}")
         want_bids = ref.legal_bids(s, made, [0, 0], rd, **kw)["bids"]
         if declared[s % 2] is None:  # the engine asks only the seats of a side that bids
-            mine = [v for v in range(14) if int(masks[i]) >> v & 1]
+            mine = [v for v in range(32) if int(masks[i]) >> v & 1]  # every bit
             if mine != want_bids:
                 bad.append(f"seat {s} after {made} declared {declared}: bids engine {mine}, "
                            f"reference {want_bids}")
@@ -541,6 +541,7 @@ def test_random_play_conforms(name, strategy, mode):
     sim = run(name, strategy, mode)
     rules = sim.rules
     rd = ref_rules(rules)
+    check_offered_bids(sim, f"{name}/{strategy}/{mode}")  # every bid mask offered
     outs = []
     for i, rec in enumerate(sim.records):
         where = (f"{name}/{strategy}/{mode} record {i}: bids {rec['bids']} blind {rec['blind']} "

@@ -27,9 +27,9 @@ from sim.replay import replay_records
 from sim.tricks import IllegalPlay as EngineIllegalPlay
 
 try:
-    from tests.harness import engine_view, ref, ref_rules, simulate
+    from tests.harness import check_offered_bids, engine_view, ref, ref_rules, simulate
 except ImportError:  # pragma: no cover
-    from harness import engine_view, ref, ref_rules, simulate
+    from harness import check_offered_bids, engine_view, ref, ref_rules, simulate
 
 STANDARD, SHORT, OPENSPIEL = (PRESETS[n] for n in ("spades.standard", "spades.short",
                                                    "spades.openspiel"))
@@ -72,6 +72,7 @@ def output_view(out: dict) -> dict:
 def test_engine_equals_reference(name, strategy):
     sim = run(name, strategy)
     rules = ref_rules(sim.rules)
+    assert check_offered_bids(sim, f"{name}/{strategy}") > 0  # every bid mask, by the reference
     for i, rec in enumerate(sim.records):
         expected = ref.replay_hand(rec, rules)
         assert engine_view(sim, i) == expected, f"{name}/{strategy} record {i}: {rec}"
@@ -226,7 +227,7 @@ def test_sim_and_reference_agree_on_bid_masks_where_both_are_defined():
                 continue
             bids = np.array([[-1, -1, partner, -1]], np.int8)
             mask = int(bid_masks(bids, np.zeros(1, np.int8), rules)[0])
-            got = [v for v in range(14) if mask >> v & 1]
+            got = [v for v in range(32) if mask >> v & 1]  # every bit of the uint32 mask
             if partner < 0 and not rules.nil and rules.max_team_bid is not None:
                 assert got == [b for b in want if b <= rules.max_team_bid - 1]
             else:

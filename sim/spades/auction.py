@@ -20,7 +20,7 @@ from ..views import BidView
 
 __all__ = ["AuctionResult", "MAX_BID", "auction_points", "run_auction"]
 
-MAX_BID = 7  # 6 + 7 = 13 tricks
+MAX_BID = 7  # 6 + 7 = 13 tricks: the auction is played by four players only (a partner key)
 MAX_CALLS = 4 * (MAX_BID + 1)  # every round one raise at least, or the auction ends
 
 

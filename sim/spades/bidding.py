@@ -68,72 +68,71 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
     """uint32[N]: the bids open to ``seat`` given the bids made so far (int8[N, P], -1 = not
     yet; bidding goes clockwise from the dealer's left, so the seats that have bid are known).
 
-    RULES.md §3: from ``min_bid`` (0 with nil, else 1) to 13; with ``max_team_bid`` the two bids of
-    a side may not total more, a partner still to bid counted at the least bid he can make.
+    RULES.md §3: from ``min_bid`` (0 with nil, else 1) to 13, the tricks of the hand: at every
+    table ``rules.tricks_per_hand`` (§4.7: 8 to 18 with six players; §4.1: the kitty's discard
+    included), whatever the bidding rule; with ``max_team_bid`` the two bids of a side may not
+    total more, a partner still to bid counted at the least bid he can make.
     §4.4: ``fledu`` (nil or at least 4), ``suicide`` (the second partner bids nil unless the first
     did; ``suicide_min_bid``), ``min_team_bid`` (the second partner completes the side's total, or
     both bid nil), ``whiz`` / ``mirror`` (the number of spades held: ``spades`` int[N], None when
-    the cards are not known, e.g. on a score sheet), then the prohibitions ``hook`` (the fourth bid
-    may not make the total 13) and ``moon`` / ``lexington`` (no moon after the opponents' double
-    nil), each applied only where it leaves a bid open. ``half`` (bool[N, 4], ``half_trick_bids``):
-    after a partner's half bid the seat bids ``v`` and a half, v = 0..12 (bit v; no nil).
+    the cards are not known, e.g. on a score sheet), then the prohibitions ``hook`` (the last bid
+    may not make the total the tricks of the hand) and ``moon`` / ``lexington`` (no moon after
+    the opponents' double nil), each applied only where it leaves a bid open. ``half`` (bool[N,
+    4], ``half_trick_bids``): after a partner's half bid the seat bids ``v`` and a half, v = 0..12
+    (bit v; no nil). The partnership keys are played by four players only (``PARTNER_KEYS``).
     """
     rows = np.arange(seat.shape[0])
-    if not rules.table.pairs:  # no partners (RULES.md §4.7): 0 or 1 .. the cards each holds
-        mask = np.broadcast_to(_span(rules.min_bid, rules.tricks_per_hand), seat.shape).copy()
-        if rules.fledu:
-            mask &= MASK(1) | _span(4, rules.tricks_per_hand)
-        if spades is not None and rules.whiz:
-            mask &= MASK(1) | _bit(spades)
-        if spades is not None and rules.mirror:
-            mask &= _bit(spades)
-        return mask
+    top = rules.tricks_per_hand  # no bid above the tricks of the hand
     if rules.partnership_bidding:  # one joint bid per side, no nil (RULES.md §4.4)
-        mask = _span(rules.min_team_bid or 4, rules.max_team_bid or 13)
+        most = top if rules.max_team_bid is None else min(rules.max_team_bid, top)
+        mask = _span(rules.min_team_bid or 4, most)
         if rules.no_nine_no_blind:
             mask &= ~MASK(1 << 9)
         return np.broadcast_to(mask, seat.shape).astype(MASK)
-    partner_seat = rules.table.partner_of(seat)
-    partner = bids[rows, partner_seat].astype(np.int32)
-    second = partner >= 0  # the seat is its side's second bidder
-    mask = np.full(seat.shape, (1 << 14) - (1 << rules.min_bid), dtype=MASK)
-    if rules.max_team_bid is not None:
-        mask &= _span(0, rules.max_team_bid - np.where(second, partner, rules.least_bid))
-    if half is not None and rules.half_trick_bids:  # the partner bid a half: so does he
-        halved = second & half[rows, partner_seat]
-        top = 12 if rules.max_team_bid is None else rules.max_team_bid - partner - 1
-        mask = np.where(halved, _span(0, np.minimum(top, 12)), mask).astype(MASK)
+    mask = np.broadcast_to(_span(rules.min_bid, top), seat.shape).copy()
+    pairs = rules.table.pairs
+    if pairs:  # partners (RULES.md §3, §4.7): the second partner knows the first's bid
+        partner_seat = rules.table.partner_of(seat)
+        partner = bids[rows, partner_seat].astype(np.int32)
+        second = partner >= 0  # the seat is its side's second bidder
+        if rules.max_team_bid is not None:
+            mask &= _span(0, rules.max_team_bid - np.where(second, partner, rules.least_bid))
+        if half is not None and rules.half_trick_bids:  # the partner bid a half: so does he
+            halved = second & half[rows, partner_seat]
+            most = top - 1 if rules.max_team_bid is None else rules.max_team_bid - partner - 1
+            mask = np.where(halved, _span(0, np.minimum(most, top - 1)), mask).astype(MASK)
     if not (rules.fledu or rules.suicide or rules.min_team_bid or rules.whiz or rules.mirror
             or rules.hook or rules.moon or rules.lexington):
         return mask
     nil = MASK(1)
     if rules.fledu:
-        mask &= nil | _span(4, 13)
-    if rules.suicide:
+        mask &= nil | _span(4, top)
+    if rules.suicide:  # the partner keys below: pairs of four players only
         if rules.suicide_min_bid is not None:
-            mask &= nil | _span(rules.suicide_min_bid, 13)
+            mask &= nil | _span(rules.suicide_min_bid, top)
         mask &= np.where(second & (partner != 0), nil, ~MASK(0)).astype(MASK)
     if rules.min_team_bid is not None:
         k = rules.min_team_bid
-        completes = _span(np.maximum(k - partner, 1), 13) | np.where(
+        completes = _span(np.maximum(k - partner, 1), top) | np.where(
             (partner == 0) | (partner >= k), nil, 0).astype(MASK)
-        completes = np.where(partner == 0, nil | _span(k, 13), completes).astype(MASK)
+        completes = np.where(partner == 0, nil | _span(k, top), completes).astype(MASK)
         mask &= np.where(second, completes, ~MASK(0)).astype(MASK)
     if spades is not None and rules.whiz:
         mask &= nil | _bit(spades)
     if spades is not None and rules.mirror:
         mask &= _bit(spades)
     banned = np.zeros(seat.shape, MASK)
-    if rules.hook:
+    if rules.hook:  # two sides: four players, or six in two threes (RULES.md §4.7)
         others = np.where(bids >= 0, bids, 0).sum(axis=1) - np.maximum(bids[rows, seat], 0)
-        last = (bids >= 0).sum(axis=1) - (bids[rows, seat] >= 0) == 3
-        banned |= np.where(last, _bit(13 - others), 0).astype(MASK)
-    opponents = bids[rows, (seat + 1) % 4], bids[rows, (seat + 3) % 4]
-    after_double_nil = second & (opponents[0] == 0) & (opponents[1] == 0)
-    for on, total in ((rules.moon, 13), (rules.lexington, 12)):  # a nil makes no moon
-        if on:
-            makes = after_double_nil & (partner > 0) & (partner < total)
-            banned |= np.where(makes, _bit(total - partner), 0).astype(MASK)
+        last = (bids >= 0).sum(axis=1) - (bids[rows, seat] >= 0) == rules.players - 1
+        banned |= np.where(last, _bit(top - others), 0).astype(MASK)
+    if pairs and (rules.moon or rules.lexington):  # four players (a partner key)
+        opponents = bids[rows, (seat + 1) % 4], bids[rows, (seat + 3) % 4]
+        after_double_nil = second & (opponents[0] == 0) & (opponents[1] == 0)
+        for on, total in ((rules.moon, top), (rules.lexington, top - 1)):  # a nil makes no moon
+            if on:
+                makes = after_double_nil & (partner > 0) & (partner < total)
+                banned |= np.where(makes, _bit(total - partner), 0).astype(MASK)
     kept = mask & ~banned
     return np.where(kept != 0, kept, mask).astype(MASK)
 
@@ -225,8 +224,9 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
         bad = up & ~(may_raise(made, blind, seat, rules) & rules.bid_raise)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise IllegalBid("this bid may not be raised (bid_raise: an ordinary bid below 13, "
-                             "within max_team_bid)", row=i, seat=int(seat[i]))
+            raise IllegalBid("this bid may not be raised (bid_raise: an ordinary bid below the "
+                             "tricks of the hand, within max_team_bid)", row=i,
+                             seat=int(seat[i]))
         made[rows, seat] += up
 
 
@@ -405,7 +405,8 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         blind[idx, seat[idx]] = goes_blind[idx]
         if rules.half_trick_bids:  # the side's first partner may add a half; the second must
             half[rows, seat] |= after_half & (bids[rows, seat] >= 0)
-            room = 12 if rules.max_team_bid is None else min(12, rules.max_team_bid - 1)
+            most = rules.tricks_per_hand - 1  # a half bid stays below the hand's tricks
+            room = most if rules.max_team_bid is None else min(most, rules.max_team_bid - 1)
             ask = np.flatnonzero((bids[rows, partner] < 0) & (bids[rows, seat] >= 1)
                                  & (bids[rows, seat] <= room) & ~blind[rows, seat])
             if ask.size:
@@ -438,7 +439,8 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
 
 def may_raise(bids, blind, seat, rules) -> np.ndarray:
     """bool[N]: ``bid_raise`` (RULES.md §4.4) lets ``seat`` raise its bid by one: an ordinary
-    bid (not a nil, not blind) below 13 that ``max_team_bid`` still allows."""
+    bid (not a nil, not blind) below the tricks of the hand (13 at four players) that
+    ``max_team_bid`` still allows."""
     rows = np.arange(seat.shape[0])
     bid = bids[rows, seat].astype(np.int32)
     ok = (bid >= 1) & (bid < rules.tricks_per_hand) & ~blind[rows, seat]

@@ -280,7 +280,19 @@ def _contract_way(t: Tally, f: Facts) -> None:
     trick over or under), ``no_overs`` (overtricks free), ``double_over`` (twice the bid or more:
     -20 x bid), ``set_to_opponents`` (a set side 0, the opponents 10 per trick short),
     ``no_minus`` (a set side 0). Examples of RULES.md: quicksand bid 7: 7 -> 70, 5 -> -20,
-    9 -> 50; double_over bid 2 takes 4 -> -40."""
+    9 -> 50; double_over bid 2 takes 4 -> -40.
+
+    ``no_minus`` floors the contract of a *set* side only (§4.6 "a set side scores 0 instead of
+    a negative score"; §3: set = fewer tricks than the contract). Readings, rule by rule: a side
+    that took at least its contract is not set, so ``double_over``'s -20 x bid, ``three_b``'s
+    and ``quicksand``'s -10 per overtrick stand (bid 4, took 8: -80); under ``exact`` "more is
+    scored as a set", so there a side over its bid (``"player"``: or one partner off his own
+    bid) is set and floored, ``double_over`` included; ``quicksand`` short is set (its -10 per
+    missing trick floored); ``set_to_opponents`` already scores a set side 0 (the opponents'
+    gain stands). A side of two nils has no contract and is never set; nil failures still cost
+    (§4.6), ``three_b``'s 10 per nil trick too. Side contracts (team nil, wheel, Mo, blind six,
+    blind moon: §4.4) and the auction score by their own tables, failure values included, and
+    ``highlander`` is not played with ``no_minus``: it floors none of them."""
     r = f.rules
     if not (r.three_b or r.no_overs or r.double_over or r.exact or r.quicksand
             or r.set_to_opponents or r.no_minus):
@@ -306,8 +318,8 @@ def _contract_way(t: Tally, f: Facts) -> None:
         fell = ~made & f.ordinary
         t.opponents = np.where(fell, 10 * np.maximum(bid - taken, 0), 0)[:, ::-1]
         t.contract = np.where(fell, 0, t.contract)
-    if r.no_minus:
-        t.contract = np.maximum(t.contract, 0)
+    if r.no_minus:  # a set side only (see above): what the rules in force call made stands
+        t.contract = np.where(~made & (bid > 0), np.maximum(t.contract, 0), t.contract)
     t.made = made | (bid == 0)
 
 
