@@ -200,6 +200,7 @@ def cmd_tune(args) -> int:
 
     spec = load_tune(args.file)
     out = Path(args.out or Path("results") / f"tune_{spec.name}")
+    _check_output(out, "--out", folder=True)
     summary = run_tune(spec, out, n_jobs=args.n_jobs,
                        progress=(lambda message: None) if args.quiet else print)
     hold = summary["holdout"]

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from .errors import UserError
 
-__all__ = ["WriteError", "atomic_write", "os_reason", "remove_stale", "temporary", "writing"]
+__all__ = ["WriteError", "atomic_file", "atomic_write", "os_reason", "remove_stale", "temporary",
+           "writing"]
 
 _TMP = re.compile(r"\.(?:tmp|old)(\d+)$")
 
@@ -63,15 +64,26 @@ def writing(path: str | Path, *temporaries: Path):
         raise WriteError(path, os_reason(err)) from None
 
 
-def atomic_write(data: bytes, path: str | Path) -> None:
-    """Write ``data`` to ``path`` under a temporary name, then rename it: whole or absent."""
+@contextlib.contextmanager
+def atomic_file(path: str | Path):
+    """Yield the temporary name of ``path`` to write; it is renamed to ``path`` when the block
+    ends, and removed if the block fails (a failed write: `WriteError`)."""
     path = Path(path)
     tmp = temporary(path)
     with writing(path, tmp):
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
+        try:
+            yield tmp
+        except BaseException:
+            _remove(tmp)
+            raise
+        os.replace(tmp, path)  # atomic: the file is whole or absent
+
+
+def atomic_write(data: bytes, path: str | Path) -> None:
+    """Write ``data`` to ``path`` under a temporary name, then rename it: whole or absent."""
+    with atomic_file(path) as tmp, open(tmp, "wb") as f:
+        f.write(data)
 
 
 def _alive(pid: int) -> bool:

@@ -293,7 +293,10 @@ def run_experiment(exp: Experiment, out: str | Path, n_jobs: int = 1, progress: 
             jobs = stack.enter_context(_backend(backend, scheduler, n_jobs))
             if plan is None:
                 with writing(out):
-                    out.mkdir(parents=True, exist_ok=True)
+                    try:
+                        out.mkdir(parents=True)
+                    except FileExistsError:  # made meanwhile by another process: not ours
+                        made = False
                 held = stack.enter_context(lock_folder(out, "run"))
                 plan = _plan(exp, out)
             _start(out, exp, plan, held)
