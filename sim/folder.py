@@ -109,7 +109,7 @@ def _try_lock(fd: int, shared: bool) -> bool:
         return False
 
 
-def _refusal(folder: Path, path: Path, shared: bool) -> UserError:
+def _refusal(folder: Path, path: Path, command: str, shared: bool) -> UserError:
     """Why the lock of ``folder`` is not ours: a writer holds it (named), or readers do."""
     readers = False
     if not shared:  # is it held shared (readers) or exclusively (a writer)?
@@ -122,12 +122,10 @@ def _refusal(folder: Path, path: Path, shared: bool) -> UserError:
     if readers:
         return UserError("is being read by another whistlab process (a report); run again "
                          "when it has finished", source=str(folder))
-    holder = _holder(path)
-    if shared:
-        return UserError(f"is being written by {holder}; read it when that has finished (an "
-                         "interrupted run keeps its finished blocks)", source=str(folder))
-    return UserError(f"is being written by {holder}; wait for it to finish, or choose another "
-                     "--out folder", source=str(folder))
+    advice = ("read it when that has finished (an interrupted run keeps its finished blocks)"
+              if shared else "wait for it to finish, or choose another --out folder"
+              if command == "run" else f"run the {command} when that has finished")
+    return UserError(f"is being written by {_holder(path)}; {advice}", source=str(folder))
 
 
 @contextlib.contextmanager
@@ -168,7 +166,7 @@ def lock_folder(folder: str | Path, command: str, shared: bool = False):
             raise WriteError(path, os_reason(err)) from None
         if not _try_lock(fd, shared):
             os.close(fd)
-            raise _refusal(folder, path, shared)
+            raise _refusal(folder, path, command, shared)
         try:
             same = os.stat(path).st_ino == os.fstat(fd).st_ino
         except FileNotFoundError:
