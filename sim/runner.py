@@ -22,6 +22,7 @@ import contextlib
 import io
 import json
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -319,7 +320,6 @@ def _simulate(exp: Experiment, out: Path, plan: _Plan, jobs: int, progress: bool
     """Run the blocks not done (all, for records) and write each as it finishes."""
     todo = [(c, b) for c in range(len(exp.cells)) for b in range(exp.n_blocks)
             if records or (c, b) not in plan.done]
-    code = code_fingerprint()
     tasks = (joblib.delayed(run_block)(exp, c, b, records) for c, b in todo)
     results = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
     bar = None
@@ -328,7 +328,20 @@ def _simulate(exp: Experiment, out: Path, plan: _Plan, jobs: int, progress: bool
 
         bar = tqdm(total=len(todo), unit="block", desc=exp.name)
     try:
-        for c, block, files in results:  # in order of completion
+        with warnings.catch_warnings():  # a failed write cancels the blocks in flight: no news
+            warnings.filterwarnings("ignore", ".*tasks which were still being processed",
+                                    UserWarning)
+            _write_results(exp, out, results, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _write_results(exp: Experiment, out: Path, results, bar) -> None:
+    """Write each block as it comes (in order of completion); a failure stops the workers."""
+    code = code_fingerprint()
+    try:
+        for c, block, files in results:
             made_by = _metadata(files["hands"]).get("code")
             if made_by != code:  # a Dask worker with another installation
                 raise UserError(f"a worker runs other code ({describe_code(made_by)}) than this "
@@ -338,5 +351,4 @@ def _simulate(exp: Experiment, out: Path, plan: _Plan, jobs: int, progress: bool
             if bar is not None:
                 bar.update()
     finally:
-        if bar is not None:
-            bar.close()
+        results.close()  # cancels the blocks not yet returned
