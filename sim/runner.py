@@ -52,7 +52,7 @@ from .games import game_of
 from .lineup import Lineup
 from .workers import local_workers
 
-__all__ = ["block_path", "run_block", "run_experiment", "simulate_block", "write_block"]
+__all__ = ["BlockFiles", "block_path", "run_block", "run_experiment", "simulate_block", "write_block"]
 
 TABLES = ("hands", "games")
 LABELS = ("variant", "lineup")  # string columns: dictionary pages in Parquet, strings when read
@@ -102,15 +102,25 @@ def _parquet(table: pa.Table, metadata: dict) -> bytes:
     return sink.getvalue()
 
 
+class BlockFiles(dict):
+    """A block's finished files, bytes by table name, and ``code``: the fingerprint of the code
+    that made them (`sim.folder.code_fingerprint`, also in each file's metadata)."""
+
+    code: dict | None = None
+
+
 def run_block(exp: Experiment, c: int, block: int, records: bool = False):
     """Simulate block ``block`` of cell ``c``; returns ``(c, block, files)``: each finished
-    file's bytes by table name (``"records"``: the hand records as JSON Lines)."""
+    file's bytes by table name (``"records"``: the hand records as JSON Lines), a
+    `BlockFiles`."""
     cell = exp.cells[c]
     result, offset = simulate_block(exp, cell, block)
     hands, games = game_of(cell.rules).block_tables(result, offset)
+    code = code_fingerprint()
     meta = {"experiment": exp.to_dict(), "cell": c, "block": block, "version": __version__,
-            "code": code_fingerprint()}  # the code that made it (`sim.folder`)
-    out = {"hands": _parquet(_labelled(hands, cell), meta)}
+            "code": code}  # the code that made it (`sim.folder`)
+    out = BlockFiles(hands=_parquet(_labelled(hands, cell), meta))
+    out.code = code
     if games is not None:
         out["games"] = _parquet(_labelled(games, cell), meta)
     if records:
@@ -125,12 +135,19 @@ def _metadata(data: bytes) -> dict:
     return json.loads(pq.read_schema(pa.BufferReader(data)).metadata[b"whistlab"])
 
 
+def _code(files: dict[str, bytes]) -> dict | None:
+    """The fingerprint of the code that made a block's files (read from the hands file's
+    footer when ``files`` is a plain dict, not a `BlockFiles`)."""
+    code = getattr(files, "code", None)
+    return code if code is not None else _metadata(files["hands"]).get("code")
+
+
 def write_block(files: dict[str, bytes], out: Path, cell: Cell, block: int) -> None:
     """Write one block's files: each under a temporary name, then their lines in the journal
     (`sim.folder`), then each renamed into place, `hands` last because its presence marks the
     block done. A failed write removes the block's temporaries."""
     out = Path(out)
-    code = _metadata(files["hands"]).get("code")
+    code = _code(files)
     paths = {"records": out / "records" / f"part-{cell.key}-{block:05d}.jsonl",
              "games": block_path(out, "games", cell, block),
              "hands": block_path(out, "hands", cell, block)}
@@ -342,7 +359,7 @@ def _write_results(exp: Experiment, out: Path, results, bar) -> None:
     code = code_fingerprint()
     try:
         for c, block, files in results:
-            made_by = _metadata(files["hands"]).get("code")
+            made_by = _code(files)
             if made_by != code:  # a Dask worker with another installation
                 raise UserError(f"a worker runs other code ({describe_code(made_by)}) than this "
                                 f"process ({describe_code(code)}); install the same whistlab "
