@@ -1,7 +1,9 @@
 """The ``whistlab`` command: run experiments, replay hand records, list presets.
 
 Every user error (bad file, key, value, record or play) ends as one line on standard error and exit
-code 2, with nothing written: inputs are validated before any output is opened.
+code 2, with nothing written: inputs are validated before any output is opened. So does a write
+that fails (a read-only folder, a full disk: `sim.files.WriteError` names the file and the
+system's error), with its temporary file removed; and any other file error, as a last resort.
 """
 
 from __future__ import annotations

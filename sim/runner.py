@@ -2,7 +2,9 @@
 
 Output layout of a run folder::
 
-    manifest.json                                  the experiment, versions and seeds
+    manifest.json                                  the experiment, versions, seeds, code fingerprint
+    journal.jsonl                                  every block file's SHA-256 (`sim.folder`)
+    lock                                           held by the run while it writes (`sim.folder`)
     hands/part-<variant>-<lineup>-00000.parquet …  one file per cell and block, zstd: `hands`
     games/part-<variant>-<lineup>-00000.parquet …  the `games` table (whole-game runs only)
 
@@ -11,9 +13,16 @@ Output layout of a run folder::
 A block's contents depend only on the experiment, its cell and its index (see `sim.spades.game`),
 so ``n_jobs``, the order in which blocks finish and the backend (joblib's processes here, or a Dask
 cluster) never change a byte. Workers return a block's finished Parquet files as bytes and this
-process writes each under a temporary name and renames it, so a block file is whole or absent:
-an interrupted run (even ``kill -9``) loses only the blocks in flight, and the same command
-finishes it. Memory does not grow with the number of hands: blocks stream through.
+process writes each under a temporary name, journals its checksum and renames it, so a block file
+is whole or absent: an interrupted run (even ``kill -9``) loses only the blocks in flight, and the
+same command finishes it. Memory does not grow with the number of hands: blocks stream through.
+
+The run holds the folder's lock from its first look at the folder to its last write, and before
+simulating anything it checks what the folder holds (`_plan`): the same experiment, made by the
+same code (a SHA-256 of ``sim/`` and ``strategies/``), every block file as the journal has it.
+A damaged or foreign block file is refused by name rather than simulated anew: something changed
+it that the user should know of, and deleting it is the one-line fix. A folder without any block
+file (a run that failed before its first block) is taken over by the next command.
 """
 
 from __future__ import annotations
