@@ -24,7 +24,7 @@ import polars as pl
 
 from sim.errors import UserError
 
-__all__ = ["CELL", "BlockSums", "Results", "block_pass", "block_units", "collect",
+__all__ = ["CELL", "BlockSums", "Results", "block_pass", "block_units", "check_blocks", "collect",
            "collect_each", "label", "open_results", "seat_rows"]
 
 CELL = ["variant", "lineup", "swapped"]
@@ -72,13 +72,14 @@ class Results:
     path: Path
     manifest: dict = field(repr=False)
     left_out: str | None = None  # what of the run this report leaves out, and why
+    notes: tuple[str, ...] = ()  # what `check_blocks` found doubtful (mixed code, no checksums)
 
     def only(self, cells: list[dict], why: str) -> Results:
         """The same results restricted to ``cells`` (the others named in ``left_out``)."""
         gone = [c["variant"] for c in self.cells if c not in cells]
         manifest = {**self.manifest, "experiment": {**self.experiment, "cells": cells}}
         left = f"Not in this report: {', '.join(dict.fromkeys(gone))} ({why})."
-        return Results(self.path, manifest, left if gone else None)
+        return Results(self.path, manifest, left if gone else None, self.notes)
 
     @property
     def experiment(self) -> dict:
@@ -235,6 +236,44 @@ def open_results(results: str | Path) -> Results:
         raise UserError("is a whole-games run without a games table (games/*.parquet)",
                         source=str(path))
     return res
+
+
+def check_blocks(res: Results) -> Results:
+    """Verify every block file of the folder against its journal (`sim.folder`): a file that is
+    damaged, replaced or foreign is a `UserError` naming it. Returns ``res`` with ``notes``,
+    each also a `sim.folder.FolderWarning`: blocks made by different code, or a folder from
+    before whistlab kept checksums (then each file's Parquet footer is checked instead)."""
+    import warnings
+
+    import pyarrow.parquet as pq
+
+    from sim.folder import JOURNAL, FolderWarning, block_files, describe_code, read_journal, verify_files
+
+    advice = "delete it and run `whistlab run` again to simulate that block anew"
+    entries = read_journal(res.path)
+    notes = []
+    if entries is None:
+        for path in block_files(res.path):
+            try:
+                pq.read_metadata(path)
+            except Exception:  # any unreadable footer: not a whole Parquet file
+                raise UserError(f"is damaged (not a whole Parquet file); {advice}",
+                                source=str(path)) from None
+        notes.append(f"The results folder has no {JOURNAL} (a folder made by a whistlab that "
+                     "did not keep block checksums): its blocks are not verified.")
+    else:
+        found = verify_files(res.path, entries, advice=advice)
+        codes = {json.dumps(e.get("code"), sort_keys=True): e.get("code")
+                 for e in found.values()}
+        codes.setdefault(json.dumps(res.manifest.get("code"), sort_keys=True),
+                         res.manifest.get("code"))
+        if len(codes) > 1:
+            notes.append(f"The run's blocks were made by {len(codes)} versions of the code ("
+                         + "; ".join(describe_code(c) for c in codes.values())
+                         + "): its results mix them.")
+    for note in notes:
+        warnings.warn(f"{res.path}: {note}", FolderWarning, stacklevel=2)
+    return Results(res.path, res.manifest, res.left_out, (*res.notes, *notes))
 
 
 def seat_rows(res: Results) -> pl.LazyFrame:

@@ -11,6 +11,8 @@ import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from sim.files import writing
+
 from .bag_figures import bag_rules
 from .nil import FEATURES
 from .stats import with_proportion_ci
@@ -356,6 +358,7 @@ def make_figures(res, tables: dict[str, pl.DataFrame], folder: Path,
         if fig is None:
             continue
         path = folder / f"{stem}.png"
-        fig.savefig(path, dpi=DPI)
+        with writing(path):
+            fig.savefig(path, dpi=DPI)
         out[stem] = path
     return out

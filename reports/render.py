@@ -345,7 +345,7 @@ def _lineups_info(res: Results) -> list[tuple[str, str]]:
 
 
 def _warning(res: Results) -> str | None:
-    notes = [res.left_out] if res.left_out else []
+    notes = [*res.notes, *([res.left_out] if res.left_out else [])]
     if not res.complete:
         done = res.blocks_done
         notes.append(f"The run is not finished: {sum(done.values())} of "

@@ -15,13 +15,24 @@ yardstick``) also gets its section (`reports.yardstick`).
 Memory stays bounded however many hands the run holds: statistics of one cell come from lazy
 polars scans aggregated before collecting (streaming engine), and pairings of cells read one
 block of every cell at a time (see `reports.data`).
+
+The report reads the folder under its shared lock (`sim.folder`: refused while ``whistlab run``
+writes it) after verifying every block file against the folder's journal, and is built in a
+temporary folder beside ``out`` (``.report.tmp<pid>``, removed on failure and, after a kill, by
+the next report). Its files are then renamed into ``out`` one by one, ``index.html`` (which is
+self-contained) last: a reader sees each file whole, the old one or the new one. Files of an
+earlier report that this one does not write again are removed; any other file in ``out`` is
+left alone.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 from sim.errors import UserError
+from sim.files import WriteError, os_reason, remove_stale, temporary, writing
 
 __all__ = ["TABLES", "build_report"]
 
@@ -34,48 +45,98 @@ NORWEGIAN_TABLES = ("declarations", "contracts", "scoring_modes", "game_length",
                     "norwegian_paired", "points")
 
 
-def _prepare(out: Path, figures) -> None:
-    """Create the report folders; remove the files of an earlier report that this one may not
-    write again (e.g. games tables after a hands run, or another game's report), and nothing
-    else."""
+def _known(figures) -> set[Path]:
+    """Every file a report may write, relative to its folder (of any game, with a yardstick)."""
+    from .yardstick import TABLES as YARDSTICK_TABLES
+
+    tables = (*TABLES, *PORTLAND_TABLES, *NORWEGIAN_TABLES, *YARDSTICK_TABLES)
+    return ({Path("index.html"), Path("summary.md")}
+            | {Path("tables") / f"{t}.csv" for t in tables}
+            | {Path("figures") / f"{f}.png" for f in figures})
+
+
+def _check_out(out: Path) -> None:
+    """Refuse, before any work, a report folder that is a file or holds a file where the
+    report needs a folder."""
     if out.exists() and not out.is_dir():
         raise UserError("is a file; give a folder for the report", source=str(out))
-    for sub, names in (("tables", [f"{t}.csv" for t in (*TABLES, *PORTLAND_TABLES,
-                                                             *NORWEGIAN_TABLES)]),
-                       ("figures", [f"{f}.png" for f in figures])):
-        folder = out / sub
-        if folder.exists() and not folder.is_dir():
+    for sub in ("tables", "figures"):
+        if (out / sub).exists() and not (out / sub).is_dir():
             raise UserError("is a file; the report needs this path for a folder",
-                            source=str(folder))
-        folder.mkdir(parents=True, exist_ok=True)
-        for name in names:
-            (folder / name).unlink(missing_ok=True)
+                            source=str(out / sub))
+
+
+def _publish(tmp: Path, out: Path, known: set[Path]) -> None:
+    """Rename the files of the report built in ``tmp`` into ``out`` one by one (tables and
+    figures, then summary.md, then index.html), then remove the files of an earlier report
+    that this one did not write again (e.g. games tables after a hands run, or another game's
+    report), and nothing else."""
+    new = sorted((p.relative_to(tmp) for p in tmp.rglob("*") if p.is_file()),
+                 key=lambda r: (r.name == "index.html", r.name == "summary.md", str(r)))
+    for sub in ("tables", "figures"):
+        with writing(out / sub):
+            (out / sub).mkdir(parents=True, exist_ok=True)
+    for rel in new:
+        with writing(out / rel):
+            os.replace(tmp / rel, out / rel)
+    for rel in known - set(new):
+        with writing(out / rel):
+            (out / rel).unlink(missing_ok=True)
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def build_report(results: str | Path, out: str | Path) -> Path:
     """Write the report of the results folder ``results`` into ``out``; returns the path of
-    ``index.html``. Raises `sim.errors.UserError` when ``results`` is not a results folder."""
+    ``index.html``. Raises `sim.errors.UserError` when ``results`` is not a results folder, is
+    being written, or holds a block file that is damaged or foreign (see the module's
+    docstring); warns (`sim.folder.FolderWarning`) about blocks of mixed code."""
+    from sim.folder import lock_folder
+
+    from .data import check_blocks, open_results
+    from .figures import FIGURES
+    from .norwegian_figures import NORWEGIAN_FIGURES
+    from .portland_figures import PORTLAND_FIGURES
+
+    res = open_results(results)
+    if res.game not in ("spades", "portland", "norwegian"):
+        raise UserError(f"the report for {res.game} is not implemented yet (its run summary is "
+                        "printed by `whistlab run`)", source=str(results))
+    out = Path(out)
+    _check_out(out)
+    with lock_folder(res.path, "report", shared=True):
+        res = check_blocks(res)
+        tmp = temporary(out)
+        try:
+            with writing(out):
+                out.parent.mkdir(parents=True, exist_ok=True)
+                remove_stale(out.parent.glob(f".{out.name}.tmp*"))  # of killed reports
+                (tmp / "tables").mkdir(parents=True)
+                (tmp / "figures").mkdir()
+            _build(res, tmp)
+            _publish(tmp, out, _known([*FIGURES, *PORTLAND_FIGURES, *NORWEGIAN_FIGURES]))
+        except BaseException as err:
+            shutil.rmtree(tmp, ignore_errors=True)
+            if isinstance(err, WriteError) and tmp in err.path.parents:  # name it in ``out``
+                raise WriteError(out / err.path.relative_to(tmp), err.reason) from None
+            if isinstance(err, OSError):
+                raise WriteError(out, os_reason(err)) from None
+            raise
+    return out / "index.html"
+
+
+def _build(res, out: Path) -> Path:
+    """Write the report of ``res`` into the (new, empty) folder ``out``."""
     # imported here, not at the top: `import reports` (which `whistlab run` does for its
     # summary) should not pay for scipy and matplotlib
     from .bags import bag_consumers, bag_units, bags_section
     from .compare import HeadToHead, PairedVariants, compare_tables
-    from .data import block_pass, open_results
-    from .figures import FIGURES, make_figures
+    from .data import block_pass
+    from .figures import make_figures
     from .nil import nil_section
-    from .norwegian_figures import NORWEGIAN_FIGURES
-    from .portland_figures import PORTLAND_FIGURES
-    from .render import render_html, render_markdown
 
-    res = open_results(results)
-    game = res.game
-    if game not in ("spades", "portland", "norwegian"):
-        raise UserError(f"the report for {game} is not implemented yet (its run summary is "
-                        "printed by `whistlab run`)", source=str(results))
-    out = Path(out)
-    _prepare(out, [*FIGURES, *PORTLAND_FIGURES, *NORWEGIAN_FIGURES])
-    if game == "portland":
+    if res.game == "portland":
         return _portland(res, out)
-    if game == "norwegian":
+    if res.game == "norwegian":
         return _norwegian(res, out)
 
     res = _four_in_partnerships(res)
@@ -90,15 +151,27 @@ def build_report(results: str | Path, out: str | Path) -> Path:
     sections = {"nil": nil, "bags": bags, "compare": compare}
 
     tables = {name: frame for s in sections.values() for name, frame in s["tables"].items()}
-    for name, frame in tables.items():
-        frame.write_csv(out / "tables" / f"{name}.csv")
+    _write_tables(tables, out)
     figures = make_figures(res, tables, out / "figures")
-    (out / "summary.md").write_text(render_markdown(res, sections, tables, figures),
-                                    encoding="utf-8")
-    index = out / "index.html"
-    index.write_text(render_html(res, sections, tables, figures), encoding="utf-8")
+    _write_pages(res, sections, tables, figures, out)
     _yardstick(res, out)
-    return index
+    return out / "index.html"
+
+
+def _write_tables(tables: dict, out: Path) -> None:
+    for name, frame in tables.items():
+        path = out / "tables" / f"{name}.csv"
+        with writing(path):
+            frame.write_csv(path)
+
+
+def _write_pages(res, sections: dict, tables: dict, figures: dict, out: Path) -> None:
+    """summary.md and index.html."""
+    from .render import render_html, render_markdown
+
+    for name, render in (("summary.md", render_markdown), ("index.html", render_html)):
+        with writing(out / name):
+            (out / name).write_text(render(res, sections, tables, figures), encoding="utf-8")
 
 
 def _portland(res, out: Path) -> Path:
@@ -122,20 +195,15 @@ def _study(res, out: Path, report: dict, registry: dict) -> Path:
     """Write a game's study: ``report`` (``{"tables": ..., "findings": {section: [...]}}``),
     its tables, the figures of ``registry`` and the two pages laid out by `render.layout`."""
     from .figures import make_figures
-    from .render import render_html, render_markdown
 
     tables = report["tables"]
     sections = {key: {"findings": found} for key, found in report["findings"].items()}
     sections.setdefault("cells", {"findings": []})
-    for name, frame in tables.items():
-        frame.write_csv(out / "tables" / f"{name}.csv")
+    _write_tables(tables, out)
     figures = make_figures(res, tables, out / "figures", registry)
-    (out / "summary.md").write_text(render_markdown(res, sections, tables, figures),
-                                    encoding="utf-8")
-    index = out / "index.html"
-    index.write_text(render_html(res, sections, tables, figures), encoding="utf-8")
+    _write_pages(res, sections, tables, figures, out)
     _yardstick(res, out)
-    return index
+    return out / "index.html"
 
 
 def _yardstick(res, out: Path) -> None:

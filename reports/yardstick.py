@@ -23,6 +23,8 @@ from pathlib import Path
 
 import polars as pl
 
+from sim.files import writing
+
 from .data import CELL, Results, collect
 from .render import View, _html_table, _md_table, cell, count, num, pct, text
 from .stats import sums, with_means, with_proportion_ci
@@ -281,7 +283,8 @@ def _insert(page: Path, fragment: str, mark: str) -> None:
     text_ = page.read_text(encoding="utf-8")
     at = text_.find(mark)
     text_ = text_[:at] + fragment + text_[at:] if at >= 0 else text_ + fragment
-    page.write_text(text_, encoding="utf-8")
+    with writing(page):
+        page.write_text(text_, encoding="utf-8")
 
 
 def add_yardstick_section(res: Results, out: str | Path) -> bool:
@@ -295,7 +298,8 @@ def add_yardstick_section(res: Results, out: str | Path) -> bool:
     if section is None:
         return False
     for name, frame in section["tables"].items():
-        frame.write_csv(out / "tables" / f"{name}.csv")
+        with writing(out / "tables" / f"{name}.csv"):
+            frame.write_csv(out / "tables" / f"{name}.csv")
     _insert(out / "index.html", _html(section), MARK_HTML)
     _insert(out / "summary.md", _markdown(section), MARK_MD)
     return True

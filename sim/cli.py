@@ -1,19 +1,25 @@
 """The ``whistlab`` command: run experiments, replay hand records, list presets.
 
 Every user error (bad file, key, value, record or play) ends as one line on standard error and exit
-code 2, with nothing written: inputs are validated before any output is opened.
+code 2, with nothing written: inputs are validated before any output is opened. So does a write
+that fails (a read-only folder, a full disk: `sim.files.WriteError` names the file and the
+system's error), with its temporary file removed; and any other file error, as a last resort.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
+import warnings
 from pathlib import Path
 
 from . import __version__
 from .errors import UserError
+from .files import atomic_write, os_reason
+from .folder import check_outside
 from .inputs import shipped_names
 
 __all__ = ["main"]
@@ -132,14 +138,12 @@ def cmd_run(args) -> int:
     out = Path(args.out) if args.out else Path("results") / exp.name
     _check_output(out, "--out", folder=True)
     _check_output(args.records, "--records")
+    check_outside(args.records, out, "--records")
     if args.scheduler and args.backend != "dask":
         raise UserError("--scheduler goes with --backend dask")
     run_experiment(exp, out, n_jobs=args.n_jobs, progress=not args.quiet,
-                   records=bool(args.records), backend=args.backend, scheduler=args.scheduler)
-    if args.records:
-        from .records import collect_records
-
-        collect_records(out, exp, args.records)
+                   records=args.records or False, backend=args.backend,
+                   scheduler=args.scheduler)
     print(f"results: {out}")
     print(format_summary(summarize(out)))
     return 0
@@ -152,7 +156,7 @@ def cmd_replay(args) -> int:
     results = replay_file(args.records, args.rules)  # all checked before anything is written
     lines = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in results)
     if args.out:
-        Path(args.out).write_text(lines, encoding="utf-8")
+        atomic_write(lines.encode("utf-8"), args.out)
     else:
         sys.stdout.write(lines)
     return 0
@@ -163,16 +167,35 @@ def cmd_report(args) -> int:
 
     out = Path(args.out) if args.out else Path(args.results) / "report"
     _check_output(out, "--out", folder=True)
-    index = build_report(args.results, out)
+    check_outside(out, args.results, "--out")
+    with _warnings_on_stderr():
+        index = build_report(args.results, out)
     print(f"report: {index}")
     return 0
+
+
+@contextlib.contextmanager
+def _warnings_on_stderr():
+    """A results folder's warnings (`sim.folder.FolderWarning`: mixed code, no checksums), one
+    line each on standard error."""
+    from .folder import FolderWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", FolderWarning)
+        yield
+    for w in caught:
+        if issubclass(w.category, FolderWarning):
+            print(f"whistlab: warning: {w.message}", file=sys.stderr)
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
 
 
 def cmd_yardstick(args) -> int:
     from .yardstick import compute_yardstick, format_yardstick
 
-    info = compute_yardstick(args.results, sample=args.sample, seed=args.seed,
-                             n_jobs=args.n_jobs, progress=not args.quiet)
+    with _warnings_on_stderr():
+        info = compute_yardstick(args.results, sample=args.sample, seed=args.seed,
+                                 n_jobs=args.n_jobs, progress=not args.quiet)
     print(f"yardstick: {Path(args.results) / 'yardstick'}")
     print(format_yardstick(info))
     return 0
@@ -183,6 +206,7 @@ def cmd_tune(args) -> int:
 
     spec = load_tune(args.file)
     out = Path(args.out or Path("results") / f"tune_{spec.name}")
+    _check_output(out, "--out", folder=True)
     summary = run_tune(spec, out, n_jobs=args.n_jobs,
                        progress=(lambda message: None) if args.quiet else print)
     hold = summary["holdout"]
@@ -228,6 +252,10 @@ def main(argv=None) -> int:
     except BrokenPipeError:  # e.g. `whistlab replay f | head`: the reader left, nothing to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit flush
         return 0
+    except OSError as err:  # a file error no command turned into a WriteError: still one line
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"whistlab: error: {where}{os_reason(err)}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

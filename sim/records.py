@@ -36,13 +36,11 @@ def read_jsonl(path: str | Path) -> list[tuple[int, dict]]:
 
 
 def write_jsonl(records, path: str | Path) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        for rec in records:
-            f.write(json.dumps(rec, separators=(",", ":")) + "\n")
-    tmp.replace(path)
+    """Write records as JSON Lines, whole or not at all (`sim.files.atomic_write`)."""
+    from .files import atomic_write
+
+    atomic_write("".join(json.dumps(rec, separators=(",", ":")) + "\n"
+                         for rec in records).encode(), path)
 
 
 @dataclass(eq=False)
@@ -248,11 +246,18 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
 
 def collect_records(out: Path, exp, target: str | Path) -> None:
     """Concatenate the blocks' record files (``out/records/part-*.jsonl``), cell by cell in
-    block order."""
+    block order, into ``target``: written under a temporary name and renamed when whole (the
+    temporaries of killed runs are removed first)."""
+    from .files import remove_stale, temporary, writing
+
     parts = [Path(out) / "records" / f"part-{cell.key}-{b:05d}.jsonl"
              for cell in exp.cells for b in range(exp.n_blocks)]
     target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with open(target, "w", encoding="utf-8") as f:
-        for p in parts:
-            f.write(p.read_text(encoding="utf-8"))
+    tmp = temporary(target)
+    with writing(target, tmp):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale(target.parent.glob(f".{target.name}.tmp*"))
+        with open(tmp, "wb") as f:
+            for p in parts:
+                f.write(p.read_bytes())
+        tmp.replace(target)

@@ -2,7 +2,9 @@
 
 Output layout of a run folder::
 
-    manifest.json                                  the experiment, versions and seeds
+    manifest.json                                  the experiment, versions, seeds, code fingerprint
+    journal.jsonl                                  every block file's SHA-256 (`sim.folder`)
+    lock                                           held by the run while it writes (`sim.folder`)
     hands/part-<variant>-<lineup>-00000.parquet …  one file per cell and block, zstd: `hands`
     games/part-<variant>-<lineup>-00000.parquet …  the `games` table (whole-game runs only)
 
@@ -11,9 +13,16 @@ Output layout of a run folder::
 A block's contents depend only on the experiment, its cell and its index (see `sim.spades.game`),
 so ``n_jobs``, the order in which blocks finish and the backend (joblib's processes here, or a Dask
 cluster) never change a byte. Workers return a block's finished Parquet files as bytes and this
-process writes each under a temporary name and renames it, so a block file is whole or absent:
-an interrupted run (even ``kill -9``) loses only the blocks in flight, and the same command
-finishes it. Memory does not grow with the number of hands: blocks stream through.
+process writes each under a temporary name, journals its checksum and renames it, so a block file
+is whole or absent: an interrupted run (even ``kill -9``) loses only the blocks in flight, and the
+same command finishes it. Memory does not grow with the number of hands: blocks stream through.
+
+The run holds the folder's lock from its first look at the folder to its last write, and before
+simulating anything it checks what the folder holds (`_plan`): the same experiment, made by the
+same code (a SHA-256 of ``sim/`` and ``strategies/``), every block file as the journal has it.
+A damaged or foreign block file is refused by name rather than simulated anew: something changed
+it that the user should know of, and deleting it is the one-line fix. A folder without any block
+file (a run that failed before its first block) is taken over by the next command.
 """
 
 from __future__ import annotations
@@ -22,6 +31,8 @@ import contextlib
 import io
 import json
 import os
+import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
 import joblib
@@ -32,10 +43,25 @@ import pyarrow.parquet as pq
 from . import __version__
 from .errors import UserError
 from .experiment import Cell, Experiment
+from .files import atomic_write, remove_stale, temporary, writing
+from .folder import (
+    MANIFEST,
+    append_journal,
+    block_files,
+    check_outside,
+    code_fingerprint,
+    compact_journal,
+    describe_code,
+    digest,
+    lock_folder,
+    read_journal,
+    verify_files,
+)
 from .games import game_of
 from .lineup import Lineup
+from .workers import local_workers
 
-__all__ = ["block_path", "run_block", "run_experiment", "simulate_block", "write_block"]
+__all__ = ["BlockFiles", "block_path", "run_block", "run_experiment", "simulate_block", "write_block"]
 
 TABLES = ("hands", "games")
 LABELS = ("variant", "lineup")  # string columns: dictionary pages in Parquet, strings when read
@@ -85,14 +111,25 @@ def _parquet(table: pa.Table, metadata: dict) -> bytes:
     return sink.getvalue()
 
 
+class BlockFiles(dict):
+    """A block's finished files, bytes by table name, and ``code``: the fingerprint of the code
+    that made them (`sim.folder.code_fingerprint`, also in each file's metadata)."""
+
+    code: dict | None = None
+
+
 def run_block(exp: Experiment, c: int, block: int, records: bool = False):
     """Simulate block ``block`` of cell ``c``; returns ``(c, block, files)``: each finished
-    file's bytes by table name (``"records"``: the hand records as JSON Lines)."""
+    file's bytes by table name (``"records"``: the hand records as JSON Lines), a
+    `BlockFiles`."""
     cell = exp.cells[c]
     result, offset = simulate_block(exp, cell, block)
     hands, games = game_of(cell.rules).block_tables(result, offset)
-    meta = {"experiment": exp.to_dict(), "cell": c, "block": block, "version": __version__}
-    out = {"hands": _parquet(_labelled(hands, cell), meta)}
+    code = code_fingerprint()
+    meta = {"experiment": exp.to_dict(), "cell": c, "block": block, "version": __version__,
+            "code": code}  # the code that made it (`sim.folder`)
+    out = BlockFiles(hands=_parquet(_labelled(hands, cell), meta))
+    out.code = code
     if games is not None:
         out["games"] = _parquet(_labelled(games, cell), meta)
     if records:
@@ -102,20 +139,40 @@ def run_block(exp: Experiment, c: int, block: int, records: bool = False):
     return c, block, out
 
 
-def _atomic_write(data: bytes, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)  # atomic: the file is whole or absent
+def _metadata(data: bytes) -> dict:
+    """The ``whistlab`` metadata of a block file's bytes (read from its footer)."""
+    return json.loads(pq.read_schema(pa.BufferReader(data)).metadata[b"whistlab"])
+
+
+def _code(files: dict[str, bytes]) -> dict | None:
+    """The fingerprint of the code that made a block's files (read from the hands file's
+    footer when ``files`` is a plain dict, not a `BlockFiles`)."""
+    code = getattr(files, "code", None)
+    return code if code is not None else _metadata(files["hands"]).get("code")
 
 
 def write_block(files: dict[str, bytes], out: Path, cell: Cell, block: int) -> None:
-    """Write one block's files; `hands` last, because its presence marks the block done."""
-    if "records" in files:
-        _atomic_write(files["records"], out / "records" / f"part-{cell.key}-{block:05d}.jsonl")
-    if "games" in files:
-        _atomic_write(files["games"], block_path(out, "games", cell, block))
-    _atomic_write(files["hands"], block_path(out, "hands", cell, block))
+    """Write one block's files: each under a temporary name, then their lines in the journal
+    (`sim.folder`), then each renamed into place, `hands` last because its presence marks the
+    block done. A failed write removes the block's temporaries."""
+    out = Path(out)
+    code = _code(files)
+    paths = {"records": out / "records" / f"part-{cell.key}-{block:05d}.jsonl",
+             "games": block_path(out, "games", cell, block),
+             "hands": block_path(out, "hands", cell, block)}
+    order = [t for t in ("records", "games", "hands") if t in files]
+    temps = {t: temporary(paths[t]) for t in order}
+    with writing(paths[order[0]], *temps.values()):
+        for t in order:
+            with writing(paths[t], *temps.values()):
+                paths[t].parent.mkdir(parents=True, exist_ok=True)
+                temps[t].write_bytes(files[t])
+        append_journal(out, [{"file": f"{t}/{paths[t].name}", "sha256": digest(files[t]),
+                              "bytes": len(files[t]), "code": code}
+                             for t in order if t in TABLES])
+        for t in order:
+            with writing(paths[t], *temps.values()):
+                os.replace(temps[t], paths[t])  # atomic: the file is whole or absent
 
 
 def _manifest(exp: Experiment) -> dict:
@@ -123,36 +180,96 @@ def _manifest(exp: Experiment) -> dict:
             "seeds": {"root": exp.seed, "deals": "SeedSequence(root, spawn_key=(1, block, "
                       "hand_no, group))", "play": "SeedSequence(root, spawn_key=(2, block))"},
             "versions": {"whistlab": __version__, "numpy": np.__version__,
-                         "pyarrow": pa.__version__}}
+                         "pyarrow": pa.__version__},
+            "code": code_fingerprint()}
 
 
-def _block_done(exp: Experiment, out: Path, c: int, block: int) -> bool:
-    """Whether a block's files exist and are whole; a damaged one is reported, not guessed at."""
-    cell = exp.cells[c]
-    paths = [block_path(out, "hands", cell, block)]
-    if exp.mode == "games":
-        paths.append(block_path(out, "games", cell, block))
-    if not all(p.exists() for p in paths):
-        return False  # simulated anew; a lone games or hands file is overwritten
-    for path in paths:
+@dataclass
+class _Plan:
+    """What a run finds in its folder: whether to write the manifest (a new folder, or one taken
+    over), the journal entries of its verified block files, and the blocks done."""
+
+    write_manifest: bool
+    entries: dict[str, dict]
+    done: set[tuple[int, int]]
+
+
+def _plan(exp: Experiment, out: Path) -> _Plan:
+    """Check the folder ``out`` for ``exp`` (read only): refused when it holds another experiment,
+    or blocks of other code, or a block file that is damaged or foreign; a folder without any
+    block file (a run that failed before its first block) is taken over."""
+    manifest = _manifest(exp)
+    path = out / MANIFEST
+    has_blocks = bool(block_files(out))
+    write = True
+    if path.exists():
         try:
-            meta = json.loads(pq.read_schema(path).metadata[b"whistlab"])
-            ok = (meta["experiment"] == exp.to_dict() and meta["cell"] == c
-                  and meta["block"] == block)
-        except Exception:  # any unreadable footer or metadata: the file is not whole
-            ok = False
+            old = json.loads(path.read_text(encoding="utf-8"))
+            same_experiment = old["experiment"] == manifest["experiment"]
+        except (ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError):
+            raise UserError("is not a whistlab manifest; choose another --out folder",
+                            source=str(path)) from None
+        write = not same_experiment or old.get("code") != manifest["code"]
+        if write and has_blocks:
+            if not same_experiment:
+                raise UserError("holds the results of a different experiment; choose another "
+                                "--out folder or delete this one", source=str(out))
+            raise UserError(f"holds blocks made by other code ({describe_code(old.get('code'))}"
+                            f"; this is {describe_code(manifest['code'])}), which this code "
+                            "cannot resume; to start afresh, choose another --out folder or "
+                            "delete this one", source=str(out))
+    cells = {cell.key: c for c, cell in enumerate(exp.cells)}
+    wanted = manifest["experiment"]
+
+    def check(file: Path, data: bytes, entry: dict) -> None:
+        key, _, number = file.stem.removeprefix("part-").rpartition("-")
+        c = cells.get(key)
+        ok = c is not None and number.isdigit() and int(number) < exp.n_blocks
+        if ok:
+            try:
+                meta = _metadata(data)
+                ok = (meta["experiment"] == wanted and meta["cell"] == c
+                      and meta["block"] == int(number) and meta.get("code") == manifest["code"])
+            except Exception:  # an unreadable footer or metadata
+                ok = False
         if not ok:
-            raise UserError("is damaged or not a block of this experiment; delete it and run "
-                            "again to simulate that block anew", source=str(path))
-    return True
+            raise UserError("is not a block of this experiment and code; delete it and run "
+                            "again to simulate that block anew", source=str(file))
+
+    entries = verify_files(out, read_journal(out), check) if has_blocks else {}
+    finished = {name for name in entries}
+    done = set()
+    for c, cell in enumerate(exp.cells):
+        for b in range(exp.n_blocks):
+            needed = [f"{t}/{block_path(out, t, cell, b).name}"
+                      for t in (("hands", "games") if exp.mode == "games" else ("hands",))]
+            if all(n in finished for n in needed):
+                done.add((c, b))
+    return _Plan(write, entries, done)
+
+
+def _start(out: Path, exp: Experiment, plan: _Plan, held) -> None:
+    """Prepare the locked folder: remove the temporaries of killed processes, rewrite the
+    journal with the verified files only, and write the manifest when it is new."""
+    held.wrote = True
+    with writing(out):
+        remove_stale([*out.glob(".*"), *out.glob("*/.*")], only_dead=False)  # we hold the lock
+    compact_journal(out, plan.entries)
+    if plan.write_manifest:
+        atomic_write(json.dumps(_manifest(exp), indent=1).encode(), out / MANIFEST)
+
+
+CONNECT_SECONDS = 5  # how long to try to reach a Dask scheduler given by its address
 
 
 @contextlib.contextmanager
 def _backend(backend: str, scheduler: str | None, n_jobs: int):
-    """joblib's local processes ("loky"), or a Dask cluster ("dask"): the one at ``scheduler``,
-    else a local cluster of ``n_jobs`` single-threaded worker processes."""
+    """joblib's local processes ("loky", workers that die with this process: `sim.workers`), or
+    a Dask cluster ("dask"): the one at ``scheduler`` (reached within `CONNECT_SECONDS`), else a
+    local cluster of ``n_jobs`` single-threaded worker processes."""
     if backend == "loky":
-        yield n_jobs
+        with local_workers():
+            yield n_jobs
         return
     try:
         from dask.distributed import Client, LocalCluster
@@ -160,7 +277,12 @@ def _backend(backend: str, scheduler: str | None, n_jobs: int):
         raise UserError("--backend dask needs dask.distributed: pip install "
                         "'whistlab[dask]'") from None
     if scheduler:
-        client, cluster = Client(scheduler), None
+        try:
+            client, cluster = Client(scheduler, timeout=CONNECT_SECONDS), None
+        except (OSError, TimeoutError, ValueError) as err:
+            reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+            raise UserError(f"cannot reach the Dask scheduler at {scheduler} within "
+                            f"{CONNECT_SECONDS} s: {reason}", source="--scheduler") from None
     else:
         workers = n_jobs if n_jobs > 0 else max(1, os.cpu_count() + 1 + n_jobs)  # joblib's
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
@@ -176,40 +298,83 @@ def _backend(backend: str, scheduler: str | None, n_jobs: int):
 
 
 def run_experiment(exp: Experiment, out: str | Path, n_jobs: int = 1, progress: bool = False,
-                   records: bool = False, backend: str = "loky",
+                   records: bool | str | Path = False, backend: str = "loky",
                    scheduler: str | None = None) -> Path:
-    """Simulate every block not yet on disk. A folder holding another experiment is refused."""
-    out = Path(out)
-    manifest_path = out / "manifest.json"
-    manifest = _manifest(exp)
-    if manifest_path.exists():
-        try:
-            old = json.loads(manifest_path.read_text())["experiment"]
-        except (ValueError, KeyError, TypeError, IndexError):
-            raise UserError("is not a whistlab manifest; choose another --out folder",
-                            source=str(manifest_path)) from None
-        if old != manifest["experiment"]:
-            raise UserError("holds the results of a different experiment; choose another --out "
-                            "folder or delete this one", source=str(out))
-    todo = [(c, b) for c in range(len(exp.cells)) for b in range(exp.n_blocks)
-            if records or not _block_done(exp, out, c, b)]
-    if not manifest_path.exists():
-        out.mkdir(parents=True, exist_ok=True)
-        _atomic_write(json.dumps(manifest, indent=1).encode(), manifest_path)
-    for stale in out.glob("*/.part-*.tmp*"):  # half-written files of an interrupted run
-        stale.unlink()
-    with _backend(backend, scheduler, n_jobs) as jobs:
-        tasks = (joblib.delayed(run_block)(exp, c, b, records) for c, b in todo)
-        results = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
-        bar = None
-        if progress:
-            from tqdm import tqdm
+    """Simulate every block not yet on disk, holding the folder's lock (`sim.folder`).
 
-            bar = tqdm(total=len(todo), unit="block", desc=exp.name)
-        for c, block, files in results:  # in order of completion
+    Refused at once: a folder another process writes or reads, one holding another experiment
+    or blocks of other code, a damaged or foreign block file. ``records``: also write every
+    block's hand records (``records/part-*.jsonl``); a path: and concatenate them into that
+    file when the run ends (`sim.records.collect_records`). A Dask scheduler is reached before
+    a new folder is made, so a scheduler that cannot be reached leaves nothing behind."""
+    out = Path(out)
+    target = None if isinstance(records, bool) else Path(records)
+    check_outside(target, out, "--records")
+    made = not out.exists()
+    try:
+        with contextlib.ExitStack() as stack:
+            plan = None
+            if not made:
+                held = stack.enter_context(lock_folder(out, "run"))
+                plan = _plan(exp, out)
+            jobs = stack.enter_context(_backend(backend, scheduler, n_jobs))
+            if plan is None:
+                with writing(out):
+                    try:
+                        out.mkdir(parents=True)
+                    except FileExistsError:  # made meanwhile by another process: not ours
+                        made = False
+                held = stack.enter_context(lock_folder(out, "run"))
+                plan = _plan(exp, out)
+            _start(out, exp, plan, held)
+            _simulate(exp, out, plan, jobs, progress, bool(records))
+            compact_journal(out)
+            if target is not None:
+                from .records import collect_records
+
+                collect_records(out, exp, target)
+    except BaseException:
+        if made:  # a new folder in which nothing was written
+            with contextlib.suppress(OSError):
+                out.rmdir()
+        raise
+    return out
+
+
+def _simulate(exp: Experiment, out: Path, plan: _Plan, jobs: int, progress: bool,
+              records: bool) -> None:
+    """Run the blocks not done (all, for records) and write each as it finishes."""
+    todo = [(c, b) for c in range(len(exp.cells)) for b in range(exp.n_blocks)
+            if records or (c, b) not in plan.done]
+    tasks = (joblib.delayed(run_block)(exp, c, b, records) for c, b in todo)
+    results = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(todo), unit="block", desc=exp.name)
+    try:
+        with warnings.catch_warnings():  # a failed write cancels the blocks in flight: no news
+            warnings.filterwarnings("ignore", ".*tasks which were still being processed",
+                                    UserWarning)
+            _write_results(exp, out, results, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _write_results(exp: Experiment, out: Path, results, bar) -> None:
+    """Write each block as it comes (in order of completion); a failure stops the workers."""
+    code = code_fingerprint()
+    try:
+        for c, block, files in results:
+            made_by = _code(files)
+            if made_by != code:  # a Dask worker with another installation
+                raise UserError(f"a worker runs other code ({describe_code(made_by)}) than this "
+                                f"process ({describe_code(code)}); install the same whistlab "
+                                "on every worker")
             write_block(files, out, exp.cells[c], block)
             if bar is not None:
                 bar.update()
-        if bar is not None:
-            bar.close()
-    return out
+    finally:
+        results.close()  # cancels the blocks not yet returned

@@ -63,6 +63,7 @@ import numpy as np
 
 from .errors import UserError, did_you_mean
 from .experiment import FOLDER_NAME, check_name
+from .files import atomic_file, atomic_write
 from .games import game_of
 from .inputs import read_toml, shipped_file
 from .lineup import Lineup
@@ -294,13 +295,19 @@ def _interval(x: np.ndarray) -> dict:
 
 
 def run_tune(spec: TuneSpec, out: str | Path, n_jobs: int = 1, progress=print) -> dict:
-    """Search, evaluate on held-out deals, write the outputs; returns the summary."""
+    """Search, evaluate on held-out deals, write the outputs (each whole or absent: a failed
+    write is a `sim.files.WriteError`); returns the summary."""
+    from .workers import local_workers
+
+    with local_workers():
+        return _run_tune(spec, Path(out), n_jobs, progress)
+
+
+def _run_tune(spec: TuneSpec, out: Path, n_jobs: int, progress) -> dict:
     from joblib import Parallel, delayed
 
     from strategies import make_strategy
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     s = spec.search
     count_key, holdout_key, unit, _ = OBJECTIVES[s["objective"]]
     evaluate = duplicate_games if s["objective"] == "games" else duplicate_points
@@ -377,9 +384,10 @@ def _write(out: Path, spec: TuneSpec, tuned: dict, history: list[dict], summary:
     gain = describe(summary["holdout"]["gain"], spec.search["objective"], difference=True)
     lines = [f"# tuned by whistlab tune ({spec.name}); held-out gain {gain}"]
     lines += [f"{k} = {json.dumps(v)}" for k, v in tuned.items()]
-    (out / "tuned.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    pq.write_table(pa.Table.from_pylist(history), out / "search.parquet")
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    atomic_write(("\n".join(lines) + "\n").encode(), out / "tuned.toml")
+    with atomic_file(out / "search.parquet") as tmp:
+        pq.write_table(pa.Table.from_pylist(history), tmp)
+    atomic_write((json.dumps(summary, indent=2) + "\n").encode(), out / "summary.json")
     names = list(spec.bounds)
     fig, axes = plt.subplots(1, 1 + len(names), figsize=(4 * (1 + len(names)), 3.2),
                              squeeze=False)
@@ -397,5 +405,6 @@ def _write(out: Path, spec: TuneSpec, tuned: dict, history: list[dict], summary:
         ax.axvline(tuned[name], color="k", lw=1)
         ax.set(xlabel=name, title=f"{name} (tuned {tuned[name]:.3g})")
     fig.tight_layout()
-    fig.savefig(out / "search.png", dpi=110)
+    with atomic_file(out / "search.png") as tmp:
+        fig.savefig(tmp, dpi=110, format="png")
     plt.close(fig)

@@ -51,6 +51,7 @@ import pyarrow.parquet as pq
 
 from .cards import SUITS, Deck
 from .errors import UserError
+from .files import writing
 
 __all__ = ["APPROXIMATION_NOTE", "CellPlan", "compute_yardstick", "dd_tricks", "format_yardstick",
            "plan_cell", "read_yardstick", "require_endplay", "sample_keys", "to_deal"]
@@ -401,8 +402,8 @@ def _write(table: pa.Table, path: Path, meta: dict) -> None:
 # --- the run -------------------------------------------------------------------------------------
 
 
-def _open_run(results: str | Path) -> tuple[Path, dict]:
-    """The results folder and its manifest, checked as the report checks them
+def _open_run(results: str | Path):
+    """The results folder (`reports.data.Results`), checked as the report checks it
     (`reports.data.open_results`), with the rules of every cell and room for the yardstick."""
     from reports.data import open_results
 
@@ -415,20 +416,55 @@ def _open_run(results: str | Path) -> tuple[Path, dict]:
     if out.exists() and not out.is_dir():
         raise UserError("is a file; the yardstick needs this path for its folder",
                         source=str(out))
-    return path, manifest
+    return res
 
 
 def compute_yardstick(results: str | Path, sample: int = 1000, seed: int = 1, n_jobs: int = -1,
                       progress: bool = False) -> dict:
     """Solve a sample of ``sample`` deals of the run in ``results`` double dummy in every cell
     that DDS can solve; write ``results/yardstick/`` (replacing an earlier yardstick) and
-    return its manifest (also ``yardstick/manifest.json``)."""
-    import joblib
+    return its manifest (also ``yardstick/manifest.json``).
+
+    The yardstick writes into the results folder, so it holds the folder's lock as a writer
+    (`sim.folder`: refused while a run writes it or a report reads it) and reads only block
+    files that match the folder's journal (`reports.data.check_blocks`). It is built in a
+    temporary folder (``.yardstick.tmp<pid>``) that replaces ``yardstick/`` when whole; a write
+    that fails is a `sim.files.WriteError` naming the file under ``yardstick/``."""
+    from reports.data import check_blocks
+
+    from .files import WriteError, os_reason, remove_stale
+    from .folder import lock_folder
 
     if sample < 1:
         raise UserError(f"the sample must be at least one deal, not {sample}")
-    path, manifest = _open_run(results)
+    res = _open_run(results)
     require_endplay()
+    with lock_folder(res.path, "yardstick") as held:
+        res = check_blocks(res)
+        held.wrote = True
+        path = res.path
+        with writing(path):
+            remove_stale([*path.glob(".yardstick.tmp*"), *path.glob(".yardstick.old*")],
+                         only_dead=False)  # of killed yardsticks: the lock excludes others
+        tmp = path / f".yardstick.tmp{os.getpid()}"
+        try:
+            return _compute(res, sample, seed, n_jobs, progress, tmp)
+        except BaseException as err:
+            shutil.rmtree(tmp, ignore_errors=True)
+            if isinstance(err, WriteError) and tmp in err.path.parents:
+                raise WriteError(path / "yardstick" / err.path.relative_to(tmp),
+                                 err.reason) from None
+            if isinstance(err, OSError):
+                raise WriteError(path / "yardstick", os_reason(err)) from None
+            raise
+
+
+def _compute(res, sample: int, seed: int, n_jobs: int, progress: bool, tmp: Path) -> dict:
+    import joblib
+
+    from .workers import local_workers
+
+    path, manifest = res.path, res.manifest
     from endplay.config import __version__ as endplay_version
 
     exp = manifest["experiment"]
@@ -449,9 +485,8 @@ def compute_yardstick(results: str | Path, sample: int = 1000, seed: int = 1, n_
     settings = {"sample": sample, "seed": seed, "deals": int(len(keys)),
                 "endplay": endplay_version}
 
-    tmp = path / f".yardstick.tmp{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
+    with writing(path / "yardstick"):
+        tmp.mkdir()
     cells = {p.key: {"variant": p.cell["variant"], "lineup": p.cell["lineup"],
                      "swapped": p.cell["swapped"], "rows": 0, "left_out": 0}
              for p in solvable}
@@ -493,32 +528,32 @@ def compute_yardstick(results: str | Path, sample: int = 1000, seed: int = 1, n_
 
         bar = tqdm(total=len(keys), unit="deal", desc="yardstick", delay=0.5)
     started = time.perf_counter()
-    try:
-        for result in joblib.Parallel(n_jobs=n_jobs, return_as="generator")(tasks()):
-            state, last = pending.popleft()
-            state.done.append(result)
-            if not last:
-                continue
-            leader_tricks = np.concatenate(state.done)[state.inverse]
-            at = 0
-            for plan, rows, trump, leader, declarer in state.parts:
-                n = rows.height
-                dd = _by_side(leader_tricks[at:at + n], leader)
-                at += n
-                meta = {"yardstick": settings, "cell": plan.key, "block": state.block}
-                _write(_output(plan, rows, trump, leader, declarer, dd),
-                       tmp / f"part-{plan.key}-{state.block:05d}.parquet", meta)
-                cells[plan.key]["rows"] += n
-                counts["rows"] += n
+    with local_workers():
+        try:
+            results = joblib.Parallel(n_jobs=n_jobs, return_as="generator")(tasks())
+            for result in results:
+                state, last = pending.popleft()
+                state.done.append(result)
+                if not last:
+                    continue
+                leader_tricks = np.concatenate(state.done)[state.inverse]
+                at = 0
+                for plan, rows, trump, leader, declarer in state.parts:
+                    n = rows.height
+                    dd = _by_side(leader_tricks[at:at + n], leader)
+                    at += n
+                    meta = {"yardstick": settings, "cell": plan.key, "block": state.block}
+                    name = f"part-{plan.key}-{state.block:05d}.parquet"
+                    with writing(tmp / name):
+                        _write(_output(plan, rows, trump, leader, declarer, dd), tmp / name, meta)
+                    cells[plan.key]["rows"] += n
+                    counts["rows"] += n
+                if bar is not None:
+                    bar.update(len(np.unique(np.concatenate(
+                        [_keys_of(rows) for _, rows, *_ in state.parts]))))
+        finally:
             if bar is not None:
-                bar.update(len(np.unique(np.concatenate(
-                    [_keys_of(rows) for _, rows, *_ in state.parts]))))
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    finally:
-        if bar is not None:
-            bar.close()
+                bar.close()
     seconds = time.perf_counter() - started
     variants = {}
     for p in plans:
@@ -533,12 +568,14 @@ def compute_yardstick(results: str | Path, sample: int = 1000, seed: int = 1, n_
             "n_jobs": n_jobs, "variants": variants, "cells": list(cells.values()),
             "note": APPROXIMATION_NOTE if any(p.game == "spades" and p.skip is None
                                               for p in plans) else None}
-    (tmp / "manifest.json").write_text(json.dumps(info, indent=1), encoding="utf-8")
+    with writing(tmp / "manifest.json"):
+        (tmp / "manifest.json").write_text(json.dumps(info, indent=1), encoding="utf-8")
     out = path / "yardstick"
     old = path / f".yardstick.old{os.getpid()}"
-    if out.exists():
-        out.rename(old)
-    tmp.rename(out)
+    with writing(out):
+        if out.exists():
+            out.rename(old)
+        tmp.rename(out)
     shutil.rmtree(old, ignore_errors=True)
     return info
 
