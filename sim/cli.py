@@ -17,12 +17,24 @@ import warnings
 from pathlib import Path
 
 from . import __version__
-from .errors import UserError
+from .errors import UserError, known_names
 from .files import atomic_write, os_reason
 from .folder import check_outside
 from .inputs import shipped_names
 
 __all__ = ["main"]
+
+DESCRIPTION = """\
+whistlab: a Monte Carlo simulator for whist-family card games (Spades and its house rules,
+Portland whist, Norwegian whist). It plays millions of hands under the rules and strategies an
+experiment names, writes Parquet tables, and reports on them."""
+
+EPILOG = """\
+start with:
+  whistlab run                          the default experiment (standard Spades), its summary
+  whistlab report results/default       its report: results/default/report/index.html
+  whistlab presets                      the rules presets; whistlab presets spades.standard
+  whistlab COMMAND --help               a command's options"""
 
 
 def _integer(minimum: int):
@@ -66,7 +78,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="whistlab", description=__doc__.splitlines()[0])
+    from strategies.base import games_of_strategies
+
+    parser = _Parser(prog="whistlab", description=DESCRIPTION, epilog=EPILOG,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"whistlab {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -74,8 +89,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("experiment", nargs="?", help="an experiment file (TOML), or the name of one "
                      f"shipped with whistlab: {', '.join(shipped_names('experiments'))} "
                      "(default: default)")
-    run.add_argument("--rules", help="a preset name or a rules TOML file")
-    run.add_argument("--strategy", help="strategy name for every seat")
+    run.add_argument("--rules", help="a preset (whistlab presets lists them) or a rules file "
+                     "(TOML)")
+    plays = games_of_strategies()
+    every = max(map(len, plays.values()))
+    run.add_argument("--strategy", help="the strategy at every seat: " + ", ".join(
+        name if len(games) == every else f"{name} ({', '.join(games)} only)"
+        for name, games in plays.items()) + " (each game has its own); or a strategy file "
+        "(TOML), such as the tuned.toml of whistlab tune")
     count = run.add_mutually_exclusive_group()
     count.add_argument("--hands", type=_integer(1), help="independent hands to simulate")
     count.add_argument("--games", type=_integer(1), help="whole games to simulate")
@@ -88,6 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--scheduler", help="with --backend dask: the scheduler's address "
                      "(tcp://host:8786); default: a local cluster of --n-jobs workers")
     run.add_argument("--out", help="results folder (default: results/<experiment name>)")
+    run.add_argument("--force", action="store_true", help="run afresh: first delete what earlier "
+                     "runs wrote in the results folder (tables, records, report)")
     run.add_argument("--records", help="also write hand records (JSON Lines) to this file")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -97,12 +120,12 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--out", help="write the output records here instead of standard output")
 
     report = sub.add_parser("report", help="build the report of a results folder")
-    report.add_argument("results", help="a results folder written by `whistlab run`")
+    report.add_argument("results", help="a results folder written by whistlab run")
     report.add_argument("--out", help="report folder (default: RESULTS/report)")
 
     yardstick = sub.add_parser("yardstick", help="double-dummy tricks of a sample of a run's "
                                "hands (needs the extra: pip install 'whistlab[dds]')")
-    yardstick.add_argument("results", help="a results folder written by `whistlab run`")
+    yardstick.add_argument("results", help="a results folder written by whistlab run")
     yardstick.add_argument("--sample", type=_integer(1), default=1000,
                            help="deals to solve in every cell (default 1000)")
     yardstick.add_argument("--seed", type=_integer(0), default=1,
@@ -112,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     yardstick.add_argument("--quiet", action="store_true", help="no progress bar")
 
     tune = sub.add_parser("tune", help="search a strategy's parameters against a fixed line-up "
-                          "on duplicate deals (a tune file: see sim/tune.py)")
+                          "on duplicate deals")
     tune.add_argument("file", help="a tune file (TOML), or the name of one shipped with "
                       f"whistlab: {', '.join(shipped_names('tunes'))}")
     tune.add_argument("--out", help="output folder (default: results/tune_<name>)")
@@ -143,7 +166,8 @@ def cmd_run(args) -> int:
         raise UserError("--scheduler goes with --backend dask")
     run_experiment(exp, out, n_jobs=args.n_jobs, progress=not args.quiet,
                    records=args.records or False, backend=args.backend,
-                   scheduler=args.scheduler)
+                   scheduler=args.scheduler, afresh=args.force,
+                   notice=lambda text: print(f"whistlab: note: {text}", file=sys.stderr))
     print(f"results: {out}")
     print(format_summary(summarize(out)))
     return 0
@@ -236,12 +260,22 @@ def cmd_presets(args) -> int:
     return 0
 
 
+COMMANDS = {"run": "cmd_run", "report": "cmd_report", "replay": "cmd_replay",
+            "presets": "cmd_presets", "tune": "cmd_tune", "yardstick": "cmd_yardstick"}
+
+
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
     try:
-        args = build_parser().parse_args(argv)
-        commands = {"run": cmd_run, "replay": cmd_replay, "report": cmd_report,
-                    "yardstick": cmd_yardstick, "tune": cmd_tune, "presets": cmd_presets}
-        return commands[args.command](args)
+        parser = build_parser()
+        if not argv:  # a bare `whistlab`: what it can do
+            parser.print_help()
+            return 0
+        if not argv[0].startswith("-") and argv[0] not in COMMANDS:
+            raise UserError(f"unknown command '{argv[0]}'"
+                            + known_names(argv[0], COMMANDS, "commands", ""))
+        args = parser.parse_args(argv)
+        return globals()[COMMANDS[args.command]](args)
     except UserError as err:
         print(f"whistlab: error: {err}", file=sys.stderr)
         return 2

@@ -130,7 +130,7 @@ def rules_to_dict(rules) -> dict[str, Any]:
 
 def unknown_preset(name: str, source=None) -> UserError:
     return UserError(f"unknown preset '{name}'"
-                     + known_names(name, PRESETS, "known presets", "listed by `whistlab presets`"),
+                     + known_names(name, PRESETS, "known presets", "listed by: whistlab presets"),
                      source=source, key="preset" if source else None)
 
 
@@ -167,7 +167,7 @@ def rules_from_mapping(table: Mapping[str, Any], source=None):
         if key not in fields:
             raise UserError("unknown key" + known_names(
                 key, ["preset", "game", *fields], f"allowed keys for {base.game}",
-                f"shown with their values by `whistlab presets {base_name}`"), source=source,
+                f"shown with their values by: whistlab presets {base_name}"), source=source,
                 key=key)
         changes[key] = _coerce(fields[key], value, source)
     rules = dataclasses.replace(base, **changes)

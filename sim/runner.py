@@ -31,6 +31,7 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,7 +46,9 @@ from .errors import UserError
 from .experiment import Cell, Experiment
 from .files import atomic_write, remove_stale, temporary, writing
 from .folder import (
+    JOURNAL,
     MANIFEST,
+    TABLE_DIRS,
     append_journal,
     block_files,
     check_outside,
@@ -299,14 +302,17 @@ def _backend(backend: str, scheduler: str | None, n_jobs: int):
 
 def run_experiment(exp: Experiment, out: str | Path, n_jobs: int = 1, progress: bool = False,
                    records: bool | str | Path = False, backend: str = "loky",
-                   scheduler: str | None = None) -> Path:
+                   scheduler: str | None = None, afresh: bool = False, notice=None) -> Path:
     """Simulate every block not yet on disk, holding the folder's lock (`sim.folder`).
 
     Refused at once: a folder another process writes or reads, one holding another experiment
     or blocks of other code, a damaged or foreign block file. ``records``: also write every
     block's hand records (``records/part-*.jsonl``); a path: and concatenate them into that
     file when the run ends (`sim.records.collect_records`). A Dask scheduler is reached before
-    a new folder is made, so a scheduler that cannot be reached leaves nothing behind."""
+    a new folder is made, so a scheduler that cannot be reached leaves nothing behind.
+    ``afresh``: first delete what earlier runs wrote in the folder (`DERIVED`: tables, records,
+    manifest, journal, report, yardstick), so that every block is simulated again.
+    ``notice(text)`` is told when the folder already held every block (nothing simulated)."""
     out = Path(out)
     target = None if isinstance(records, bool) else Path(records)
     check_outside(target, out, "--records")
@@ -316,6 +322,8 @@ def run_experiment(exp: Experiment, out: str | Path, n_jobs: int = 1, progress: 
             plan = None
             if not made:
                 held = stack.enter_context(lock_folder(out, "run"))
+                if afresh:
+                    _empty(out)
                 plan = _plan(exp, out)
             jobs = stack.enter_context(_backend(backend, scheduler, n_jobs))
             if plan is None:
@@ -327,6 +335,11 @@ def run_experiment(exp: Experiment, out: str | Path, n_jobs: int = 1, progress: 
                 held = stack.enter_context(lock_folder(out, "run"))
                 plan = _plan(exp, out)
             _start(out, exp, plan, held)
+            complete = len(plan.done) == len(exp.cells) * exp.n_blocks
+            if notice is not None and complete and not records:
+                notice(f"{out} already held every block of this experiment: nothing was "
+                       "simulated, the results are those of the earlier run; to run afresh, "
+                       "add --force (it empties the folder first) or choose a new --out")
             _simulate(exp, out, plan, jobs, progress, bool(records))
             compact_journal(out)
             if target is not None:
@@ -341,6 +354,22 @@ def run_experiment(exp: Experiment, out: str | Path, n_jobs: int = 1, progress: 
     return out
 
 
+# what `afresh` deletes: every file an earlier run (or its report, yardstick) wrote, but the lock
+DERIVED = (MANIFEST, JOURNAL, *TABLE_DIRS, "records", "report", "yardstick")
+
+
+def _empty(out: Path) -> None:
+    """Delete what earlier runs made in the locked folder ``out`` (`DERIVED`); anything else the
+    user keeps there stays."""
+    with writing(out):
+        for name in DERIVED:
+            path = out / name
+            if path.is_dir():
+                shutil.rmtree(path)
+            elif path.exists():
+                path.unlink()
+
+
 def _simulate(exp: Experiment, out: Path, plan: _Plan, jobs: int, progress: bool,
               records: bool) -> None:
     """Run the blocks not done (all, for records) and write each as it finishes."""
@@ -349,10 +378,13 @@ def _simulate(exp: Experiment, out: Path, plan: _Plan, jobs: int, progress: bool
     tasks = (joblib.delayed(run_block)(exp, c, b, records) for c, b in todo)
     results = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
     bar = None
-    if progress:
+    if progress and todo:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(todo), unit="block", desc=exp.name)
+        sizes = exp.block_sizes()  # the bar counts hands (or games), not blocks
+        total = sum(sizes[b] for _, b in todo)
+        bar = tqdm(total=total, unit=exp.mode[:-1], unit_scale=total >= 10_000, desc=exp.name,
+                   smoothing=0.1)
     try:
         with warnings.catch_warnings():  # a failed write cancels the blocks in flight: no news
             warnings.filterwarnings("ignore", ".*tasks which were still being processed",
@@ -375,6 +407,6 @@ def _write_results(exp: Experiment, out: Path, results, bar) -> None:
                                 "on every worker")
             write_block(files, out, exp.cells[c], block)
             if bar is not None:
-                bar.update()
+                bar.update(exp.block_sizes()[block])
     finally:
         results.close()  # cancels the blocks not yet returned

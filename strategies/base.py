@@ -48,6 +48,14 @@ def register(cls):
     return cls
 
 
+def games_of_strategies() -> dict[str, list[str]]:
+    """Each strategy name and the games it plays, in registration order."""
+    from sim.options import PRESETS
+
+    games = list(dict.fromkeys(r.game for r in PRESETS.values()))
+    return {name: [g for g in games if name in _for_game(g)] for name in STRATEGIES}
+
+
 def _for_game(game: str) -> list[str]:
     names = {n for n, c in STRATEGIES.items() if c.games is None}
     return sorted(names | {n for g, n in BY_GAME if g == game})

@@ -271,8 +271,9 @@ def test_n_jobs_zero(capsys, exp, tmp_path):
 
 
 @pytest.mark.parametrize("argv, needles", [
-    ([], ["command"]),
-    (["simulate"], ["simulate"]),
+    (["rn"], ["unknown command 'rn'", "did you mean 'run'", "commands: run, report"]),
+    (["reprt", "x"], ["unknown command 'reprt'", "did you mean 'report'"]),
+    (["simulate"], ["unknown command 'simulate'", "commands:"]),
     (["presets", "spades.nosuch"], ["unknown preset 'spades.nosuch'", "spades.standard"]),
     (["replay"], ["records"]),
 ])
@@ -542,3 +543,78 @@ def test_replay_stdout_and_out_file(capsys, tmp_path):
     assert first["points"] == [-30, 102]
     # side 0 bid 2, took 1 -> -20; side 1 bid 11, took 12 -> +111
     assert second["points"] == [-20, 111]
+
+
+# --- the command line a newcomer meets (issue 18 §2) ------------------------------------------
+
+
+def test_bare_whistlab_prints_help(capsys):
+    assert main([]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out.startswith("usage: whistlab")
+    for word in ("run", "report", "replay", "presets", "tune", "yardstick", "start with:",
+                 "whistlab run", "whistlab presets"):
+        assert word in out
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["run", "--help"], ["report", "--help"],
+                                  ["replay", "--help"], ["tune", "--help"],
+                                  ["presets", "--help"], ["yardstick", "--help"]])
+def test_help_texts_are_plain_text(capsys, argv):
+    """No reStructuredText or Markdown markup in what --help prints."""
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert "``" not in out and "`" not in out, out
+
+
+def test_run_help_names_the_strategies_and_the_presets_command(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    from strategies import STRATEGIES
+
+    for name in STRATEGIES:
+        assert name in out
+    assert "whistlab presets" in out
+    from sim.inputs import shipped_names
+
+    for name in shipped_names("experiments"):
+        assert name in out
+
+
+def test_a_finished_run_says_so_and_force_runs_afresh(capsys, exp, tmp_path):
+    out = tmp_path / "out"
+    assert main(["run", exp, "--out", out, "--quiet", "--n-jobs", "1"]) == 0
+    first = capsys.readouterr()
+    assert "already held" not in first.err
+    mine = out / "notes.txt"
+    mine.write_text("mine\n")
+    before = {p.name: p.stat().st_mtime_ns for p in (out / "hands").iterdir()}
+    assert main(["run", exp, "--out", out, "--quiet", "--n-jobs", "1"]) == 0
+    again = capsys.readouterr()
+    note = [line for line in again.err.splitlines() if line.startswith("whistlab: note:")]
+    assert len(note) == 1, again.err
+    for words in (str(out), "nothing was simulated", "--force", "--out"):
+        assert words in note[0]
+    assert again.out == first.out  # the same (earlier) results
+    assert main(["run", exp, "--out", out, "--quiet", "--n-jobs", "1", "--force"]) == 0
+    fresh = capsys.readouterr()
+    assert "whistlab: note" not in fresh.err
+    assert fresh.out == first.out  # the same experiment and seed: the same numbers
+    after = {p.name: p.stat().st_mtime_ns for p in (out / "hands").iterdir()}
+    assert after.keys() == before.keys()
+    assert all(after[k] != before[k] for k in after), "--force did not simulate again"
+    assert mine.read_text() == "mine\n", "--force deleted a file that is not whistlab's"
+
+
+def test_the_progress_bar_counts_hands_or_games(capsys, exp, tmp_path):
+    assert main(["run", exp, "--out", tmp_path / "g", "--n-jobs", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "40/40" in err and "game/s" in err, err
+    assert main(["run", exp, "--out", tmp_path / "h", "--n-jobs", "1", "--hands", "30"]) == 0
+    err = capsys.readouterr().err
+    assert "30/30" in err and "hand/s" in err, err
+    assert "block" not in err
