@@ -48,7 +48,7 @@ def format_summary(cells: list[dict]) -> str:
     for group in groups.values():
         if len(groups) > 1:
             out += ["", module.heading(group[0]) + ":"]
-        cols = module.columns(group)
+        cols = module.columns(group, cells)
         out += table(group, cols, named)
         every.append((group, cols))
     out.append("")

@@ -29,8 +29,8 @@ import polars as pl
 from .stats import mean_ci, proportion_ci, ratio_ci
 
 __all__ = ["DASH", "WIDTH", "Cell", "Column", "Estimate", "Moments", "cell_text", "cells_of",
-           "games_figures", "lines_table", "moments", "number", "pct", "share", "side_names",
-           "table", "widest", "with_range", "wrap"]
+           "games_figures", "lines_table", "moments", "number", "pct", "seat_list", "share",
+           "side_names", "table", "widest", "with_range", "wrap"]
 
 WIDTH = 110  # the summary's lines stay within this many columns where the names allow
 DASH = "–"   # en dash: ranges (49.0–50.3) and a figure with nothing to count
@@ -147,6 +147,11 @@ def games_figures(cell: Cell, sides: int) -> dict:
 COMPASS = {(0, 2): ("North–South", "N–S"), (1, 3): ("East–West", "E–W")}
 
 
+def seat_list(players: int) -> str:
+    """``0, 1 and 2``."""
+    return ", ".join(map(str, range(players - 1))) + f" and {players - 1}"
+
+
 def _seats(seats: list[int]) -> str:
     if len(seats) == 1:
         return f"seat {seats[0]}"
@@ -253,6 +258,8 @@ def pct(x: float, digits: int = 1) -> str:
 
 
 def number(x: float, digits: int, sign: bool = False) -> str:
+    if round(x, digits) == 0:
+        x, sign = 0.0, False  # no "-0.00", no "+0.00"
     text = f"{x:+,.{digits}f}" if sign else f"{x:,.{digits}f}"
     return text.replace("-", "−")  # a minus sign, not a hyphen
 
@@ -262,6 +269,13 @@ def with_range(e: Estimate, digits: int, unit: str = "", percent: bool = False,
     """A figure, its unit and its 95% interval: ``49.6% (49.0–50.3%)``, ``9.15 hands
     (8.60–9.70)``, ``+31.8 (+27.4 to +36.2)``."""
     unit = f" {unit}" if unit else ""
+    scale = 100 if percent else 1
+    for _ in range(2):  # up to two more decimals, until the interval shows round the figure
+        shown = [round(x * scale, digits) for x in (e.lo, e.value, e.hi)]
+        if not ((shown[0] == shown[1] and e.lo < e.value)
+                or (shown[2] == shown[1] and e.hi > e.value)):
+            break
+        digits += 1
     if percent:
         return (f"{pct(e.value, digits)}%{unit} ({pct(e.lo, digits)}{DASH}"
                 f"{pct(e.hi, digits)}%)")

@@ -27,6 +27,7 @@ from .summary_base import (
     games_figures,
     lines_table,
     moments,
+    seat_list,
     share,
     side_names,
     with_range,
@@ -156,20 +157,20 @@ def shape(cell: dict) -> tuple[int]:
 
 
 def heading(cell: dict) -> str:
-    names = [s["name"] for s in cell["sides"]]
-    return f"{NUMBERS[cell['players']]}: " + (" against ".join(names) if len(names) == 2
-                                              else ", ".join(names))
+    players = cell["players"]
+    if players == 4:
+        return f"{NUMBERS[4]}: " + " against ".join(s["name"] for s in cell["sides"])
+    return f"{NUMBERS[players]}, each playing for himself (a column per seat: {seat_list(players)})"
 
 
-def columns(cells: list[dict]) -> list[Column]:
+def columns(cells: list[dict], run: list[dict] | None = None) -> list[Column]:
     """The columns of the several-cells table for cells of one player count."""
     first = cells[0]
     sides, players = first["sides"], first["players"]
-    solo = players != 4
     cols = []
     if first["mode"] == "games":
-        won = "games won % by seat" if solo else "games won %"
-        cols += [Column(won, s["short"], lambda c, k=k: cell_text(c["won"][k], 1, percent=True),
+        cols += [Column("games won %", s["short"],
+                        lambda c, k=k: cell_text(c["won"][k], 1, percent=True),
                         lambda c, k=k: c["won"][k], "games won", "points", 1, 100)
                  for k, s in enumerate(sides)]
         cols += [Column("games %", head, lambda c, k=k: cell_text(c[k], 1, percent=True),
@@ -185,8 +186,7 @@ def columns(cells: list[dict]) -> list[Column]:
                     lambda c, k=key: cell_text(c["made"][k], 1, percent=True),
                     lambda c, k=key: c["made"][k], f"{HEADS[key]} made", "points", 1, 100)
              for key in first["made"]]
-    points = "points a hand by seat" if solo else "points a hand"
-    cols += [Column(points, s["short"], lambda c, k=k: cell_text(c["points"][k], 2, sign=True),
+    cols += [Column("points a hand", s["short"], lambda c, k=k: cell_text(c["points"][k], 2, sign=True),
                     lambda c, k=k: c["points"][k], "points a hand", "", 2)
              for k, s in enumerate(sides)]
     return cols

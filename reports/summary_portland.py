@@ -125,7 +125,7 @@ def heading(cell: dict) -> str:
     return " against ".join(names)
 
 
-def columns(cells: list[dict]) -> list[Column]:
+def columns(cells: list[dict], run: list[dict] | None = None) -> list[Column]:
     """The columns of the several-cells table."""
     sides = cells[0]["sides"]
     cols = []

@@ -32,6 +32,7 @@ from .summary_base import (
     lines_table,
     moments,
     number,
+    seat_list,
     share,
     side_names,
     with_range,
@@ -51,12 +52,13 @@ def _shape(cell: Cell) -> tuple[int, int]:
 def _contract(rules: dict, seats: list[int], side: int, sides: int,
               names: set[str]) -> tuple[pl.Expr, pl.Expr]:
     """(the side had a contract, and made it) in a hand, as boolean expressions."""
-    bid = {s: pl.col(f"bid_{s}").cast(pl.Float64) for s in seats}
-    half = {s: pl.col(f"half_{s}").cast(pl.Float64) / 2 if f"half_{s}" in names else 0.0
-            for s in seats}
+    # a bid of n and a half (half_trick_bids) is worth n + 1/2; 0 and a half is not nil
+    bid = {s: pl.col(f"bid_{s}").cast(pl.Float64)
+           + (pl.col(f"half_{s}").cast(pl.Float64) / 2 if f"half_{s}" in names else 0.0)
+           for s in seats}
     tricks = {s: pl.col(f"tricks_{s}").cast(pl.Float64) for s in seats}
     count_nil = rules.get("nil_tricks", "bags_only") == "count"
-    contract = pl.sum_horizontal([pl.when(bid[s] > 0).then(bid[s] + half[s]).otherwise(0.0)
+    contract = pl.sum_horizontal([pl.when(bid[s] > 0).then(bid[s]).otherwise(0.0)
                                   for s in seats])
     # a nil bidder's tricks help the contract only under nil_tricks = "count"; a partner who
     # did not bid (bid -1: the side's joint bid) counts
@@ -95,9 +97,11 @@ def summarize_cell(cell: Cell) -> dict:
 
     bid = [pl.col(f"bid_{s}") for s in seats]
     blind = [pl.col(f"blind_{s}") for s in seats]
+    half = [pl.col(f"half_{s}") if f"half_{s}" in names else pl.lit(False) for s in seats]
+    zero = [(b == 0) & ~h for b, h in zip(bid, half, strict=True)]  # 0 and a half is no nil
     clean = [pl.col(f"tricks_{s}") == 0 for s in seats]
-    nil = [(b == 0) & ~bl for b, bl in zip(bid, blind, strict=True)]
-    bnil = [(b == 0) & bl for b, bl in zip(bid, blind, strict=True)]
+    nil = [z & ~bl for z, bl in zip(zero, blind, strict=True)]
+    bnil = [z & bl for z, bl in zip(zero, blind, strict=True)]
     contracts = [_contract(rules, side["seats"], k, n_sides, names)
                  for k, side in enumerate(sides)]
     values = {
@@ -229,7 +233,7 @@ def heading(cell: dict) -> str:
     many = NUMBERS.get(players, str(players)).capitalize()
     names = [s["name"] for s in cell["sides"]]
     if players == sides:
-        return f"{many} players, each playing for himself (seats 0 to {players - 1})"
+        return f"{many} players, each playing for himself (a column per seat: {seat_list(players)})"
     teams = NUMBERS.get(sides, str(sides))
     return f"{many} players in {teams} teams: " + (
         " against ".join(names) if sides == 2 else ", ".join(names))
@@ -239,17 +243,26 @@ def _percent(key):
     return lambda c: cell_text(c[key], 1, percent=True)
 
 
-def columns(cells: list[dict]) -> list[Column]:
-    """The columns of the several-cells table for cells of one table shape."""
+def _any_blind(run: list[dict]) -> bool:
+    return any(c["blind_bid"] is not None and c["blind_bid"].k for c in run)
+
+
+def _any_penalty(run: list[dict]) -> bool:
+    return any(c["penalties"] is not None and c["penalties"].value > 0 for c in run)
+
+
+def columns(cells: list[dict], run: list[dict] | None = None) -> list[Column]:
+    """The columns of the several-cells table for cells of one table shape; the blind nil and
+    bag penalty columns only where some cell of the ``run`` has one."""
+    run = run or cells
     first = cells[0]
     sides, unit = first["sides"], _unit(first)
-    solo = first["players"] == len(sides)
     games = first["mode"] == "games"
     digits = 2 if games else 3
     cols = []
     if games:
-        won = "games won % by seat" if solo else "games won %"
-        cols += [Column(won, s["short"], lambda c, k=k: cell_text(c["won"][k], 1, percent=True),
+        cols += [Column("games won %", s["short"],
+                        lambda c, k=k: cell_text(c["won"][k], 1, percent=True),
                         lambda c, k=k: c["won"][k], "games won", "points", 1, 100)
                  for k, s in enumerate(sides)]
         cols.append(Column("hands", "a game", lambda c: cell_text(c["length"], 2),
@@ -261,17 +274,20 @@ def columns(cells: list[dict]) -> list[Column]:
                "nil bid", "points", 1, 100),
         Column("nil %", "made", _percent("nil_made"), lambda c: c["nil_made"],
                "nil made", "points", 1, 100),
-        Column("blind nil %", "bid", _percent("blind_bid"), lambda c: c["blind_bid"],
-               "blind nil bid", "points", 1, 100),
-        Column("blind nil %", "made", _percent("blind_made"), lambda c: c["blind_made"],
-               "blind nil made", "points", 1, 100),
-        Column(f"a {unit}", "bags", lambda c: cell_text(c["bags"], digits),
-               lambda c: c["bags"], "bags", "", digits),
-        Column(f"a {unit}", "penalties", lambda c: cell_text(c["penalties"], digits),
-               lambda c: c["penalties"], "bag penalties", "", digits),
     ]
-    points = "points a hand by seat" if solo else "points a hand"
-    cols += [Column(points, s["short"], lambda c, k=k: cell_text(c["points"][k], 1, sign=True),
+    if _any_blind(run):
+        cols += [Column("blind nil %", "bid", _percent("blind_bid"), lambda c: c["blind_bid"],
+                        "blind nil bid", "points", 1, 100),
+                 Column("blind nil %", "made", _percent("blind_made"),
+                        lambda c: c["blind_made"], "blind nil made", "points", 1, 100)]
+    cols.append(Column(f"bags a {unit}", "taken", lambda c: cell_text(c["bags"], digits),
+                       lambda c: c["bags"], "bags", "", digits))
+    if _any_penalty(run):
+        cols.append(Column(f"bags a {unit}", "penalties",
+                           lambda c: cell_text(c["penalties"], digits),
+                           lambda c: c["penalties"], "bag penalties", "", digits))
+    cols += [Column("points a hand", s["short"],
+                    lambda c, k=k: cell_text(c["points"][k], 1, sign=True),
                     lambda c, k=k: c["points"][k], "points a hand", "", 1)
              for k, s in enumerate(sides)]
     return cols
@@ -280,19 +296,29 @@ def columns(cells: list[dict]) -> list[Column]:
 def legend(cells: list[dict]) -> str:
     """The several-cells table's columns in words."""
     unit = _unit(cells[0])
-    teams = "team" if any(_team(c) == "team" for c in cells) else "player"
-    each = "each team (or player)" if teams == "team" and any(
-        _team(c) == "player" for c in cells) else f"each {teams}"
+    kinds = {_team(c) for c in cells}
+    each = "each team (or player)" if len(kinds) == 2 else f"each {kinds.pop()}"
     parts = []
     if cells[0]["mode"] == "games":
         parts.append(f"games won: the share of games {each} won; hands a game: how many "
                      "hands a game lasted")
     parts += ["contracts made: the share of contracts (bids added up by team) that took their "
               "tricks",
-              "nil, blind nil: the share of all bids that were nil or blind nil, and the share "
-              "of those made",
-              f"bags, penalties: bags taken and bag penalties paid a {unit} by {each}",
+              "nil" + (", blind nil" if _any_blind(cells) else "") + ": the share of all bids, "
+              "and of those the share made",
+              "bags taken" + (", penalties" if _any_penalty(cells) else "") + ": bags taken"
+              + (" and bag penalties paid" if _any_penalty(cells) else "") + f" a {unit} by {each}",
               f"points a hand: the average of {each}"]
     if any(c["swapped"] for c in cells):
         parts.append("swapped: the line-up with its teams in each other's seats")
-    return "; ".join(parts) + f"; {DASH}: nothing to count."
+    text = "; ".join(parts) + f"; {DASH}: nothing to count."
+    if not _any_blind(cells):
+        why = ""
+        if all(not c["rules"].get("blind_nil", True) for c in cells):
+            why = " (the rules do not allow it)"
+        elif all(c["mode"] == "hands" for c in cells):
+            why = " (it needs a team 100 points behind; each hand here starts at 0–0)"
+        text += f" No blind nil was bid{why}."
+    if not _any_penalty(cells):
+        text += " No bag penalty was paid."
+    return text
