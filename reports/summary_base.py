@@ -323,13 +323,10 @@ def _name(cell: dict) -> tuple[str, str]:
 
 
 def table(cells: list[dict], columns: list[Column], named: tuple[bool, bool]) -> list[str]:
-    """One row per cell: the variant and line-up (``named``: which of the two to show), then
-    the columns, right-aligned under two heading lines (a group's heading centred over its
-    columns)."""
-    names = [_name(c) for c in cells]
-    lead = [(head, max(len(head), *(len(n[i]) for n in names)), i)
-            for (head, i), show in zip((("variant", 0), ("line-up", 1)), named, strict=True)
-            if show]
+    """One row per cell: its name (``named``: whether the variant, the line-up are shown),
+    then the columns, right-aligned under two heading lines (a group's heading centred over
+    its columns). When variant and line-up side by side would make the rows wider than
+    `WIDTH`, each variant gets a line of its own and its line-ups' rows are indented under it."""
     texts = [[col.text(c) for col in columns] for c in cells]
     widths = [max(len(col.head), *(len(t[j]) for t in texts)) for j, col in enumerate(columns)]
     runs: list[tuple[str, list[int]]] = []
@@ -342,16 +339,34 @@ def table(cells: list[dict], columns: list[Column], named: tuple[bool, bool]) ->
         short = len(group) - (sum(widths[j] for j in idx) + len(idx) - 1)
         if short > 0:
             widths[idx[0]] += short
-    top = [" " * w for _, w, _ in lead]
-    bottom = [f"{h:<{w}}" for h, w, _ in lead]
+    body = sum(sum(widths[j] for j in idx) + len(idx) - 1 + 2 for _, idx in runs)
+    names = [_name(c) for c in cells]
+    shown = [n for n, show in zip(zip(*names, strict=True), named, strict=True) if show]
+    heads = [h for h, show in zip(("variant", "line-up"), named, strict=True) if show]
+    lead = [max(len(h), *(len(x) for x in col)) for h, col in zip(heads, shown, strict=True)]
+    nested = all(named) and sum(lead) + 2 + body > WIDTH
+    if nested:  # the variant on a line of its own, above its line-ups
+        lead = [max(len("variant"), 2 + max(len(n[1]) for n in names))]
+        heads = ["variant", "  line-up"]
+    top = [f"{heads[0]:<{lead[0]}}" if nested else " " * sum(lead) + "  " * (len(lead) - 1)]
+    bottom = [f"{heads[-1]:<{lead[0]}}"] if nested else [
+        "  ".join(f"{h:<{w}}" for h, w in zip(heads, lead, strict=True))]
     for group, idx in runs:
         wide = sum(widths[j] for j in idx) + len(idx) - 1
         top.append(f"{group:^{wide}}")
         bottom.append(" ".join(f"{columns[j].head:>{widths[j]}}" for j in idx))
     out = ["  ".join(top).rstrip(), "  ".join(bottom).rstrip()]
+    variant = None
     for name, row in zip(names, texts, strict=True):
-        parts = [f"{name[i]:<{w}}" for _, w, i in lead]
-        parts += [" ".join(f"{row[j]:>{widths[j]}}" for j in idx) for _, idx in runs]
+        if nested:
+            if name[0] != variant:
+                out.append(name[0])
+                variant = name[0]
+            first = [f"{'  ' + name[1]:<{lead[0]}}"]
+        else:
+            first = ["  ".join(f"{x:<{w}}" for x, w, show in zip(
+                name, lead if all(named) else lead * 2, named, strict=False) if show)]
+        parts = first + [" ".join(f"{row[j]:>{widths[j]}}" for j in idx) for _, idx in runs]
         out.append("  ".join(parts).rstrip())
     return out
 

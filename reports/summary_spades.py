@@ -306,8 +306,8 @@ def legend(cells: list[dict]) -> str:
               "tricks",
               "nil" + (", blind nil" if _any_blind(cells) else "") + ": the share of all bids, "
               "and of those the share made",
-              "bags taken" + (", penalties" if _any_penalty(cells) else "") + ": bags taken"
-              + (" and bag penalties paid" if _any_penalty(cells) else "") + f" a {unit} by {each}",
+              f"bags a {unit}: taken" + (", and penalties paid," if _any_penalty(cells) else "")
+              + f" by {each}",
               f"points a hand: the average of {each}"]
     if any(c["swapped"] for c in cells):
         parts.append("swapped: the line-up with its teams in each other's seats")

@@ -423,6 +423,27 @@ def test_several_cells_as_a_table(spades_games):
     assert not re.search(r"nan|None|side 0|side-hand|\(s\)", text)
 
 
+def test_long_names_put_the_variant_above_its_line_ups(spades_games):
+    """Variant and line-up names too long to sit side by side within 110 columns: each
+    variant on a line of its own, its line-ups' rows indented under it, the same figures."""
+    cells = summarize(spades_games)
+    long = [{**c, "variant": c["variant"] + "_with_a_long_name_of_sixty_characters_or_so_"}
+            for c in cells]
+    lines = format_summary(long).splitlines()
+    flat = format_summary(cells).splitlines()
+    assert max(len(line) for line in lines) <= 110
+    assert lines[1].startswith("variant ") and lines[2].startswith("  line-up ")
+    rows = lines[3:3 + len(cells) + 2]
+    assert flat[3].startswith("std  ")  # short names: side by side
+    assert rows[0] == long[0]["variant"] and rows[4] == long[3]["variant"]
+    assert [line.split()[0] for line in rows if line.startswith("  ")] == [
+        c["lineup"] for c in long]
+    figures = [line.split()[1:] if "swapped" not in line else line.split()[2:]
+               for line in rows if line.startswith("  ")]
+    assert figures == [line.split(c["lineup"] + (" swapped" if c["swapped"] else ""), 1)[1]
+                       .split() for line, c in zip(flat[3:3 + len(cells)], cells, strict=True)]
+
+
 def test_the_swapped_cell_names_who_sat_where(spades_games):
     cells = {cell_key(c): c for c in summarize(spades_games)}
     assert cells["std-duel"]["who"].startswith("North–South (seats 0 and 2) seed(")
