@@ -62,9 +62,10 @@ def format_summary(cells: list[dict]) -> str:
 
 def _title(cells: list[dict]) -> str:
     """``Spades: 200 games for each of 6 variants × 3 line-ups``."""
-    unit = "games" if cells[0]["mode"] == "games" else "independent hands"
-    counts = {c["games"] if cells[0]["mode"] == "games" else c["hands"] for c in cells}
-    size = f"{counts.pop():,} {unit}" if len(counts) == 1 else unit
+    unit = ("independent hands" if cells[0]["mode"] != "games"
+            else "rubbers" if any(c.get("rubber") for c in cells) else "games")
+    counts = sorted({c["games"] if cells[0]["mode"] == "games" else c["hands"] for c in cells})
+    size = f"{counts[0]:,}" + (f" to {counts[-1]:,}" if len(counts) > 1 else "") + f" {unit}"
     variants = len({c["variant"] for c in cells})
     lineups = len({(c["lineup"], c["swapped"]) for c in cells})
     grid = [f"{variants} variants"] * (variants > 1) + [f"{lineups} line-ups"] * (lineups > 1)

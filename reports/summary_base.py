@@ -28,9 +28,9 @@ import polars as pl
 
 from .stats import mean_ci, proportion_ci, ratio_ci
 
-__all__ = ["DASH", "WIDTH", "Cell", "Column", "Estimate", "Moments", "cell_text", "cells_of",
-           "games_figures", "lines_table", "moments", "number", "pct", "seat_list", "share",
-           "side_names", "table", "widest", "with_range", "wrap"]
+__all__ = ["DASH", "FOOT", "WIDTH", "Cell", "Column", "Estimate", "Moments", "cell_text",
+           "cell_title", "cells_of", "games_figures", "lines_table", "moments", "number", "pct",
+           "seat_list", "share", "side_names", "table", "widest", "with_range", "wrap"]
 
 WIDTH = 110  # the summary's lines stay within this many columns where the names allow
 DASH = "–"   # en dash: ranges (49.0–50.3) and a figure with nothing to count
@@ -284,6 +284,22 @@ def with_range(e: Estimate, digits: int, unit: str = "", percent: bool = False,
                 f"{number(e.hi, digits, True)})")
     return (f"{number(e.value, digits)}{unit} ({number(e.lo, digits)}{DASH}"
             f"{number(e.hi, digits)})")
+
+
+FOOT = "In brackets: 95% confidence intervals."
+
+
+def cell_title(game: str, cell: dict, unit: str = "game") -> str:
+    """``Spades (spades.standard), seed at every seat: 25,000 games, 222,893 hands``: the
+    game, the variant, who played (the line-up's name when its seats differ) and how much."""
+    who = cell["who"]
+    if cell["swapped"] or not who.endswith("at every seat"):
+        who = f"line-up {cell['lineup']}" + (" swapped" if cell["swapped"] else "") + f" ({who})"
+    if cell["mode"] == "games":
+        size = f"{cell['games']:,} {unit}s, {cell['hands']:,} hands"
+    else:
+        size = f"{cell['hands']:,} hands, each dealt afresh from no score"
+    return f"{game} ({cell['variant']}), {who}: {size}"
 
 
 def lines_table(rows: list[tuple[str, str]]) -> list[str]:

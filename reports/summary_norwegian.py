@@ -21,9 +21,11 @@ import polars as pl
 
 from .summary_base import (
     DASH,
+    FOOT,
     Cell,
     Column,
     cell_text,
+    cell_title,
     games_figures,
     lines_table,
     moments,
@@ -95,11 +97,6 @@ def summarize_cell(cell: Cell) -> dict:
 
 # --- text --------------------------------------------------------------------------------
 
-def _who(cell: dict) -> str:
-    who = cell["who"]
-    if who.endswith("at every seat") and not cell["swapped"]:
-        return who
-    return f"line-up {cell['lineup']}" + (" swapped" if cell["swapped"] else "") + f" ({who})"
 
 
 def _same_scores(cell: dict) -> bool:
@@ -112,10 +109,6 @@ def lines(cell: dict) -> list[str]:
     """One cell in labelled lines."""
     sides = cell["sides"]
     wide = max(len(s["name"]) for s in sides)
-    if cell["mode"] == "games":
-        size = f"{cell['games']:,} games, {cell['hands']:,} hands"
-    else:
-        size = f"{cell['hands']:,} hands, each dealt afresh from no score"
     rows: list[tuple[str, str]] = []
     if cell.get("won"):
         digits = len(f"{cell['games']:,}")
@@ -145,8 +138,7 @@ def lines(cell: dict) -> list[str]:
             else "none played")))
     for side, e in zip(sides, cell["points"], strict=True):
         rows.append(("Points a hand", f"{side['name']:<{wide}}  {with_range(e, 2, sign=True)}"))
-    head = f"Norwegian whist ({cell['variant']}), {_who(cell)}: {size}"
-    return [head, *lines_table(rows), "In brackets: 95% confidence intervals."]
+    return [cell_title("Norwegian whist", cell), *lines_table(rows), FOOT]
 
 
 NUMBERS = {2: "Two players", 3: "Three players", 4: "Four players in two teams"}

@@ -19,9 +19,11 @@ import polars as pl
 
 from .summary_base import (
     DASH,
+    FOOT,
     Cell,
     Column,
     cell_text,
+    cell_title,
     games_figures,
     lines_table,
     moments,
@@ -76,10 +78,6 @@ def lines(cell: dict) -> list[str]:
     """One cell in labelled lines."""
     sides, game = cell["sides"], _game(cell)
     wide = max(len(s["name"]) for s in sides)
-    if cell["mode"] == "games":
-        size = f"{cell['games']:,} {game}s, {cell['hands']:,} hands"
-    else:
-        size = f"{cell['hands']:,} hands, each dealt afresh from no score"
     rows: list[tuple[str, str]] = []
     if cell.get("won"):
         digits = len(f"{cell['games']:,}")
@@ -105,15 +103,9 @@ def lines(cell: dict) -> list[str]:
                              f"{with_range(e, 2, 'points a hand')}"))
     for side, e in zip(sides, cell["points"], strict=True):
         rows.append(("Points a hand", f"{side['name']:<{wide}}  {with_range(e, 2)}"))
-    return [f"Portland whist ({cell['variant']}), {_who(cell)}: {size}", *lines_table(rows),
-            "In brackets: 95% confidence intervals."]
+    return [cell_title("Portland whist", cell, game), *lines_table(rows), FOOT]
 
 
-def _who(cell: dict) -> str:
-    who = cell["who"]
-    if who.endswith("at every seat") and not cell["swapped"]:
-        return who
-    return f"line-up {cell['lineup']}" + (" swapped" if cell["swapped"] else "") + f" ({who})"
 
 
 def shape(cell: dict) -> tuple:

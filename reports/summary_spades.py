@@ -3,9 +3,10 @@ blind nil, bags and bag penalties, points a hand (RULES.md §3, §4), each with 
 
 Definitions (docs/SCHEMA.md columns):
 
-* a side's contract: the sum of its players' bids above nil (a half under `half_trick_bids`),
-  or its joint bid (`partnership_bidding`); under `auction` the declarer's 6 + n; a side
-  contract declared instead of bids (team nil, wheel, Mo, blind six, blind moon) is one too;
+* a side's contract: the sum of its players' bids above nil (a bid of n and a half counts
+  n + 1/2 under `half_trick_bids`, and 0 and a half is no nil), or its joint bid
+  (`partnership_bidding`); under `auction` the declarer's 6 + n; a side contract declared
+  instead of bids (team nil, wheel, Mo, blind six, blind moon) is one too;
 * made: the side took at least its contract, counting a nil bidder's tricks only under
   ``nil_tricks = "count"``; exactly its contract under ``exact = "side"``; each bidder his own
   bid under ``exact = "player"`` (exactly) and `highlander` (at least); a side contract is made
@@ -25,9 +26,11 @@ import polars as pl
 
 from .summary_base import (
     DASH,
+    FOOT,
     Cell,
     Column,
     cell_text,
+    cell_title,
     games_figures,
     lines_table,
     moments,
@@ -172,11 +175,6 @@ def _nil(cell: dict, kind: str) -> str:
             f"{with_range(made, 1, 'made', percent=True)}")
 
 
-def _who(cell: dict) -> str:
-    who = cell["who"]
-    if who.endswith("at every seat") and not cell["swapped"]:
-        return who
-    return f"line-up {cell['lineup']}" + (" swapped" if cell["swapped"] else "") + f" ({who})"
 
 
 def lines(cell: dict) -> list[str]:
@@ -184,10 +182,6 @@ def lines(cell: dict) -> list[str]:
     team, unit = _team(cell), _unit(cell)
     sides = cell["sides"]
     wide = max(len(s["name"]) for s in sides)
-    if cell["mode"] == "games":
-        size = f"{cell['games']:,} games, {cell['hands']:,} hands"
-    else:
-        size = f"{cell['hands']:,} hands, each dealt afresh from no score"
     rows: list[tuple[str, str]] = []
     if cell.get("won"):
         digits = len(f"{cell['games']:,}")
@@ -219,8 +213,7 @@ def lines(cell: dict) -> list[str]:
     for side, points in zip(sides, cell["points"], strict=True):
         rows.append(("Points a hand", f"{side['name']:<{wide}}  "
                      f"{with_range(points, 1, sign=True)}"))
-    return [f"Spades ({cell['variant']}), {_who(cell)}: {size}", *lines_table(rows),
-            "In brackets: 95% confidence intervals."]
+    return [cell_title("Spades", cell), *lines_table(rows), FOOT]
 
 
 def shape(cell: dict) -> tuple[int, int]:
