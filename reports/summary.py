@@ -63,7 +63,7 @@ def format_summary(cells: list[dict]) -> str:
 def _title(cells: list[dict]) -> str:
     """``Spades: 200 games for each of 6 variants × 3 line-ups``."""
     unit = ("independent hands" if cells[0]["mode"] != "games"
-            else "rubbers" if any(c.get("rubber") for c in cells) else "games")
+            else "rubbers" if all(c.get("rubber") for c in cells) else "games")
     counts = sorted({c["games"] if cells[0]["mode"] == "games" else c["hands"] for c in cells})
     size = f"{counts[0]:,}" + (f" to {counts[-1]:,}" if len(counts) > 1 else "") + f" {unit}"
     variants = len({c["variant"] for c in cells})

@@ -55,11 +55,13 @@ def summarize_cell(cell: Cell) -> dict:
     def count(key):
         return int(round(m[key].total))
 
-    honours = rules.get("honours", False) and rules.get("trump") != "none"
+    no_trump = rules.get("trump") == "none"
+    honours = rules.get("honours", False) and not no_trump
     out = {**cell.head(), "players": 4, "sides": sides, "who": cell.who(sides), "rules": rules,
            "hands": hands, "rubber": bool(rules.get("rubber")),
-           "no_trump": rules.get("trump") == "none",
-           "four": share(count("four"), hands), "three": share(count("three"), hands),
+           "no_trump": no_trump,
+           "four": None if no_trump else share(count("four"), hands),
+           "three": None if no_trump else share(count("three"), hands),
            "scored": share(count("scored"), count("held")) if honours else None,
            "honours_points": ([m[f"honours_points_{k}"].per_hand() for k in (0, 1)]
                               if honours else None),
@@ -122,7 +124,7 @@ def columns(cells: list[dict], run: list[dict] | None = None) -> list[Column]:
     sides = cells[0]["sides"]
     cols = []
     if cells[0]["mode"] == "games":
-        game = "rubbers" if any(c["rubber"] for c in cells) else "games"
+        game = "rubbers" if all(c["rubber"] for c in run or cells) else "games"
         cols += [Column(f"{game} won %", s["short"],
                         lambda c, k=k: cell_text(c["won"][k], 1, percent=True),
                         lambda c, k=k: c["won"][k], "games won", "points", 1, 100)
@@ -151,9 +153,11 @@ def columns(cells: list[dict], run: list[dict] | None = None) -> list[Column]:
 def legend(cells: list[dict]) -> str:
     parts = []
     if cells[0]["mode"] == "games":
-        game = "rubber" if any(c["rubber"] for c in cells) else "game"
+        game = "rubber" if all(c["rubber"] for c in cells) else "game"
+        mixed = any(c["rubber"] for c in cells) and game == "game"
         parts.append(f"{game}s won: the share each team won; hands a {game}: how many hands "
-                     f"a {game} lasted")
+                     f"a {game} lasted" + (" (a rubber, for the variants played in rubbers)"
+                                           if mixed else ""))
     parts += ["honours held: the share of hands in which one team held all four of A, K, Q, J "
               "of trumps, or three",
               "honours scored: the share of those hands (three or four held) in which honours "

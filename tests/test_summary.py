@@ -230,6 +230,20 @@ def check_spades(folder: Path, cells: list[dict]):
             same(c["length"], ref["length"])
 
 
+def check_rows(text: str, cells: list[dict], expected: dict):
+    """Each cell's table row shows the expected (figure, lo, hi) triples (times their scale),
+    a dash for None."""
+    rows = parse_rows(text, cells)
+    assert set(rows) == set(expected)
+    for key, row in rows.items():
+        assert len(row) == len(expected[key]), key
+        for printed, (ref, scale) in zip(row, expected[key], strict=True):
+            if ref is None:
+                assert printed == "–", key
+            else:
+                close(printed, ref[0], scale)
+
+
 # --- Spades -------------------------------------------------------------------------------
 
 def test_spades_games_figures_recomputed(spades_games):
@@ -362,12 +376,15 @@ def test_independent_hands_without_blind_nil(spades_hands):
 
 
 def parse_rows(text: str, cells: list[dict]) -> dict:
-    """The table rows by cell: the numbers after the variant and line-up."""
+    """The table rows by cell: the entries after the variant (and line-up, when the run has
+    several)."""
+    lineups = len({(c["lineup"], c["swapped"]) for c in cells}) > 1
     rows = {}
     for line in text.splitlines():
         tokens = line.split()
         for c in cells:
-            name = [c["variant"], c["lineup"]] + (["swapped"] if c["swapped"] else [])
+            name = [c["variant"]] + ([c["lineup"]] if lineups else []) + (
+                ["swapped"] if c["swapped"] else [])
             if tokens[:len(name)] == name and (len(tokens) == len(name) or
                                                tokens[len(name)] != "swapped"):
                 rows[cell_key(c)] = tokens[len(name):]
@@ -513,29 +530,42 @@ def test_every_table_named_by_its_seats(tables_run):
 def test_portland_figures_recomputed(portland_run):
     cells = summarize(portland_run)
     assert [c["variant"] for c in cells] == list(PORTLAND["variants"])
+    rows = {}  # the table's entries by cell, from the reference
     for c in cells:
         h, g = table_of(portland_run, "hands", c), table_of(portland_run, "games", c)
+        by = h.groupby("game_id")
         held = h[["honours_0", "honours_1"]].to_numpy()
         four, three = (held == 4).any(axis=1), (held == 3).any(axis=1)
         assert c["hands"] == len(h) and c["games"] == len(g)
-        same(c["four"], wilson(four.sum(), len(h)), four.sum(), len(h))
-        same(c["three"], wilson(three.sum(), len(h)), three.sum(), len(h))
+        won = [wilson((g["winner"] == k).sum(), len(g)) for k in (0, 1)]
+        points = [cluster_ratio(by[f"points_{k}"].sum(), by.size()) for k in (0, 1)]
         for k in (0, 1):
-            same(c["won"][k], wilson((g["winner"] == k).sum(), len(g)))
-            by = h.groupby("game_id")
-            same(c["points"][k], cluster_ratio(by[f"points_{k}"].sum(), by.size()))
+            same(c["won"][k], won[k])
+            same(c["points"][k], points[k])
         same(c["length"], t_mean(g["n_hands"]))
+        if c["rules"]["trump"] == "none":
+            assert c["four"] is None and c["three"] is None
+            held_share = [None, None]
+        else:
+            held_share = [wilson(four.sum(), len(h)), wilson(three.sum(), len(h))]
+            same(c["four"], held_share[0], four.sum(), len(h))
+            same(c["three"], held_share[1], three.sum(), len(h))
         scored = (h[["honours_points_0", "honours_points_1"]] > 0).any(axis=1).to_numpy()
+        honours = [None, None, None]
         if c["rules"]["honours"]:
             k, n = (scored & (held >= 3).any(axis=1)).sum(), (held >= 3).any(axis=1).sum()
-            same(c["scored"], wilson(k, n), k, n)
+            honours = [wilson(k, n)] + [
+                cluster_ratio(by[f"honours_points_{s}"].sum(), by.size()) for s in (0, 1)]
+            same(c["scored"], honours[0], k, n)
             assert 0 < k < n
-            by = h.groupby("game_id")
-            for k in (0, 1):
-                same(c["honours_points"][k],
-                     cluster_ratio(by[f"honours_points_{k}"].sum(), by.size()))
+            for s in (0, 1):
+                same(c["honours_points"][s], honours[1 + s])
         else:
-            assert c["scored"] is None and not scored.any()
+            assert c["scored"] is None and c["honours_points"] is None and not scored.any()
+        rows[cell_key(c)] = ([(r, 100) for r in won] + [(t_mean(g["n_hands"]), 1)]
+                             + [(r, 100) for r in held_share] + [(honours[0], 100)]
+                             + [(r, 1) for r in honours[1:]] + [(r, 1) for r in points])
+    check_rows(format_summary(cells), cells, rows)
     by = {c["variant"]: format_summary([c]).splitlines() for c in cells}
     assert "Honours scored  never: the rules do not count honours" in by["plain"]
     assert "Honours        none: no trumps in these rules" in by["no_trump"]
@@ -577,27 +607,41 @@ def norwegian_reference(h: pd.DataFrame, players: int) -> dict:
 
 def test_norwegian_figures_recomputed(norwegian_run):
     cells = summarize(norwegian_run)
+    rows = {}
     for c in cells:
         h, g = table_of(norwegian_run, "hands", c), table_of(norwegian_run, "games", c)
         players = c["rules"]["players"]
         sides = 2 if players == 4 else players
         assert c["players"] == players and len(c["sides"]) == sides
         kinds = norwegian_reference(h, players)
-        assert set(c["declared"]) == set(kinds)
+        assert list(c["declared"]) == list(kinds)
+        declared, made_shares = [], []
         for key, (chosen, made) in kinds.items():
-            same(c["declared"][key], wilson(chosen.sum(), len(h)), chosen.sum(), len(h))
+            declared.append(wilson(chosen.sum(), len(h)))
+            same(c["declared"][key], declared[-1], chosen.sum(), len(h))
             if made is None:
                 assert key not in c["made"]
-            elif chosen.sum():
-                k, n = (chosen & made).sum(), chosen.sum()
-                same(c["made"][key], wilson(k, n), k, n)
+                continue
+            k, n = (chosen & made).sum(), chosen.sum()
+            made_shares.append(wilson(k, n) if n else None)
+            if n:
+                same(c["made"][key], made_shares[-1], k, n)
+            else:
+                assert c["made"][key] is None
+        by = h.groupby("game_id")
+        won = [wilson((g["winner"] == k).sum(), len(g)) for k in range(sides)]
+        points = [cluster_ratio(by[f"points_{k}"].sum(), by.size()) for k in range(sides)]
         for k in range(sides):
-            same(c["won"][k], wilson((g["winner"] == k).sum(), len(g)))
-            by = h.groupby("game_id")
-            same(c["points"][k], cluster_ratio(by[f"points_{k}"].sum(), by.size()))
-        same(c["drawn"], wilson(g["draw"].sum(), len(g)))
-        same(c["unfinished"], wilson((~g["finished"]).sum(), len(g)))
+            same(c["won"][k], won[k])
+            same(c["points"][k], points[k])
+        ends = [wilson(g["draw"].sum(), len(g)), wilson((~g["finished"]).sum(), len(g))]
+        same(c["drawn"], ends[0])
+        same(c["unfinished"], ends[1])
         same(c["length"], t_mean(g["n_hands"]))
+        rows[cell_key(c)] = ([(r, 100) for r in won + ends] + [(t_mean(g["n_hands"]), 1)]
+                             + [(r, 100) for r in declared + made_shares]
+                             + [(r, 1) for r in points])
+    check_rows(format_summary(cells), cells, rows)
     by = {(c["variant"], c["lineup"]): format_summary([c]).splitlines() for c in cells}
     two = by["two", "seed"]
     assert 'Games won       none: under scoring "both" every player scores the same every hand' \
