@@ -77,7 +77,7 @@ def _lineups(cells: list[dict]) -> list[str]:
     """Who played in each line-up that does not put one strategy at every seat."""
     seen: dict[str, str] = {}
     for c in cells:
-        if c["swapped"] or c["who"].endswith("at every seat"):
+        if c["swapped"] or not c["who"] or c["who"].endswith("at every seat"):
             continue
         seen.setdefault(c["lineup"], c["who"])
     swapped = {c["lineup"] for c in cells if c["swapped"]}

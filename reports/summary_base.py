@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+import pyarrow.parquet as pq
 
 from .stats import mean_ci, proportion_ci, ratio_ci
 
@@ -208,8 +209,6 @@ class Cell:
         return pl.scan_parquet(files) if files else None
 
     def columns(self, table: str) -> list[str]:
-        import pyarrow.parquet as pq
-
         files = self.files(table)
         return pq.read_schema(files[0]).names if files else []
 
@@ -219,7 +218,9 @@ class Cell:
                 "lineup": c["lineup"], "swapped": c["swapped"], "mode": self.mode}
 
     def who(self, sides: list[dict]) -> str:
-        """Who played: "seed at every seat", or each side's strategies."""
+        """Who played: "seed at every seat", or each side's strategies ("" if unknown)."""
+        if not self.strategies:
+            return ""
         if len(set(self.strategies)) == 1:
             return f"{self.strategies[0]} at every seat"
         parts = []
@@ -294,7 +295,8 @@ def cell_title(game: str, cell: dict, unit: str = "game") -> str:
     game, the variant, who played (the line-up's name when its seats differ) and how much."""
     who = cell["who"]
     if cell["swapped"] or not who.endswith("at every seat"):
-        who = f"line-up {cell['lineup']}" + (" swapped" if cell["swapped"] else "") + f" ({who})"
+        who = f"line-up {cell['lineup']}" + (" swapped" if cell["swapped"] else "") + (
+            f" ({who})" if who else "")
     if cell["mode"] == "games":
         size = f"{cell['games']:,} {unit}s, {cell['hands']:,} hands"
     else:

@@ -47,7 +47,8 @@ DECLARATIONS = {
         ("nullo", 3, False, "nullo was bid"),
         ("passed", 3, True, "all passed and nullo was played")],
 }
-# which declarations can be made or not, and what made means for them
+# the declarations a player can make or fail: grand above the book, misère and a bid nullo at
+# or below it
 MADE = {"grand": "grand", "forced": "grand", "misere": "low", "nullo": "low"}
 HEADS = {"grand": "grand", "misere": "misère", "forced": "forced", "nullo": "nullo",
          "passed": "passed"}
@@ -74,7 +75,7 @@ def summarize_cell(cell: Cell) -> dict:
     for key, code, is_forced, _ in DECLARATIONS[players]:
         chosen = (contract == code) & (forced == is_forced)
         values[key] = chosen
-        if key in MADE and not (key == "nullo" and is_forced):
+        if key in MADE:  # an all-pass nullo has no bidder to make it
             made = (taken("grand_player") > book if MADE[key] == "grand"
                     else taken("declarer") <= book)
             values[f"{key}_made"] = chosen & made.fill_null(False)
@@ -96,7 +97,6 @@ def summarize_cell(cell: Cell) -> dict:
 
 
 # --- text --------------------------------------------------------------------------------
-
 
 
 def _same_scores(cell: dict) -> bool:

@@ -108,8 +108,6 @@ def lines(cell: dict) -> list[str]:
     return [cell_title("Portland whist", cell, game), *lines_table(rows), FOOT]
 
 
-
-
 def shape(cell: dict) -> tuple:
     return (bool(cell["rules"].get("dummy")),)
 

@@ -175,8 +175,6 @@ def _nil(cell: dict, kind: str) -> str:
             f"{with_range(made, 1, 'made', percent=True)}")
 
 
-
-
 def lines(cell: dict) -> list[str]:
     """One cell in labelled lines."""
     team, unit = _team(cell), _unit(cell)
