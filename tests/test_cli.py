@@ -509,9 +509,14 @@ def test_run_prints_summary(capsys, exp, tmp_path):
     lines = stdout.splitlines()
     assert lines[0] == f"results: {out}"
     n = len(pd.read_parquet(out / "hands"))
-    assert lines[1] == f"hands {n:,}  games 40"
-    for line, start in zip(lines[2:], ["nil ", "blind nil ", "bags ", "points "], strict=True):
-        assert line.startswith(start)
+    assert lines[1] == f"Spades (spades.standard), random at every seat: 40 games, {n:,} hands"
+    labels = [line[:15].strip() for line in lines[2:-1]]
+    assert [x for x in dict.fromkeys(labels) if x] == [
+        "Games won", "Game length", "Contracts", "Nil", "Blind nil", "Bags", "Bag penalties",
+        "Points a hand"]
+    assert lines[2][15:].startswith("North–South (seats 0 and 2)")
+    assert lines[-1] == "In brackets: 95% confidence intervals."
+    assert "nan" not in stdout
     assert (out / "manifest.json").exists()
 
 
@@ -520,7 +525,8 @@ def test_run_overrides(capsys, exp, tmp_path):
     argv = ["run", str(exp), "--hands", "30", "--block-size", "7", "--seed", "3",
             "--rules", "spades.short", "--strategy", "seed", "--out", str(out), "--quiet"]
     assert main(argv) == 0
-    assert capsys.readouterr().out.splitlines()[1].startswith("hands 30")
+    assert capsys.readouterr().out.splitlines()[1] == (
+        "Spades (spades.short), seed at every seat: 30 hands, each dealt afresh from no score")
     manifest = json.loads((out / "manifest.json").read_text())["experiment"]
     assert manifest["mode"] == "hands" and manifest["count"] == 30
     assert manifest["block_size"] == 7 and manifest["seed"] == 3

@@ -244,11 +244,17 @@ def test_summary_of_a_run_mixing_player_counts(tmp_path, capsys):
     assert main(["run", str(exp), "--out", str(tmp_path / "out"), "--n-jobs", "1",
                  "--quiet"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    rows = {line.split()[0]: line.split() for line in lines if line.split()
-            and line.split()[0] in ("two", "three", "classic")}
+    headings = {"Two players": "two", "Three players": "three", "Four players": "classic"}
+    under, rows = None, {}
+    for line in lines:
+        under = next((v for h, v in headings.items() if line.startswith(h)), under)
+        if line.split() and line.split()[0] in ("two", "three", "classic"):
+            rows[line.split()[0]] = (under, line.split())
+    assert {v: under for v, (under, _) in rows.items()} == {v: v for v in rows}
     assert set(rows) == {"two", "three", "classic"}
-    hands = {v: len(pd.read_parquet(tmp_path / "out" / "hands",
-                                    filters=[("variant", "==", v)]))
-             for v in ("two", "three")}
-    assert int(rows["two"][2].replace(",", "")) == hands["two"]
-    assert int(rows["three"][2].replace(",", "")) == hands["three"]
+    frame = pd.read_parquet(tmp_path / "out" / "hands", filters=[("variant", "==", "two")])
+    points = frame[["points_0", "points_1"]].mean()
+    # the last columns: each side's points a hand (two sides, three players, two teams)
+    assert [float(x.replace("−", "-")) for x in rows["two"][1][-2:]] == pytest.approx(
+        points.to_list(), abs=0.005)
+    assert len(rows["three"][1]) - len(rows["two"][1]) == 1 + 1  # a seat more, twice
