@@ -27,6 +27,7 @@ from .errors import UserError
 
 __all__ = [
     "PRESETS",
+    "describe",
     "show_value",
     "load_rules",
     "option",
@@ -51,7 +52,9 @@ def option(default, doc: str, *, kind, choices=None, minimum=None, maximum=None,
     return dataclasses.field(default=default, metadata=meta)
 
 
-def _describe(meta) -> str:
+def describe(meta) -> str:
+    """What a key allows, from its declaration (choices, kinds, range), for messages and
+    docs/VARIANTS.md."""
     kinds = meta["kind"] if isinstance(meta["kind"], tuple) else (meta["kind"],)
     parts = []
     if meta.get("shape"):
@@ -104,7 +107,7 @@ def _coerce(field: dataclasses.Field, value, source) -> Any:
         except ValueError:
             ok = False
     if not ok:
-        raise UserError(f"{show_value(value)} is not allowed; allowed: {_describe(meta)}",
+        raise UserError(f"{show_value(value)} is not allowed; allowed: {describe(meta)}",
                         source=source, key=field.name)
     return value
 

@@ -805,7 +805,10 @@ def _check_section_4_6(r: dict) -> None:
       ``three_b``, ``quicksand``, ``no_overs``, ``highlander``, ``bags_negative`` (no bags kept);
     * ``bag_cancel_card``: not where no bag exists (``three_b``, ``quicksand``, ``no_overs``,
       ``highlander``);
-    * ``defeat_score`` is ``-target_score``: needs ``target_score``.
+    * ``defeat_score`` is ``-target_score``: needs ``target_score``;
+    * a key another key leaves without effect (issue 17): ``no_overs`` with ``three_b`` or
+      ``quicksand`` (each prices an overtrick at -10), ``no_minus`` with ``set_to_opponents``
+      (a set side scores 0 already) unless ``double_over``'s loss is there for it to cancel.
     """
     for key in _BOOL_KEYS_4_6:
         if r[key] is not True and r[key] is not False:
@@ -832,6 +835,8 @@ def _check_section_4_6(r: dict) -> None:
         "bags_in_units_digit": ("three_b", "quicksand", "no_overs", "highlander",
                                 "bags_negative"),
         "bag_cancel_card": _BAGLESS,
+        "no_overs": ("three_b", "quicksand"),
+        "no_minus": () if _on(r, "double_over") else ("set_to_opponents",),
     }
     for key, others in refusals.items():
         clash = [k for k in others if _on(r, key) and _on(r, k)]
