@@ -251,14 +251,14 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
     exp = Experiment(name=table.get("name", "experiment"), cells=tuple(cells), mode=mode,
                      count=table.get(mode, 1000), seed=table.get("seed", 0),
                      block_size=table.get("block_size", 1000), source=source)
-    check_size(exp, "block_size" if "block_size" in table else exp.mode)
+    check_size(exp)
     return exp
 
 
-def check_size(exp: Experiment, key: str = "block_size") -> None:
+def check_size(exp: Experiment) -> None:
     """Refuse, before anything starts, a count or a block size out of range, more blocks than
     `MAX_BLOCKS` per cell, or a block that would not fit in the memory available
-    (sim/limits.py); ``key`` is named for the memory."""
+    (sim/limits.py)."""
     for name, value, top in ((exp.mode, exp.count, MAX_COUNT),
                              ("block_size", exp.block_size, MAX_BLOCK)):
         if type(value) is not int or not 1 <= value <= top:
@@ -272,7 +272,7 @@ def check_size(exp: Experiment, key: str = "block_size") -> None:
     for rules in {id(c.rules): c.rules for c in exp.cells}.values():
         why = check_block(rules, exp.mode, size)
         if why:
-            raise UserError(why + " (lower block_size)", source=exp.source, key=key)
+            raise UserError(why + " (lower block_size)", source=exp.source, key="block_size")
 
 
 def load_experiment(path: str | Path | None = None, overrides: Mapping[str, Any] = ()):
