@@ -709,7 +709,8 @@ def _check_section_4_4(r: dict) -> None:
 
     Side contracts (the brief of these keys): ``mo_a`` with ``mo_b`` (two versions of Mo);
     ``ten_for_200_fail`` (other than 200), ``ten_for_200_exact`` and ``tens_are_wheels`` without
-    ``ten_for_two_hundred``; ``blind_six_at_least`` without ``blind_six``; any side contract key
+    ``ten_for_two_hundred``; ``blind_six_at_least`` without ``blind_six``;
+    ``double_blind_nil_reward`` (other than "double") without ``double_blind_nil``; any side contract key
     (or ``bemo``, as the engine reads it) with ``min_team_bid``, ``suicide``, ``whiz`` or
     ``mirror``, the rules of a side's two ordinary bids.
     """
@@ -730,7 +731,8 @@ def _check_section_4_4(r: dict) -> None:
     for key, needs in (("ten_for_200_fail", "ten_for_two_hundred"),
                        ("ten_for_200_exact", "ten_for_two_hundred"),
                        ("tens_are_wheels", "ten_for_two_hundred"),
-                       ("blind_six_at_least", "blind_six")):
+                       ("blind_six_at_least", "blind_six"),
+                       ("double_blind_nil_reward", "double_blind_nil")):  # issue 17
         if r[key] != STANDARD[key] and not r[needs]:
             raise ValueError(f"{key}: needs {needs} = True")
     if r["mo_a"] and r["mo_b"]:
