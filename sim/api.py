@@ -22,7 +22,7 @@ from typing import Any
 import polars as pl
 
 from .errors import UserError
-from .experiment import Experiment, build_experiment, load_experiment, with_overrides
+from .experiment import Experiment, build_experiment, check_size, load_experiment, with_overrides
 from .runner import run_experiment
 
 __all__ = ["load", "run", "simulate"]
@@ -43,6 +43,7 @@ def run(experiment: str | Path | Mapping[str, Any] | Experiment, out: str | Path
             raise UserError(f"overrides ({', '.join(overrides)}) apply to an experiment file or "
                             "table, not to an Experiment value")
         exp = experiment
+        check_size(exp)  # built in Python: its sizes were not checked yet (sim/limits.py)
     elif isinstance(experiment, Mapping):
         exp = build_experiment(with_overrides(experiment, overrides), "experiment table",
                                given={key: _argument(key) for key in overrides})

@@ -13,13 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from .deal import deal_in_order, deck_slots, shuffled, to_seats
+from .limits import HAND_GUARD  # noqa: F401  (the engines' guard, re-exported)
 
 __all__ = ["DEAL_GROUP", "FIRST_DEALER", "HAND_GUARD", "deal_groups", "finish_tables", "play_rng",
            "stacked", "stock_groups"]
 
 DEAL_GROUP = 1024  # games whose deals for one hand number come from one stream (games mode)
 FIRST_DEALER = 3  # the first hand of a game is dealt by seat 3, so seat 0 is elder hand
-HAND_GUARD = 10_000  # a game still running after this many hands is reported, not looped forever
 
 
 def deal_rng(seed: int, block: int, hand_no: int, group: int,

@@ -21,6 +21,7 @@ from .errors import UserError, known_names
 from .files import atomic_write, os_reason
 from .folder import check_outside
 from .inputs import shipped_names
+from .limits import MAX_BLOCK, MAX_COUNT
 
 __all__ = ["main"]
 
@@ -37,8 +38,8 @@ start with:
   whistlab COMMAND --help               a command's options"""
 
 
-def _integer(minimum: int):
-    """An argparse type: an integer of at least ``minimum``."""
+def _integer(minimum: int, maximum: int | None = None):
+    """An argparse type: an integer of at least ``minimum`` (and at most ``maximum``)."""
 
     def parse(text: str) -> int:
         try:
@@ -47,6 +48,8 @@ def _integer(minimum: int):
             raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{text!r} must be at least {minimum}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"{text!r} must be at most {maximum}")
         return value
 
     return parse
@@ -98,10 +101,12 @@ def build_parser() -> argparse.ArgumentParser:
         for name, games in plays.items()) + " (each game has its own); or a strategy file "
         "(TOML), such as the tuned.toml of whistlab tune")
     count = run.add_mutually_exclusive_group()
-    count.add_argument("--hands", type=_integer(1), help="independent hands to simulate")
-    count.add_argument("--games", type=_integer(1), help="whole games to simulate")
+    count.add_argument("--hands", type=_integer(1, MAX_COUNT), help="independent hands to "
+                       "simulate")
+    count.add_argument("--games", type=_integer(1, MAX_COUNT), help="whole games to simulate")
     run.add_argument("--seed", type=_integer(0), help="root seed")
-    run.add_argument("--block-size", type=_integer(1), help="games or hands per block")
+    run.add_argument("--block-size", type=_integer(1, MAX_BLOCK),
+                     help="games or hands per block")
     run.add_argument("--n-jobs", type=_n_jobs, default=-1,
                      help="processes; -1 = all cores (default), -2 = all but one ...")
     run.add_argument("--backend", choices=("loky", "dask"), default="loky",
@@ -126,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     yardstick = sub.add_parser("yardstick", help="double-dummy tricks of a sample of a run's "
                                "hands (needs the extra: pip install 'whistlab[dds]')")
     yardstick.add_argument("results", help="a results folder written by whistlab run")
-    yardstick.add_argument("--sample", type=_integer(1), default=1000,
+    yardstick.add_argument("--sample", type=_integer(1, MAX_COUNT), default=1000,
                            help="deals to solve in every cell (default 1000)")
     yardstick.add_argument("--seed", type=_integer(0), default=1,
                            help="seed of the sample (default 1)")

@@ -37,10 +37,11 @@ from typing import Any
 
 from .errors import UserError, did_you_mean
 from .inputs import read_toml, shipped, shipped_file
+from .limits import MAX_BLOCK, MAX_BLOCKS, MAX_COUNT, check_block
 from .options import PRESETS, load_rules, rules_to_dict, show_value
 
 __all__ = ["DEFAULT_EXPERIMENT", "Cell", "Experiment", "build_experiment", "check_name",
-           "load_experiment", "with_overrides"]
+           "check_size", "load_experiment", "with_overrides"]
 
 DEFAULT_EXPERIMENT = shipped("experiments") / "default.toml"
 # Variant and line-up names become parts of file names (part-<variant>-<lineup>-00000.parquet,
@@ -122,11 +123,14 @@ KEYS = {  # key -> (python types, meaning)
                  "seat"),
     "lineups": ((dict,), "a table: line-up name = a strategy, a list (one per seat) or {sides, "
                 "swap}"),
-    "games": ((int,), "a positive integer"),
-    "hands": ((int,), "a positive integer"),
+    "games": ((int,), f"an integer in [1, {MAX_COUNT}]"),
+    "hands": ((int,), f"an integer in [1, {MAX_COUNT}]"),
     "seed": ((int,), "a non-negative integer"),
-    "block_size": ((int,), "a positive integer"),
+    "block_size": ((int,), f"an integer in [1, {MAX_BLOCK}]"),
 }
+# the sizes of a run (sim/limits.py): bounded so that a mistyped one is refused before anything
+# starts, not left to hang or run out of memory
+LIMITS = {"games": MAX_COUNT, "hands": MAX_COUNT, "block_size": MAX_BLOCK}
 
 
 def _seats(spec, source, key, game, players: int = 4,
@@ -216,7 +220,8 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
                             f"{', '.join(KEYS)}", source=source,
                             key=key)
         types, meaning = KEYS[key]
-        bad_int = type(value) is int and value < (0 if key == "seed" else 1)
+        bad_int = type(value) is int and (value < (0 if key == "seed" else 1)
+                                          or value > LIMITS.get(key, value))
         if type(value) not in types or bad_int:
             raise UserError(f"{show_value(value)} is not allowed; allowed: {meaning}", **at(key))
     if "name" in table:
@@ -268,9 +273,32 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
             if swap:
                 cells.append(Cell(vname, rules, lname, seats[1:] + seats[:1], swapped=True))
     mode = "hands" if "hands" in table else "games"
-    return Experiment(name=table.get("name", "experiment"), cells=tuple(cells), mode=mode,
-                      count=table.get(mode, 1000), seed=table.get("seed", 0),
-                      block_size=table.get("block_size", 1000), source=source)
+    exp = Experiment(name=table.get("name", "experiment"), cells=tuple(cells), mode=mode,
+                     count=table.get(mode, 1000), seed=table.get("seed", 0),
+                     block_size=table.get("block_size", 1000), source=source)
+    check_size(exp, at)
+    return exp
+
+
+def check_size(exp: Experiment, at=None) -> None:
+    """Refuse, before anything starts, a count or a block size out of range, more blocks than
+    `MAX_BLOCKS` per cell, or a block that would not fit in the memory available
+    (sim/limits.py). ``at(key)``: where the key was written (default: the experiment's file)."""
+    at = at or (lambda key: {"source": exp.source, "key": key})
+    for name, value, top in ((exp.mode, exp.count, MAX_COUNT),
+                             ("block_size", exp.block_size, MAX_BLOCK)):
+        if type(value) is not int or not 1 <= value <= top:
+            raise UserError(f"{show_value(value)} is not allowed; allowed: an integer in [1, "
+                            f"{top}]", **at(name))
+    size = min(exp.block_size, exp.count)
+    if exp.n_blocks > MAX_BLOCKS:
+        raise UserError(f"{exp.mode} = {exp.count} in blocks of {exp.block_size} is "
+                        f"{exp.n_blocks:,} blocks per cell; at most {MAX_BLOCKS:,}: raise "
+                        "block_size", **at("block_size"))
+    for rules in {id(c.rules): c.rules for c in exp.cells}.values():
+        why = check_block(rules, exp.mode, size)
+        if why:
+            raise UserError(why + " (lower block_size)", **at("block_size"))
 
 
 def load_experiment(path: str | Path | None = None, overrides: Mapping[str, Any] = (),

@@ -27,6 +27,7 @@ from .inputs import read_toml
 
 __all__ = [
     "PRESETS",
+    "describe",
     "show_value",
     "unknown_preset",
     "load_rules",
@@ -53,7 +54,9 @@ def option(default, doc: str, *, kind, choices=None, minimum=None, maximum=None,
     return dataclasses.field(default=default, metadata=meta)
 
 
-def _describe(meta) -> str:
+def describe(meta) -> str:
+    """What a key allows, from its declaration (choices, kinds, range), for messages and
+    docs/VARIANTS.md."""
     kinds = meta["kind"] if isinstance(meta["kind"], tuple) else (meta["kind"],)
     parts = []
     if meta.get("shape"):
@@ -106,7 +109,7 @@ def _coerce(field: dataclasses.Field, value, source) -> Any:
         except (ValueError, TypeError):  # a value of the wrong shape inside the structure
             ok = False
     if not ok:
-        raise UserError(f"{show_value(value)} is not allowed; allowed: {_describe(meta)}",
+        raise UserError(f"{show_value(value)} is not allowed; allowed: {describe(meta)}",
                         source=source, key=field.name)
     return value
 

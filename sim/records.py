@@ -16,6 +16,7 @@ import numpy as np
 from .cards import Deck
 from .errors import UserError
 from .inputs import parse_json, read_text
+from .limits import SCORE_LIMIT
 
 __all__ = ["HandRecords", "block_records", "by_mode", "card_slots", "collect_records",
            "hand_records", "ints", "parse_records", "read_jsonl", "write_jsonl"]
@@ -73,12 +74,13 @@ def gather(slots: list[int]) -> tuple[int, int]:
         held |= 1 << b
     return held, twice
 
-def ints(rec, key, n, lo, hi, err):
-    """``rec[key]``, checked to be a list of ``n`` integers in [lo, hi]."""
+def ints(rec, key, n, lo, hi, err, label=None, why=""):
+    """``rec[key]``, checked to be a list of ``n`` integers in [lo, hi]; ``label`` names the
+    field in the message (default ``key``), ``why`` is added to it."""
     value = rec.get(key)
     if (not isinstance(value, list) or len(value) != n
             or any(type(v) is not int or not lo <= v <= hi for v in value)):
-        raise err(f"'{key}' must be a list of {n} integers in [{lo}, {hi}]")
+        raise err(f"'{label or key}' must be a list of {n} integers in [{lo}, {hi}]{why}")
     return value
 
 
@@ -103,12 +105,14 @@ def by_mode(members):
 
 def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, tricks_per_hand: int,
                   source: str, extras=None, sides: int = 2, cards_each: int | None = None,
-                  dead_tricks: bool = False) -> HandRecords:
+                  dead_tricks: bool = False,
+                  score_range: tuple[int, int] = (-SCORE_LIMIT, SCORE_LIMIT)) -> HandRecords:
     """Check and convert records (all full records, or all score-sheet records). ``extras(i,
     rec, err)`` parses each record's game-specific fields (bids, the turned-up card ...);
     ``sides``: how many running scores ``before`` holds; ``cards_each``: the cards of a hand
     (default ``tricks_per_hand``; Spades' kitty trick is not played, RULES.md §4.1);
-    ``dead_tricks``: tricks may be won by nobody (Spades ``cancel_spades``, §4.7)."""
+    ``dead_tricks``: tricks may be won by nobody (Spades ``cancel_spades``, §4.7);
+    ``score_range``: the scores ``before`` may hold (what a game can reach, `sim.limits`)."""
     n = len(items)
     cards_each = cards_each or tricks_per_hand
     dealer = np.zeros(n, np.int8)
@@ -129,7 +133,8 @@ def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, trick
         if not isinstance(before, dict) or set(before) - {"scores", "bags", "progressive"}:
             raise err("'before' must be an object with 'scores' (and, in Spades, 'bags' and "
                       "'progressive')")
-        scores[i] = ints(before, "scores", sides, -10**6, 10**6, err) if "scores" in before else 0
+        if "scores" in before:
+            scores[i] = ints(before, "scores", sides, *score_range, err, "before.scores")
         if extras is not None:
             extras(i, rec, err)
         if sheet:

@@ -52,6 +52,7 @@ the output folder: ``tuned.toml`` (a strategy file that experiments accept as ``
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Mapping
@@ -66,6 +67,7 @@ from .experiment import FOLDER_NAME, check_name
 from .files import atomic_file, atomic_write
 from .games import game_of
 from .inputs import read_toml, shipped_file
+from .limits import MAX_BLOCK, MAX_BLOCKS, MAX_COUNT, check_block
 from .lineup import Lineup
 from .options import load_rules_in
 
@@ -79,6 +81,11 @@ SEARCH_DEFAULTS = {"objective": "points", "rounds": 8, "population": 16, "elite"
 OBJECTIVES = {"points": ("hands", "holdout_hands", "points per hand", "held-out deals"),
               "games": ("games", "holdout_games", "share of games won", "held-out games")}
 KEYS = {"name", "rules", "strategy", "opponents", "seed", "parameters", "search"}
+# the values each search key allows (issue 17): a round's count is one block of hands or games
+# (sim/limits.py), a held-out count as many blocks of that size as a run allows
+SEARCH_RANGES = {"rounds": (1, 1000), "population": (2, 10_000), "elite": (0.0, 1.0),
+                 "hands": (1, MAX_BLOCK), "games": (1, MAX_BLOCK),
+                 "holdout_hands": (1, MAX_COUNT), "holdout_games": (1, MAX_COUNT)}
 HOLDOUT_STREAM = 1_000_000  # block indices of the held-out deals: never those of a round
 
 
@@ -110,6 +117,7 @@ def _spec(value, source, key, game) -> dict:
 def load_tune(path: str | Path) -> TuneSpec:
     """Read and check a tune file; every error names the file and the key."""
     from strategies import make_strategy
+    from strategies.base import check_param
 
     path = shipped_file(path, "tunes")
     source = str(path)
@@ -129,7 +137,9 @@ def load_tune(path: str | Path) -> TuneSpec:
         raise UserError("tuning plays a side against a side, or a player against the others: "
                         "the rules need two sides or every player for himself", source=source,
                         key="rules")
-    defaults = make_strategy(base, game=rules.game).to_dict()
+    tuned = make_strategy(base, game=rules.game)
+    defaults = tuned.to_dict()
+    fields = {f.name: f for f in dataclasses.fields(tuned)}
     params = table["parameters"]
     if not isinstance(params, Mapping) or not params:
         raise UserError("must be a table: parameter = [low, high]", source=source,
@@ -150,6 +160,11 @@ def load_tune(path: str | Path) -> TuneSpec:
                 or not rng[0] < rng[1]):
             raise UserError("must be [low, high]: two finite numbers, low < high", source=source,
                             key=key)
+        field = fields[name]
+        for v in rng:  # within the range the parameter declares (issue 17)
+            why = check_param(field, v)
+            if why:
+                raise UserError(f"[{rng[0]!r}, {rng[1]!r}]: {why}", source=source, key=key)
         if name in base:
             raise UserError("is fixed in 'strategy' and tuned: choose one", source=source,
                             key=key)
@@ -178,12 +193,14 @@ def load_tune(path: str | Path) -> TuneSpec:
         if key == "objective":
             continue
         kind = float if key == "elite" else int
-        ok = (type(value) is kind or (kind is float and type(value) is int)) and value > 0
-        if not ok or (key == "elite" and not value < 1) or (key == "population" and value < 2):
-            raise UserError(f"must be a positive {kind.__name__}"
-                            + (" below 1" if key == "elite" else ""), source=source,
+        lo, hi = SEARCH_RANGES[key]
+        ok = type(value) is kind or (kind is float and type(value) is int)
+        if not ok or not lo <= value <= hi or (key == "elite" and value in (lo, hi)):
+            allowed = ("a number in (0, 1)" if key == "elite" else f"an integer in [{lo}, {hi}]")
+            raise UserError(f"{value!r} is not allowed; allowed: {allowed}", source=source,
                             key=f"search.{key}")
         search[key] = value
+    _check_blocks(rules, search, objective, source)
     seed = table.get("seed", 0)
     if type(seed) is not int or seed < 0:
         raise UserError("must be an integer >= 0", source=source, key="seed")
@@ -191,6 +208,21 @@ def load_tune(path: str | Path) -> TuneSpec:
             else Path(path).stem)
     return TuneSpec(name=name, rules=rules, base=base, opponents=opponents, seed=seed,
                     bounds=bounds, ints=frozenset(ints), search=search)
+
+
+def _check_blocks(rules, search: dict, objective: str, source: str) -> None:
+    """A round's job plays ``hands`` (``games``) as one block, and the held-out evaluation as
+    blocks of that size: each must fit in memory, and their number be a run's (sim/limits.py)."""
+    count_key, holdout_key = OBJECTIVES[objective][:2]
+    mode = count_key
+    why = check_block(rules, mode, search[count_key])
+    if why:
+        raise UserError(why, source=source, key=f"search.{count_key}")
+    blocks = -(-search[holdout_key] // search[count_key])
+    if blocks > MAX_BLOCKS:
+        raise UserError(f"{search[holdout_key]} in blocks of {count_key} = {search[count_key]} "
+                        f"is {blocks:,} blocks; at most {MAX_BLOCKS:,}: raise {count_key} or "
+                        f"lower {holdout_key}", source=source, key=f"search.{holdout_key}")
 
 
 def seatings(players: int, sides: int) -> list[tuple[list[bool], int]]:

@@ -26,14 +26,52 @@ views of `sim.views`, each returning one answer per row:
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from sim.errors import UserError, did_you_mean, known_names
 from sim.inputs import read_toml
+from sim.limits import TARGET_LIMIT
 from sim.options import DEFAULT_GAME, show_value
 
-__all__ = ["STRATEGIES", "Strategy", "make_strategy", "register"]
+__all__ = ["CARDS", "DEFICIT", "MARGIN", "RANK", "SCALE", "STRATEGIES", "Strategy", "TRICKS",
+           "VALUE", "allowed_range", "check_param", "make_strategy", "param", "register"]
+
+# The ranges of numeric parameters (issue 17 §2), each declared with its parameter by `param`:
+TRICKS = (-100.0, 100.0)  # (expected) tricks, or a shift in them (a hand holds at most 18
+#                            cards: the ends serve as "never", e.g. 99)
+CARDS = (0, 26)  # a number of cards (of a suit, a hand) or of tricks
+MARGIN = (-1, 26)  # a margin of tricks; -1 = never (where the parameter says so)
+RANK = (0, 12)  # a rank: 0 = 2 ... 12 = A
+DEFICIT = (-TARGET_LIMIT, TARGET_LIMIT)  # points a side trails by (as far as a target reaches)
+SCALE = (0.0, 10.0)  # a factor on an estimate
+VALUE = (-1000.0, 1000.0)  # a hand value's weight or threshold (Norwegian whist)
+
+
+def param(default, allowed: tuple):
+    """Declare a numeric parameter with its default and the range ``(low, high)`` it allows:
+    `make_strategy` refuses a value outside it, or one not finite (nan, inf)."""
+    return dataclasses.field(default=default, metadata={"range": allowed})
+
+
+def allowed_range(field: dataclasses.Field) -> tuple | None:
+    """The range a numeric parameter declares (None if it declares none)."""
+    return field.metadata.get("range")
+
+
+def check_param(field: dataclasses.Field, value) -> str | None:
+    """Why ``value`` is not allowed for the numeric parameter ``field`` (None if it is)."""
+    kind = "an integer" if type(field.default) is int else "a number"
+    allowed = allowed_range(field)
+    if isinstance(value, float) and not math.isfinite(value):
+        ok = False
+    else:
+        ok = allowed is None or allowed[0] <= value <= allowed[1]
+    if ok:
+        return None
+    where = f" in [{allowed[0]}, {allowed[1]}]" if allowed else " (finite)"
+    return f"{value!r} is not allowed; allowed: {kind}{where}"
 
 STRATEGIES: dict[str, type] = {}  # name -> the first strategy registered under it
 BY_GAME: dict[tuple[str, str], type] = {}  # (game, name) -> a strategy written for that game
@@ -112,4 +150,7 @@ def make_strategy(spec, source: str | None = None, key: str | None = "strategy",
                                                      and type(value) is int):
             raise UserError(f"strategy '{name}': {value!r} is not a {type(default).__name__}",
                             source=source, key=where + param)
+        why = check_param(fields[param], value) if type(default) in (int, float) else None
+        if why:
+            raise UserError(f"strategy '{name}': {why}", source=source, key=where + param)
     return cls(**params)

@@ -121,7 +121,7 @@ import numpy as np
 
 from sim.cards import U64, at_or_below, first_set, highest_bit, lowest_bit, pick, popcount
 
-from .base import register
+from .base import CARDS, DEFICIT, MARGIN, TRICKS, param, register
 from .seed import ZERO, Aims, SeedStrategy, beating
 
 __all__ = ["ExpertStrategy"]
@@ -192,21 +192,24 @@ class ExpertStrategy(SeedStrategy):
 
     # bidding tuned for whole games by tunes/expert_bidding.toml (the seed's tune,
     # tunes/seed_bidding.toml, found 0.38, 0.96, 0.05 for the seed's card play)
-    bid_round: float = 0.444
-    nil_max_estimate: float = 0.537
-    ruff: float = 0.120
-    blind_nil_deficit: int = 100_000  # never (a blind nil when trailing by 300 lost games)
-    desperate_nil_max_estimate: float = 2.0  # the opponents' bids would win them the game:
-    desperate_bid_shift: float = 0.5  # nil up to 2 tricks, else bid half a trick more boldly
-    set_margin: int = 2  # deliberate setting: keep winning while the opponents can lose at
-    #                      most 2 more tricks (the seed: 1), whatever the bags it costs
+    bid_round: float = param(0.444, TRICKS)
+    nil_max_estimate: float = param(0.537, TRICKS)
+    ruff: float = param(0.120, TRICKS)
+    blind_nil_deficit: int = param(100_000, DEFICIT)  # never (a blind nil when trailing by 300 lost
+    #                                                   games)
+    desperate_nil_max_estimate: float = param(2.0, TRICKS)  # the opponents' bids would win them the
+    #                                                         game:
+    desperate_bid_shift: float = param(0.5, TRICKS)  # nil up to 2 tricks, else bid half a trick more
+    #                                                  boldly
+    set_margin: int = param(2, MARGIN)  # deliberate setting: keep winning while the opponents can lose
+    #                                     at most 2 more tricks (the seed: 1), whatever the bags it costs
     # -- card play ------------------------------------------------------------------------------
     attack_nil: bool = True  # lead low into a clean opponent nil, never raise his bar
     cover_by_voids: bool = True  # lead the nil partner's void, overtake him cheaply
     ruff_low: bool = True  # void, second or third: the lowest trump that wins
     discard_short: bool = True  # void and discarding: from the shortest side suit
     lead_short: bool = True  # no sure winner to lead: the shortest side suit, holding
-    lead_short_trumps: int = 1  # at least this many trumps
+    lead_short_trumps: int = param(1, CARDS)  # at least this many trumps
     lead_to_ruff: bool = True  # lead a suit the partner has shown void in, for his ruff
 
     def bid(self, view, rng):

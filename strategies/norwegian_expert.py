@@ -70,7 +70,7 @@ import numpy as np
 from sim.cards import U64, pick, popcount
 from sim.norwegian.auction import GRAND, MISERE, PASS
 
-from .base import register
+from .base import VALUE, param, register
 from .norwegian_seed import NorwegianSeed
 
 __all__ = ["NorwegianExpert"]
@@ -105,20 +105,21 @@ class NorwegianExpert(NorwegianSeed):
 
     # -- declaring, 2 players: the regression hand value (fitted weights) ------------------------
     declare_model: bool = True  # +0.20 +-0.04 points per hand (else the seed's hand value)
-    pip: float = 0.525  # per rank step of 2..T (2 = 0 ... T = 8)
-    jack_points: float = 5.02
-    queen_points: float = 5.63
-    king_points: float = 5.96
-    ace_points: float = 6.08
-    void_value: float = -3.39  # per void suit
-    singleton_value: float = -1.26
-    doubleton_value: float = -0.59
-    longest_value: float = 1.01  # per card of the longest suit
-    second_value: float = -0.64  # per card of the second longest
-    model_grand_at: float = 43.8  # grand from this value (the fit's zero)
+    pip: float = param(0.525, VALUE)  # per rank step of 2..T (2 = 0 ... T = 8)
+    jack_points: float = param(5.02, VALUE)
+    queen_points: float = param(5.63, VALUE)
+    king_points: float = param(5.96, VALUE)
+    ace_points: float = param(6.08, VALUE)
+    void_value: float = param(-3.39, VALUE)  # per void suit
+    singleton_value: float = param(-1.26, VALUE)
+    doubleton_value: float = param(-0.59, VALUE)
+    longest_value: float = param(1.01, VALUE)  # per card of the longest suit
+    second_value: float = param(-0.64, VALUE)  # per card of the second longest
+    model_grand_at: float = param(43.8, VALUE)  # grand from this value (the fit's zero)
     # -- declaring, 3 players and the classic game -----------------------------------------------
-    zero_sum_grand_at_three: float = 11.0  # zero_sum: grand from this (seed's scale): +4.01
-    nullo_at: float = 4.0  # classic: nullo up to this hand value (seed 3.0)
+    zero_sum_grand_at_three: float = param(11.0, VALUE)  # zero_sum: grand from this (seed's scale):
+    #                                                      +4.01
+    nullo_at: float = param(4.0, VALUE)  # classic: nullo up to this hand value (seed 3.0)
     # -- play --------------------------------------------------------------------------------------
     spoil_declarer: bool = True  # "declarer" scoring: play against the declarer: +3.99
     count_discard: bool = True  # misère, void: throw the card likeliest to win: +0.017

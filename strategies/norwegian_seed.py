@@ -61,7 +61,7 @@ from sim.cards import (
 )
 from sim.norwegian.auction import GRAND, MISERE, NULLO, PASS
 
-from .base import Strategy, register
+from .base import CARDS, RANK, TRICKS, VALUE, Strategy, param, register
 
 __all__ = ["NorwegianSeed"]
 
@@ -103,30 +103,37 @@ class NorwegianSeed(Strategy):
     games = ("norwegian",)
 
     # -- declaring: the hand value (see `hand_value`) --------------------------------------
-    grand_at: float = 3.0  # 2 players: declare grand from this hand value (seed: 4 aces+kings,
-    #                        with queen = low_value = 0)
-    queen: float = 0.75  # what a queen adds to the hand value (an ace or a king adds 1)
-    long_suit: int = 6  # a suit this long (seed: 6+) is a danger in misère ...
-    long_value: float = 0.5  # ... adding this to the hand value (pushing toward grand)
-    low_rank: int = 4  # a card of this rank or lower is low (0 = 2, 4 = 6)
-    low_value: float = 1.0  # subtracted per low card over the average (low_rank + 1 in 13
-    #                         cards: many low cards favour misère), added per low card under it
-    spread_value: float = 0.0  # added per suit without a low card (low cards evenly spread
-    #                            favour misère; measured to add nothing beyond their number)
-    grand_at_three: float = 5.0  # 3 players (17 cards, alone against two): grand from this
-    #                              (under zero_sum scoring passing pays: higher is better)
-    dealer_discount: float = 0.0  # 3 players: the seat before the dealer bids from this less
-    classic_grand_at: float = 4.5  # classic game: bid grand from this hand value
-    nullo_at: float = 3.0  # classic game: bid nullo up to this hand value (else pass)
+    grand_at: float = param(3.0, VALUE)  # 2 players: declare grand from this hand value (seed: 4
+    #                                      aces+kings, with queen = low_value = 0)
+    queen: float = param(0.75, VALUE)  # what a queen adds to the hand value (an ace or a king adds 1)
+    long_suit: int = param(6, CARDS)  # a suit this long (seed: 6+) is a danger in misère ...
+    long_value: float = param(0.5, VALUE)  # ... adding this to the hand value (pushing toward grand)
+    low_rank: int = param(4, RANK)  # a card of this rank or lower is low (0 = 2, 4 = 6)
+    low_value: float = param(1.0, VALUE)  # subtracted per low card over the average (low_rank + 1 in 13
+    #                                       cards: many low cards favour misère), added per low card
+    #                                       under it
+    spread_value: float = param(0.0, VALUE)  # added per suit without a low card (low cards evenly spread
+    #                                          favour misère; measured to add nothing beyond their
+    #                                          number)
+    grand_at_three: float = param(5.0, VALUE)  # 3 players (17 cards, alone against two): grand from this
+    #                                            (under zero_sum scoring passing pays: higher is better)
+    dealer_discount: float = param(0.0, VALUE)  # 3 players: the seat before the dealer bids from this
+    #                                             less
+    classic_grand_at: float = param(4.5, VALUE)  # classic game: bid grand from this hand value
+    nullo_at: float = param(3.0, VALUE)  # classic game: bid nullo up to this hand value (else pass)
     # -- play: winning tricks ------------------------------------------------------------------
-    run_length: int = 5  # run a suit this long (seed: 5+) first: its sure winners, then its top
-    top_risk: float = 0.5  # lead from the top of the longest suit unless opponents who want
-    #                        tricks hold this many higher cards (expected): then its lowest card
+    run_length: int = param(5, CARDS)  # run a suit this long (seed: 5+) first: its sure winners, then
+    #                                    its top
+    top_risk: float = param(0.5, TRICKS)  # lead from the top of the longest suit unless opponents who
+    #                                       want tricks hold this many higher cards (expected): then its
+    #                                       lowest card
     leave_to_ally: bool = True  # partner plays after: take only with a sure winner
     # -- play: losing tricks -------------------------------------------------------------------
-    lead_from: int = 0  # lead the lowest card of ranks from this (seed, middle cards: 3 = 5) ...
-    lead_to: int = 12  # ... to this (seed: 8 = T); else the lowest card that can lose
-    shed_short: int = 2  # lead first from suits this short (singletons, doubletons; 0 = off)
+    lead_from: int = param(0, RANK)  # lead the lowest card of ranks from this (seed, middle cards: 3 =
+    #                                  5) ...
+    lead_to: int = param(12, RANK)  # ... to this (seed: 8 = T); else the lowest card that can lose
+    shed_short: int = param(2, CARDS)  # lead first from suits this short (singletons, doubletons; 0 =
+    #                                    off)
     duck_high: bool = True  # follow with the highest card that still loses (else the lowest)
     void_throw_high: bool = True  # when void throw the highest card, sure winners first (else
     #                               the lowest card)

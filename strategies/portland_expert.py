@@ -79,7 +79,7 @@ import numpy as np
 
 from sim.cards import U64, at_or_below, bit_index, first_set, highest_bit, lowest_bit, pick, popcount
 
-from .base import Strategy, register
+from .base import CARDS, RANK, TRICKS, Strategy, param, register
 
 __all__ = ["PortlandExpert"]
 
@@ -143,9 +143,9 @@ class PortlandExpert(Strategy):
     # Kept: each measured better on than off (points per hand against the expert with it
     # flipped, 100,000 duplicate deals of `portland`; see the module docstring).
     count: bool = True  # win with the cheapest card that holds against the seats to come (+0.317)
-    draw_margin: float = 1.5  # lead trumps while own + partner's - opponents' expected >= this
-    #                           (never drawing: -0.115; 1.0: -0.005; 2.0: -0.019)
-    keep_trumps: int = 0  # trumps kept back until the last this-many tricks (1: -0.169)
+    draw_margin: float = param(1.5, TRICKS)  # lead trumps while own + partner's - opponents' expected >=
+    #                                          this (never drawing: -0.115; 1.0: -0.005; 2.0: -0.019)
+    keep_trumps: int = param(0, CARDS)  # trumps kept back until the last this-many tricks (1: -0.169)
     safe_cash: bool = True  # cash no winner an opponent would ruff (void, may hold trumps) (+0.029)
     cash_first: bool = False  # cash side winners before drawing trumps, as the seed (-0.028)
     lead_low: bool = True  # lead low from a long suit unless holding its top or a sequence (+0.093)
@@ -154,7 +154,8 @@ class PortlandExpert(Strategy):
     lead_partner_void: bool = True  # lead partner's void suit while he may hold trumps (+0.001)
     discard_weakest: bool = True  # discard from the weakest side suit, else the lowest slot (+0.030)
     read_follows: bool = True  # lead a suit partner followed high in, a trick he lost (+0.006)
-    signal_rank: int = 4  # partner's card of this rank or higher is a signal, 0 = 2 (7: -0.002)
+    signal_rank: int = param(4, RANK)  # partner's card of this rank or higher is a signal, 0 = 2 (7:
+    #                                    -0.002)
     # Tried, no better: off (what turning each on costs).
     safe_leads: bool = False  # no lead at all into an opponent's void with trumps (-0.005)
     force_short: bool = False  # ... but when short of trumps, do (with safe_leads on: -0.003)
@@ -163,8 +164,9 @@ class PortlandExpert(Strategy):
     encourage: bool = False  # holding a winner of the suit led, follow with a high spot (-0.013)
     cover_honours: bool = False  # second hand: cover an honour led with a higher one (-0.007)
     ruff_second: bool = False  # second hand: ruff low where the fourth may overruff (-0.016)
-    risk_cards: int = 0  # an opponent with at most this many cards of a suit may ruff (1: -0.029)
-    sequence_rank: int = 0  # lead the top of a sequence only from this rank up (10: -0.002)
+    risk_cards: int = param(0, CARDS)  # an opponent with at most this many cards of a suit may ruff (1:
+    #                                    -0.029)
+    sequence_rank: int = param(0, RANK)  # lead the top of a sequence only from this rank up (10: -0.002)
     ruff_first: bool = False  # lead partner's void before drawing trumps and cashing (-0.013)
     trump_top: bool = False  # draw with the highest trump, not only when it holds (-0.031)
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from sim.cards import U64, at_or_below, first_set, highest_bit, lowest_bit, pick, popcount
 
-from .base import Strategy, register
+from .base import CARDS, RANK, TRICKS, Strategy, param, register
 
 __all__ = ["PortlandSeed"]
 
@@ -38,12 +38,13 @@ class PortlandSeed(Strategy):
     games = ("portland",)
 
     lead_longest: bool = True  # lead the top of the longest suit (else its lowest card)
-    draw_trumps_at: float = 5.0  # lead trumps while own + expected partner's trumps reach this
+    draw_trumps_at: float = param(5.0, TRICKS)  # lead trumps while own + expected partner's trumps reach
+    #                                             this
     signal: bool = True  # high card from strength when not winning, low otherwise
     read_signal: bool = True  # lead the suit partner signalled
-    signal_rank: int = 8  # a card of this rank or higher is a signal (0 = 2, 8 = T, 12 = A)
+    signal_rank: int = param(8, RANK)  # a card of this rank or higher is a signal (0 = 2, 8 = T, 12 = A)
     ruff: bool = True  # ruff side-suit losers (never partner's winning trick)
-    keep_trumps: int = 1  # trumps kept for control until the last this-many tricks
+    keep_trumps: int = param(1, CARDS)  # trumps kept for control until the last this-many tricks
 
     def play(self, view, rng):
         deck, legal, trump = view.deck, view.legal, view.trump

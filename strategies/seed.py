@@ -83,7 +83,10 @@ from sim.cards import (
     popcount,
 )
 
-from .base import Strategy, register
+from .base import CARDS, DEFICIT, MARGIN, RANK, SCALE, TRICKS, Strategy, param, register
+
+BIDS = (0, 108)  # the bids of a table total at most 6 players x 18 tricks
+BLIND_BIDS = (1, 7)  # RULES.md §4.4 blind_bids: 1..7
 
 __all__ = ["RESPONSES_OFF", "Aims", "SeedStrategy"]
 
@@ -173,15 +176,16 @@ class SeedStrategy(Strategy):
     games = ("spades",)
 
     # -- bidding: expected tricks -------------------------------------------------------------
-    ace: float = 1.0  # a side-suit ace
-    king: float = 0.75  # a side-suit king with at least one other card of its suit
-    queen: float = 0.25  # a side-suit queen with at least two others
-    long_side_suit: int = 6  # side-suit honours count nothing from this length on (ruffed)
-    spade_honour: float = 1.0  # A♠; K♠ with 2+ spades; Q♠ with 3+ spades
-    spade_length_from: int = 4  # each spade from this one on counts `spade_length`
-    spade_length: float = 1.0
-    ruff: float = 0.75  # per void (2) or singleton (1) side-suit shortness, spades permitting
-    bid_round: float = 0.5  # bid floor(estimate + bid_round)
+    ace: float = param(1.0, TRICKS)  # a side-suit ace
+    king: float = param(0.75, TRICKS)  # a side-suit king with at least one other card of its suit
+    queen: float = param(0.25, TRICKS)  # a side-suit queen with at least two others
+    long_side_suit: int = param(6, CARDS)  # side-suit honours count nothing from this length on (ruffed)
+    spade_honour: float = param(1.0, TRICKS)  # A♠; K♠ with 2+ spades; Q♠ with 3+ spades
+    spade_length_from: int = param(4, CARDS)  # each spade from this one on counts `spade_length`
+    spade_length: float = param(1.0, TRICKS)
+    ruff: float = param(0.75, TRICKS)  # per void (2) or singleton (1) side-suit shortness, spades
+    #                                    permitting
+    bid_round: float = param(0.5, TRICKS)  # bid floor(estimate + bid_round)
     # RULES.md §4.7 tables: the estimate counts honours and length as four players with one deck
     # do; with more hands to a trick (and twin cards) a hand takes fewer tricks than it counts,
     # with three more. The estimate is scaled by the tricks the seed took per estimated trick at
@@ -194,67 +198,78 @@ class SeedStrategy(Strategy):
     # jokes_win: the nil's jokers (see _jokes_play): head to head on the same deals, each side
     # in turn (2 x 2 x 30,000 hands), nils made 62% against 47%, +4.45 +-0.68 points per hand
     jokes_nil_play: bool = True
-    scale_three: float = 1.0  # 1.25 was worse: 26.1 against 36.0 points per side and hand
-    scale_five: float = 0.75
-    scale_six_one_deck: float = 0.6
-    scale_six_two_decks: float = 0.7
-    scale_cancel: float = 0.65
-    scale_eight: float = 0.5
+    scale_three: float = param(1.0, SCALE)  # 1.25 was worse: 26.1 against 36.0 points per side and hand
+    scale_five: float = param(0.75, SCALE)
+    scale_six_one_deck: float = param(0.6, SCALE)
+    scale_six_two_decks: float = param(0.7, SCALE)
+    scale_cancel: float = param(0.65, SCALE)
+    scale_eight: float = param(0.5, SCALE)
     # -- nil ------------------------------------------------------------------------------------
-    nil_max_estimate: float = 1.25  # bid nil only with at most this many expected tricks
-    nil_max_spades: int = 3  # ... at most this many spades
-    nil_max_spade: int = 8  # ... and no spade above this rank (0 = 2, 8 = T, 12 = A)
-    blind_nil_deficit: int = 300  # bid blind nil when the side trails by this much (if legal)
-    face_up_blind_nil_max: float = 0.5  # face_up_cards: ... and the own face-up cards are worth
-    #                                     at most this many tricks (a reading, not measured)
+    nil_max_estimate: float = param(1.25, TRICKS)  # bid nil only with at most this many expected tricks
+    nil_max_spades: int = param(3, CARDS)  # ... at most this many spades
+    nil_max_spade: int = param(8, RANK)  # ... and no spade above this rank (0 = 2, 8 = T, 12 = A)
+    blind_nil_deficit: int = param(300, DEFICIT)  # bid blind nil when the side trails by this much (if
+    #                                               legal)
+    face_up_blind_nil_max: float = param(0.5, TRICKS)  # face_up_cards: ... and the own face-up cards are
+    #                                                    worth at most this many tricks (a reading, not
+    #                                                    measured)
     # -- house rules of bidding (RULES.md §4.4) ---------------------------------------------------
-    dark_max_estimate: float = 0.5  # nil_in_the_dark: play a nil face down with a hand this
-    #                                  weak (its cards would lose anyway; the bonus is a blind's)
-    no_trump_max_spades: int = 2  # no_trump_bids: bid no trump holding at most this many
-    no_trump_min_bid: int = 3  # spades, with a bid of at least this
-    half_at: float = 0.25  # half_trick_bids: add a half when the estimate exceeds the bid by this
-    partner_estimate: float = 3.0  # partnership_bidding: the partner's tricks, unseen
-    raise_margin: float = 0.25  # bid_raise: raise when the estimate exceeds the bid by this
-    raise_total_below: int = 11  # ... and the four bids total less (tricks are left over)
-    blind_bid_deficit: int = 200  # blind_bids: bid blind when the side trails by this much
-    blind_bid_value: int = 4  # ... this many tricks (the nearest open blind bid)
-    double_blind_nil_deficit: int = 300  # double_blind_nil: join a partner's blind nil when
-    #                                       the side trails by this much
-    double_nil_max_estimate: float = 2.0  # double_nil: join a partner's nil with at most this
-    forced_nil_max_estimate: float = 2.5  # the least ordinary bid open (fledu, min_team_bid ...)
-    #                                       is above the wanted bid: bid nil with at most this
-    suicide_first_nil: float = 2.5  # suicide: as the side's first bidder, bid nil with at most
-    #                                 this many expected tricks (else the partner must)
+    dark_max_estimate: float = param(0.5, TRICKS)  # nil_in_the_dark: play a nil face down with a hand
+    #                                                this weak (its cards would lose anyway; the bonus is
+    #                                                a blind's)
+    no_trump_max_spades: int = param(2, CARDS)  # no_trump_bids: bid no trump holding at most this many
+    no_trump_min_bid: int = param(3, CARDS)  # spades, with a bid of at least this
+    half_at: float = param(0.25, TRICKS)  # half_trick_bids: add a half when the estimate exceeds the bid
+    #                                       by this
+    partner_estimate: float = param(3.0, TRICKS)  # partnership_bidding: the partner's tricks, unseen
+    raise_margin: float = param(0.25, TRICKS)  # bid_raise: raise when the estimate exceeds the bid by
+    #                                            this
+    raise_total_below: int = param(11, BIDS)  # ... and the four bids total less (tricks are left over)
+    blind_bid_deficit: int = param(200, DEFICIT)  # blind_bids: bid blind when the side trails by this
+    #                                               much
+    blind_bid_value: int = param(4, BLIND_BIDS)  # ... this many tricks (the nearest open blind bid)
+    double_blind_nil_deficit: int = param(300, DEFICIT)  # double_blind_nil: join a partner's blind nil
+    #                                                      when the side trails by this much
+    double_nil_max_estimate: float = param(2.0, TRICKS)  # double_nil: join a partner's nil with at most
+    #                                                      this
+    forced_nil_max_estimate: float = param(2.5, TRICKS)  # the least ordinary bid open (fledu,
+    #                                                      min_team_bid ...) is above the wanted bid: bid
+    #                                                      nil with at most this
+    suicide_first_nil: float = param(2.5, TRICKS)  # suicide: as the side's first bidder, bid nil with at
+    #                                                most this many expected tricks (else the partner
+    #                                                must)
     # -- side contracts (RULES.md §4.4): before looking, by the side's deficit (a gamble for a
     #    trailing side); after, by the first bidder's estimate (bemo: the partner's bid plus his
     #    own). Measured in self-play (2 x 20,000 hands): every sighted contract declared below
     #    these thresholds lowered the points per side-hand (team nil at any estimate: -1 = never)
-    team_blind_nil_deficit: int = 400
-    blind_six_deficit: int = 250
-    blind_moon_deficit: int = 600
-    team_nil_max_estimate: float = -1.0
-    wheel_min_estimate: float = 10.0
-    little_mo_min_estimate: float = 10.5
-    big_mo_min_estimate: float = 11.0
-    little_bemo_at: float = 11.5
-    big_bemo_at: float = 13.0
+    team_blind_nil_deficit: int = param(400, DEFICIT)
+    blind_six_deficit: int = param(250, DEFICIT)
+    blind_moon_deficit: int = param(600, DEFICIT)
+    team_nil_max_estimate: float = param(-1.0, TRICKS)
+    wheel_min_estimate: float = param(10.0, TRICKS)
+    little_mo_min_estimate: float = param(10.5, TRICKS)
+    big_mo_min_estimate: float = param(11.0, TRICKS)
+    little_bemo_at: float = param(11.5, TRICKS)
+    big_bemo_at: float = param(13.0, TRICKS)
     # -- card passing (RULES.md §4.5) ---------------------------------------------------------------
     nil_pass_spades_first: bool = True  # a nil bidder passes his highest spades first, then his
     #                                     highest cards; his partner passes his lowest cards
     partner_pass_high: bool = True  # to a partner without a nil: the highest side-suit cards
     # -- trump reveals (RULES.md §4.2 seven_trump_reveal) -----------------------------------------
-    reveal_max_spades: int = 2  # make a 7+ side suit trump holding at most this many spades
+    reveal_max_spades: int = param(2, CARDS)  # make a 7+ side suit trump holding at most this many
+    #                                           spades
     restore_spades: bool = True  # restore spades holding 7 or more of them
     # -- two players' draw (RULES.md §4.7) ---------------------------------------------------------
-    draw_keep_at: int = 9  # not seeing the second card, keep the first when it is a spade or a
-    #                        side card of this rank or higher (0 = 2, 9 = J, 12 = A); a reading
+    draw_keep_at: int = param(9, RANK)  # not seeing the second card, keep the first when it is a spade
+    #                                     or a side card of this rank or higher (0 = 2, 9 = J, 12 = A); a
+    #                                     reading
     # -- misdeals (RULES.md §4.1 redeal_poor_hands: "default: always call") -----------------------
     call_misdeal: bool = True  # call a misdeal whenever the hand is poor
     # -- play -----------------------------------------------------------------------------------
     cover_nil: bool = True  # protect a partner's nil
     avoid_bags: bool = True  # duck once the contract is safe
-    set_margin: int = 1  # keep winning while the opponents are at most this many tricks
-    #                       from being set even when our contract is safe (-1 = never)
+    set_margin: int = param(1, MARGIN)  # keep winning while the opponents are at most this many tricks
+    #                                     from being set even when our contract is safe (-1 = never)
     # -- responses to the scoring rules (RULES.md §4.6), each guarded by its rule (the standard
     #    game is played as before them; RESPONSES_OFF turns them all off). Figures: paired
     #    points per hand against the same seed with the one response off, 2 x 50,000 hands,
@@ -262,14 +277,15 @@ class SeedStrategy(Strategy):
     keep_winning_when_free: bool = True  # overtricks cost nothing (no_overs) or earn 5
     #                                      (highlander): never shed. no_overs +1.37 ± 0.22,
     #                                      highlander +13.73 ± 0.31
-    bags_negative_set_margin: int = 13  # bags_negative (a bag costs 1): keep winning until the
-    #                                     opponents have made, then shed (every trick they take
-    #                                     is a bag of theirs): +1.81 ± 0.18 against 1
-    three_b_set_margin: int = 2  # three_b (an overtrick costs 10): set_margin, +0.26 ± 0.11
-    #                              against 1
-    exact_set_margin: int = 0  # exact (an overtrick is a set): set_margin; +1.87 ± 0.21 (side)
-    #                            and +1.69 ± 0.20 (player) against 1 with the estimate bids,
-    #                            no effect with exact_least_bid
+    bags_negative_set_margin: int = param(13, MARGIN)  # bags_negative (a bag costs 1): keep winning
+    #                                                    until the opponents have made, then shed (every
+    #                                                    trick they take is a bag of theirs): +1.81 ±
+    #                                                    0.18 against 1
+    three_b_set_margin: int = param(2, MARGIN)  # three_b (an overtrick costs 10): set_margin, +0.26 ±
+    #                                             0.11 against 1
+    exact_set_margin: int = param(0, MARGIN)  # exact (an overtrick is a set): set_margin; +1.87 ± 0.21
+    #                                           (side) and +1.69 ± 0.20 (player) against 1 with the
+    #                                           estimate bids, no effect with exact_least_bid
     exact_own_bid: bool = True  # exact = "player": each sheds once his own bid is made, +3.32
     #                             ± 0.27 (+11.20 ± 0.41 with the estimate bids)
     shed_on_sure_trumps: bool = True  # exact = "player": ... or once his trumps that no unseen
@@ -278,23 +294,25 @@ class SeedStrategy(Strategy):
     exact_least_bid: bool = True  # exact: bid the least ordinary bid (the seed takes exactly
     #                               its bid too rarely for a higher one to pay): side +27.67 ±
     #                               0.45, player +35.97 ± 0.42
-    book_made_max_opponents: int = 4  # book_made: the last bidder makes the four bids total 10
-    #                                   when the opponents bid at most this (-1 = never): +1.43 ±
-    #                                   0.16 against -1 (3: -0.35, 5: -0.22 against 4)
-    seven_plus_stretch: float = 0.0  # seven_plus: the side's second bidder bids the side up to
-    #                                  7 when his estimate and his partner's bid are this close
-    #                                  (0 = never): 1.0 measured -1.14 ± 0.12 (per_trick),
-    #                                  -0.81 ± 0.13 (progressive)
+    book_made_max_opponents: int = param(4, MARGIN)  # book_made: the last bidder makes the four bids
+    #                                                  total 10 when the opponents bid at most this (-1 =
+    #                                                  never): +1.43 ± 0.16 against -1 (3: -0.35, 5:
+    #                                                  -0.22 against 4)
+    seven_plus_stretch: float = param(0.0, TRICKS)  # seven_plus: the side's second bidder bids the side
+    #                                                 up to 7 when his estimate and his partner's bid are
+    #                                                 this close (0 = never): 1.0 measured -1.14 ± 0.12
+    #                                                 (per_trick), -0.81 ± 0.13 (progressive)
     # bidding: added to bid_round under the rule. The standard game's column: the same change
     # of bid_round there (the seed's own calibration; the rest is the rule's)
-    bid_shift_highlander: float = -1.5  # +36.65 ± 0.39 (standard -12.65 ± 0.39)
-    bid_shift_free_overtricks: float = -0.5  # no_overs: +12.01 ± 0.30 (standard +5.13 ± 0.34)
-    bid_shift_bags_negative: float = -0.5  # +11.57 ± 0.32 (standard +5.13 ± 0.34)
-    bid_shift_three_b: float = -0.5  # +5.82 ± 0.34 (standard +5.13 ± 0.34)
-    bid_shift_quicksand: float = -0.25  # +0.85 ± 0.16 (standard +4.61 ± 0.25)
-    bid_shift_set_to_opponents: float = -0.25  # +1.02 ± 0.16 (standard +4.61 ± 0.25)
-    bid_shift_no_minus: float = 0.0  # 0 against +0.25: +0.83 ± 0.14; against -0.25: -0.13 ±
-    #                                  0.15 (not worse: left at 0)
+    bid_shift_highlander: float = param(-1.5, TRICKS)  # +36.65 ± 0.39 (standard -12.65 ± 0.39)
+    bid_shift_free_overtricks: float = param(-0.5, TRICKS)  # no_overs: +12.01 ± 0.30 (standard +5.13 ±
+    #                                                         0.34)
+    bid_shift_bags_negative: float = param(-0.5, TRICKS)  # +11.57 ± 0.32 (standard +5.13 ± 0.34)
+    bid_shift_three_b: float = param(-0.5, TRICKS)  # +5.82 ± 0.34 (standard +5.13 ± 0.34)
+    bid_shift_quicksand: float = param(-0.25, TRICKS)  # +0.85 ± 0.16 (standard +4.61 ± 0.25)
+    bid_shift_set_to_opponents: float = param(-0.25, TRICKS)  # +1.02 ± 0.16 (standard +4.61 ± 0.25)
+    bid_shift_no_minus: float = param(0.0, TRICKS)  # 0 against +0.25: +0.83 ± 0.14; against -0.25: -0.13
+    #                                                 ± 0.15 (not worse: left at 0)
 
     # ---------------------------------------------------------------------------------- bidding
     def estimate(self, hand: np.ndarray, deck) -> np.ndarray:

@@ -709,7 +709,8 @@ def _check_section_4_4(r: dict) -> None:
 
     Side contracts (the brief of these keys): ``mo_a`` with ``mo_b`` (two versions of Mo);
     ``ten_for_200_fail`` (other than 200), ``ten_for_200_exact`` and ``tens_are_wheels`` without
-    ``ten_for_two_hundred``; ``blind_six_at_least`` without ``blind_six``; any side contract key
+    ``ten_for_two_hundred``; ``blind_six_at_least`` without ``blind_six``;
+    ``double_blind_nil_reward`` (other than "double") without ``double_blind_nil``; any side contract key
     (or ``bemo``, as the engine reads it) with ``min_team_bid``, ``suicide``, ``whiz`` or
     ``mirror``, the rules of a side's two ordinary bids.
     """
@@ -730,7 +731,8 @@ def _check_section_4_4(r: dict) -> None:
     for key, needs in (("ten_for_200_fail", "ten_for_two_hundred"),
                        ("ten_for_200_exact", "ten_for_two_hundred"),
                        ("tens_are_wheels", "ten_for_two_hundred"),
-                       ("blind_six_at_least", "blind_six")):
+                       ("blind_six_at_least", "blind_six"),
+                       ("double_blind_nil_reward", "double_blind_nil")):  # issue 17
         if r[key] != STANDARD[key] and not r[needs]:
             raise ValueError(f"{key}: needs {needs} = True")
     if r["mo_a"] and r["mo_b"]:
@@ -805,7 +807,10 @@ def _check_section_4_6(r: dict) -> None:
       ``three_b``, ``quicksand``, ``no_overs``, ``highlander``, ``bags_negative`` (no bags kept);
     * ``bag_cancel_card``: not where no bag exists (``three_b``, ``quicksand``, ``no_overs``,
       ``highlander``);
-    * ``defeat_score`` is ``-target_score``: needs ``target_score``.
+    * ``defeat_score`` is ``-target_score``: needs ``target_score``;
+    * a key another key leaves without effect (issue 17): ``no_overs`` with ``three_b`` or
+      ``quicksand`` (each prices an overtrick at -10), ``no_minus`` with ``set_to_opponents``
+      (a set side scores 0 already) unless ``double_over``'s loss is there for it to cancel.
     """
     for key in _BOOL_KEYS_4_6:
         if r[key] is not True and r[key] is not False:
@@ -832,6 +837,8 @@ def _check_section_4_6(r: dict) -> None:
         "bags_in_units_digit": ("three_b", "quicksand", "no_overs", "highlander",
                                 "bags_negative"),
         "bag_cancel_card": _BAGLESS,
+        "no_overs": ("three_b", "quicksand"),
+        "no_minus": () if _on(r, "double_over") else ("set_to_opponents",),
     }
     for key, others in refusals.items():
         clash = [k for k in others if _on(r, key) and _on(r, k)]

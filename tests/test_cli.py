@@ -201,7 +201,7 @@ TINY = "block_size = 10\n"
 
 @pytest.mark.parametrize("body, needles", [
     ("games = 40\nrepeats = 3", ["'repeats'", "allowed keys", "block_size"]),
-    ('games = "40"', ["'games'", "positive integer"]),
+    ('games = "40"', ["'games'", "an integer in [1, 1000000000]"]),
     ("games = true", ["'games'"]),
     ("games = 0", ["'games'"]),
     ("games = 40\nseed = -1", ["'seed'"]),

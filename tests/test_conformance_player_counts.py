@@ -86,7 +86,10 @@ SEED = 4747
 
 
 def engine_rules(name: str):
-    return dataclasses.replace(STANDARD, blind_nil_min_deficit=50, **VARIANTS[name])
+    rules = dataclasses.replace(STANDARD, blind_nil_min_deficit=50, **VARIANTS[name])
+    if "blind_nil_min_deficit" in rules.voided_by():  # no blind nil (issue 17: then refused)
+        rules = dataclasses.replace(rules, blind_nil_min_deficit=100)
+    return rules
 
 
 def run(name: str, strategy: str, mode: str):

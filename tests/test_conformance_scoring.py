@@ -79,8 +79,8 @@ ONE_AT_A_TIME: dict[str, dict] = {
 }
 COMBINATIONS: dict[str, dict] = {
     "all trick bonuses": ALL_TRICK_BONUSES,
-    "quicksand,set_to_opponents,no_minus": {"quicksand": True, "set_to_opponents": True,
-                                            "no_minus": True},
+    # (no_minus with set_to_opponents is refused unless double_over's loss is there to cancel)
+    "quicksand,set_to_opponents": {"quicksand": True, "set_to_opponents": True},
     "three_b,double_over": {"three_b": True, "double_over": True},
     "quicksand,double_over,no_minus": {"quicksand": True, "double_over": True, "no_minus": True},
     "exact=side,double_over,set_to_opponents,no_minus": {
@@ -96,9 +96,9 @@ COMBINATIONS: dict[str, dict] = {
     "bags_negative,bag_cancel_card=AS,exact=player": {
         "bags_negative": True, "bag_cancel_card": "AS", "exact": "player"},
     "exact=side,nil_tricks=count": {"exact": "side", "nil_tricks": "count"},
-    "tens_are_wheels,exact,bag_cancel_card,book_made,no_minus,set_to_opponents": {
+    "tens_are_wheels,exact,bag_cancel_card,book_made,set_to_opponents": {
         "ten_for_two_hundred": True, "ten_for_200_exact": True, "tens_are_wheels": True,
-        "bag_cancel_card": "cut", "book_made": True, "no_minus": True, "set_to_opponents": True},
+        "bag_cancel_card": "cut", "book_made": True, "set_to_opponents": True},
     "exact wheels,no_overs": {"ten_for_two_hundred": True, "ten_for_200_exact": True,
                               "tens_are_wheels": True, "no_overs": True},
     "team_nil,wheel,set_to_opponents,double_over": {

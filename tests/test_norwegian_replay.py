@@ -152,7 +152,8 @@ BAD = {
     "too_few": (lambda r: r | {"declarations": ["grand", None]}, "list of 3"),
     "silent_at_turn": (lambda r: r | {"declarations": [None, None, None]},
                        "may not stay silent at its turn"),
-    "scores_of_two": (lambda r: r | {"before": {"scores": [0, 0]}}, "'scores' must be a list of 3"),
+    "scores_of_two": (lambda r: r | {"before": {"scores": [0, 0]}},
+                      "'before.scores' must be a list of 3"),
     "tricks_total": (lambda r: {k: v for k, v in r.items() if k not in ("hands", "plays")}
                      | {"tricks": [6, 6, 6]}, "'tricks' must total 17"),
     "hand_size": (lambda r: r | {"hands": [h[:13] for h in r["hands"]]}, "lists of 17 cards"),

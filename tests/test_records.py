@@ -116,14 +116,24 @@ def test_replay_agrees_with_the_scalar_reference(run):
             assert out[key] == expected[key], (rec["game_id"], rec["hand_no"], key)
 
 
-def test_replay_under_other_rules(run, capsys):
-    """``--rules spades.short`` rescores every recorded hand (bag_limit 5, penalty 50, as the
-    scalar reference says), and the scores do change."""
-    assert main(["replay", str(run["records"]), "--rules", "spades.short"]) == 0
+def test_replay_under_other_rules(run, capsys, tmp_path):
+    """``--rules spades.short`` rescores every recorded hand whose bags before it are possible
+    under it (bag_limit 5, penalty 50, as the scalar reference says), and the scores do change;
+    a hand that had 5 or more bags before it is refused (issue 17: impossible under a limit of
+    5), naming its line."""
+    late = [i for i, r in enumerate(run["input"]) if max(r["before"].get("bags", [0])) >= 5]
+    if late:
+        assert main(["replay", str(run["records"]), "--rules", "spades.short"]) == 2
+        err = capsys.readouterr().err
+        assert f"line {late[0] + 1}: 'before.bags' must be a list of 2 integers in [0, 4]" in err
+    kept = [r for i, r in enumerate(run["input"]) if i not in late]
+    path = write_records(tmp_path / "possible.jsonl", kept)
+    assert main(["replay", str(path), "--rules", "spades.short"]) == 0
     short = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert len(short) == len(run["input"])
+    assert len(short) == len(kept)
     changed = 0
-    for rec, out, std in zip(run["input"], short, run["output"], strict=True):
+    output = [o for i, o in enumerate(run["output"]) if i not in late]
+    for rec, out, std in zip(kept, short, output, strict=True):
         assert {k: out[k] for k in rec} == rec
         expected = ref.replay_hand(rec, "spades.short")
         assert out["points"] == expected["points"]
@@ -207,11 +217,14 @@ def test_score_sheet_many_records_in_order(tmp_path, capsys):
 
 def test_records_with_their_own_rules_are_grouped(run, capsys, tmp_path):
     """Records under different rules in one file are each scored under their own rules, and
-    the output keeps the input order."""
+    the output keeps the input order (a spades.short record with at most 4 bags before it, the
+    most its bag_limit of 5 leaves)."""
     recs = []
     for i, rec in enumerate(run["input"][:10]):
         rec = dict(rec)
         rec["rules"] = "spades.short" if i % 2 else rules_to_dict(PRESETS["spades.standard"])
+        if i % 2:
+            rec["before"] = {**rec["before"], "bags": [min(b, 4) for b in rec["before"]["bags"]]}
         recs.append(rec)
     path = write_records(tmp_path / "mixed.jsonl", recs)
     assert main(["replay", str(path)]) == 0

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..blocks import HAND_GUARD, deal_groups, play_rng
+from ..blocks import deal_groups, play_rng
 from ..errors import UserError
 from .hand import HandOutcome, deck_for, play_hands
 from .rules import NorwegianRules
@@ -72,9 +72,9 @@ def play_block(rules: NorwegianRules, lineup, seed: int, block: int, size: int, 
     hand_no = 0
     while active.size:
         hand_no += 1
-        if hand_no > HAND_GUARD:
-            raise UserError(f"{active.size} games did not end within {HAND_GUARD} hands; set "
-                            "max_hands to stop them unfinished")
+        if hand_no > rules.hand_limit:  # HAND_GUARD, without max_hands (which stops them)
+            raise UserError(f"{active.size} games did not end within {rules.hand_limit} hands; "
+                            "set max_hands to stop them unfinished")
         dealer = np.full(active.size, (first_dealer + hand_no - 1) % players, np.int8)
         hands = deal_groups(deck, dealer, seed, block, hand_no, active, **deal)
         out = play_hands(hands, dealer, scores[active], lineup, rules, prng, deck)

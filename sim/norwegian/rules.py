@@ -11,12 +11,16 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..errors import UserError
+from ..limits import HAND_GUARD, HAND_LIMIT, TARGET_LIMIT
 from ..options import option, register_preset
 
 __all__ = ["NorwegianRules"]
 
 SEED_KEYS = ("double_points", "scoring")  # the seed game's (players 2, 3)
 CLASSIC_KEYS = ("grand_value", "grand_fail_value", "nullo_value")  # the classic game's (4)
+# the classic game's values per trick: at most 7 tricks above six, 7000 points a hand, well
+# inside a hand's int16 points (sim/limits.py; tests/test_ranges.py)
+VALUE_MAX = 1000
 
 
 @dataclass(frozen=True)
@@ -29,7 +33,7 @@ class NorwegianRules:
                           "grand/pass auction; 4: the classic partnership game", kind=int,
                           minimum=2, maximum=4)
     target_score: int = option(20, "the first to reach it wins; a shared top score is a draw",
-                               kind=int, minimum=1)
+                               kind=int, minimum=1, maximum=TARGET_LIMIT)
     double_points: bool = option(False, "the grand player taking every trick or none doubles "
                                  "every score of the hand", kind=bool)
     scoring: str = option("both", "both: each side scores its own table; declarer: only the "
@@ -37,15 +41,15 @@ class NorwegianRules:
                           "its negative to each opponent", kind=str,
                           choices=("both", "declarer", "zero_sum"))
     grand_value: int = option(4, "classic: per trick above six to a grand side that made it",
-                              kind=int, minimum=0)
+                              kind=int, minimum=0, maximum=VALUE_MAX)
     grand_fail_value: int = option(8, "classic: per trick above six to the opponents of a "
-                                   "failed grand", kind=int, minimum=0)
+                                   "failed grand", kind=int, minimum=0, maximum=VALUE_MAX)
     nullo_value: int = option(2, "classic: per trick above six the opponents took, under nullo",
-                              kind=int, minimum=0)
+                              kind=int, minimum=0, maximum=VALUE_MAX)
     max_hands: int | None = option(
         200, "a game still running after this many hands stops unfinished (no winner); the "
         "seed has no limit, but a game whose scores drift nowhere may never end", kind=int,
-        minimum=1, optional=True)
+        minimum=1, maximum=HAND_LIMIT, optional=True)
 
     @property
     def cards_each(self) -> int:
@@ -55,6 +59,11 @@ class NorwegianRules:
     @property
     def tricks_per_hand(self) -> int:
         return self.cards_each
+
+    @property
+    def hand_limit(self) -> int:
+        """The most hands a game may last: ``max_hands``, else the engine's guard."""
+        return HAND_GUARD if self.max_hands is None else self.max_hands
 
     @property
     def sides(self) -> int:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..blocks import FIRST_DEALER, HAND_GUARD, deal_groups, play_rng
+from ..blocks import FIRST_DEALER, deal_groups, play_rng
 from ..errors import UserError
 from .hand import HandOutcome, deck_for, play_hands
 from .rules import PortlandRules
@@ -88,8 +88,8 @@ def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
     hand_no = 0
     while active.size:
         hand_no += 1
-        if hand_no > HAND_GUARD:
-            raise UserError(f"{active.size} games did not end within {HAND_GUARD} hands")
+        if hand_no > rules.hand_limit:
+            raise UserError(f"{active.size} games did not end within {rules.hand_limit} hands")
         dealer = np.full(active.size, (FIRST_DEALER + hand_no - 1) % 4, np.int8)
         hands, turn_up = deal_groups(deck, dealer, seed, block, hand_no, active, last=True)
         out = play_hands(hands, dealer, turn_up, scores[active], lineup, rules, prng, deck)

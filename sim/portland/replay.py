@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..limits import SCORE_LIMIT
 from ..lineup import Lineup
 from ..records import by_mode, card_slots, hand_records, ints, parse_records
 from ..replay import Scripted, output_record
@@ -57,7 +58,8 @@ def replay_group(members, rules, source):
     deck = deck_for(rules)
     for sheet, part in by_mode(members):
         extra = _TurnUp(len(part), rules, deck)
-        recs = parse_records([(m[1], m[2]) for m in part], deck, 4, 13, source, extra)
+        recs = parse_records([(m[1], m[2]) for m in part], deck, 4, 13, source, extra,
+                             score_range=(0, SCORE_LIMIT))  # no hand scores below 0 (§1)
         lines = [m[1] for m in part]
         winners = None
         if sheet:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..errors import UserError
+from ..limits import HAND_GUARD, TARGET_LIMIT
 from ..options import option, register_preset
 
 __all__ = ["PortlandRules"]
@@ -24,7 +25,7 @@ class PortlandRules:
     book: int = option(6, "tricks a side must take before it scores one point a trick",
                        kind=int, minimum=0, maximum=12)
     target_score: int = option(5, "the first side to reach it wins the game", kind=int,
-                               minimum=1)
+                               minimum=1, maximum=TARGET_LIMIT)
     honours: bool = option(False, "a side holding 4 (3) of A K Q J of trump scores 4 (2)",
                            kind=bool)
     honours_order: str = option(
@@ -35,12 +36,17 @@ class PortlandRules:
                          "of the deal, played by seat 1", kind=bool)
     honours_barred_at: int | None = option(
         None, "a side with at least this score cannot score honours (laws: 4)", kind=int,
-        minimum=1, optional=True)
+        minimum=1, maximum=TARGET_LIMIT, optional=True)
     rubber: bool = option(False, "best of three games, games worth 3/2/1, rubber bonus 2",
                           kind=bool)
 
+    hand_limit: ClassVar[int] = HAND_GUARD  # the most hands a game may last (the guard)
+
     def check(self) -> None:
         """Reject combinations of keys that cannot be played, or not yet simulated."""
+        if self.honours_order != "tricks_first" and not self.honours:
+            raise UserError("honours_order has no effect with honours = false: set honours = "
+                            "true or leave honours_order out", key="honours_order")
         if self.honours and self.trump == "none":
             raise UserError("honours need a trump suit: not with trump = \"none\"",
                             key="honours")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..blocks import DEAL_GROUP, FIRST_DEALER, HAND_GUARD, play_rng, stock_groups
+from ..blocks import DEAL_GROUP, FIRST_DEALER, play_rng, stock_groups
 from ..errors import UserError
 from .dealing import Dealt, deal_from_order
 from .draw import draw_hands
@@ -43,6 +43,20 @@ def game_over(scores: np.ndarray, hand_no: int, rules: SpadesRules):
     done = may_end & ((scores == top[:, None]).sum(axis=1) == 1)
     winner = np.where(done, np.argmax(scores, axis=1), -1).astype(np.int8)
     return done, winner
+
+
+def _unended(n: int, rules: SpadesRules) -> str:
+    """Why ``n`` games stopped at the guard (`SpadesRules.hand_limit`)."""
+    limit = rules.hand_limit
+    if rules.progressive:
+        return (f"{n} games did not end within {limit} hands, the most a game with "
+                f"{rules.progressive}'s progressive bonus may last; these rules need max_hands, a "
+                "mercy_score or a reachable target_score")
+    if rules.max_hands is not None:
+        return (f"{n} games were still tied after {limit} hands (max_hands = {rules.max_hands};"
+                f" a tied game plays on, and hand_no counts to {limit})")
+    return (f"{n} games did not end within {limit} hands; these rules need max_hands, a "
+            "mercy_score or a reachable target_score")
 
 
 @dataclass(eq=False)
@@ -135,9 +149,8 @@ def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
     hand_no = 0
     while active.size:
         hand_no += 1
-        if hand_no > HAND_GUARD:
-            raise UserError(f"{active.size} games did not end within {HAND_GUARD} hands; these "
-                            "rules need max_hands, a mercy_score or a reachable target_score")
+        if hand_no > rules.hand_limit:  # the guard: max_hands (tied games play on), else
+            raise UserError(_unended(active.size, rules))  # HAND_GUARD (sim/limits.py)
         dealer = ((FIRST_DEALER + hand_no - 1) % rules.players) * np.ones(active.size, np.int8)
         dealt, redeals, discards = _deal(rules, lineup, seed, block, hand_no, active, dealer,
                                          scores[active], bags[active], deck, prng)

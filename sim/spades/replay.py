@@ -18,6 +18,7 @@ from .bidding import IllegalBid, blind_nil_allowed, check_bids
 from .contracts import NAMES
 from .hand import deck_for, play_hands
 from .kitty import KittyResult, high_bidder
+from .rules import PROGRESSIVE_HANDS
 from .scoring import COMPONENTS, score_hands
 
 __all__ = ["replay_group"]
@@ -94,9 +95,14 @@ class _Bids:
             raise err(f"'blind' must be a list of {players} true/false")
         self.blind[i] = b
         before = rec.get("before", {}) or {}
-        self.bags[i] = ints(before, "bags", sides, 0, 10**6, err) if "bags" in before else 0
+        if "bags" in before:  # below bag_limit: the count drops by it on reaching it (§3)
+            limit = self.rules.bag_limit
+            self.bags[i] = ints(before, "bags", sides, 0, limit - 1, err, "before.bags",
+                                f" (the bag count drops by bag_limit = {limit} on reaching it)")
         if "progressive" in before:  # RULES.md §4.6: progressive bonuses earned so far
-            self.progressive[i] = ints(before, "progressive", sides, 0, 10**4, err)
+            self.progressive[i] = ints(
+                before, "progressive", sides, 0, PROGRESSIVE_HANDS, err, "before.progressive",
+                f" (one bonus a hand at most, in a game of at most {PROGRESSIVE_HANDS} hands)")
         self.cancel_card[i] = self._cancel_card(rec, err)
         if self.rules.kitty or "kitty" in rec:  # RULES.md §4.1
             self._kitty(i, rec.get("kitty"), err)

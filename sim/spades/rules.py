@@ -12,12 +12,21 @@ from functools import cached_property
 from typing import ClassVar
 
 from ..errors import UserError
+from ..limits import HAND_GUARD, HAND_LIMIT, TARGET_LIMIT
 from ..options import option, register_preset
 from .decks import JOKER_ORDERS, TRUMP_ORDERS
 
 __all__ = ["SpadesRules"]
 
 NIL_TRICKS = ("bags_only", "count", "ignored")
+# The ranges of the point-valued keys: with every key at its extreme a hand scores well inside
+# int16 and a game inside int32 (sim/limits.py; the arithmetic is tests/test_ranges.py's).
+BONUS_MAX = 1000  # nil_bonus, blind_nil_bonus, ten_for_200_fail
+BAG_PENALTY_MAX = 500  # up to one penalty per trick in a hand at bag_limit = 1
+BAG_LIMIT_MAX = 100  # the running bag count is below it: an int8 column (bags_<side>)
+# A progressive bonus (RULES.md §4.6 seven_plus = "progressive", highlander) is 10 times the
+# bonuses a side earned in the game so far: a game that may earn one keeps to this many hands.
+PROGRESSIVE_HANDS = 500
 # RULES.md §4.7 six players: the decks (the first three are two decks) and team shapes
 SIX_DECKS = ("double_minus_2c", "double_jokers", "double_kitty", "no_twos", "single_jokers")
 TWO_DECKS = SIX_DECKS[:3]
@@ -143,31 +152,34 @@ class SpadesRules:
     remove: str = option("2C", "three players without jokers: take out the 2C (17 each), or "
                          "leave the last card undealt (last)", kind=str, choices=("2C", "last"))
     nil: bool = option(True, "a bid of 0 is nil: the bidder promises to win no trick", kind=bool)
-    nil_bonus: int = option(100, "nil success +bonus, failure -bonus", kind=int, minimum=0)
+    nil_bonus: int = option(100, "nil success +bonus, failure -bonus", kind=int, minimum=0,
+                            maximum=BONUS_MAX)
     nil_tricks: str = option(
         "bags_only", "tricks won by a nil bidder: bags_only (bags, not toward the partner's "
         "contract), count (toward the contract), ignored", kind=str, choices=NIL_TRICKS)
     blind_nil: bool = option(True, "nil may be bid before looking at the cards", kind=bool)
     blind_nil_bonus: int = option(200, "blind nil success +bonus, failure -bonus", kind=int,
-                                  minimum=0)
+                                  minimum=0, maximum=BONUS_MAX)
     blind_nil_min_deficit: int = option(
         100, "blind nil only for a side trailing by at least this (0 = always)", kind=int,
-        minimum=0)
+        minimum=0, maximum=TARGET_LIMIT)
     spades_broken: bool | str = option(
         True, "true: no spade lead before spades are broken unless only spades are held; false: "
         "any time; never: only a player holding nothing else leads spades", kind=(bool, str),
         choices=SPADES_BROKEN)
     max_team_bid: int | None = option(None, "most a partnership's two bids may total", kind=int,
                                       minimum=1, maximum=26, optional=True)
-    bag_limit: int = option(10, "bags that trigger the bag penalty", kind=int, minimum=1)
+    bag_limit: int = option(10, "bags that trigger the bag penalty", kind=int, minimum=1,
+                            maximum=BAG_LIMIT_MAX)
     bag_penalty: int = option(100, "points lost each time the bags reach bag_limit", kind=int,
-                              minimum=0)
+                              minimum=0, maximum=BAG_PENALTY_MAX)
     target_score: int | None = option(500, "a side reaching it ends the game", kind=int,
-                                      minimum=1, optional=True)
+                                      minimum=1, maximum=TARGET_LIMIT, optional=True)
     mercy_score: int | None = option(-200, "a side at or below it loses at once", kind=int,
-                                     maximum=0, optional=True)
-    max_hands: int | None = option(None, "fixed number of hands per game", kind=int, minimum=1,
-                                   optional=True)
+                                     minimum=-TARGET_LIMIT, maximum=0, optional=True)
+    max_hands: int | None = option(None, "fixed number of hands per game (tied games play on; "
+                                   f"at most {PROGRESSIVE_HANDS} with a progressive bonus)",
+                                   kind=int, minimum=1, maximum=HAND_LIMIT, optional=True)
     # RULES.md §4.6 scoring (issue 7, first keys) and §4.8 game end
     three_b: bool = option(False, "made: 10 x bid - 10 x overtricks; set: -10 x bid; a failed "
                            "nil's tricks cost 10 each; no bags", kind=bool)
@@ -234,7 +246,8 @@ class SpadesRules:
                                   "-150", kind=bool)
     ten_for_two_hundred: bool = option(False, "a side may bid a wheel: 10 or more tricks +200, "
                                        "else -ten_for_200_fail", kind=bool)
-    ten_for_200_fail: int = option(200, "what a failed wheel costs", kind=int, minimum=0)
+    ten_for_200_fail: int = option(200, "what a failed wheel costs", kind=int, minimum=0,
+                                   maximum=BONUS_MAX)
     ten_for_200_exact: bool = option(False, "a wheel's tricks above 10 count as bags", kind=bool)
     tens_are_wheels: bool = option(False, "every side bid of 10 is a wheel", kind=bool)
     mo_a: bool = option(False, "a side may declare Little Mo (6 tricks in a row, 150) or Big Mo "
@@ -271,7 +284,8 @@ class SpadesRules:
                               "per blind bid trick and no overtricks; set, -10 per bid trick",
                               kind=bool)
     blind_bid_min_deficit: int = option(100, "blind bids only for a side trailing by at least "
-                                        "this (0 = always)", kind=int, minimum=0)
+                                        "this (0 = always)", kind=int, minimum=0,
+                                        maximum=TARGET_LIMIT)
     double_nil: bool = option(False, "both partners nil: both made, each scores twice its "
                               "bonus; either failed, neither scores (no penalty)", kind=bool)
     double_blind_nil: bool = option(False, "both partners blind nil: made, double_blind_nil_reward;"
@@ -444,8 +458,29 @@ class SpadesRules:
         """The smallest bid a player can always make: nil, else 1 (4 under `fledu`)."""
         return 0 if self.nil else 4 if self.fledu else 1
 
+    @property
+    def progressive(self) -> str | None:
+        """The key that pays a progressive bonus (RULES.md §4.6), if any."""
+        if self.seven_plus == "progressive":
+            return "seven_plus"
+        return "highlander" if self.highlander else None
+
+    @property
+    def hand_limit(self) -> int:
+        """The most hands a game may last, the engine's guard: `PROGRESSIVE_HANDS` where a
+        progressive bonus grows with the game; with ``max_hands`` as many as ``hand_no`` counts
+        (a game tied after ``max_hands`` plays on, RULES.md §4.8); else ``HAND_GUARD``."""
+        if self.progressive:
+            return PROGRESSIVE_HANDS
+        return HAND_LIMIT if self.max_hands is not None else HAND_GUARD
+
     def check(self) -> None:
         """Reject combinations of keys that cannot be played (each with its reason)."""
+        if self.progressive and self.max_hands is not None and self.max_hands > PROGRESSIVE_HANDS:
+            raise UserError(f"{self.max_hands} hands with {self.progressive}'s progressive bonus "
+                            "(10 times the bonuses earned so far) would overflow a hand's points: "
+                            f"max_hands at most {PROGRESSIVE_HANDS} with {self.progressive}",
+                            key="max_hands")
         if self.blind_nil and not self.nil:
             raise UserError("blind_nil = true needs nil = true (a blind nil is a nil bid)",
                             key="blind_nil")
@@ -482,6 +517,7 @@ class SpadesRules:
             raise UserError(f"bags_negative prices bags, which {bagless[0]} does away with",
                             key="bags_negative")
         self._check_bag_rules(ways, bagless)
+        self._check_voided()
         if self.defeat_score and self.target_score is None:
             raise UserError("defeat_score is -target_score: set target_score", key="defeat_score")
         own_way = [k for k in ("double_over", "set_to_opponents", "no_minus", "book_made",
@@ -491,6 +527,59 @@ class SpadesRules:
         if self.auction and (ways or own_way):
             raise UserError(f"an auction scores its own way (RULES.md §4.4): {(ways + own_way)[0]}"
                             " does not combine with it", key="auction")
+
+    @property
+    def _nilless(self) -> str | None:
+        """The key that leaves no nil bid (RULES.md §3 ``nil``, §4.4), if any."""
+        for key, on in (("nil = false", not self.nil), ("partnership_bidding",
+                        self.partnership_bidding), ("auction", self.auction)):
+            if on:
+                return key
+        return None
+
+    def _check_voided(self) -> None:
+        """Issue 17: a key switched on (or a number changed) that another key leaves without any
+        effect is refused, naming both, rather than silently dropped (RULES.md §4.4, §4.6)."""
+        voided = [("no_overs", "three_b", "three_b prices every overtrick at -10"),
+                  ("no_overs", "quicksand", "quicksand prices every overtrick at -10")]
+        if not self.double_over:  # whose loss no_minus cancels (RULES.md §4.6 readings)
+            voided.append(("no_minus", "set_to_opponents", "a set side scores 0 under "
+                           "set_to_opponents already"))
+        for key, by, why in voided:
+            if getattr(self, key) and getattr(self, by):
+                raise UserError(f"{key} has no effect with {by}: {why}; choose one", key=key)
+        nilless = self._nilless
+        if nilless is not None:
+            clash = [k for k in ("nil_tricks", "last_trick_ace_nil", "nil_in_the_dark")
+                     if getattr(self, k) != getattr(SpadesRules, k)]
+            if clash:
+                raise UserError(f"{clash[0]} has no effect with {nilless}: nobody bids nil",
+                                key=clash[0])
+        for key, (by, why) in self.voided_by().items():  # a value other than the standard's
+            if getattr(self, key) != getattr(SpadesRules, key):
+                raise UserError(f"{key} = {getattr(self, key)} has no effect with {by}: {why}; "
+                                f"leave {key} at {getattr(SpadesRules, key)}", key=key)
+
+    def voided_by(self) -> dict[str, tuple[str, str]]:
+        """The numeric keys that these rules leave without effect, each with the key that does
+        and why (RULES.md §3, §4.4, §4.6): the bag keys where no bag is counted, the nil keys
+        where nobody bids nil (blind nil). Set to another value than the standard game's, they
+        are refused (`_check_voided`)."""
+        out = {}
+        bagless = next((k for k in ("three_b", "quicksand", "no_overs", "highlander",
+                                    "bags_negative", "auction") if getattr(self, k)), None)
+        if bagless:
+            out.update(bag_limit=(bagless, "no bag is counted"),
+                       bag_penalty=(bagless, "no bag is counted"))
+        nilless = self._nilless
+        if nilless:
+            out["nil_bonus"] = (nilless, "nobody bids nil")
+        blindless = nilless or ("blind_nil = false" if not self.blind_nil else None)
+        if blindless:
+            out["blind_nil_min_deficit"] = (blindless, "nobody bids blind nil")
+            if not self.nil_in_the_dark:  # a nil in the dark scores as blind nil (§4.4)
+                out["blind_nil_bonus"] = (blindless, "nobody bids blind nil")
+        return out
 
     def _check_bag_rules(self, ways: list[str], bagless: list[str]) -> None:
         """RULES.md §4.6: highlander is a scoring of its own; the rules that keep or cancel
@@ -523,7 +612,8 @@ class SpadesRules:
         for key, needs in (("ten_for_200_fail", "ten_for_two_hundred"),
                            ("ten_for_200_exact", "ten_for_two_hundred"),
                            ("tens_are_wheels", "ten_for_two_hundred"),
-                           ("blind_six_at_least", "blind_six")):
+                           ("blind_six_at_least", "blind_six"),
+                           ("double_blind_nil_reward", "double_blind_nil")):
             if getattr(self, key) != getattr(defaults, key) and not getattr(self, needs):
                 raise UserError(f"{key} needs {needs} = true", key=key)
         if self.side_contracts or self.bemo:
