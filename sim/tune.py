@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -156,15 +155,17 @@ def load_tune(path: str | Path) -> TuneSpec:
             raise UserError(f"only numeric parameters are tuned ({name} is a "
                             f"{type(default).__name__})", source=source, key=key)
         if (not isinstance(rng, list) or len(rng) != 2
-                or any(type(v) not in (int, float) or not math.isfinite(v) for v in rng)
-                or not rng[0] < rng[1]):
-            raise UserError("must be [low, high]: two finite numbers, low < high", source=source,
+                or any(type(v) not in (int, float) for v in rng)):
+            raise UserError("must be [low, high]: two numbers, low < high", source=source,
                             key=key)
         field = fields[name]
-        for v in rng:  # within the range the parameter declares (issue 17)
+        for v in rng:  # finite and within the range the parameter declares (issue 17)
             why = check_param(field, v)
             if why:
                 raise UserError(f"[{rng[0]!r}, {rng[1]!r}]: {why}", source=source, key=key)
+        if not rng[0] < rng[1]:
+            raise UserError("must be [low, high]: two numbers, low < high", source=source,
+                            key=key)
         if name in base:
             raise UserError("is fixed in 'strategy' and tuned: choose one", source=source,
                             key=key)

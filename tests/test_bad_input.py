@@ -213,8 +213,8 @@ for change, needles in [
     ({"bids": {"a": 1}}, ["line 1", "'bids'"]),
     ({"tricks": {"a": 1}}, ["line 1", "'tricks'"]),
     ({"before": [0, 0]}, ["line 1", "'before'"]),
-    ({"before": {"scores": "0"}}, ["line 1", "'scores'"]),
-    ({"before": {"bags": {"a": 1}}}, ["line 1", "'bags'"]),
+    ({"before": {"scores": "0"}}, ["line 1", "'before.scores'"]),
+    ({"before": {"bags": {"a": 1}}}, ["line 1", "'before.bags'"]),
     ({"blind": 1}, ["line 1", "'blind'"]),
     ({"hands": {"a": 1}, "plays": []}, ["line 1", "'hands'"]),
     ({"hands": "AS", "plays": []}, ["line 1", "'hands'"]),
@@ -267,7 +267,7 @@ file_case("depth", "json-in-rules", "records", json.dumps(
     "line 1")
 file_case("depth", "json-moderate", "records",
           json.dumps({**RECORD, "before": {"scores": [[[[[[[[[[[[0]]]]]]]]]]]]}}) + "\n",
-          "line 1", "'scores'")
+          "line 1", "'before.scores'")
 for kind in ("rules", "experiment", "tune"):
     file_case("depth", f"toml-array-{kind}", kind,
               GOOD_TEXT[kind].split("[")[0] + "deep = " + "[" * 5000 + "]" * 5000 + "\n",

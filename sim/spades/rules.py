@@ -538,33 +538,27 @@ class SpadesRules:
         return None
 
     def _check_voided(self) -> None:
-        """Issue 17: a key switched on (or a number changed) that another key leaves without any
-        effect is refused, naming both, rather than silently dropped (RULES.md §4.4, §4.6)."""
+        """Issue 17: two rules that contradict each other, or a rule switched on that another
+        leaves without any effect, are refused, naming both, rather than one silently dropped
+        (RULES.md §4.4, §4.6). A number that parametrises a rule another switches off (a bag
+        limit where no bag is counted: `voided_by`) is not refused: a preset may carry it (the
+        short game's bag_limit 5 under three_b), and it changes nothing."""
         voided = [("no_overs", "three_b", "three_b prices every overtrick at -10"),
                   ("no_overs", "quicksand", "quicksand prices every overtrick at -10")]
-        if not self.double_over:  # whose loss no_minus cancels (RULES.md §4.6 readings)
-            voided.append(("no_minus", "set_to_opponents", "a set side scores 0 under "
-                           "set_to_opponents already"))
         for key, by, why in voided:
             if getattr(self, key) and getattr(self, by):
                 raise UserError(f"{key} has no effect with {by}: {why}; choose one", key=key)
         nilless = self._nilless
         if nilless is not None:
-            clash = [k for k in ("nil_tricks", "last_trick_ace_nil", "nil_in_the_dark")
-                     if getattr(self, k) != getattr(SpadesRules, k)]
+            clash = [k for k in ("last_trick_ace_nil", "nil_in_the_dark") if getattr(self, k)]
             if clash:
                 raise UserError(f"{clash[0]} has no effect with {nilless}: nobody bids nil",
                                 key=clash[0])
-        for key, (by, why) in self.voided_by().items():  # a value other than the standard's
-            if getattr(self, key) != getattr(SpadesRules, key):
-                raise UserError(f"{key} = {getattr(self, key)} has no effect with {by}: {why}; "
-                                f"leave {key} at {getattr(SpadesRules, key)}", key=key)
 
     def voided_by(self) -> dict[str, tuple[str, str]]:
         """The numeric keys that these rules leave without effect, each with the key that does
         and why (RULES.md §3, §4.4, §4.6): the bag keys where no bag is counted, the nil keys
-        where nobody bids nil (blind nil). Set to another value than the standard game's, they
-        are refused (`_check_voided`)."""
+        where nobody bids nil (blind nil). They are allowed and change nothing."""
         out = {}
         bagless = next((k for k in ("three_b", "quicksand", "no_overs", "highlander",
                                     "bags_negative", "auction") if getattr(self, k)), None)
