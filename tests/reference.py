@@ -808,9 +808,9 @@ def _check_section_4_6(r: dict) -> None:
     * ``bag_cancel_card``: not where no bag exists (``three_b``, ``quicksand``, ``no_overs``,
       ``highlander``);
     * ``defeat_score`` is ``-target_score``: needs ``target_score``;
-    * a key another key leaves without effect (issue 17): ``no_overs`` with ``three_b`` or
-      ``quicksand`` (each prices an overtrick at -10), ``no_minus`` with ``set_to_opponents``
-      (a set side scores 0 already) unless ``double_over``'s loss is there for it to cancel.
+    * two rules that contradict each other (issue 17): ``no_overs`` with ``three_b`` or
+      ``quicksand`` (each prices an overtrick at -10); ``no_minus`` with ``set_to_opponents``
+      agree (a set side scores 0 under either) and are allowed.
     """
     for key in _BOOL_KEYS_4_6:
         if r[key] is not True and r[key] is not False:
@@ -838,7 +838,6 @@ def _check_section_4_6(r: dict) -> None:
                                 "bags_negative"),
         "bag_cancel_card": _BAGLESS,
         "no_overs": ("three_b", "quicksand"),
-        "no_minus": () if _on(r, "double_over") else ("set_to_opponents",),
     }
     for key, others in refusals.items():
         clash = [k for k in others if _on(r, key) and _on(r, k)]

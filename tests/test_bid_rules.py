@@ -607,6 +607,7 @@ def test_combinations_leaving_no_bid_are_refused(table, keys):
     _rejects(table, keys)
 
 
+@pytest.mark.slow
 def test_every_bid_masks_row_is_non_empty_for_accepted_rules():
     """For each accepted variant, the engine never offers an empty mask (a player with no legal
     bid): already implied by test_bid_masks_equal_the_reference where the reference has a bid,

@@ -288,6 +288,7 @@ def test_shipped_experiment_builds(path):
     json.dumps(exp.to_dict())  # the manifest can be written
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
 def test_shipped_experiment_tiny_run(path, tmp_path):
     exp = load_experiment(path, {"games": 20, "block_size": 10})

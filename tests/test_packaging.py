@@ -69,6 +69,7 @@ def installed(tmp_path_factory):
     return base / "venv" / "bin", away, env
 
 
+@pytest.mark.slow
 def test_the_installed_package_is_the_wheel(installed):
     bin_dir, away, env = installed
     out = _run([str(bin_dir / "python"), "-c", "import json, sim, sim.spades, sim.portland, "
@@ -85,6 +86,7 @@ def test_the_installed_package_is_the_wheel(installed):
     assert version_line.strip() == f"whistlab {sim.__version__}"
 
 
+@pytest.mark.slow
 def test_the_installed_command_runs_and_reports(installed):
     """`whistlab run` (the shipped default experiment, made small) and `whistlab report` from a
     folder that holds nothing of whistlab's."""

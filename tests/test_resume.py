@@ -103,6 +103,7 @@ def long_whole(tmp_path_factory):
     return exp, folder / "whole", whole.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("moment", [0, 1, 3, LONG_BLOCKS - 2],
                          ids=["lock_taken", "first_block", "third_block", "next_to_last"])
 def test_kill_9_then_rerun_gives_identical_files(tmp_path, long_whole, moment):
@@ -411,6 +412,7 @@ def test_resume_with_changed_code_is_refused(capsys, copy, other_code):
     assert run_cli(capsys, exp, out)[0] == 0  # the code that made it resumes it
 
 
+@pytest.mark.slow
 def test_report_warns_about_blocks_of_mixed_code(capsys, copy, tmp_path, other_code):
     exp, reference, out = copy
     theirs = tmp_path / "theirs"
@@ -473,6 +475,7 @@ def test_a_folder_with_a_block_is_not_taken_over(capsys, copy, tmp_path):
     assert files(out) == before
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_leaves_nothing(capsys, small, tmp_path):
     pytest.importorskip("distributed")
     exp, _ = small
@@ -548,6 +551,7 @@ def holding(folder: Path) -> bool:
         return False
 
 
+@pytest.mark.slow
 def test_a_second_writer_is_refused_naming_the_first(tmp_path):
     exp = write(tmp_path / "long.toml", LONG.replace("hands = 200000", "hands = 2000000"))
     out = tmp_path / "run"
@@ -575,6 +579,7 @@ def test_a_second_writer_is_refused_naming_the_first(tmp_path):
     assert verify_files(out, read_journal(out)).keys() == parts(out).keys()
 
 
+@pytest.mark.slow
 def test_writers_started_together_one_wins(tmp_path):
     """Two runs into the same new folder at the same moment, a few times over: exactly one
     runs, the other is refused, and the folder is that of one uninterrupted run."""
@@ -658,6 +663,7 @@ def kill_when(command: list[str], condition, attempts: int = 5) -> None:
     pytest.fail(f"the command always finished before the moment to kill it: {command}")
 
 
+@pytest.mark.slow
 def test_kill_9_while_writing_records(tmp_path):
     exp = write(tmp_path / "rec.toml", RECORDS)
     target, out = tmp_path / "hands.jsonl", tmp_path / "run"
@@ -676,6 +682,7 @@ def test_kill_9_while_writing_records(tmp_path):
     assert len(target.read_bytes().splitlines()) == 8000
 
 
+@pytest.mark.slow
 def test_kill_9_while_writing_a_report(tmp_path, small):
     _, reference = small
     out = tmp_path / "run"

@@ -103,6 +103,7 @@ def test_tiny_problem_known_optimum_end_to_end(tmp_path):
     assert exp.cells[0].seats[0]["bid_round"] == summary["tuned"]["bid_round"]
 
 
+@pytest.mark.slow
 def test_tiny_problem_known_optimum_on_games(tmp_path):
     # the same monotone problem, scored by the share of whole games won: overbidding from 1.5
     # up loses more games the more it overbids
