@@ -551,6 +551,17 @@ def holding(folder: Path) -> bool:
         return False
 
 
+def readers_refused(out: Path, tmp_path: Path) -> list[str]:
+    """The one-line errors of `report` and `yardstick` asked to read the folder ``out``."""
+    lines = []
+    for reader in (["report", str(out), "--out", str(tmp_path / "report")],
+                   ["yardstick", str(out), "--sample", "1", "--quiet"]):
+        refused = subprocess.run([*WHISTLAB, *reader], capture_output=True, text=True,
+                                 timeout=60)
+        lines.append(one_line_error(refused.returncode, refused.stdout, refused.stderr))
+    return lines
+
+
 @pytest.mark.slow
 def test_a_second_writer_is_refused_naming_the_first(tmp_path):
     exp = write(tmp_path / "long.toml", LONG.replace("hands = 200000", "hands = 2000000"))
@@ -565,11 +576,7 @@ def test_a_second_writer_is_refused_naming_the_first(tmp_path):
         assert socket.gethostname() in line and ", started 20" in line, line
         assert "wait for it to finish, or choose another --out folder" in line, line
         wait_for(lambda: parts(out), first, "block file")
-        for reader in (["report", str(out), "--out", str(tmp_path / "report")],
-                       ["yardstick", str(out), "--sample", "1", "--quiet"]):
-            refused = subprocess.run([*WHISTLAB, *reader], capture_output=True, text=True,
-                                     timeout=60)
-            line = one_line_error(refused.returncode, refused.stdout, refused.stderr)
+        for line in readers_refused(out, tmp_path):
             assert f"is being written by whistlab run (pid {first.pid} " in line, line
         assert first.poll() is None, "the first run ended before the test did"
     finally:
@@ -609,11 +616,7 @@ def test_report_and_yardstick_are_refused_while_a_writer_holds_the_folder(copy, 
     _, _, out = copy
     before = files(out)
     with lock_folder(out, "run"):  # as `whistlab run` holds it while it writes
-        for reader in (["report", str(out), "--out", str(tmp_path / "report")],
-                       ["yardstick", str(out), "--sample", "1", "--quiet"]):
-            refused = subprocess.run([*WHISTLAB, *reader], capture_output=True, text=True,
-                                     timeout=60)
-            line = one_line_error(refused.returncode, refused.stdout, refused.stderr)
+        for line in readers_refused(out, tmp_path):
             assert f"is being written by whistlab run (pid {os.getpid()} on " in line, line
             assert "when that has finished" in line, line
     assert not (tmp_path / "report").exists()
