@@ -1,0 +1,165 @@
+"""Content digests of the tables whistlab makes: the proof that a restructuring changed no result.
+
+Two sets of runs, each small and with a fixed seed and block size:
+
+- ``presets``: every preset × every strategy of its game (random, seed, expert) × independent
+  hands and whole games (`CELLS`);
+- ``experiments``: every shipped experiment (``experiments/*.toml``), made small.
+
+Each run goes through ``sim.runner.run_experiment`` (as ``whistlab run`` does) and each of its
+tables (``hands``, ``games``) is summarised as
+
+- ``columns``: a SHA-256 over the table's non-constant columns in name order (each column's name
+  and its values as an Arrow IPC stream), rows in file order;
+- ``constant``: the columns with one value throughout, and that value.
+
+A later version of the code may write fewer columns (a column the rules make constant need not be
+written), so two summaries agree (`agrees`) when the non-constant columns are equal and every
+constant column the new table keeps has the old value; a column only the old table had must have
+been constant there. Stored before a restructuring, they are compared after it::
+
+    python tests/digests.py --write tests/data/digests.json    # before
+    python -m pytest tests/test_results_unchanged.py           # after (WHISTLAB_FULL_TESTS=1)
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from sim.experiment import build_experiment, load_experiment  # noqa: E402
+from sim.options import PRESETS  # noqa: E402
+from sim.runner import run_experiment  # noqa: E402
+
+STORED = Path(__file__).resolve().parent / "data" / "digests.json"
+SEED = 20261201
+HANDS, GAMES, BLOCK = 300, 30, 2  # per preset cell: blocks of HANDS/BLOCK hands or GAMES/BLOCK
+EXPERIMENT_GAMES = 200  # per cell of a shipped experiment (ten times as many independent hands)
+
+
+def _plain(value):
+    return value.as_py() if hasattr(value, "as_py") else value
+
+
+def table_summary(table: pa.Table) -> dict:
+    """``{"rows", "columns": sha256 of the non-constant columns, "constant": {name: value}}``."""
+    constant, varying = {}, []
+    for name in sorted(table.column_names):
+        column = table.column(name)
+        if pa.types.is_dictionary(column.type):
+            column = column.cast(column.type.value_type)
+        distinct = pc.unique(column)
+        if len(distinct) <= 1 and table.num_rows:
+            constant[name] = json.loads(json.dumps(_plain(distinct[0]), default=str))
+        else:
+            varying.append((name, column))
+    sha = hashlib.sha256()
+    for name, column in varying:
+        one = pa.table({name: column})
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, one.schema) as writer:
+            writer.write_table(one)
+        sha.update(name.encode() + b"\0" + sink.getvalue().to_pybytes())
+    return {"rows": table.num_rows, "columns": sha.hexdigest(), "constant": constant}
+
+
+def folder_summaries(out: Path) -> dict:
+    """The summary of each table of a results folder (its block files in name order)."""
+    result = {}
+    for name in ("hands", "games"):
+        files = sorted((out / name).glob("*.parquet"))
+        if files:
+            tables = [pq.read_table(f).replace_schema_metadata(None) for f in files]
+            result[name] = table_summary(pa.concat_tables(tables, promote_options="default"))
+    return result
+
+
+def agrees(old: dict, new: dict) -> list[str]:
+    """What differs between two table summaries (empty: they agree, see the module's text)."""
+    problems = []
+    if old["rows"] != new["rows"]:
+        problems.append(f"rows {old['rows']} -> {new['rows']}")
+    if old["columns"] != new["columns"]:
+        problems.append("non-constant columns differ")
+    for name, value in new["constant"].items():
+        if name in old["constant"] and old["constant"][name] != value:
+            problems.append(f"constant column {name}: {old['constant'][name]!r} -> {value!r}")
+        elif name not in old["constant"]:
+            problems.append(f"column {name} is constant now, not before")
+    return problems
+
+
+def strategies_of(game: str) -> list[str]:
+    from strategies.base import BY_GAME
+
+    return ["random", *sorted(n for g, n in BY_GAME if g == game)]
+
+
+CELLS = [(preset, strategy, mode) for preset, rules in PRESETS.items()
+         for strategy in strategies_of(rules.game) for mode in ("hands", "games")]
+
+
+def cell_key(preset: str, strategy: str, mode: str) -> str:
+    return f"{preset}/{strategy}/{mode}"
+
+
+def run_cell(preset: str, strategy: str, mode: str) -> dict:
+    count = HANDS if mode == "hands" else GAMES
+    exp = build_experiment({"name": "digest", "rules": preset, "strategy": strategy,
+                            mode: count, "seed": SEED, "block_size": count // BLOCK})
+    with tempfile.TemporaryDirectory(prefix="whistlab-digest-") as tmp:
+        return folder_summaries(run_experiment(exp, Path(tmp) / "run", n_jobs=1))
+
+
+def run_shipped(path: Path) -> dict:
+    exp = load_experiment(path)
+    count = ({"games": EXPERIMENT_GAMES} if exp.mode == "games"
+             else {"hands": 10 * EXPERIMENT_GAMES})
+    exp = load_experiment(path, {**count, "block_size": EXPERIMENT_GAMES // 2})
+    with tempfile.TemporaryDirectory(prefix="whistlab-digest-") as tmp:
+        return folder_summaries(run_experiment(exp, Path(tmp) / "run", n_jobs=1))
+
+
+def shipped() -> list[Path]:
+    return sorted((ROOT / "experiments").glob("*.toml"))
+
+
+def compute(progress=None) -> dict:
+    out = {"presets": {}, "experiments": {}}
+    for cell in CELLS:
+        out["presets"][cell_key(*cell)] = run_cell(*cell)
+        if progress:
+            progress(cell_key(*cell))
+    for path in shipped():
+        out["experiments"][path.stem] = run_shipped(path)
+        if progress:
+            progress(path.stem)
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", type=Path, default=None,
+                        help=f"store the digests (default {STORED.relative_to(ROOT)})")
+    args = parser.parse_args()
+    target = args.write or STORED
+    digests = compute(progress=lambda name: print(name, flush=True))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(digests, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
