@@ -289,7 +289,7 @@ def whistlab_run(strategy: str, hands: int, n_jobs: int, block_size: int, tmp: P
         out = work / "out"
         n_blocks = -(-hands // block_size)
         exe = shutil.which("whistlab")
-        cmd = ([exe] if exe else [sys.executable, "-m", "sim.cli"]) + [
+        cmd = ([exe] if exe else [sys.executable, "-m", "whistlab.cli"]) + [
             "run", str(exp), "--out", str(out), "--n-jobs", str(n_jobs), "--quiet"]
         hands_dir = out / "hands"
 
@@ -348,7 +348,7 @@ def report_run(strategy: str, hands: int, block_size: int, tmp: Path) -> dict:
                        f"block_size = {block_size}\n")
         out = work / "out"
         exe = shutil.which("whistlab")
-        base = [exe] if exe else [sys.executable, "-m", "sim.cli"]
+        base = [exe] if exe else [sys.executable, "-m", "whistlab.cli"]
         subprocess.run(base + ["run", str(exp), "--out", str(out), "--n-jobs", "2", "--quiet"],
                        check=True, capture_output=True, text=True)
         disk = sum(f.stat().st_size for f in out.rglob("*.parquet"))

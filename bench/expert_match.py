@@ -9,7 +9,7 @@ others. Reported with 95% t intervals:
   the seatings (with more than two sides: A's minus the mean of the others'). In Spades a bag
   is priced as it costs in a game: ``bag_penalty / bag_limit`` per bag taken (a hand from 0 bags
   almost never pays the penalty itself).
-* ``wins`` — per deal stream of whole games, A's share of the games (`sim.tune.duplicate_games`:
+* ``wins`` — per deal stream of whole games, A's share of the games (`whistlab.tune.duplicate_games`:
   the fair share is 1 / sides, and a shared top score counts that much).
 
     python bench/expert_match.py                              # expert vs seed, spades.standard
@@ -36,8 +36,8 @@ import sim  # noqa: E402,F401  (presets)
 from sim.games import game_of  # noqa: E402
 from sim.lineup import Lineup  # noqa: E402
 from sim.options import load_rules  # noqa: E402
-from sim.tune import duplicate_games, seatings  # noqa: E402
 from strategies import make_strategy  # noqa: E402
+from whistlab.tune import duplicate_games, seatings  # noqa: E402
 
 
 def priced_points(table, rules) -> np.ndarray:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from .bag_rules import BagCost, GameLength, Sandbagging, rules_tables
 from .data import CELL, SIDES, BlockSums, Results, collect
 from .stats import sums, with_means, with_proportion_ci
 
@@ -239,7 +240,6 @@ def _findings(res: Results, hands: pl.DataFrame) -> list[str]:
 
 def bag_consumers(res: Results) -> dict[str, BlockSums]:
     """The block-by-block sums of the section, fed by `bag_units` (`data.block_pass`)."""
-    from .bag_rules import BagCost, GameLength, Sandbagging
 
     accs: dict[str, BlockSums] = {"cost": BagCost(res)}
     if res.games_mode:
@@ -252,7 +252,6 @@ def bag_consumers(res: Results) -> dict[str, BlockSums]:
 def bags_section(res: Results, accs: dict[str, BlockSums]) -> dict:
     """The section's tables and findings from the consumers of `bag_consumers`, once
     `data.block_pass` has fed them."""
-    from .bag_rules import rules_tables
 
     hands = bags_per_hand(res)
     games = bags_per_game(res, accs["games"]) if "games" in accs else None

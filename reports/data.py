@@ -15,14 +15,18 @@ Two ways of reading keep memory bounded however many hands a run holds:
 from __future__ import annotations
 
 import json
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 import polars as pl
+import pyarrow.parquet as pq
 
 from sim.errors import UserError
+from sim.folder import JOURNAL, FolderWarning, block_files, describe_code, read_journal, verify_files
+from strategies import make_strategy
 
 __all__ = ["CELL", "BlockSums", "Results", "block_pass", "block_units", "check_blocks", "collect",
            "collect_each", "label", "open_results", "seat_rows"]
@@ -54,7 +58,6 @@ def _defaults(specs: list[dict], game: str | None = None) -> dict[str, dict]:
     for name in {s.get("name") for s in specs}:
         same = [s for s in specs if s.get("name") == name]
         try:  # the registry's defaults, when this strategy is still known
-            from strategies import make_strategy
 
             out[name] = make_strategy(name, game=game).to_dict()
         except Exception:  # unknown today: the value most of the experiment's seats use
@@ -243,11 +246,8 @@ def check_blocks(res: Results) -> Results:
     damaged, replaced or foreign is a `UserError` naming it. Returns ``res`` with ``notes``,
     each also a `sim.folder.FolderWarning`: blocks made by different code, or a folder from
     before whistlab kept checksums (then each file's Parquet footer is checked instead)."""
-    import warnings
 
-    import pyarrow.parquet as pq
 
-    from sim.folder import JOURNAL, FolderWarning, block_files, describe_code, read_journal, verify_files
 
     advice = "delete it and run `whistlab run` again to simulate that block anew"
     entries = read_journal(res.path)

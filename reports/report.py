@@ -33,6 +33,20 @@ from pathlib import Path
 
 from sim.errors import UserError
 from sim.files import WriteError, os_reason, remove_stale, temporary, writing
+from sim.folder import lock_folder
+
+from .bags import bag_consumers, bag_units, bags_section
+from .compare import HeadToHead, PairedVariants, compare_tables
+from .data import block_pass, check_blocks, open_results
+from .figures import FIGURES, make_figures
+from .nil import nil_section
+from .norwegian import norwegian_report
+from .norwegian_figures import NORWEGIAN_FIGURES
+from .portland import portland_report
+from .portland_figures import PORTLAND_FIGURES
+from .render import render_html, render_markdown
+from .yardstick import TABLES as YARDSTICK_TABLES
+from .yardstick import add_yardstick_section
 
 __all__ = ["TABLES", "build_report"]
 
@@ -47,7 +61,6 @@ NORWEGIAN_TABLES = ("declarations", "contracts", "scoring_modes", "game_length",
 
 def _known(figures) -> set[Path]:
     """Every file a report may write, relative to its folder (of any game, with a yardstick)."""
-    from .yardstick import TABLES as YARDSTICK_TABLES
 
     tables = (*TABLES, *PORTLAND_TABLES, *NORWEGIAN_TABLES, *YARDSTICK_TABLES)
     return ({Path("index.html"), Path("summary.md")}
@@ -90,12 +103,7 @@ def build_report(results: str | Path, out: str | Path) -> Path:
     ``index.html``. Raises `sim.errors.UserError` when ``results`` is not a results folder, is
     being written, or holds a block file that is damaged or foreign (see the module's
     docstring); warns (`sim.folder.FolderWarning`) about blocks of mixed code."""
-    from sim.folder import lock_folder
 
-    from .data import check_blocks, open_results
-    from .figures import FIGURES
-    from .norwegian_figures import NORWEGIAN_FIGURES
-    from .portland_figures import PORTLAND_FIGURES
 
     res = open_results(results)
     if res.game not in ("spades", "portland", "norwegian"):
@@ -128,11 +136,6 @@ def _build(res, out: Path) -> Path:
     """Write the report of ``res`` into the (new, empty) folder ``out``."""
     # imported here, not at the top: `import reports` (which `whistlab run` does for its
     # summary) should not pay for scipy and matplotlib
-    from .bags import bag_consumers, bag_units, bags_section
-    from .compare import HeadToHead, PairedVariants, compare_tables
-    from .data import block_pass
-    from .figures import make_figures
-    from .nil import nil_section
 
     if res.game == "portland":
         return _portland(res, out)
@@ -167,7 +170,6 @@ def _write_tables(tables: dict, out: Path) -> None:
 
 def _write_pages(res, sections: dict, tables: dict, figures: dict, out: Path) -> None:
     """summary.md and index.html."""
-    from .render import render_html, render_markdown
 
     for name, render in (("summary.md", render_markdown), ("index.html", render_html)):
         with writing(out / name):
@@ -176,8 +178,6 @@ def _write_pages(res, sections: dict, tables: dict, figures: dict, out: Path) ->
 
 def _portland(res, out: Path) -> Path:
     """The Portland whist report (`reports.portland`): the honours study."""
-    from .portland import portland_report
-    from .portland_figures import PORTLAND_FIGURES
 
     return _study(res, out, portland_report(res), PORTLAND_FIGURES)
 
@@ -185,8 +185,6 @@ def _portland(res, out: Path) -> Path:
 def _norwegian(res, out: Path) -> Path:
     """The Norwegian whist report (`reports.norwegian`): declarations, contracts, scoring
     modes and game length."""
-    from .norwegian import norwegian_report
-    from .norwegian_figures import NORWEGIAN_FIGURES
 
     return _study(res, out, norwegian_report(res), NORWEGIAN_FIGURES)
 
@@ -194,7 +192,6 @@ def _norwegian(res, out: Path) -> Path:
 def _study(res, out: Path, report: dict, registry: dict) -> Path:
     """Write a game's study: ``report`` (``{"tables": ..., "findings": {section: [...]}}``),
     its tables, the figures of ``registry`` and the two pages laid out by `render.layout`."""
-    from .figures import make_figures
 
     tables = report["tables"]
     sections = {key: {"findings": found} for key, found in report["findings"].items()}
@@ -209,7 +206,6 @@ def _study(res, out: Path, report: dict, registry: dict) -> Path:
 def _yardstick(res, out: Path) -> None:
     """The double-dummy section (`reports.yardstick`) after the game's sections, when the run
     has a yardstick (``whistlab yardstick``); none otherwise."""
-    from .yardstick import add_yardstick_section
 
     add_yardstick_section(res, out)
 

@@ -27,6 +27,7 @@ import numpy as np
 import polars as pl
 import pyarrow.parquet as pq
 
+from .data import Results
 from .stats import mean_ci, proportion_ci, ratio_ci
 
 __all__ = ["DASH", "FOOT", "WIDTH", "Cell", "Column", "Estimate", "Moments", "cell_text",
@@ -237,7 +238,6 @@ def cells_of(results: str | Path) -> list[Cell]:
     manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
     experiment = manifest["experiment"]
     try:
-        from .data import Results
 
         labels = Results(path, manifest).strategies
         by_cell = {(r["variant"], r["lineup"], r["swapped"]): [] for r in labels.iter_rows(

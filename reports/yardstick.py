@@ -1,4 +1,4 @@
-"""The report's double-dummy section, from ``RESULTS/yardstick/`` (`sim.yardstick`,
+"""The report's double-dummy section, from ``RESULTS/yardstick/`` (`whistlab.yardstick`,
 ``whistlab yardstick``): how many tricks each strategy's side takes against perfect play, and
 how bids compare with the double-dummy tricks.
 
@@ -19,6 +19,7 @@ A run without a yardstick has no section (`yardstick_section` returns None).
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 
 import polars as pl
@@ -29,7 +30,7 @@ from .data import CELL, Results, collect
 from .render import View, _html_table, _md_table, cell, count, num, pct, text
 from .stats import sums, with_means, with_proportion_ci
 
-__all__ = ["TABLES", "add_yardstick_section", "yardstick_section"]
+__all__ = ["TABLES", "add_yardstick_section", "read_yardstick", "yardstick_section"]
 
 TABLES = ("yardstick_tricks", "yardstick_bids")
 ALL = "all"
@@ -130,11 +131,22 @@ def _bids_table(frame: pl.DataFrame) -> pl.DataFrame:
     return pl.concat([by_cell, pooled.select(by_cell.columns)])
 
 
+def read_yardstick(results: str | Path) -> tuple[dict, pl.LazyFrame] | None:
+    """The yardstick of a run (its manifest and its rows, lazily), None if it has none."""
+    folder = Path(results) / "yardstick"
+    manifest = folder / "manifest.json"
+    if not manifest.is_file():
+        return None
+    info = json.loads(manifest.read_text(encoding="utf-8"))
+    files = sorted(folder.glob("part-*.parquet"))
+    if not files:
+        return info, pl.LazyFrame()
+    return info, pl.scan_parquet(files)
+
+
 def yardstick_section(res: Results) -> dict | None:
     """The section's tables, findings and notes; None when the run has no yardstick (or none
     of the report's cells is in it)."""
-    from sim.yardstick import read_yardstick
-
     got = read_yardstick(res.path)
     if got is None:
         return None

@@ -1,7 +1,7 @@
 """A results folder that guards itself: one writer at a time, the code that made every block, and a
 checksum of every block file.
 
-Besides its tables (`sim.runner`) a results folder holds::
+Besides its tables (`whistlab.runner`) a results folder holds::
 
     lock            the lock: whoever writes the folder (``whistlab run``, ``yardstick``) holds an
                     exclusive `fcntl.flock` on it, readers (``report``) a shared one; while held it
@@ -18,8 +18,9 @@ without a line (or whose bytes differ from its line) did not come from this fold
 damaged or copied from elsewhere. A line without its file (a run killed between the two) is
 forgotten at the next run's start.
 
-The code fingerprint is the package version and a SHA-256 of the source files of ``sim/`` and
-``strategies/`` (what makes the tables; ``reports/`` does not), computed once per process.
+The code fingerprint is the package version and a SHA-256 of the source files of ``sim/``,
+``strategies/`` and ``whistlab/`` (what makes the tables; ``reports/`` does not), computed once
+per process.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import datetime
 import fcntl
 import functools
 import hashlib
+import importlib.util
 import json
 import os
 import socket
@@ -36,6 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import __version__
 from .errors import UserError
 from .files import WriteError, atomic_write, os_reason, writing
 
@@ -55,17 +58,18 @@ class FolderWarning(UserWarning):
 # --- the code that makes the tables --------------------------------------------------------------
 
 
+CODE_PACKAGES = ("sim", "strategies", "whistlab")  # what makes the tables (reports do not)
+
+
 @functools.cache
 def code_fingerprint() -> dict:
-    """``{"whistlab": version, "sha256": ...}``: the SHA-256 over every ``*.py`` file of ``sim/``
-    and ``strategies/`` (its path relative to the packages' parent, its length, its bytes), in path
-    order. Computed once per process (about 10 ms)."""
-    import strategies
-
-    from . import __version__
-
+    """``{"whistlab": version, "sha256": ...}``: the SHA-256 over every ``*.py`` file of the
+    packages that make the tables (`CODE_PACKAGES`: each file's path relative to the packages'
+    parent, its length, its bytes), in path order. The packages are found, not imported (the
+    engine does not import the layers above it). Computed once per process (about 10 ms)."""
     sha = hashlib.sha256()
-    for package in (Path(__file__).parent, Path(strategies.__file__).parent):
+    for name in CODE_PACKAGES:
+        package = Path(importlib.util.find_spec(name).origin).parent
         for path in sorted(package.rglob("*.py")):
             data = path.read_bytes()
             sha.update(path.relative_to(package.parent).as_posix().encode() + b"\0")

@@ -15,10 +15,12 @@ import numpy as np
 
 from .cards import Deck
 from .errors import UserError
+from .files import atomic_write, remove_stale, temporary, writing
 from .inputs import parse_json, read_text
 from .limits import SCORE_LIMIT
+from .options import rules_to_dict
 
-__all__ = ["HandRecords", "block_records", "by_mode", "card_slots", "collect_records",
+__all__ = ["HandRecords", "by_mode", "card_slots", "collect_records",
            "hand_records", "ints", "parse_records", "read_jsonl", "write_jsonl"]
 
 
@@ -38,7 +40,6 @@ def read_jsonl(path: str | Path) -> list[tuple[int, dict]]:
 
 def write_jsonl(records, path: str | Path) -> None:
     """Write records as JSON Lines, whole or not at all (`sim.files.atomic_write`)."""
-    from .files import atomic_write
 
     atomic_write("".join(json.dumps(rec, separators=(",", ":")) + "\n"
                          for rec in records).encode(), path)
@@ -171,7 +172,6 @@ def hand_records(result, cell, game_offset: int, deck: Deck, extra) -> list[dict
     """Hand records (RULES.md §5) of everything a block of a cell simulated, in the order of its
     hands table: the keys every game shares, plus ``extra(outcome, i, row)``'s (a ``before``
     among them is merged into the record's)."""
-    from .options import rules_to_dict
 
     rules = rules_to_dict(cell.rules)
     names = np.array([n or "?" for n in deck.names])
@@ -195,65 +195,10 @@ def hand_records(result, cell, game_offset: int, deck: Deck, extra) -> list[dict
     return out
 
 
-def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
-    """Spades hand records of a block: the shared keys plus bids, blind flags and bags."""
-    from .spades.hand import deck_for
-
-    deck = deck_for(cell.rules)
-
-    from .spades.contracts import NAMES
-
-    def spades(o, i, row):
-        bids = [None if b < 0 else b for b in o.bidding.bids[i].tolist()]  # -1: a side contract
-        rec = {"bids": bids, "blind": o.bidding.blind[i].tolist(),
-               "before": {"bags": result.before_bags[row].tolist()}}
-        if result.before_progressive[row].any():  # RULES.md §4.6 progressive bonuses so far
-            rec["before"]["progressive"] = result.before_progressive[row].tolist()
-        if result.discarded[row].any():  # RULES.md §4.7 two players: the draw's discards
-            rec["discarded"] = [deck.names_of(h) for h in result.discarded[row]]
-        if result.face_up[row].any():  # RULES.md §4.1: the cards dealt face up, by seat
-            rec["face_up"] = [deck.names_of(h) for h in result.face_up[row]]
-        if result.redeals[row]:  # RULES.md §4.1: misdeals called before this deal
-            rec["redeals"] = int(result.redeals[row])
-        if o.reveals.revealer[i] >= 0:  # RULES.md §4.2 seven_trump_reveal
-            restorer = int(o.reveals.restorer[i])
-            rec["reveal"] = {"by": int(o.reveals.revealer[i]),
-                             "restored_by": None if restorer < 0 else restorer}
-        if o.cancel_card[i] >= 0:  # RULES.md §4.6 bag_cancel_card (under "cut": this deal's)
-            rec["cancel_card"] = deck.names[o.cancel_card[i]]
-        if o.bidding.raised[i].any():  # RULES.md §4.4 bid_raise: bids are the raised ones
-            rec["raised"] = o.bidding.raised[i].tolist()
-        if o.bidding.auction is not None:  # RULES.md §4.4 auction: every call, 0 = pass
-            calls = o.bidding.auction.calls[i]
-            rec["auction"] = calls[calls >= 0].tolist()
-        for key in ("no_trump", "dark", "half"):  # §4.4 no_trump_bids, nil_in_the_dark, halves
-            if getattr(o.bidding, key)[i].any():
-                rec[key] = getattr(o.bidding, key)[i].tolist()
-        for key, codes in (("side_contracts", o.bidding.contracts[i]),
-                           ("bemo", o.bidding.bemo[i])):
-            if codes.any():  # RULES.md §4.4 side contracts and bemos, by side
-                rec[key] = [NAMES[c] if c else None for c in codes.tolist()]
-        if o.passed[i].any() or o.twice[i].any() or o.kitty.taker[i] >= 0:
-            # RULES.md §5: the hands at the start of play, after any passing or kitty (§4.1);
-            # a card held twice (two decks, §4.7) is named twice
-            rec["hands"] = [card_names(deck, h, t)
-                            for h, t in zip(o.held[i], o.twice[i], strict=True)]
-        if o.passed[i].any():
-            rec["passed"] = [deck.names_of(h) for h in o.passed[i]]
-        if o.kitty.taker[i] >= 0:  # RULES.md §4.1: who took the kitty, and his discard
-            rec["kitty"] = {"taker": int(o.kitty.taker[i]),
-                            "cards": card_names(deck, o.kitty.cards[i], o.kitty.cards_twice[i]),
-                            "discards": deck.names_of(o.kitty.discards[i])}
-        return rec
-
-    return hand_records(result, cell, game_offset, deck, spades)
-
-
 def collect_records(out: Path, exp, target: str | Path) -> None:
     """Concatenate the blocks' record files (``out/records/part-*.jsonl``), cell by cell in
     block order, into ``target``: written under a temporary name and renamed when whole (the
     temporaries of killed runs are removed first)."""
-    from .files import remove_stale, temporary, writing
 
     parts = [Path(out) / "records" / f"part-{cell.key}-{b:05d}.jsonl"
              for cell in exp.cells for b in range(exp.n_blocks)]

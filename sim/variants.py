@@ -15,6 +15,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from .options import PRESETS, describe, show_value
+
 __all__ = ["CATALOGUE", "NOT_KEYS", "Key", "keys_named_in_rules", "render", "status_of"]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,8 +112,6 @@ def keys_named_in_rules(text: str | None = None) -> set[str]:
 
 
 def _fields(game: str) -> dict[str, dataclasses.Field]:
-    from .games import GAMES  # noqa: F401  (registers every game's presets)
-    from .options import PRESETS
 
     rules = next(r for r in PRESETS.values() if r.game == game)
     return {f.name: f for f in dataclasses.fields(rules)}
@@ -177,13 +177,11 @@ def render() -> str:
 
 def _allowed(field: dataclasses.Field) -> str:
     """The values a key allows, as its declaration states them (ranges included)."""
-    from .options import describe
 
     return describe(field.metadata).replace("|", "\\|")
 
 
 def _show(value) -> str:
-    from .options import show_value
 
     return show_value(value)
 

@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 from sim.errors import UserError, did_you_mean, known_names
 from sim.inputs import read_toml
 from sim.limits import TARGET_LIMIT
-from sim.options import DEFAULT_GAME, show_value
+from sim.options import DEFAULT_GAME, PRESETS, show_value
 
 __all__ = ["CARDS", "DEFICIT", "MARGIN", "RANK", "SCALE", "STRATEGIES", "Strategy", "TRICKS",
            "VALUE", "allowed_range", "check_param", "make_strategy", "param", "register"]
@@ -88,7 +88,6 @@ def register(cls):
 
 def games_of_strategies() -> dict[str, list[str]]:
     """Each strategy name and the games it plays, in registration order."""
-    from sim.options import PRESETS
 
     games = list(dict.fromkeys(r.game for r in PRESETS.values()))
     return {name: [g for g in games if name in _for_game(g)] for name in STRATEGIES}

@@ -82,6 +82,7 @@ from sim.cards import (
     pick,
     popcount,
 )
+from sim.spades import contracts as sc
 
 from .base import CARDS, DEFICIT, MARGIN, RANK, SCALE, TRICKS, Strategy, param, register
 
@@ -511,7 +512,6 @@ class SeedStrategy(Strategy):
     # ------------------------------------------------------------------------ side contracts
     def side_contract(self, view, rng):
         """The first open code whose condition holds, strongest first; else none."""
-        from sim.spades import contracts as sc
 
         if getattr(view, "hand", None) is None:  # blind (a BlindView): how far the side trails
             wants = [(sc.BLIND_MOON, view.deficit >= self.blind_moon_deficit),

@@ -6,7 +6,7 @@ Two sets of runs, each small and with a fixed seed and block size:
   hands and whole games (`CELLS`);
 - ``experiments``: every shipped experiment (``experiments/*.toml``), made small.
 
-Each run goes through ``sim.runner.run_experiment`` (as ``whistlab run`` does) and each of its
+Each run goes through ``whistlab.runner.run_experiment`` (as ``whistlab run`` does) and each of its
 tables (``hands``, ``games``) is summarised as
 
 - ``columns``: a SHA-256 over the table's non-constant columns in name order (each column's name
@@ -39,9 +39,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sim.experiment import build_experiment, load_experiment  # noqa: E402
 from sim.options import PRESETS  # noqa: E402
-from sim.runner import run_experiment  # noqa: E402
+from whistlab.experiment import build_experiment, load_experiment  # noqa: E402
+from whistlab.runner import run_experiment  # noqa: E402
 
 STORED = Path(__file__).resolve().parent / "data" / "digests.json"
 SEED = 20261201

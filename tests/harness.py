@@ -1,7 +1,7 @@
 """Shared plumbing of the engine-correctness tests (test_conformance, test_vs_reference).
 
 It runs one block of the vectorised engine, turns it into RULES.md section 5 hand records with
-``sim.records.block_records``, and lines the engine's per-hand arrays up with those records (row
+``sim.spades.records.block_records``, and lines the engine's per-hand arrays up with those records (row
 ``i`` of every array is ``records[i]``). It computes no expected value: the tests derive those from
 ``tests/reference.py`` (the independent scalar implementation) or by hand.
 
@@ -21,13 +21,13 @@ from dataclasses import dataclass
 import numpy as np
 
 import sim  # noqa: F401  (registers the presets)
-from sim.experiment import build_experiment
 from sim.lineup import Lineup
 from sim.options import rules_to_dict
-from sim.records import block_records
 from sim.spades.contracts import NAMES as CONTRACT_NAMES
 from sim.spades.game import BlockResult, play_block
+from sim.spades.records import block_records
 from strategies import make_strategy
+from whistlab.experiment import build_experiment
 
 try:  # tests/ as a package or as a plain directory on sys.path
     from tests import reference as ref

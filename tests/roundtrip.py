@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from sim.cli import main
 from sim.replay import replay_records
+from whistlab.cli import main
 
 __all__ = ["Roundtrip", "roundtrip"]
 

@@ -1,6 +1,7 @@
-"""The Python API (sim/api.py): ``sim.simulate`` returns a polars DataFrame with the columns of
-docs/SCHEMA.md; ``sim.run`` runs a table of keys, a file or an `Experiment`, with keyword overrides,
-exactly as ``whistlab run`` does; ``sim.load`` is a LazyFrame over a results folder equal to
+"""The Python API (whistlab/api.py): ``whistlab.simulate`` returns a polars DataFrame with the
+columns of docs/SCHEMA.md; ``whistlab.run`` runs a table of keys, a file or an `Experiment`, with
+keyword overrides, exactly as ``whistlab run`` does; ``whistlab.load`` is a LazyFrame over a
+results folder equal to
 reading its Parquet; bad calls raise `sim.errors.UserError`, a ValueError, worded as the command
 line words it."""
 
@@ -16,10 +17,11 @@ import pyarrow.parquet as pq
 import pytest
 
 import sim
-from sim.cli import main
+import whistlab
 from sim.errors import UserError
-from sim.experiment import build_experiment
-from sim.runner import run_experiment
+from whistlab.cli import main
+from whistlab.experiment import build_experiment
+from whistlab.runner import run_experiment
 
 SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "SCHEMA.md"
 TYPES = {"string": pl.String, "bool": pl.Boolean, "int8": pl.Int8, "int16": pl.Int16,
@@ -60,7 +62,7 @@ def part_bytes(out: Path) -> dict[str, bytes]:
 
 
 def test_simulate_hands_has_the_documented_columns():
-    df = sim.simulate(rules="spades.short", strategy="random", hands=300, seed=1, block_size=100)
+    df = whistlab.simulate(rules="spades.short", strategy="random", hands=300, seed=1, block_size=100)
     assert isinstance(df, pl.DataFrame)
     assert dict(df.schema) == documented("hands")
     assert list(df.columns[:3]) == ["variant", "lineup", "swapped"]
@@ -75,11 +77,11 @@ def test_simulate_hands_has_the_documented_columns():
 
 
 def test_simulate_games_has_the_documented_columns():
-    games = sim.simulate(strategy="random", games=12, seed=2, block_size=5, table="games")
+    games = whistlab.simulate(strategy="random", games=12, seed=2, block_size=5, table="games")
     assert isinstance(games, pl.DataFrame)
     assert dict(games.schema) == documented("games")
     assert games.height == 12 and games["game_id"].to_list() == list(range(12))
-    hands = sim.simulate(strategy="random", games=12, seed=2, block_size=5)
+    hands = whistlab.simulate(strategy="random", games=12, seed=2, block_size=5)
     assert dict(hands.schema) == documented("hands")
     assert hands.height == games["n_hands"].cast(pl.Int64).sum()
     last = hands.group_by("game_id").agg(pl.col("hand_no").max()).sort("game_id")
@@ -89,16 +91,16 @@ def test_simulate_games_has_the_documented_columns():
 def test_simulate_equals_a_run_of_the_same_cell(tmp_path):
     spec = {"rules": {"preset": "spades.standard", "nil_tricks": "count"},
             "strategy": ["seed", "random", "seed", "random"]}
-    df = sim.simulate(**spec, hands=500, seed=3, block_size=200)
-    out = sim.run({"name": "simulate", **spec, "hands": 500, "seed": 3, "block_size": 200},
+    df = whistlab.simulate(**spec, hands=500, seed=3, block_size=200)
+    out = whistlab.run({"name": "simulate", **spec, "hands": 500, "seed": 3, "block_size": 200},
                   tmp_path / "run", n_jobs=1)
-    assert df.equals(sim.load(out).collect())
+    assert df.equals(whistlab.load(out).collect())
 
 
 def test_simulate_is_reproducible_and_n_jobs_free():
-    a = sim.simulate(strategy="seed", hands=400, seed=7, block_size=100)
-    b = sim.simulate(strategy="seed", hands=400, seed=7, block_size=100, n_jobs=2)
-    c = sim.simulate(strategy="seed", hands=400, seed=8, block_size=100)
+    a = whistlab.simulate(strategy="seed", hands=400, seed=7, block_size=100)
+    b = whistlab.simulate(strategy="seed", hands=400, seed=7, block_size=100, n_jobs=2)
+    c = whistlab.simulate(strategy="seed", hands=400, seed=8, block_size=100)
     assert a.equals(b)
     assert not a.equals(c)
 
@@ -109,7 +111,7 @@ TABLE = {"name": "api", "strategy": "random", "games": 6, "seed": 4, "block_size
 
 
 def test_run_a_table(tmp_path):
-    out = sim.run(TABLE, tmp_path / "out", n_jobs=1)
+    out = whistlab.run(TABLE, tmp_path / "out", n_jobs=1)
     assert Path(out) == tmp_path / "out"
     assert manifest(out) == build_experiment(TABLE).to_dict()
     assert sorted(p.name for p in (Path(out) / "games").iterdir()) == [
@@ -117,7 +119,7 @@ def test_run_a_table(tmp_path):
 
 
 def test_run_a_table_with_overrides(tmp_path):
-    out = sim.run(TABLE, tmp_path / "out", n_jobs=1, seed=5, block_size=2)
+    out = whistlab.run(TABLE, tmp_path / "out", n_jobs=1, seed=5, block_size=2)
     assert manifest(out) == build_experiment({**TABLE, "seed": 5, "block_size": 2}).to_dict()
 
 
@@ -143,8 +145,8 @@ def test_run_a_table_overrides_replace_like_a_file(tmp_path, override):
         r = "random"
         s = { sides = ["seed", "random"] }
     """)
-    from_file = sim.run(path, tmp_path / "file", n_jobs=1, **override)
-    from_table = sim.run(table, tmp_path / "table", n_jobs=1, **override)
+    from_file = whistlab.run(path, tmp_path / "file", n_jobs=1, **override)
+    from_table = whistlab.run(table, tmp_path / "table", n_jobs=1, **override)
     assert manifest(from_table) == manifest(from_file)
     assert part_bytes(from_table) == part_bytes(from_file)
 
@@ -158,13 +160,13 @@ def test_run_a_file_with_overrides(tmp_path):
         seed = 1
         block_size = 500
     """)
-    out = sim.run(path, tmp_path / "out", n_jobs=1, hands=40, block_size=20, seed=9,
+    out = whistlab.run(path, tmp_path / "out", n_jobs=1, hands=40, block_size=20, seed=9,
                   rules="spades.short", strategy="random")
     exp = manifest(out)
     assert (exp["mode"], exp["count"], exp["block_size"], exp["seed"]) == ("hands", 40, 20, 9)
     assert [(c["variant"], c["lineup"]) for c in exp["cells"]] == [("spades.short", "random")]
     assert str(path) != str(out) and not (Path(out) / "games").exists()
-    assert sim.load(out).collect().height == 40
+    assert whistlab.load(out).collect().height == 40
     # the same as the command line with the same options
     code = main(["run", str(path), "--hands", "40", "--block-size", "20", "--seed", "9",
                          "--rules", "spades.short", "--strategy", "random", "--out",
@@ -175,17 +177,17 @@ def test_run_a_file_with_overrides(tmp_path):
 
 def test_run_a_path_as_string(tmp_path):
     path = write(tmp_path / "exp.toml", 'strategy = "random"\nhands = 10\nblock_size = 5\n')
-    out = sim.run(str(path), str(tmp_path / "out"), n_jobs=1)
-    assert sim.load(out).collect().height == 10
+    out = whistlab.run(str(path), str(tmp_path / "out"), n_jobs=1)
+    assert whistlab.load(out).collect().height == 10
 
 
 def test_run_an_experiment_and_resume(tmp_path):
     exp = build_experiment(TABLE)
-    out = sim.run(exp, tmp_path / "out", n_jobs=1)
+    out = whistlab.run(exp, tmp_path / "out", n_jobs=1)
     first = part_bytes(out)
     (Path(out) / "hands" / "part-spades.standard-random-00001.parquet").unlink()
     (Path(out) / "games" / "part-spades.standard-random-00001.parquet").unlink()
-    assert sim.run(exp, out, n_jobs=1) == out
+    assert whistlab.run(exp, out, n_jobs=1) == out
     assert part_bytes(out) == first
     reference = run_experiment(exp, tmp_path / "reference", n_jobs=1)
     assert part_bytes(reference) == first
@@ -195,7 +197,7 @@ def test_run_an_experiment_does_not_ignore_overrides(tmp_path):
     """Overrides with an `Experiment` are either applied or refused, never silently dropped."""
     exp = build_experiment(TABLE)
     try:
-        out = sim.run(exp, tmp_path / "out", n_jobs=1, games=2)
+        out = whistlab.run(exp, tmp_path / "out", n_jobs=1, games=2)
     except (UserError, TypeError):
         return
     assert manifest(out)["count"] == 2, "games=2 was silently ignored"
@@ -203,12 +205,12 @@ def test_run_an_experiment_does_not_ignore_overrides(tmp_path):
 
 def test_run_errors_are_user_errors(tmp_path):
     with pytest.raises(UserError, match="colour"):
-        sim.run({**TABLE, "colour": 1}, tmp_path / "a", n_jobs=1)
+        whistlab.run({**TABLE, "colour": 1}, tmp_path / "a", n_jobs=1)
     with pytest.raises(UserError, match="no such experiment file"):
-        sim.run(tmp_path / "missing.toml", tmp_path / "b", n_jobs=1)
-    sim.run(TABLE, tmp_path / "c", n_jobs=1)
+        whistlab.run(tmp_path / "missing.toml", tmp_path / "b", n_jobs=1)
+    whistlab.run(TABLE, tmp_path / "c", n_jobs=1)
     with pytest.raises(UserError, match="different experiment"):
-        sim.run({**TABLE, "seed": 99}, tmp_path / "c", n_jobs=1)
+        whistlab.run({**TABLE, "seed": 99}, tmp_path / "c", n_jobs=1)
 
 
 # --- load --------------------------------------------------------------------------------------
@@ -219,12 +221,12 @@ def results(tmp_path_factory):
     table = {"name": "load", "games": 8, "seed": 6, "block_size": 3,
              "variants": {"std": "spades.standard", "short": "spades.short"},
              "lineups": {"r": "random", "d": {"sides": ["seed", "random"], "swap": True}}}
-    return sim.run(table, tmp_path_factory.mktemp("load"), n_jobs=1)
+    return whistlab.run(table, tmp_path_factory.mktemp("load"), n_jobs=1)
 
 
 @pytest.mark.parametrize("table", ["hands", "games"])
 def test_load_is_a_lazy_frame_equal_to_the_parquet(results, table):
-    lazy = sim.load(results) if table == "hands" else sim.load(results, table)
+    lazy = whistlab.load(results) if table == "hands" else whistlab.load(results, table)
     assert isinstance(lazy, pl.LazyFrame)
     df = lazy.collect()
     assert df.equals(pl.read_parquet(Path(results) / table / "*.parquet"))
@@ -238,10 +240,10 @@ def test_load_is_a_lazy_frame_equal_to_the_parquet(results, table):
 
 
 def test_load_streams_a_query(results):
-    counts = (sim.load(results).group_by("variant", "lineup", "swapped")
+    counts = (whistlab.load(results).group_by("variant", "lineup", "swapped")
               .agg(pl.len().alias("n")).collect())
     assert counts.height == 6
-    games = sim.load(results, "games").collect()
+    games = whistlab.load(results, "games").collect()
     assert counts["n"].sum() == games["n_hands"].cast(pl.Int64).sum()
 
 
@@ -251,7 +253,7 @@ def test_load_streams_a_query(results):
 @pytest.mark.parametrize("kwargs", [{}, {"hands": 10, "games": 10}])
 def test_simulate_needs_hands_or_games(kwargs):
     with pytest.raises(UserError, match="hands= or games="):
-        sim.simulate(strategy="random", **kwargs)
+        whistlab.simulate(strategy="random", **kwargs)
 
 
 @pytest.mark.parametrize("kwargs, needle", [
@@ -262,30 +264,31 @@ def test_simulate_needs_hands_or_games(kwargs):
 ])
 def test_simulate_bad_values(kwargs, needle):
     with pytest.raises(UserError) as err:
-        sim.simulate(**{"strategy": "random", **kwargs})
+        whistlab.simulate(**{"strategy": "random", **kwargs})
     assert needle in str(err.value)
 
 
 def test_load_without_tables(tmp_path, results):
     with pytest.raises(UserError, match="no hands table"):
-        sim.load(tmp_path)  # an empty folder
+        whistlab.load(tmp_path)  # an empty folder
     with pytest.raises(UserError, match="no hands table"):
-        sim.load(tmp_path / "missing")
+        whistlab.load(tmp_path / "missing")
     (tmp_path / "hands.parquet").write_bytes(b"")  # a file is not a table folder
     with pytest.raises(UserError):
-        sim.load(tmp_path / "hands.parquet")
-    hands_only = sim.run({"strategy": "random", "hands": 5}, tmp_path / "h", n_jobs=1)
-    assert sim.load(hands_only).collect().height == 5
+        whistlab.load(tmp_path / "hands.parquet")
+    hands_only = whistlab.run({"strategy": "random", "hands": 5}, tmp_path / "h", n_jobs=1)
+    assert whistlab.load(hands_only).collect().height == 5
     with pytest.raises(UserError, match="no games table"):
-        sim.load(hands_only, "games")
+        whistlab.load(hands_only, "games")
     with pytest.raises(UserError):
-        sim.load(results, "nosuch")
+        whistlab.load(results, "nosuch")
 
 
 def test_the_api_is_visible():
-    """``dir(sim)`` shows the notebook API, although it is imported on first use."""
-    assert {"simulate", "run", "load"} <= set(dir(sim))
-    assert set(sim.__all__) == {"simulate", "run", "load"}
+    """``dir(whistlab)`` shows the notebook API, although it is imported on first use."""
+    assert {"simulate", "run", "load"} <= set(dir(whistlab))
+    assert set(whistlab.__all__) == {"__version__", "simulate", "run", "load"}
+    assert whistlab.__version__ == sim.__version__
 
 
 @pytest.mark.parametrize("kwargs", [{"hands": 0}, {"hands": 10, "strategy": "sed"},
@@ -294,7 +297,7 @@ def test_bad_arguments_are_value_errors_with_the_command_lines_message(capsys, t
                                                                         kwargs):
     """Python code catches ValueError; the message is the one the command line prints."""
     with pytest.raises(ValueError) as err:
-        sim.simulate(**{"strategy": "random", **kwargs})
+        whistlab.simulate(**{"strategy": "random", **kwargs})
     argv = ["run", "--out", str(tmp_path / "out"), "--quiet"]
     argv += [x for k, v in kwargs.items() for x in (f"--{k}", str(v))]
     assert main(argv) == 2

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.cli import main
+from whistlab.cli import main
 
 TINY = 'name = "tiny"\nstrategy = "random"\ngames = 4\nseed = 5\nblock_size = 2\n'
 RULES = 'preset = "spades.standard"\nnil_bonus = 50\n'

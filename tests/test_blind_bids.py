@@ -10,13 +10,13 @@ import json
 import numpy as np
 import pytest
 
-from sim.cli import main
 from sim.errors import UserError
 from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
 from sim.spades.scoring import score_hands
 from strategies import make_strategy
+from whistlab.cli import main
 
 try:
     from tests.roundtrip import roundtrip

@@ -1,9 +1,9 @@
 """The ``whistlab`` command line: every user error is one clear line, exit code 2, nothing written.
 
-Each bad input is fed to ``sim.cli.main`` (and a few to the installed ``whistlab`` console command):
+Each bad input is fed to ``whistlab.cli.main`` (and a few to the installed ``whistlab`` console command):
 the exit code must be 2, standard error exactly one line starting ``whistlab: error:`` with no
 traceback, standard output empty, and the ``--out`` folder or file must not exist afterwards
-(sim/cli.py: "inputs are validated before any output is opened"). The happy paths check what
+(whistlab/cli.py: "inputs are validated before any output is opened"). The happy paths check what
 ``presets``, ``run`` and ``replay`` print and write.
 
 Hand records follow RULES.md §5. The hand-built deal `DEAL` below is a golden transcript: its
@@ -23,8 +23,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sim.cli import main
 from sim.options import PRESETS, rules_to_dict
+from whistlab.cli import main
 
 RANKS = "23456789TJQKA"
 
@@ -440,7 +440,7 @@ def test_replay_bad_rules_option(capsys, tmp_path):
 
 def _whistlab():
     exe = shutil.which("whistlab")
-    return [exe] if exe else [sys.executable, "-m", "sim.cli"]
+    return [exe] if exe else [sys.executable, "-m", "whistlab.cli"]
 
 
 def _console(args, cwd):

@@ -3,7 +3,7 @@ engine equal the scalar reference (tests/reference.py), hand by hand and card by
 
 Each key is switched on alone, then in a few combinations; ``random`` and ``seed`` players play
 independent hands and whole games (``sim.spades.game.play_block``), the block is written as
-section 5 records (``sim.records.block_records``) and every record is replayed by
+section 5 records (``sim.spades.records.block_records``) and every record is replayed by
 ``reference.replay_hand``, which accepts each of the engine's plays only if its own legal-play
 rules allow it; its tricks, trick winners, points, all seven components and the scores and bags
 after the hand must equal the engine's arrays (in games mode the games carry and end as

@@ -3,7 +3,7 @@ equal the scalar reference (tests/reference.py), hand by hand.
 
 Each key is switched on alone, then in a few combinations; ``random`` and ``seed`` players play
 independent hands and whole games (``sim.spades.game.play_block``), the block is written as
-section 5 records (``sim.records.block_records``) and every record is replayed by
+section 5 records (``sim.spades.records.block_records``) and every record is replayed by
 ``reference.replay_hand``: its tricks, trick winners, points, all seven components, the scores,
 bags and progressive-bonus count after the hand must equal the engine's arrays, and so must the
 bags taken (``reference.bags_taken``). In games mode, scores, bags and the progressive count

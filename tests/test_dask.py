@@ -1,4 +1,4 @@
-"""The Dask backend (sim/runner.py ``backend="dask"``): blocks run on a real distributed cluster
+"""The Dask backend (whistlab/runner.py ``backend="dask"``): blocks run on a real distributed cluster
 (separate worker processes) give Parquet files identical, byte for byte, to a serial run — on a
 cluster given by its scheduler address, on a local cluster the runner starts itself, and from the
 command line (``--backend dask --scheduler ADDRESS``). ``--scheduler`` without ``--backend dask``
@@ -16,9 +16,9 @@ pytest.importorskip("distributed")  # a guard only: dask[distributed] is in the 
 
 from distributed import LocalCluster  # noqa: E402
 
-from sim.cli import main  # noqa: E402
-from sim.experiment import build_experiment  # noqa: E402
-from sim.runner import run_experiment  # noqa: E402
+from whistlab.cli import main  # noqa: E402
+from whistlab.experiment import build_experiment  # noqa: E402
+from whistlab.runner import run_experiment  # noqa: E402
 
 GAMES = {"name": "dask_games", "games": 8, "seed": 4, "block_size": 2,
          "lineups": {"rnd": "random", "duel": {"sides": ["seed", "random"]}}}

@@ -1,4 +1,4 @@
-"""Experiment grids (sim/experiment.py): rules variants x line-ups become cells, in order; a line-up
+"""Experiment grids (whistlab/experiment.py): rules variants x line-ups become cells, in order; a line-up
 with ``swap = true`` adds a cell with the sides' seats exchanged; the single-cell form; the command
 line's ``--rules`` / ``--strategy`` replacing the whole tables; one-line errors (exit code 2) that
 name the file and the key; every shipped experiment file builds and a tiny version of it runs; and
@@ -14,11 +14,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sim.cli import main
-from sim.experiment import NAME, build_experiment, load_experiment
 from sim.options import PRESETS, load_rules
-from sim.runner import block_path, run_experiment
 from strategies import make_strategy
+from whistlab.cli import main
+from whistlab.experiment import NAME, build_experiment, load_experiment
+from whistlab.runner import block_path, run_experiment
 
 EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
 SHIPPED = sorted(EXPERIMENTS.glob("*.toml"))

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from test_seed_strategy import DECK, RNG, bid_view, play
 
-from sim.api import simulate
 from sim.options import PRESETS
-from sim.tune import duplicate_points
 from sim.views import BlindView
 from strategies import make_strategy
 from strategies.expert import ExpertStrategy
 from strategies.seed import SeedStrategy
+from whistlab.api import simulate
+from whistlab.tune import duplicate_points
 
 EXPERT, SEED = make_strategy("expert"), make_strategy("seed")
 CLUBS, DIAMONDS, HEARTS, SPADES = (1 << s for s in range(4))  # bits of PlayView.voids

@@ -12,11 +12,11 @@ import pytest
 from test_norwegian_seed import CLASSIC, THREE, TWO, ZERO_SUM, cards, declares, play_view, plays
 
 import strategies.norwegian_expert  # noqa: F401  (registers "expert" for norwegian)
-from sim.api import simulate
 from sim.norwegian.auction import GRAND, MISERE, NULLO, PASS
 from sim.options import PRESETS, load_rules
 from strategies import make_strategy
 from strategies.norwegian_expert import NorwegianExpert
+from whistlab.api import simulate
 
 DECLARER = PRESETS["norwegian.declarer"]
 THREE_ZERO_SUM = load_rules({"preset": "norwegian.three", "scoring": "zero_sum"})

@@ -17,9 +17,9 @@ import pandas as pd
 import polars as pl
 import pytest
 
-from sim.cli import main
-from sim.experiment import build_experiment
 from sim.replay import replay_records
+from whistlab.cli import main
+from whistlab.experiment import build_experiment
 
 try:
     from tests import reference_norwegian as ref

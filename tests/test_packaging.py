@@ -34,7 +34,8 @@ def test_every_package_is_listed():
     listed would be missing from the wheel (sim.spades was, once)."""
     listed = set(_pyproject()["tool"]["setuptools"]["packages"])
     found = {".".join(p.parent.relative_to(ROOT).parts)
-             for top in ("sim", "strategies", "reports") for p in (ROOT / top).rglob("__init__.py")}
+             for top in ("sim", "strategies", "reports", "whistlab")
+             for p in (ROOT / top).rglob("__init__.py")}
     assert found == {p for p in listed if not p.startswith("sim.data.")}
     data = _pyproject()["tool"]["setuptools"]["package-dir"]
     assert data == {f"sim.data.{folder}": folder for folder in ("experiments", "tunes")}
@@ -73,7 +74,7 @@ def installed(tmp_path_factory):
 def test_the_installed_package_is_the_wheel(installed):
     bin_dir, away, env = installed
     out = _run([str(bin_dir / "python"), "-c", "import json, sim, sim.spades, sim.portland, "
-                "sim.norwegian, strategies, reports; from sim.inputs import shipped; "
+                "sim.norwegian, strategies, reports, whistlab; from sim.inputs import shipped; "
                 "print(json.dumps([sim.__file__, str(shipped('experiments')), sim.__version__]))"],
                cwd=away, env=env)
     where, experiments, version = json.loads(out.stdout)

@@ -16,9 +16,9 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from sim.experiment import build_experiment
 from sim.options import PRESETS, rules_to_dict
-from sim.runner import run_experiment
+from whistlab.experiment import build_experiment
+from whistlab.runner import run_experiment
 
 SCHEMA_DOC = Path(__file__).resolve().parent.parent / "docs" / "SCHEMA.md"
 SEATS, SIDES = range(4), range(2)

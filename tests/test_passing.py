@@ -15,13 +15,13 @@ import numpy as np
 import pytest
 
 from sim.cards import popcount, standard_deck
-from sim.cli import main
 from sim.errors import UserError
 from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
 from sim.spades.passing import IllegalPass
 from strategies import make_strategy
+from whistlab.cli import main
 
 DECK = standard_deck()
 SPADES = int(DECK.suit_masks[3])

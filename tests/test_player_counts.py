@@ -148,7 +148,7 @@ def test_rules_for_partners_or_two_sides_are_refused(over, key):
 
 
 def test_line_ups_by_side_without_partners(tmp_path):
-    from sim.experiment import load_experiment
+    from whistlab.experiment import load_experiment
 
     path = tmp_path / "three.toml"
     path.write_text('name = "three"\nhands = 10\n[variants]\nthree = { preset = '
@@ -162,7 +162,7 @@ def test_line_ups_by_side_without_partners(tmp_path):
 
 
 def test_a_run_mixing_tables_reports_the_usual_table_and_says_what_it_leaves_out(tmp_path):
-    from sim.cli import main
+    from whistlab.cli import main
 
     path = tmp_path / "mix.toml"
     path.write_text('name = "mix"\ngames = 20\nseed = 5\nblock_size = 10\n[variants]\n'

@@ -37,15 +37,15 @@ import pyarrow.parquet as pq
 import pytest
 
 import sim
-from sim.experiment import build_experiment
 from sim.lineup import Lineup
 from sim.options import PRESETS, preset_names, rules_to_dict
 from sim.portland.game import game_over, play_block
 from sim.portland.hand import play_hands
 from sim.portland.scoring import score_hands
 from sim.portland.tables import block_tables
-from sim.runner import run_experiment
 from strategies import make_strategy
+from whistlab.experiment import build_experiment
+from whistlab.runner import run_experiment
 
 try:  # tests/ as a package or as a plain directory on sys.path
     from tests import reference_portland as ref

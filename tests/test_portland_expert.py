@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 import strategies.portland_expert  # noqa: F401  (registers the Portland expert)
-from sim.api import simulate
 from sim.cards import BIT, U64, standard_deck
 from sim.options import PRESETS
 from sim.views import PlayView
 from strategies import make_strategy
 from strategies.expert import ExpertStrategy
 from strategies.portland_expert import PortlandExpert, _Table
+from whistlab.api import simulate
 
 DECK = standard_deck()
 RULES = PRESETS["portland"]

@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.cli import main
+from whistlab.cli import main
 
 SHEET = {"game": "portland", "rules": "portland.honours", "dealer": 3,
          "before": {"scores": [0, 0]}}

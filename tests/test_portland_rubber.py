@@ -6,9 +6,9 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-import sim
-from sim.experiment import build_experiment
-from sim.runner import run_experiment
+import whistlab
+from whistlab.experiment import build_experiment
+from whistlab.runner import run_experiment
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +56,7 @@ def test_three_game_rubbers_happen(laws):
 
 
 def test_without_rubbers_points_are_zero(tmp_path):
-    h = sim.simulate(rules="portland.honours", strategy="random", games=50, seed=1,
+    h = whistlab.simulate(rules="portland.honours", strategy="random", games=50, seed=1,
                      table="games")
     assert (h["rubber_points_0"] == 0).all() and (h["rubber_points_1"] == 0).all()
     assert ((h["games_won_0"] + h["games_won_1"]) == 1).all()

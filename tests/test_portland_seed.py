@@ -3,7 +3,7 @@ random play on the same deals."""
 
 from __future__ import annotations
 
-import sim
+import whistlab
 from sim.lineup import Lineup
 from sim.options import PRESETS
 from sim.portland.game import play_block
@@ -60,9 +60,9 @@ def test_drawing_trumps_is_a_parameter():
 
 
 def test_seed_beats_random_on_the_same_deals():
-    hands = sim.simulate(rules="portland", strategy=["seed", "random", "seed", "random"],
+    hands = whistlab.simulate(rules="portland", strategy=["seed", "random", "seed", "random"],
                          hands=2000, seed=3)
-    swapped = sim.simulate(rules="portland", strategy=["random", "seed", "random", "seed"],
+    swapped = whistlab.simulate(rules="portland", strategy=["random", "seed", "random", "seed"],
                            hands=2000, seed=3)
     # the same deals both ways round: seed's side scores more in both seatings
     assert hands["points_0"].mean() > hands["points_1"].mean() + 0.5

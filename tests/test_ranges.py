@@ -28,8 +28,8 @@ import pytest
 
 import sim
 import sim.limits
+import whistlab
 from sim.errors import UserError
-from sim.experiment import build_experiment
 from sim.games import game_of
 from sim.limits import (
     HAND_GUARD,
@@ -47,6 +47,7 @@ from sim.replay import replay_records
 from sim.spades.rules import PROGRESSIVE_HANDS, SIX_DECKS, TEAMS, SpadesRules
 from strategies import make_strategy
 from strategies.base import BY_GAME, allowed_range
+from whistlab.experiment import build_experiment
 
 try:
     from tests import reference as ref
@@ -537,7 +538,7 @@ def test_experiment_file_parameters(tmp_path, capsys, game, name, param, text):
 def test_inline_table_parameters(value):
     """The Python API's inline strategy table, and an experiment's single ``strategy`` table."""
     with pytest.raises(UserError, match=r"bid_round.*allowed: a number in \[-100.0, 100.0\]"):
-        sim.simulate(strategy={"name": "seed", "bid_round": value}, hands=10)
+        whistlab.simulate(strategy={"name": "seed", "bid_round": value}, hands=10)
     with pytest.raises(UserError, match=r"key 'bid_round'.*\[-100.0, 100.0\]"):
         build_experiment({"strategy": {"name": "seed", "bid_round": value}, "hands": 10},
                          source="table")
@@ -562,7 +563,7 @@ TUNE = """\
 
 
 def _tune(tmp_path, strategy='"seed"', parameters="bid_round = [0.0, 1.0]", search=""):
-    from sim.tune import load_tune
+    from whistlab.tune import load_tune
 
     path = tmp_path / "t.toml"
     path.write_text(textwrap.dedent(TUNE.format(strategy=strategy, parameters=parameters,
@@ -787,7 +788,7 @@ def test_an_experiment_value_is_checked_by_the_api(tmp_path):
     exp = build_experiment({"hands": 10})
     huge = dataclasses.replace(exp, count=10**20)
     with pytest.raises(UserError, match=rf"key 'hands': .* \[1, {MAX_COUNT}\]"):
-        sim.run(huge, tmp_path / "out")
+        whistlab.run(huge, tmp_path / "out")
     assert not (tmp_path / "out").exists()
 
 
@@ -811,7 +812,7 @@ def test_tune_sizes(tmp_path, monkeypatch, search, key, needle):
 
 def test_the_shipped_experiments_fit():
     """Every shipped experiment's blocks fit in 4 GB (the estimate is not a brake on them)."""
-    from sim.experiment import load_experiment
+    from whistlab.experiment import load_experiment
 
     for path in sorted((ROOT / "experiments").glob("*.toml")):
         exp = load_experiment(path)

@@ -11,8 +11,8 @@ import textwrap
 import pandas as pd
 import pytest
 
-from sim.cli import main
 from sim.options import PRESETS, rules_to_dict
+from whistlab.cli import main
 
 try:  # tests/ as a package or as a plain directory on sys.path
     from tests import reference as ref

@@ -14,13 +14,13 @@ import pytest
 from page import raw, table
 from scipy import stats
 
-import sim
+import whistlab
 from reports import build_report
 from reports.bags import bags_per_hand
 from reports.data import open_results
 from reports.stats import mean_ci, proportion_ci, welch_ci
-from sim.cli import main
 from sim.errors import UserError
+from whistlab.cli import main
 
 try:
     from tests.page import Page
@@ -40,13 +40,13 @@ HANDS = {"name": "h", "hands": 400, "seed": 2, "block_size": 200,
 
 @pytest.fixture(scope="module")
 def games_run(tmp_path_factory):
-    folder = sim.run(GAMES, tmp_path_factory.mktemp("games") / "r", n_jobs=1)
+    folder = whistlab.run(GAMES, tmp_path_factory.mktemp("games") / "r", n_jobs=1)
     return folder, build_report(folder, folder / "report")
 
 
 @pytest.fixture(scope="module")
 def hands_run(tmp_path_factory):
-    folder = sim.run(HANDS, tmp_path_factory.mktemp("hands") / "r", n_jobs=1)
+    folder = whistlab.run(HANDS, tmp_path_factory.mktemp("hands") / "r", n_jobs=1)
     return folder, build_report(folder, folder / "report")
 
 
@@ -361,7 +361,7 @@ def test_intervals_shrink_with_n(tmp_path):
     spec = {**HANDS, "lineups": {"seed": "seed"}, "variants": {"std": "spades.standard"}}
     widths = []
     for n in (200, 800):
-        folder = sim.run({**spec, "hands": n}, tmp_path / str(n), n_jobs=1)
+        folder = whistlab.run({**spec, "hands": n}, tmp_path / str(n), n_jobs=1)
         row = bags_per_hand(open_results(folder)).filter(lineup="all", side="both").row(
             0, named=True)
         widths.append(row["bags_per_side_hand_hi"] - row["bags_per_side_hand_lo"])

@@ -15,7 +15,7 @@ import pytest
 from page import raw, table
 from scipy import stats
 
-import sim
+import whistlab
 from reports import build_report
 from reports.bag_rules import _findings, bag_ranking
 from reports.bags import GameBags, winner_changed
@@ -35,7 +35,7 @@ STUDY = {"name": "bags-test", "games": 40, "seed": 3, "block_size": 20,
 
 @pytest.fixture(scope="module")
 def study(tmp_path_factory):
-    folder = sim.run(STUDY, tmp_path_factory.mktemp("bags") / "r", n_jobs=1)
+    folder = whistlab.run(STUDY, tmp_path_factory.mktemp("bags") / "r", n_jobs=1)
     build_report(folder, folder / "report")
     return folder
 

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-import sim
+import whistlab
 from reports import build_report
-from sim.cli import main
 from sim.norwegian.scoring import grand_value, misere_value
+from whistlab.cli import main
 
 try:  # the page parser, and the Portland report's test helpers: CSV reader and intervals
     from tests.page import Page
@@ -39,7 +39,7 @@ ACES_KINGS = sum(3 << (13 * s + 11) for s in range(4))
 
 def run_and_report(tmp_path_factory, experiment: dict):
     """The results folder of ``experiment`` and its report's index.html."""
-    folder = sim.run(experiment, tmp_path_factory.mktemp(experiment["name"]) / "r", n_jobs=1)
+    folder = whistlab.run(experiment, tmp_path_factory.mktemp(experiment["name"]) / "r", n_jobs=1)
     return folder, build_report(folder, folder / "report")
 
 

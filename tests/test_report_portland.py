@@ -13,12 +13,12 @@ import pytest
 from page import raw, table
 from scipy import stats
 
-import sim
+import whistlab
 from reports import build_report
 from reports.data import Results
 from reports.portland import counterparts
-from sim.cli import main
-from sim.experiment import load_experiment
+from whistlab.cli import main
+from whistlab.experiment import load_experiment
 
 try:
     from tests.page import Page
@@ -43,13 +43,13 @@ SECTIONS_HANDS = ["1. Honours held and scored", "2. Variance: tricks, honours an
 
 @pytest.fixture(scope="module")
 def games_run(tmp_path_factory):
-    folder = sim.run(GAMES, tmp_path_factory.mktemp("pgames") / "r", n_jobs=1)
+    folder = whistlab.run(GAMES, tmp_path_factory.mktemp("pgames") / "r", n_jobs=1)
     return folder, build_report(folder, folder / "report")
 
 
 @pytest.fixture(scope="module")
 def hands_run(tmp_path_factory):
-    folder = sim.run(HANDS, tmp_path_factory.mktemp("phands") / "r", n_jobs=1)
+    folder = whistlab.run(HANDS, tmp_path_factory.mktemp("phands") / "r", n_jobs=1)
     return folder, build_report(folder, folder / "report")
 
 
@@ -374,7 +374,7 @@ RUBBERS = {"name": "ru", "game": "portland", "games": 60, "seed": 5, "block_size
 
 
 def test_rubbers(tmp_path):
-    folder = sim.run(RUBBERS, tmp_path / "r", n_jobs=1)
+    folder = whistlab.run(RUBBERS, tmp_path / "r", n_jobs=1)
     build_report(folder, folder / "report")
     hands, rubbers = raw(folder), raw(folder, "games")
     hands = hands.sort_values([*CELL, "game_id", "hand_no"])

@@ -12,9 +12,9 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from sim.cli import main
-from sim.experiment import build_experiment
-from sim.runner import block_path, run_block, run_experiment, write_block
+from whistlab.cli import main
+from whistlab.experiment import build_experiment
+from whistlab.runner import block_path, run_block, run_experiment, write_block
 
 SEATS = range(4)
 

@@ -1,4 +1,4 @@
-"""Interrupted, damaged and contested runs (sim/runner.py, sim/folder.py): ``kill -9`` part way
+"""Interrupted, damaged and contested runs (whistlab/runner.py, sim/folder.py): ``kill -9`` part way
 leaves only whole block files (temporary files start with '.'), and the same command finishes the
 run with files identical, byte for byte, to an uninterrupted run. A damaged block file (truncated,
 a flipped byte), or one from another run, is reported by `run` and by `report` (exit code 2, one
@@ -27,11 +27,11 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from sim.cli import main
 from sim.folder import code_fingerprint, lock_folder, read_journal, verify_files
+from whistlab.cli import main
 
 WHISTLAB = [shutil.which("whistlab")] if shutil.which("whistlab") else [sys.executable, "-m",
-                                                                          "sim.cli"]
+                                                                          "whistlab.cli"]
 
 # ~40 blocks of 5,000 independent hands of the `seed` player: about 2 s for the whole run.
 LONG = """\
@@ -452,7 +452,7 @@ def test_a_folder_without_blocks_is_taken_over(capsys, small, tmp_path, monkeypa
         raise MemoryError
 
     with monkeypatch.context() as patch:
-        patch.setattr("sim.runner.run_block", out_of_memory)
+        patch.setattr("whistlab.runner.run_block", out_of_memory)
         with pytest.raises(MemoryError):  # a crash, not a user error: it shows its traceback
             run_cli(capsys, wrong, out)
     capsys.readouterr()

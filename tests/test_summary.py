@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-import sim
+import whistlab
 from reports import format_summary, summarize
 from reports.summary_base import side_names
 from sim.spades.table import Table
@@ -55,7 +55,7 @@ NORWEGIAN = {"name": "n", "game": "norwegian", "games": 30, "seed": 6, "block_si
 
 
 def run(spec: dict, tmp_path_factory, name: str, **over) -> Path:
-    return sim.run({**spec, **over}, tmp_path_factory.mktemp(name) / "r", n_jobs=1)
+    return whistlab.run({**spec, **over}, tmp_path_factory.mktemp(name) / "r", n_jobs=1)
 
 
 @pytest.fixture(scope="module")
@@ -314,7 +314,7 @@ def ranges(line: str) -> list[tuple[str, str, str]]:
 
 def test_one_cell_in_words(spades_games, tmp_path):
     """A one-cell run's lines: each figure and interval as recomputed, teams named by seats."""
-    one = sim.run({**SPADES, "variants": {"std": "spades.standard"},
+    one = whistlab.run({**SPADES, "variants": {"std": "spades.standard"},
                    "lineups": {"seed": "seed"}}, tmp_path / "one", n_jobs=1)
     (cell,) = summarize(one)
     ref = spades_reference(one, cell)

@@ -1,4 +1,4 @@
-"""``whistlab tune`` (sim/tune.py, issue 9): the cross-entropy search finds known optima, the
+"""``whistlab tune`` (whistlab/tune.py, issue 9): the cross-entropy search finds known optima, the
 duplicate objective cancels the cards' luck, a tiny Spades problem with an optimum known by
 monotonicity is solved end to end (on points per hand and on games won), the tuned strategy
 file plays in experiments, and bad tune files are refused naming the file and the key."""
@@ -12,7 +12,7 @@ import pytest
 
 from sim.errors import UserError
 from sim.options import load_rules
-from sim.tune import cross_entropy, duplicate_games, duplicate_points, load_tune, run_tune
+from whistlab.tune import cross_entropy, duplicate_games, duplicate_points, load_tune, run_tune
 
 
 def test_cross_entropy_finds_the_optimum_of_a_noisy_quadratic():
@@ -96,7 +96,7 @@ def test_tiny_problem_known_optimum_end_to_end(tmp_path):
         assert (out / name).stat().st_size > 0
     assert json.loads((out / "summary.json").read_text())["tuned"] == summary["tuned"]
     # the tuned strategy file plays in an experiment
-    from sim.experiment import build_experiment
+    from whistlab.experiment import build_experiment
 
     exp = build_experiment({"rules": "spades.standard", "strategy": str(out / "tuned.toml"),
                             "hands": 10})
@@ -154,7 +154,7 @@ def test_bad_tune_files_are_refused(tmp_path, text, key):
 
 
 def test_the_command(tmp_path, capsys):
-    from sim.cli import main
+    from whistlab.cli import main
 
     bad = write(tmp_path, 'rules = "spades.standard"\nstrategy = "seed"\n[parameters]\n'
                 'bid_round = [2, 1]\n', "bad.toml")

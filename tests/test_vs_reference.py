@@ -2,11 +2,11 @@
 
 For several section 3 rule sets, whole games are simulated by both strategies with
 ``sim.spades.game.play_block`` (games mode, so scores and bags carry between hands, bag penalties
-fire and blind nils become legal), written as section 5 records with ``sim.records.block_records``,
-and every hand is replayed by ``tests/reference.py``. The reference's tricks, trick winners,
-points, each scoring component and the scores and bags after the hand must equal the engine's
-arrays. ``sim.replay.replay_records`` (full records and score-sheet records) must equal the
-reference too, and must reject what the reference rejects.
+fire and blind nils become legal), written as section 5 records with
+``sim.spades.records.block_records``, and every hand is replayed by ``tests/reference.py``. The
+reference's tricks, trick winners, points, each scoring component and the scores and bags after
+the hand must equal the engine's arrays. ``sim.replay.replay_records`` (full records and
+score-sheet records) must equal the reference too, and must reject what the reference rejects.
 
 Random players' games are made longer (no mercy rule, six hands) so that the carried state varies;
 ``blind_nil_min_deficit`` is small so that random players bid blind nil often.

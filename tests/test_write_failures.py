@@ -23,8 +23,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sim.cli import main
 from sim.folder import read_journal, verify_files
+from whistlab.cli import main
 
 SMALL = """\
     name = "small"
@@ -339,6 +339,6 @@ def test_records_rename_fails(capsys, tmp_path, monkeypatch):
 
 
 def test_an_os_error_no_command_expected_is_one_line(capsys, tmp_path, monkeypatch):
-    monkeypatch.setattr("sim.cli.cmd_presets", lambda args: open(tmp_path / "x" / "y", "w"))
+    monkeypatch.setattr("whistlab.cli.cmd_presets", lambda args: open(tmp_path / "x" / "y", "w"))
     line = one_line_error(capsys, ["presets"])
     assert line == f"whistlab: error: {tmp_path / 'x' / 'y'}: [Errno 2] No such file or directory"

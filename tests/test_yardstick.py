@@ -1,4 +1,4 @@
-"""The double-dummy yardstick (issue 9 item 4: `sim.yardstick`, ``whistlab yardstick``,
+"""The double-dummy yardstick (issue 9 item 4: `whistlab.yardstick`, ``whistlab yardstick``,
 `reports.yardstick`).
 
 Hand-made deals whose double-dummy result is obvious are solved through the same path as a run's
@@ -26,18 +26,18 @@ import pyarrow.parquet as pq
 import pytest
 from scipy import stats
 
-import sim
+import whistlab
 from reports import build_report
+from reports.yardstick import read_yardstick
 from sim.cards import RANKS, SUITS, Deck, standard_deck
-from sim.cli import main
 from sim.errors import UserError
 from sim.options import PRESETS, rules_to_dict
-from sim.yardstick import (
+from whistlab.cli import main
+from whistlab.yardstick import (
     APPROXIMATION_NOTE,
     compute_yardstick,
     dd_tricks,
     plan_cell,
-    read_yardstick,
     sample_keys,
     to_deal,
 )
@@ -302,7 +302,7 @@ SAMPLE = 12
 def run(tmp_path_factory):
     if not HAVE_ENDPLAY:
         pytest.skip("the dds extra (endplay) is not installed")
-    folder = sim.run(RUN, tmp_path_factory.mktemp("yardstick") / "r", n_jobs=1)
+    folder = whistlab.run(RUN, tmp_path_factory.mktemp("yardstick") / "r", n_jobs=1)
     info = compute_yardstick(folder, sample=SAMPLE, seed=2, n_jobs=1)
     return folder, info
 
@@ -385,7 +385,7 @@ def test_the_same_seed_the_same_yardstick_any_n_jobs(run, tmp_path):
 @pytest.mark.parametrize("preset, trumps", [("portland", {0, 1, 2, 3}),
                                             ("portland.no_trump", {-1})])
 def test_portland_trump_and_elder_hand(tmp_path, preset, trumps):
-    folder = sim.run({"name": "p", "rules": preset, "hands": 40, "seed": 1, "block_size": 40},
+    folder = whistlab.run({"name": "p", "rules": preset, "hands": 40, "seed": 1, "block_size": 40},
                      tmp_path / "p", n_jobs=1)
     compute_yardstick(folder, sample=10, seed=1, n_jobs=1)
     y = pl.read_parquet(folder / "yardstick" / "*.parquet")
@@ -402,7 +402,7 @@ def test_portland_trump_and_elder_hand(tmp_path, preset, trumps):
 
 @needs_dds
 def test_norwegian_grand_hands_only(tmp_path):
-    folder = sim.run({"name": "n", "rules": "norwegian.classic", "hands": 60, "seed": 1,
+    folder = whistlab.run({"name": "n", "rules": "norwegian.classic", "hands": 60, "seed": 1,
                       "block_size": 60}, tmp_path / "n", n_jobs=1)
     info = compute_yardstick(folder, sample=20, seed=1, n_jobs=1)
     y = pl.read_parquet(folder / "yardstick" / "*.parquet")
@@ -458,7 +458,7 @@ def test_command_errors(tmp_path, capsys):
 
 @needs_dds
 def test_command_errors_on_runs(tmp_path, capsys):
-    two = sim.run({"name": "t", "rules": "norwegian", "hands": 8, "seed": 1}, tmp_path / "two",
+    two = whistlab.run({"name": "t", "rules": "norwegian", "hands": 8, "seed": 1}, tmp_path / "two",
                   n_jobs=1)
     one_error_line(capsys, ["yardstick", two], "no variant of this run can be solved",
                    "2 players")
@@ -470,7 +470,7 @@ def test_command_errors_on_runs(tmp_path, capsys):
     (bare / "manifest.json").write_text("{}")
     one_error_line(capsys, ["yardstick", bare], "not a whistlab manifest")
     # a hands table whose cards are not a deal: named by game and hand, nothing written
-    std = sim.run({"name": "s", "rules": "spades.standard", "hands": 8, "seed": 1},
+    std = whistlab.run({"name": "s", "rules": "spades.standard", "hands": 8, "seed": 1},
                   tmp_path / "std", n_jobs=1)
     part = next((std / "hands").glob("*.parquet"))
     pl.read_parquet(part).with_columns(hand_1=pl.col("hand_0")).write_parquet(part)
@@ -483,7 +483,7 @@ def test_command_errors_on_runs(tmp_path, capsys):
 
 
 def test_without_endplay_the_error_says_how_to_install(tmp_path, capsys, monkeypatch):
-    folder = sim.run({"name": "s", "rules": "spades.standard", "hands": 8, "seed": 1},
+    folder = whistlab.run({"name": "s", "rules": "spades.standard", "hands": 8, "seed": 1},
                      tmp_path / "s", n_jobs=1)
     for name in [m for m in sys.modules if m == "endplay" or m.startswith("endplay.")]:
         monkeypatch.delitem(sys.modules, name)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..lineup import Lineup
 from ..records import by_mode, hand_records, parse_records
-from ..replay import Scripted, output_record
+from ..scripted import Scripted, output_record
 from ..tricks import IllegalPlay
 from .auction import DECLARATIONS, GRAND, MISERE, IllegalDeclaration, hold_auction
 from .hand import deck_for, play_hands

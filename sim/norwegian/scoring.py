@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .auction import GRAND
+
 __all__ = ["COMPONENTS", "HandScore", "grand_value", "misere_value", "score", "score_classic",
            "score_hands"]
 
@@ -65,7 +67,6 @@ def score_classic(contract: np.ndarray, declarer: np.ndarray, tricks: np.ndarray
     seed"). Grand: the bidding side scores ``grand_value`` per trick above six, or if it took six
     or fewer its opponents score ``grand_fail_value`` per trick they took above six. Nullo (bid,
     or all passed): each side scores ``nullo_value`` per trick above six taken by the other."""
-    from .auction import GRAND
 
     side = np.stack([tricks[:, 0] + tricks[:, 2], tricks[:, 1] + tricks[:, 3]],
                     axis=1).astype(np.int32)

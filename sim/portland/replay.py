@@ -14,7 +14,7 @@ import numpy as np
 from ..limits import SCORE_LIMIT
 from ..lineup import Lineup
 from ..records import by_mode, card_slots, hand_records, ints, parse_records
-from ..replay import Scripted, output_record
+from ..scripted import Scripted, output_record
 from ..tricks import IllegalPlay
 from .hand import deck_for, play_hands
 from .scoring import COMPONENTS, score_hands

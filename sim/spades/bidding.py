@@ -14,6 +14,9 @@ import numpy as np
 from ..cards import SPADES, popcount
 from ..errors import IllegalDecision
 from ..views import BidView, BlindView, deficits
+from . import contracts as sc
+from .auction import run_auction
+from .contracts import BLIND_MOON, NAMES
 from .rules import SpadesRules
 
 __all__ = ["BidResult", "IllegalBid", "bid_masks", "blind_nil_allowed", "check_bids", "run_bidding"]
@@ -170,7 +173,6 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
     the cards are unknown, so ``whiz`` and ``mirror`` bids are not checked against them. The
     partners of a side contract (-1) bid nothing; the side contracts and bemos must be ones
     the rules offer (their order against the other side's is not checked here)."""
-    from . import contracts as sc
 
     n = bids.shape[0]
     rows = np.arange(n)
@@ -233,7 +235,6 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
 def _check_declarations(bids, blind, dealer, rules, contracts, bemo) -> None:
     """Score sheets: a bemo needs the key and two ordinary non-nil bids on its side; blind moon
     and double blind nil, the first made stands (RULES.md §4.4), in bidding order."""
-    from . import contracts as sc
 
     n = bids.shape[0]
     rows = np.arange(n)
@@ -275,7 +276,6 @@ def _side_contract_masks(stage: str, seat, bids, blind, contracts, rules) -> np.
     """uint16[N]: the codes of `sim.spades.contracts` open to ``seat``'s side at this ``stage``
     ("blind", "sighted" before its first bid, "bemo" after its second), bit 0 (none) included
     where any is open; 0 where none is."""
-    from . import contracts as sc
 
     if not (rules.side_contracts or rules.bemo):  # the usual game: nothing to declare
         return np.zeros(seat.shape, np.uint16)
@@ -307,7 +307,6 @@ def _ask_contract(view, idx, lineup, rng, method="side_contract") -> np.ndarray:
     bad = (code < 0) | (code > 15) | ((sub.legal >> np.clip(code, 0, 15)) & 1 == 0)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        from .contracts import NAMES
 
         allowed = [NAMES[c] or "none" for c in range(len(NAMES)) if int(sub.legal[i]) >> c & 1]
         raise IllegalBid(f"side contract {int(code[i])} is not allowed; allowed: {allowed}",
@@ -331,7 +330,6 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
     bids = np.full((n, players), -1, dtype=np.int8)
     blind = np.zeros((n, players), dtype=bool)
     if rules.auction:  # RULES.md §4.4: an auction for the contract instead of the bids
-        from .auction import run_auction
 
         common = dict(dealer=dealer, bids=bids, blind=blind, scores=scores, bags=bags,
                       rules=rules, deck=deck, **public)
@@ -366,7 +364,6 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         may_blind = (blind_nil_allowed(seat, scores, rules) & (unseen & 1 != 0) & bidding
                      & ~after_half)
         if rules.blind_moon:  # no double blind nil after the opponents' blind moon
-            from .contracts import BLIND_MOON
 
             partner_blind = blind[rows, partner] & (bids[rows, partner] == 0)
             may_blind &= ~(partner_blind & (contracts[rows, 1 - side] == BLIND_MOON))

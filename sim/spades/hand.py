@@ -10,10 +10,12 @@ from ..cards import CLUBS, SPADES, U64, Deck, lowest_bit, pick
 from ..tricks import TrickResult, play_tricks
 from .bidding import BidResult, run_bidding
 from .constraints import constraint_for
+from .contracts import BIG_MO, LITTLE_MO
 from .dealing import Dealt
 from .decks import spades_deck
 from .jokes import jokes_resolver
 from .kitty import KittyResult, high_bidder, lowest_club_holder, take_kitty
+from .passing import nil_pass_counts, pass_round
 from .reveal import Reveals, reveal_trumps
 from .rules import SpadesRules
 from .scoring import HandScore, score_hands
@@ -65,7 +67,6 @@ def first_leader(dealer: np.ndarray, contracts: np.ndarray, rules: SpadesRules,
         return np.argmin(lowest, axis=1).astype(np.int8)
     if not rules.mo_b:
         return left
-    from .contracts import BIG_MO, LITTLE_MO
 
     rows = np.arange(dealer.shape[0])
     other = contracts[rows, 1 - (left & 1)]  # the side of the dealer's right-hand seat
@@ -99,7 +100,6 @@ def _passes(when: str, hands, bids, blind, scores, bags, lineup, rules, rng, dec
     """The card passing due ``when`` ("before_bid" or "after_bid"): ``pass_cards`` at its
     ``pass_when``, then after the bidding ``nil_pass`` (RULES.md §4.5). Returns the hands after
     them and the cards each seat passed."""
-    from .passing import nil_pass_counts, pass_round
 
     passed = np.zeros_like(hands)
     context = dict(bids=bids, blind=blind, scores=scores, bags=bags, rules=rules, deck=deck)

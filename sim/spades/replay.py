@@ -11,10 +11,10 @@ from ..cards import CLUBS
 from ..errors import UserError
 from ..lineup import Lineup
 from ..records import by_mode, card_slots, gather, ints, parse_records
-from ..replay import Scripted, output_record
+from ..scripted import Scripted, output_record
 from ..tricks import IllegalPlay
 from .auction import MAX_BID, MAX_CALLS, run_auction
-from .bidding import IllegalBid, blind_nil_allowed, check_bids
+from .bidding import IllegalBid, _check, _trailing, blind_nil_allowed, check_bids
 from .contracts import NAMES
 from .hand import deck_for, play_hands
 from .kitty import KittyResult, high_bidder
@@ -282,7 +282,6 @@ def _same_declarations(bidding, extra, reveals=None) -> None:
 
 def _sheet_auction(recs, extra, rules, deck):
     """A score sheet's auction, from its calls (the cards do not matter to it)."""
-    from .bidding import _check
 
     n = recs.dealer.shape[0]
     hands = np.zeros((n, 4), np.uint64)
@@ -296,7 +295,6 @@ def _sheet_auction(recs, extra, rules, deck):
 def _check_blind(recs, bids, rules, lines, source):
     """A blind bid must be a nil that the rules allow to that side at that score, or under
     ``blind_bids`` a bid of 1..7 by a side trailing by ``blind_bid_min_deficit``."""
-    from .bidding import _trailing
 
     for seat in range(rules.players):
         seats = np.full(len(lines), seat, np.int8)

@@ -11,10 +11,13 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import ClassVar
 
+from ..cards import standard_deck
 from ..errors import UserError
 from ..limits import HAND_GUARD, HAND_LIMIT, TARGET_LIMIT
 from ..options import option, register_preset
 from .decks import JOKER_ORDERS, TRUMP_ORDERS
+from .redeal import CONDITIONS
+from .table import Table
 
 __all__ = ["SpadesRules"]
 
@@ -91,7 +94,6 @@ TWO_SIDE_KEYS = frozenset("set_to_opponents book_made auction hook".split())
 
 
 def _conditions(value) -> tuple[str, ...]:
-    from .redeal import CONDITIONS
 
     if not value or len(set(value)) != len(value) or any(v not in CONDITIONS for v in value):
         raise ValueError(value)
@@ -99,7 +101,6 @@ def _conditions(value) -> tuple[str, ...]:
 
 
 def _card_list(value) -> tuple[str, ...]:
-    from ..cards import standard_deck
 
     names = standard_deck().names
     if len(set(value)) != len(value) or any(v not in names or not v for v in value):
@@ -108,7 +109,6 @@ def _card_list(value) -> tuple[str, ...]:
 
 
 def _cancel_card(value) -> str:
-    from ..cards import standard_deck
 
     if value != "cut" and value not in standard_deck().names:
         raise ValueError(value)
@@ -435,7 +435,6 @@ class SpadesRules:
     @cached_property
     def table(self):
         """Who plays with whom (`sim.spades.table.Table`)."""
-        from .table import Table
 
         if self.cancel_spades:  # three (or four) pairs, partners opposite
             return Table(self.players, self.players // 2)

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..cards import Deck, standard_deck
 from . import contracts as sc
+from .auction import auction_points
 from .rules import SpadesRules
 from .table import Table
 
@@ -225,7 +226,6 @@ def _needs_the_play(f: Facts) -> None:
 
 def _auction(f: Facts, auction, bags_before) -> Tally:
     """RULES.md §4.4 ``auction``: its own points in ``contract``; no bags, nil or bag penalty."""
-    from .auction import auction_points
 
     zeros = np.zeros((f.n, f.table.sides), np.int32)
     contract = auction_points(auction.bid, auction.declarer, f.side(f.tricks))

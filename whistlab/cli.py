@@ -16,12 +16,12 @@ import sys
 import warnings
 from pathlib import Path
 
-from . import __version__
-from .errors import UserError, known_names
-from .files import atomic_write, os_reason
-from .folder import check_outside
-from .inputs import shipped_names
-from .limits import MAX_BLOCK, MAX_COUNT
+from sim import __version__
+from sim.errors import UserError, known_names
+from sim.files import atomic_write, os_reason
+from sim.folder import check_outside
+from sim.inputs import shipped_names
+from sim.limits import MAX_BLOCK, MAX_COUNT
 
 __all__ = ["main"]
 
@@ -179,7 +179,7 @@ def cmd_run(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    from .replay import replay_file
+    from sim.replay import replay_file
 
     _check_output(args.out, "--out")
     results = replay_file(args.records, args.rules)  # all checked before anything is written
@@ -207,7 +207,7 @@ def cmd_report(args) -> int:
 def _warnings_on_stderr():
     """A results folder's warnings (`sim.folder.FolderWarning`: mixed code, no checksums), one
     line each on standard error."""
-    from .folder import FolderWarning
+    from sim.folder import FolderWarning
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", FolderWarning)
@@ -253,7 +253,7 @@ def cmd_tune(args) -> int:
 
 
 def cmd_presets(args) -> int:
-    from .options import PRESETS, rules_to_dict, unknown_preset
+    from sim.options import PRESETS, rules_to_dict, unknown_preset
 
     if args.name is None:
         print("\n".join(PRESETS))

@@ -49,12 +49,19 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .cards import SUITS, Deck
-from .errors import UserError
-from .files import writing
+from reports.data import check_blocks, open_results
+from sim import games
+from sim.cards import SUITS, Deck
+from sim.errors import UserError
+from sim.files import WriteError, os_reason, remove_stale, writing
+from sim.folder import lock_folder
+from sim.options import rules_from_mapping
+from sim.spades.hand import first_leader
+
+from .workers import local_workers
 
 __all__ = ["APPROXIMATION_NOTE", "CellPlan", "compute_yardstick", "dd_tricks", "format_yardstick",
-           "plan_cell", "read_yardstick", "require_endplay", "sample_keys", "to_deal"]
+           "plan_cell", "require_endplay", "sample_keys", "to_deal"]
 
 RANKS = "23456789TJQKA"
 DDS_SUITS = "SHDC"        # DDS / endplay's suit order (Denom 0..3), NT = 4
@@ -151,9 +158,6 @@ def _approximations(rules) -> tuple[str, ...]:
 
 def plan_cell(cell: dict) -> CellPlan:
     """The plan of one manifest cell (its ``rules`` as `rules_to_dict` wrote them)."""
-    from . import games
-    from .options import rules_from_mapping
-
     spec = cell.get("rules", {}) or {}
     game = spec.get("game", "spades")
     try:
@@ -343,8 +347,6 @@ def _problems(plan: CellPlan, rows: pl.DataFrame, where: str):
     dealer = rows["dealer"].to_numpy().astype(np.int8)
     declarer = np.full(n, NO_SEAT, np.int8)
     if plan.game == "spades":
-        from .spades.hand import first_leader
-
         trump = (rows["trump"].to_numpy().astype(np.int8) if "trump" in rows.columns
                  else np.full(n, 3, np.int8))
         contracts = np.stack([rows[f"side_contract_{s}"].to_numpy().astype(np.int8)
@@ -405,8 +407,6 @@ def _write(table: pa.Table, path: Path, meta: dict) -> None:
 def _open_run(results: str | Path):
     """The results folder (`reports.data.Results`), checked as the report checks it
     (`reports.data.open_results`), with the rules of every cell and room for the yardstick."""
-    from reports.data import open_results
-
     res = open_results(results)
     path, manifest = res.path, res.manifest
     if not all("rules" in c for c in manifest["experiment"]["cells"]):
@@ -430,11 +430,6 @@ def compute_yardstick(results: str | Path, sample: int = 1000, seed: int = 1, n_
     files that match the folder's journal (`reports.data.check_blocks`). It is built in a
     temporary folder (``.yardstick.tmp<pid>``) that replaces ``yardstick/`` when whole; a write
     that fails is a `sim.files.WriteError` naming the file under ``yardstick/``."""
-    from reports.data import check_blocks
-
-    from .files import WriteError, os_reason, remove_stale
-    from .folder import lock_folder
-
     if sample < 1:
         raise UserError(f"the sample must be at least one deal, not {sample}")
     res = _open_run(results)
@@ -461,8 +456,6 @@ def compute_yardstick(results: str | Path, sample: int = 1000, seed: int = 1, n_
 
 def _compute(res, sample: int, seed: int, n_jobs: int, progress: bool, tmp: Path) -> dict:
     import joblib
-
-    from .workers import local_workers
 
     path, manifest = res.path, res.manifest
     from endplay.config import __version__ as endplay_version
@@ -597,17 +590,3 @@ def format_yardstick(info: dict) -> str:
     if info.get("note"):
         lines.append(info["note"])
     return "\n".join(lines)
-
-
-def read_yardstick(results: str | Path) -> tuple[dict, pl.LazyFrame] | None:
-    """The yardstick of a run (its manifest and its rows, lazily), None if it has none."""
-    folder = Path(results) / "yardstick"
-    manifest = folder / "manifest.json"
-    if not manifest.is_file():
-        return None
-    info = json.loads(manifest.read_text(encoding="utf-8"))
-    files = sorted(folder.glob("part-*.parquet"))
-    if not files:
-        return info, pl.LazyFrame()
-    return info, pl.scan_parquet(files)
-

@@ -25,7 +25,7 @@ parameters), the opponents it plays against and the ranges of the parameters to 
 
 The objective ``points`` is the mean paired points per hand: the tuned side's points minus the
 opponents' on the same deals, played in both seatings (the duplicate form of
-`sim.experiment`'s swapped line-ups), so that the luck of the cards cancels. ``games`` is the
+`whistlab.experiment`'s swapped line-ups), so that the luck of the cards cancels. ``games`` is the
 tuned side's share of whole games won on the same deal streams in both seatings (a shared top
 score counts the fair share, 1 / sides): the objective for parameters that read the
 score, which independent hands from 0-0 never exercise. Each round evaluates its whole
@@ -61,14 +61,18 @@ from typing import Any
 
 import numpy as np
 
-from .errors import UserError, did_you_mean
+from sim.errors import UserError, did_you_mean
+from sim.files import atomic_file, atomic_write
+from sim.games import game_of
+from sim.inputs import read_toml, shipped_file
+from sim.limits import MAX_BLOCK, MAX_BLOCKS, MAX_COUNT, check_block
+from sim.lineup import Lineup
+from sim.options import PRESETS, load_rules_in
+from strategies import make_strategy
+from strategies.base import check_param
+
 from .experiment import FOLDER_NAME, check_name
-from .files import atomic_file, atomic_write
-from .games import game_of
-from .inputs import read_toml, shipped_file
-from .limits import MAX_BLOCK, MAX_BLOCKS, MAX_COUNT, check_block
-from .lineup import Lineup
-from .options import load_rules_in
+from .workers import local_workers
 
 __all__ = ["TuneSpec", "cross_entropy", "describe", "duplicate_games", "duplicate_points",
            "load_tune", "run_tune"]
@@ -104,8 +108,6 @@ class TuneSpec:
 
 
 def _spec(value, source, key, game) -> dict:
-    from strategies import make_strategy
-
     if not isinstance(value, (str, Mapping)):
         raise UserError("must be a strategy name or a table with 'name'", source=source, key=key)
     spec = {"name": value} if isinstance(value, str) else dict(value)
@@ -115,9 +117,6 @@ def _spec(value, source, key, game) -> dict:
 
 def load_tune(path: str | Path) -> TuneSpec:
     """Read and check a tune file; every error names the file and the key."""
-    from strategies import make_strategy
-    from strategies.base import check_param
-
     path = shipped_file(path, "tunes")
     source = str(path)
     table = read_toml(path, "tune file")
@@ -238,8 +237,6 @@ def seatings(players: int, sides: int) -> list[tuple[list[bool], int]]:
 
 def _play(rules, seats, seed: int, block: int, count: int, mode: str):
     """One block of ``count`` independent hands or whole games (``mode``), seat by seat."""
-    from strategies import make_strategy
-
     made = {}
     lineup = Lineup([made.setdefault(json.dumps(s, sort_keys=True),
                                      make_strategy(s, game=rules.game)) for s in seats])
@@ -330,16 +327,12 @@ def _interval(x: np.ndarray) -> dict:
 def run_tune(spec: TuneSpec, out: str | Path, n_jobs: int = 1, progress=print) -> dict:
     """Search, evaluate on held-out deals, write the outputs (each whole or absent: a failed
     write is a `sim.files.WriteError`); returns the summary."""
-    from .workers import local_workers
-
     with local_workers():
         return _run_tune(spec, Path(out), n_jobs, progress)
 
 
 def _run_tune(spec: TuneSpec, out: Path, n_jobs: int, progress) -> dict:
     from joblib import Parallel, delayed
-
-    from strategies import make_strategy
 
     s = spec.search
     count_key, holdout_key, unit, _ = OBJECTIVES[s["objective"]]
@@ -401,8 +394,6 @@ def _blocks(total: int, size: int) -> list[tuple[int, int]]:
 
 
 def _rules_name(rules) -> str:
-    from .options import PRESETS
-
     return next((n for n, r in PRESETS.items() if r == rules), "custom")
 
 

@@ -41,11 +41,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import __version__
-from .errors import UserError
-from .experiment import Cell, Experiment
-from .files import atomic_write, remove_stale, temporary, writing
-from .folder import (
+from sim import __version__
+from sim.errors import UserError
+from sim.files import atomic_write, remove_stale, temporary, writing
+from sim.folder import (
     JOURNAL,
     MANIFEST,
     TABLE_DIRS,
@@ -60,8 +59,12 @@ from .folder import (
     read_journal,
     verify_files,
 )
-from .games import game_of
-from .lineup import Lineup
+from sim.games import game_of
+from sim.lineup import Lineup
+from sim.records import collect_records
+from strategies import make_strategy
+
+from .experiment import Cell, Experiment
 from .workers import local_workers
 
 __all__ = ["BlockFiles", "block_path", "run_block", "run_experiment", "simulate_block", "write_block"]
@@ -75,8 +78,6 @@ def block_path(out: Path, table: str, cell: Cell, block: int) -> Path:
 
 
 def _lineup(cell: Cell) -> Lineup:
-    from strategies import make_strategy
-
     made = {}  # one object per distinct spec, so equal seats share one batched call
     game = cell.rules.game
     return Lineup([made.setdefault(json.dumps(s, sort_keys=True), make_strategy(s, game=game))
@@ -267,7 +268,7 @@ CONNECT_SECONDS = 5  # how long to try to reach a Dask scheduler given by its ad
 
 @contextlib.contextmanager
 def _backend(backend: str, scheduler: str | None, n_jobs: int):
-    """joblib's local processes ("loky", workers that die with this process: `sim.workers`), or
+    """joblib's local processes ("loky", workers that die with this process: `whistlab.workers`), or
     a Dask cluster ("dask"): the one at ``scheduler`` (reached within `CONNECT_SECONDS`), else a
     local cluster of ``n_jobs`` single-threaded worker processes."""
     if backend == "loky":
@@ -343,8 +344,6 @@ def run_experiment(exp: Experiment, out: str | Path, n_jobs: int = 1, progress: 
             _simulate(exp, out, plan, jobs, progress, bool(records))
             compact_journal(out)
             if target is not None:
-                from .records import collect_records
-
                 collect_records(out, exp, target)
     except BaseException:
         if made:  # a new folder in which nothing was written

@@ -1,11 +1,11 @@
 """The Python API for notebooks: run an experiment, or simulate quickly, and get DataFrames back.
 
     >>> import sim
-    >>> hands = sim.simulate(rules="spades.short", strategy="random", hands=10_000, seed=1)
+    >>> hands = whistlab.simulate(rules="spades.short", strategy="random", hands=10_000, seed=1)
     >>> hands.group_by("dealer").agg(pl.col("points_0").mean())
-    >>> folder = sim.run("experiments/nil.toml", out="results/nil", n_jobs=2)
-    >>> lazy = sim.load(folder)             # a polars LazyFrame over every block of every cell
-    >>> games = sim.load(folder, "games")
+    >>> folder = whistlab.run("experiments/nil.toml", out="results/nil", n_jobs=2)
+    >>> lazy = whistlab.load(folder)             # a polars LazyFrame over every block of every cell
+    >>> games = whistlab.load(folder, "games")
 
 `simulate` runs in a temporary folder and returns the whole table in memory (use it for quick
 looks); `run` writes a results folder exactly as ``whistlab run`` does and `load` reads it lazily,
@@ -21,7 +21,8 @@ from typing import Any
 
 import polars as pl
 
-from .errors import UserError
+from sim.errors import UserError
+
 from .experiment import Experiment, build_experiment, check_size, load_experiment, with_overrides
 from .runner import run_experiment
 

@@ -35,10 +35,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import UserError, did_you_mean
-from .inputs import read_toml, shipped, shipped_file
-from .limits import MAX_BLOCK, MAX_BLOCKS, MAX_COUNT, check_block
-from .options import PRESETS, load_rules, rules_to_dict, show_value
+from sim.errors import UserError, did_you_mean
+from sim.inputs import read_toml, shipped, shipped_file
+from sim.limits import MAX_BLOCK, MAX_BLOCKS, MAX_COUNT, check_block
+from sim.options import PRESETS, load_rules, rules_to_dict, show_value
+from strategies import make_strategy
+from strategies.base import BY_GAME
 
 __all__ = ["DEFAULT_EXPERIMENT", "Cell", "Experiment", "build_experiment", "check_name",
            "check_size", "load_experiment", "with_overrides"]
@@ -138,8 +140,6 @@ def _seats(spec, source, key, game, players: int = 4,
     """The seats of a line-up spec for a game of ``players`` in ``n_sides`` sides, and whether it
     is also played swapped. ``sides`` names one strategy per side: the partnerships (seat s plays
     for side s mod n_sides: 0, 2 and 1, 3 with four players), or the players themselves."""
-    from strategies import make_strategy  # strategies depend on sim, not the other way round
-
     swap = False
     if n_sides is None:
         n_sides = 2 if players == 4 else players
@@ -173,8 +173,6 @@ def _seats(spec, source, key, game, players: int = 4,
 
 def default_strategy(game: str) -> str:
     """The game's own heuristic player, ``seed``, where it has one."""
-    from strategies.base import BY_GAME
-
     return "seed" if (game, "seed") in BY_GAME else "random"
 
 

@@ -1,0 +1,106 @@
+"""The scripted player of replay: it bids, declares and plays what a hand record says (RULES.md
+§5), so that the engine checks every decision of a record exactly as it checks a strategy's, and
+the record's output line (input + tricks, points, components, after)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import BIT
+from .errors import UserError
+
+__all__ = ["Scripted", "output_record"]
+
+
+class Scripted:
+    """Plays (and bids) what the records say. Row ``r`` of the engine's batch is record ``r``:
+    ``plays`` int8[N, P*T] slots in order of play; Spades' ``bids`` and ``blind`` int8/bool[N, P];
+    Norwegian ``declarations`` int8[N, P] (codes of `sim.norwegian.auction`, -1 = none given).
+    """
+
+    def __init__(self, plays, bids=None, blind=None, declarations=None, contracts=None,
+                 bemo=None, raised=None, no_trump=None, dark=None, auction=None, half=None,
+                 reveals=None):
+        self.reveals = reveals  # Spades seven_trump_reveal: int8[N, 2] revealer, restorer
+        self.half = half  # Spades half_trick_bids: bool[N, P]
+        self.auction = auction  # Spades auction: int8[N, K] the calls in order (-1 after)
+        self.called = None
+        self.no_trump_bids = no_trump  # Spades no_trump_bids: bool[N, P]
+        self.dark = dark  # Spades nil_in_the_dark: bool[N, P]
+        self.plays, self.blind = plays, blind
+        self.raised = raised  # Spades bid_raise: bool[N, P]; ``bids`` are the raised bids
+        self.bids = bids if raised is None or bids is None else bids - raised
+        self.declarations = declarations
+        self.contracts, self.bemo = contracts, bemo  # Spades side contracts: int8[N, 2] by side
+
+    def side_contract(self, view, rng):
+        """The record's side contract when this is the stage that offers it (its code is in
+        ``view.legal``), its bemo at the bemo stage, else none; a code the stage does not offer
+        is returned too, for the engine to refuse."""
+        side = (view.seat & 1).astype(np.intp)
+        contract, bemo = self.contracts[view.rows, side], self.bemo[view.rows, side]
+        bemo_stage = (view.legal >> 8) & 1 == 1  # bit LITTLE_BEMO (sim.spades.contracts)
+        offered = (view.legal >> np.clip(contract, 0, 15)) & 1 == 1
+        return np.where(bemo_stage, bemo, np.where(offered, contract, 0)).astype(np.int8)
+
+    def declare(self, view, rng):
+        return self.declarations[view.rows, view.seat]
+
+    def blind_nil(self, view, rng):
+        return self.blind[view.rows, view.seat] & (self.bids[view.rows, view.seat] == 0)
+
+    def raise_bid(self, view, rng):
+        return self.raised[view.rows, view.seat]
+
+    def no_trump(self, view, rng):
+        return self.no_trump_bids[view.rows, view.seat]
+
+    def in_the_dark(self, view, rng):
+        return self.dark[view.rows, view.seat]
+
+    def half_bid(self, view, rng):
+        return self.half[view.rows, view.seat]
+
+    def reveal(self, view, rng):
+        """The recorded revealer when a non-spade suit is offered, the restorer for spades."""
+        who = self.reveals[view.rows, (view.suit == 3).astype(np.intp)]
+        return who == view.seat
+
+    def auction_bid(self, view, rng):
+        """The record's next call for each row asked (-1 if the record has no more calls: the
+        engine refuses it)."""
+        if self.called is None:
+            self.called = np.zeros(self.auction.shape[0], dtype=np.intp)
+        k = self.called[view.rows]
+        call = np.where(k < self.auction.shape[1],
+                        self.auction[view.rows, np.minimum(k, self.auction.shape[1] - 1)], -1)
+        self.called[view.rows] += 1
+        return call.astype(np.int8)
+
+    def blind_bid(self, view, rng):
+        """Spades blind_bids: the recorded bid when it was blind and not a nil, else 0."""
+        bid = self.bids[view.rows, view.seat]
+        return np.where(self.blind[view.rows, view.seat] & (bid > 0), bid, 0).astype(np.int8)
+
+    def bid(self, view, rng):
+        return self.bids[view.rows, view.seat]
+
+    def play(self, view, rng):
+        players = view.tricks.shape[1]
+        return BIT[self.plays[view.rows, players * view.trick_no + view.position]]
+
+
+def output_record(rec: dict, line: int, source: str, tricks, winners, points, components: dict,
+                  after: dict, **extra) -> dict:
+    """A replayed record: the input plus tricks (checked against a given ``tricks``), winners
+    (None in score-sheet mode), points, components and after; ``extra`` keys are added too."""
+    if winners is not None and "tricks" in rec and rec["tricks"] != tricks.tolist():
+        raise UserError(f"'tricks' {rec['tricks']} disagree with the plays, which give "
+                        f"{tricks.tolist()}", source=source, line=line)
+    out = dict(rec, tricks=tricks.tolist())
+    if winners is not None:  # a dead trick (Spades cancel_spades, RULES.md §4.7): null
+        out["winners"] = [None if w < 0 else w for w in winners.tolist()]
+    out.update({k: v.tolist() for k, v in extra.items()})
+    out.update(points=points.tolist(), components={k: v.tolist() for k, v in components.items()},
+               after=after)
+    return out

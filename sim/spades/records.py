@@ -1,0 +1,61 @@
+"""Spades hand records (RULES.md §5): what a block simulated, as the records `sim.records` writes,
+with Spades' own keys (bids, blind flags, bags, and each house rule's decisions)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..records import card_names, hand_records
+from .contracts import NAMES
+from .hand import deck_for
+
+__all__ = ["block_records"]
+
+
+def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
+    """Spades hand records of a block: the shared keys plus bids, blind flags and bags."""
+    deck = deck_for(cell.rules)
+    def spades(o, i, row):
+        bids = [None if b < 0 else b for b in o.bidding.bids[i].tolist()]  # -1: a side contract
+        rec = {"bids": bids, "blind": o.bidding.blind[i].tolist(),
+               "before": {"bags": result.before_bags[row].tolist()}}
+        if result.before_progressive[row].any():  # RULES.md §4.6 progressive bonuses so far
+            rec["before"]["progressive"] = result.before_progressive[row].tolist()
+        if result.discarded[row].any():  # RULES.md §4.7 two players: the draw's discards
+            rec["discarded"] = [deck.names_of(h) for h in result.discarded[row]]
+        if result.face_up[row].any():  # RULES.md §4.1: the cards dealt face up, by seat
+            rec["face_up"] = [deck.names_of(h) for h in result.face_up[row]]
+        if result.redeals[row]:  # RULES.md §4.1: misdeals called before this deal
+            rec["redeals"] = int(result.redeals[row])
+        if o.reveals.revealer[i] >= 0:  # RULES.md §4.2 seven_trump_reveal
+            restorer = int(o.reveals.restorer[i])
+            rec["reveal"] = {"by": int(o.reveals.revealer[i]),
+                             "restored_by": None if restorer < 0 else restorer}
+        if o.cancel_card[i] >= 0:  # RULES.md §4.6 bag_cancel_card (under "cut": this deal's)
+            rec["cancel_card"] = deck.names[o.cancel_card[i]]
+        if o.bidding.raised[i].any():  # RULES.md §4.4 bid_raise: bids are the raised ones
+            rec["raised"] = o.bidding.raised[i].tolist()
+        if o.bidding.auction is not None:  # RULES.md §4.4 auction: every call, 0 = pass
+            calls = o.bidding.auction.calls[i]
+            rec["auction"] = calls[calls >= 0].tolist()
+        for key in ("no_trump", "dark", "half"):  # §4.4 no_trump_bids, nil_in_the_dark, halves
+            if getattr(o.bidding, key)[i].any():
+                rec[key] = getattr(o.bidding, key)[i].tolist()
+        for key, codes in (("side_contracts", o.bidding.contracts[i]),
+                           ("bemo", o.bidding.bemo[i])):
+            if codes.any():  # RULES.md §4.4 side contracts and bemos, by side
+                rec[key] = [NAMES[c] if c else None for c in codes.tolist()]
+        if o.passed[i].any() or o.twice[i].any() or o.kitty.taker[i] >= 0:
+            # RULES.md §5: the hands at the start of play, after any passing or kitty (§4.1);
+            # a card held twice (two decks, §4.7) is named twice
+            rec["hands"] = [card_names(deck, h, t)
+                            for h, t in zip(o.held[i], o.twice[i], strict=True)]
+        if o.passed[i].any():
+            rec["passed"] = [deck.names_of(h) for h in o.passed[i]]
+        if o.kitty.taker[i] >= 0:  # RULES.md §4.1: who took the kitty, and his discard
+            rec["kitty"] = {"taker": int(o.kitty.taker[i]),
+                            "cards": card_names(deck, o.kitty.cards[i], o.kitty.cards_twice[i]),
+                            "discards": deck.names_of(o.kitty.discards[i])}
+        return rec
+
+    return hand_records(result, cell, game_offset, deck, spades)

@@ -1,0 +1,7 @@
+"""``python -m whistlab``: the ``whistlab`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
