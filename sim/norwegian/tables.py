@@ -7,8 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from ..blocks import finish_tables, stacked
-from .game import BlockResult
+from ..blocks import BlockResult, finish_tables, stacked
 
 __all__ = ["block_tables"]
 
