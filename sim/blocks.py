@@ -113,6 +113,7 @@ class BlockResult:
     per_hand: dict[str, np.ndarray]
     outcomes: list
     games: dict[str, np.ndarray] | None
+    rules: Any = None  # the rules the block was played under (its tables' columns follow them)
 
     def __getattr__(self, name: str):
         per_hand = self.__dict__.get("per_hand", {})
@@ -175,7 +176,7 @@ def play_block(loop: GameLoop, rules, lineup, seed: int, block: int, size: int, 
                                    rng, size)
         out = loop.play(rules, deal, dealer, standing, lineup, rng, deck)
         return BlockResult(game=rows, hand_no=np.ones(size, np.int16), dealer=dealer,
-                           per_hand=per_hand, outcomes=[out], games=None)
+                           per_hand=per_hand, outcomes=[out], games=None, rules=rules)
     standing = loop.start(rules, size)
     n_hands = np.zeros(size, dtype=np.int16)
     winner = np.full(size, -1, dtype=np.int8)
@@ -203,4 +204,4 @@ def play_block(loop: GameLoop, rules, lineup, seed: int, block: int, size: int, 
     joined = {key: np.concatenate(value) for key, value in parts.items()}
     return BlockResult(game=joined.pop("game"), hand_no=joined.pop("hand_no"),
                        dealer=joined.pop("dealer"), per_hand=joined, outcomes=outcomes,
-                       games=loop.games(rules, standing, n_hands, winner))
+                       games=loop.games(rules, standing, n_hands, winner), rules=rules)

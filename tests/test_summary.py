@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
+from written import read_whole
 
 import whistlab
 from reports import format_summary, summarize
@@ -99,7 +100,7 @@ def cell_key(c: dict) -> str:
 
 def table_of(folder: Path, table: str, c: dict) -> pd.DataFrame:
     files = sorted((folder / table).glob(f"part-{cell_key(c)}-[0-9][0-9][0-9][0-9][0-9].parquet"))
-    return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+    return read_whole(files, c["rules"]["game"])
 
 
 def wilson(k: int, n: int) -> tuple[float, float, float]:
