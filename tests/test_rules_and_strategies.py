@@ -17,7 +17,7 @@ from sim.deal import deal
 from sim.errors import UserError
 from sim.lineup import Lineup
 from sim.options import PRESETS, load_rules, rules_from_mapping, rules_to_dict
-from sim.spades.hand import play_hands
+from sim.spades.hand import Seating, deck_for, play_hand, start_hand
 from strategies import STRATEGIES, make_strategy
 
 STANDARD = PRESETS["spades.standard"]
@@ -176,7 +176,8 @@ def play(strategy, scores=(0, 0), n=200, seed=1):
     hands = deal(standard_deck(), dealer, 4, rng)
     before = np.tile(np.array(scores, np.int32), (n, 1))
     bags = np.zeros((n, 2), np.int32)
-    out = play_hands(hands, dealer, before, bags, Lineup([strategy] * 4), STANDARD, rng)
+    out = play_hand(start_hand(hands, dealer, before, bags),
+                    Seating(STANDARD, deck_for(STANDARD), Lineup([strategy] * 4), rng))
     return out.bidding.bids, out.bidding.blind
 
 

@@ -12,7 +12,7 @@ from .. import blocks
 from ..blocks import DEAL_GROUP, FIRST_DEALER, BlockResult, stock_groups
 from .dealing import Dealt, deal_from_order
 from .draw import draw_hands
-from .hand import deck_for, play_hands
+from .hand import Seating, deck_for, play_hand, start_hand
 from .redeal import redeal
 from .rules import SpadesRules
 
@@ -117,8 +117,10 @@ def _hand_deal(rules, lineup, seed, block, hand_no, rows, dealer, standing, deck
 
 
 def _play(rules, dealt, dealer, standing, lineup, rng, deck):
-    return play_hands(dealt.hands, dealer, standing["scores"], standing["bags"], lineup, rules,
-                      rng, deck, progressive=standing["progressive"], dealt=dealt)
+    """The hand's phases (`sim.spades.hand.pipeline`) from the deal and the standing."""
+    hand = start_hand(dealt.hands, dealer, standing["scores"], standing["bags"],
+                      progressive=standing["progressive"], dealt=dealt)
+    return play_hand(hand, Seating(rules, deck, lineup, rng))
 
 
 def _settle(rules, standing, rows, out, hand_no):

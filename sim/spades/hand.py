@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..cards import CLUBS, SPADES, U64, Deck, lowest_bit, pick
+from ..state import take_rows
 from ..tricks import TrickResult, play_tricks
 from .bidding import BidResult, run_bidding
 from .constraints import constraint_for
@@ -20,7 +23,8 @@ from .reveal import Reveals, reveal_trumps
 from .rules import SpadesRules
 from .scoring import HandScore, score_hands
 
-__all__ = ["HandOutcome", "cancel_cards", "deck_for", "first_leader", "lead_rule_for", "play_hands"]
+__all__ = ["PHASES", "HandOutcome", "Phase", "Seating", "SpadesHand", "cancel_cards", "deck_for",
+           "first_leader", "lead_rule_for", "pipeline", "play_hand", "start_hand"]
 
 
 def deck_for(rules: SpadesRules) -> Deck:
@@ -75,134 +79,277 @@ def first_leader(dealer: np.ndarray, contracts: np.ndarray, rules: SpadesRules,
 
 
 @dataclass(frozen=True, eq=False)
-class HandOutcome:
-    """The bids, the play and the score of a batch of hands; ``scores_after``: int32[N, 2];
-    ``passed``: uint64[N, 4] the cards each seat passed (RULES.md §4.5; 0 without passing) and
-    ``held``: uint64[N, 4] the hands the play started from (the dealt ones without passing);
-    ``cancel_card``: int8[N] the slot of the bag-cancelling card (RULES.md §4.6
-    ``bag_cancel_card``; -1 without it); ``reveals``: the trump suit and who revealed or restored
-    it (§4.2 ``seven_trump_reveal``); ``twice``: uint64[N, P] the cards of ``held`` held twice
-    (two decks, §4.7; zeros with one deck); ``kitty``: its taker, cards and discard (§4.1)."""
+class SpadesHand:
+    """The state of a batch of Spades hands, one row per table (struct of arrays, batch axis
+    first; P seats, S sides of `sim.spades.table`). A phase (`PHASES`) takes a state and returns
+    a new one with what it decides filled in; nothing else changes it.
 
-    bidding: BidResult
-    play: TrickResult
-    score: HandScore
-    scores_after: np.ndarray
-    passed: np.ndarray
-    held: np.ndarray
-    cancel_card: np.ndarray
-    reveals: Reveals
+    Given at the start (`start_hand`): ``hands`` uint64[N, P] the cards each seat holds (after
+    the kitty and the passing once those phases ran: the hands the play starts from), ``twice``
+    uint64[N, P] the cards of ``hands`` held twice (two decks, §4.7; zeros with one deck),
+    ``dealer`` int8[N], the standing before the hand ``scores`` and ``bags`` int32[N, S] and
+    ``progressive`` int32[N, S] (§4.6; None = none), ``dealt`` the deal (`Dealt`: the face-up
+    cards of §4.1 and the kitty; None when replaying a record, whose hands are those after it).
+
+    Filled in by the phases: ``kitty`` (taker, cards, discard, §4.1), ``cancel_card`` int8[N]
+    (the bag-cancelling card's slot, §4.6; -1 without), ``passed`` uint64[N, P] (the cards each
+    seat passed, §4.5), ``reveals`` (the trump suit, §4.2), ``bidding``, ``play`` and
+    ``score``. A replayed record gives its kitty, cancel card and reveals at the start."""
+
+    hands: np.ndarray
     twice: np.ndarray
+    dealer: np.ndarray
+    scores: np.ndarray
+    bags: np.ndarray
+    progressive: np.ndarray | None
+    dealt: Dealt | None
     kitty: KittyResult
+    cancel_card: np.ndarray
+    passed: np.ndarray
+    reveals: Reveals
+    bidding: BidResult | None = None
+    play: TrickResult | None = None
+    score: HandScore | None = None
+
+    @property
+    def n(self) -> int:
+        return self.hands.shape[0]
+
+    def take(self, rows) -> SpadesHand:
+        """The state of the rows ``rows`` (a copy: resuming it leaves this one as it is)."""
+        return take_rows(self, np.asarray(rows), self.n)
+
+    def copy(self) -> SpadesHand:
+        return self.take(np.arange(self.n))
+
+    @property
+    def held(self) -> np.ndarray:
+        """uint64[N, P]: the hands the play started from (the dealt ones without passing)."""
+        return self.hands
+
+    @property
+    def scores_after(self) -> np.ndarray:
+        """int32[N, S]: the scores after the hand (once scored)."""
+        return self.scores + self.score.points
+
+    def public(self, rules: SpadesRules) -> dict:
+        """The view fields every seat sees before the play: the face-up cards (§4.1
+        ``face_up_cards``)."""
+        if self.dealt is None or not rules.face_up_cards:
+            return {}
+        return {"face_up": self.dealt.face_up}
+
+    def told(self, rules: SpadesRules) -> dict:
+        """What every seat is told before bidding: `public`, the trump suit (§4.2
+        ``seven_trump_reveal``) and the kitty's taker when it is known before the bids (§4.1)."""
+        told = self.public(rules)
+        if rules.seven_trump_reveal:
+            told = {**told, "trump_suit": self.reveals.trump}
+        if rules.kitty and rules.kitty_taker == "two_of_clubs":
+            told = {**told, "kitty_taker": self.kitty.taker}
+        return told
+
+    def context(self, rules: SpadesRules, deck: Deck, bids=None, blind=None) -> dict:
+        """The view fields of a decision before the play (`sim.views`): the bids so far (none:
+        -1) and the standing."""
+        if bids is None:
+            bids = np.full(self.hands.shape, -1, np.int8)
+            blind = np.zeros(self.hands.shape, bool)
+        return dict(bids=bids, blind=blind, scores=self.scores, bags=self.bags, rules=rules,
+                    deck=deck)
 
 
-def _passes(when: str, hands, bids, blind, scores, bags, lineup, rules, rng, deck):
+HandOutcome = SpadesHand  # a state whose phases have all run
+
+
+def start_hand(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: np.ndarray,
+               progressive: np.ndarray | None = None, dealt: Dealt | None = None,
+               twice: np.ndarray | None = None, kitty: KittyResult | None = None,
+               cancel_card: np.ndarray | None = None, reveals: Reveals | None = None
+               ) -> SpadesHand:
+    """A state before any phase: a deal (``dealt``, or ``hands`` with ``twice`` and what a
+    replayed record gives: its ``kitty``, ``cancel_card`` and ``reveals``)."""
+    n = hands.shape[0]
+    if twice is None:
+        twice = np.zeros_like(hands) if dealt is None else dealt.twice
+    return SpadesHand(hands=hands, twice=twice, dealer=dealer, scores=scores, bags=bags,
+                      progressive=progressive, dealt=dealt,
+                      kitty=KittyResult.none(n) if kitty is None else kitty,
+                      cancel_card=np.full(n, -1, np.int8) if cancel_card is None
+                      else cancel_card,
+                      passed=np.zeros_like(hands),
+                      reveals=Reveals.none(n) if reveals is None else reveals)
+
+
+@dataclass(frozen=True)
+class Seating:
+    """What the phases of a block share and do not change: the rules, the card layout, the
+    players (``lineup``) and the block's random generator; ``replay``: the decisions come from a
+    record, which also gives the kitty, the passing's outcome, the cancel card and the reveals
+    (their phases do not run) and the cards of a nil in the dark."""
+
+    rules: SpadesRules
+    deck: Deck
+    lineup: object
+    rng: np.random.Generator
+    replay: bool = False
+
+
+# -- the phases (RULES.md §3, §4.1-4.6), in the order a hand runs them ------------------------
+
+def _kitty_before_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
+    """§4.1 ``kitty_taker = "two_of_clubs"``: the holder of the lowest club takes the kitty."""
+    taker = lowest_club_holder(hand.hands, hand.dealer, at.deck)
+    return _take_kitty(hand, at, taker, hand.context(at.rules, at.deck))
+
+
+def _draw_cancel_card(hand: SpadesHand, at: Seating) -> SpadesHand:
+    """§4.6 ``bag_cancel_card``: the named card, or under ``"cut"`` one drawn per deal."""
+    return replace(hand, cancel_card=cancel_cards(at.rules, at.deck, hand.n, at.rng))
+
+
+def _pass_before_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
+    """§4.5 ``pass_cards`` with ``pass_when = "before_bid"``."""
+    return _passes("before_bid", hand, at, hand.context(at.rules, at.deck))
+
+
+def _reveal(hand: SpadesHand, at: Seating) -> SpadesHand:
+    """§4.2 ``seven_trump_reveal``: the players are asked, in bidding order."""
+    reveals = reveal_trumps(hand.hands, hand.dealer, hand.scores, hand.bags, at.rules, at.deck,
+                            at.lineup, at.rng, hand.public(at.rules))
+    return replace(hand, reveals=reveals)
+
+
+def _bid(hand: SpadesHand, at: Seating) -> SpadesHand:
+    """§3 and §4.4: every seat's bid and declarations (`sim.spades.bidding`)."""
+    bidding = run_bidding(hand.hands, hand.dealer, hand.scores, hand.bags, at.rules, at.deck,
+                          at.lineup, at.rng, hand.told(at.rules))
+    return replace(hand, bidding=bidding)
+
+
+def _kitty_after_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
+    """§4.1 ``kitty_taker = "high_bidder"``: the highest bidder takes the kitty."""
+    b = hand.bidding
+    return _take_kitty(hand, at, high_bidder(b.bids, hand.dealer),
+                       hand.context(at.rules, at.deck, b.bids, b.blind))
+
+
+def _pass_after_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
+    """§4.5 ``pass_cards`` with ``pass_when = "after_bid"``, then ``nil_pass``."""
+    b = hand.bidding
+    return _passes("after_bid", hand, at, hand.context(at.rules, at.deck, b.bids, b.blind))
+
+
+def _play(hand: SpadesHand, at: Seating) -> SpadesHand:
+    """§3 and §4.2-4.3: the tricks (`sim.tricks.play_tricks`) under the play rules in force."""
+    rules, deck, b = at.rules, at.deck, hand.bidding
+    trump = deck.suit_masks[hand.reveals.trump]  # spades unless a suit was revealed (§4.2)
+    context = dict(bids=b.bids, blind=b.blind, scores=hand.scores, bags=hand.bags, rules=rules,
+                   contracts=b.contracts, bemo=b.bemo, no_trump=b.no_trump,
+                   **hand.public(rules))
+    play = play_tricks(hand.hands, first_leader(hand.dealer, b.contracts, rules, hand.hands,
+                                                deck),
+                       trump, deck, lead_rule_for(rules, deck, trump), at.lineup, at.rng, context,
+                       no_trump=b.no_trump if rules.no_trump_bids else None,
+                       dark=b.dark if rules.nil_in_the_dark and not at.replay else None,
+                       constraint=constraint_for(rules, deck),
+                       twice=hand.twice if deck.copies == 2 else None,
+                       resolve=jokes_resolver(rules, deck))
+    return replace(hand, play=play)
+
+
+def _kitty_extra_trick(hand: SpadesHand, at: Seating) -> SpadesHand:
+    """§4.1 ``kitty_extra_trick``: the taker's discard counts as one trick won."""
+    tricks = hand.play.tricks.copy()
+    tricks[np.arange(hand.n), hand.kitty.taker] += 1
+    return replace(hand, play=replace(hand.play, tricks=tricks))
+
+
+def _score(hand: SpadesHand, at: Seating) -> SpadesHand:
+    """§3, §4.4, §4.6: the hand's score (`sim.spades.scoring`)."""
+    b, play = hand.bidding, hand.play
+    score = score_hands(b.bids, b.blind, play.tricks, hand.bags, at.rules, b.contracts, b.bemo,
+                        play.winners, b.no_trump, b.dark, b.auction, b.half, plays=play.plays,
+                        seats=play.seats, progressive=hand.progressive,
+                        cancel_card=hand.cancel_card, deck=at.deck)
+    return replace(hand, score=score)
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One step of a hand: its function, the rules under which it runs (``runs``), and whether
+    it also runs when a record is replayed (``replayed``: its outcome is not in the record)."""
+
+    name: str
+    step: Callable[[SpadesHand, Seating], SpadesHand]
+    runs: Callable[[SpadesRules], bool] = lambda rules: True
+    replayed: bool = True
+
+
+def _passes_when(when: str) -> Callable[[SpadesRules], bool]:
+    return lambda r: (r.pass_cards is not None and r.pass_when == when
+                      or when == "after_bid" and r.nil_pass is not None)
+
+
+# Every phase of a Spades hand in order; the pipeline of a block keeps those its rules run.
+PHASES = (
+    Phase("kitty_before_bids", _kitty_before_bids,
+          lambda r: r.kitty and r.kitty_taker == "two_of_clubs", replayed=False),
+    Phase("cancel_card", _draw_cancel_card, lambda r: r.bag_cancel_card is not None,
+          replayed=False),
+    Phase("pass_before_bids", _pass_before_bids, _passes_when("before_bid"), replayed=False),
+    Phase("reveal", _reveal, lambda r: r.seven_trump_reveal),  # a record's reveals are asked
+    Phase("bid", _bid),
+    Phase("kitty_after_bids", _kitty_after_bids,
+          lambda r: r.kitty and r.kitty_taker == "high_bidder", replayed=False),
+    Phase("pass_after_bids", _pass_after_bids, _passes_when("after_bid"), replayed=False),
+    Phase("play", _play),
+    Phase("kitty_extra_trick", _kitty_extra_trick, lambda r: r.kitty_extra_trick),
+    Phase("score", _score),
+)
+
+
+@functools.cache
+def pipeline(rules: SpadesRules, replay: bool = False) -> tuple[Phase, ...]:
+    """The phases a hand under ``rules`` runs (a rule that is off adds none); ``replay``: those
+    a record's decisions are fed into."""
+    return tuple(p for p in PHASES if p.runs(rules) and (p.replayed or not replay))
+
+
+def play_hand(hand: SpadesHand, at: Seating, phases: tuple[Phase, ...] | None = None
+              ) -> SpadesHand:
+    """Run ``phases`` (default: the `pipeline` of ``at``'s rules) over a state. A state stopped
+    after some phases resumes with the rest: ``play_hand(play_hand(h, at, p[:k]), at, p[k:])``
+    is ``play_hand(h, at, p)`` when ``at.rng`` is in the same state."""
+    for phase in pipeline(at.rules, at.replay) if phases is None else phases:
+        hand = phase.step(hand, at)
+    return hand
+
+
+def _passes(when: str, hand: SpadesHand, at: Seating, context: dict) -> SpadesHand:
     """The card passing due ``when`` ("before_bid" or "after_bid"): ``pass_cards`` at its
-    ``pass_when``, then after the bidding ``nil_pass`` (RULES.md §4.5). Returns the hands after
-    them and the cards each seat passed."""
-
-    passed = np.zeros_like(hands)
-    context = dict(bids=bids, blind=blind, scores=scores, bags=bags, rules=rules, deck=deck)
+    ``pass_when``, then after the bidding ``nil_pass`` (RULES.md §4.5)."""
+    rules, hands, passed = at.rules, hand.hands, hand.passed.copy()
     rounds = []
     if rules.pass_cards is not None and rules.pass_when == when:
         counts = np.full(hands.shape, rules.pass_cards.count, np.int8)
         rounds.append((counts, rules.pass_cards.offset))
     if rules.nil_pass is not None and when == "after_bid":
-        rounds.append((nil_pass_counts(bids, blind, rules), 2))
+        rounds.append((nil_pass_counts(context["bids"], context["blind"], rules), 2))
     for counts, offset in rounds:
-        hands, cards = pass_round(hands, counts, offset, context, lineup, rng)
+        hands, cards = pass_round(hands, counts, offset, context, at.lineup, at.rng)
         passed |= cards
-    return hands, passed
+    return replace(hand, hands=hands, passed=passed)
 
 
-def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: np.ndarray,
-               lineup, rules: SpadesRules, rng: np.random.Generator,
-               deck: Deck | None = None, passing: bool = True,
-               dark_play: bool = True, progressive: np.ndarray | None = None,
-               cancel_card: np.ndarray | None = None,
-               reveals=None, dealt: Dealt | None = None, twice: np.ndarray | None = None,
-               kitty: KittyResult | None = None) -> HandOutcome:
-    """hands: uint64[N, 4] dealt cards; dealer: int8[N]; scores, bags: int32[N, 2] before the hand.
-    The seat left of the dealer bids first and leads the first trick; spades are trump. Card
-    passing (RULES.md §4.5) happens unless ``passing`` is false (a replayed record's hands are
-    those after the passing); with ``dark_play`` false the engine does not draw the cards of a
-    nil played in the dark (a replayed record gives them). progressive: int32[N, 2] the sides'
-    progressive bonuses so far (RULES.md §4.6; None = none); cancel_card: int8[N] the
-    bag-cancelling card of a replayed record (None: the rules' card, or under ``"cut"`` one drawn
-    uniformly from ``rng``); reveals: a replayed record's trump reveals
-    (`sim.spades.reveal.Reveals`; None: the players are asked, §4.2); dealt: the deal
-    (`sim.spades.dealing.Dealt`: the cards dealt twice, face up — shown to every strategy, §4.1
-    ``face_up_cards`` — and the kitty, which is then taken and discarded, §4.1); a replayed
-    record gives instead ``twice`` (uint64[N, P], two decks) and its ``kitty`` (taker and
-    discard: the hands are those after it)."""
-    deck = deck or deck_for(rules)
-    n = hands.shape[0]
-    face_up = None if dealt is None else dealt.face_up
-    if twice is None:
-        twice = np.zeros_like(hands) if dealt is None else dealt.twice
-    take = kitty is None and rules.kitty
-    kitty = KittyResult.none(n) if kitty is None else kitty
-    if take and rules.kitty_taker == "two_of_clubs":  # before the bidding (RULES.md §4.1)
-        hands, twice, kitty = _kitty(hands, twice, dealt, lowest_club_holder(hands, dealer, deck),
-                                     None, None, scores, bags, lineup, rules, rng, deck)
-    if cancel_card is None:
-        cancel_card = cancel_cards(rules, deck, n, rng)
-    passed = np.zeros_like(hands)
-    exchanges = passing and (rules.pass_cards is not None or rules.nil_pass is not None)
-    if exchanges:
-        unbid = np.full(hands.shape, -1, np.int8)
-        hands, passed = _passes("before_bid", hands, unbid, np.zeros(hands.shape, bool), scores,
-                                bags, lineup, rules, rng, deck)
-    public = {} if face_up is None or not rules.face_up_cards else {"face_up": face_up}
-    if reveals is None:
-        reveals = reveal_trumps(hands, dealer, scores, bags, rules, deck, lineup, rng, public)
-    told = {**public, "trump_suit": reveals.trump} if rules.seven_trump_reveal else public
-    if rules.kitty and rules.kitty_taker == "two_of_clubs":  # the taker is known (§4.1)
-        told = {**told, "kitty_taker": kitty.taker}
-    bidding = run_bidding(hands, dealer, scores, bags, rules, deck, lineup, rng, told)
-    if take and rules.kitty_taker == "high_bidder":  # after the bidding (RULES.md §4.1)
-        hands, twice, kitty = _kitty(hands, twice, dealt, high_bidder(bidding.bids, dealer),
-                                     bidding.bids, bidding.blind, scores, bags, lineup, rules,
-                                     rng, deck)
-    if exchanges:
-        hands, later = _passes("after_bid", hands, bidding.bids, bidding.blind, scores, bags,
-                               lineup, rules, rng, deck)
-        passed |= later
-    trump = deck.suit_masks[reveals.trump]  # spades unless a suit was revealed (§4.2)
-    context = dict(bids=bidding.bids, blind=bidding.blind, scores=scores, bags=bags, rules=rules,
-                   contracts=bidding.contracts, bemo=bidding.bemo, no_trump=bidding.no_trump,
-                   **public)
-    play = play_tricks(hands, first_leader(dealer, bidding.contracts, rules, hands, deck),
-                       trump, deck, lead_rule_for(rules, deck, trump), lineup, rng, context,
-                       no_trump=bidding.no_trump if rules.no_trump_bids else None,
-                       dark=bidding.dark if rules.nil_in_the_dark and dark_play else None,
-                       constraint=constraint_for(rules, deck),
-                       twice=twice if deck.copies == 2 else None,
-                       resolve=jokes_resolver(rules, deck))
-    if rules.kitty_extra_trick:  # the taker's discard is one trick won (RULES.md §4.1)
-        tricks = play.tricks.copy()
-        tricks[np.arange(n), kitty.taker] += 1
-        play = replace(play, tricks=tricks)
-    score = score_hands(bidding.bids, bidding.blind, play.tricks, bags, rules,
-                        bidding.contracts, bidding.bemo, play.winners, bidding.no_trump,
-                        bidding.dark, bidding.auction, bidding.half, plays=play.plays,
-                        seats=play.seats, progressive=progressive, cancel_card=cancel_card,
-                        deck=deck)
-    return HandOutcome(bidding=bidding, play=play, score=score,
-                       scores_after=scores + score.points, passed=passed, held=hands,
-                       cancel_card=cancel_card, reveals=reveals, twice=twice, kitty=kitty)
-
-
-def _kitty(hands, twice, dealt, taker, bids, blind, scores, bags, lineup, rules, rng, deck):
+def _take_kitty(hand: SpadesHand, at: Seating, taker: np.ndarray, context: dict) -> SpadesHand:
     """The kitty taken by ``taker`` and the discard (RULES.md §4.1, `sim.spades.kitty`)."""
-    if bids is None:
-        bids = np.full(hands.shape, -1, np.int8)
-        blind = np.zeros(hands.shape, bool)
-    context = dict(bids=bids, blind=blind, scores=scores, bags=bags, rules=rules, deck=deck)
-    hands, twice, discards = take_kitty(hands, twice, dealt.kitty, dealt.kitty_twice, taker,
-                                        context, lineup, rng)
-    return hands, twice, KittyResult(taker=taker, cards=dealt.kitty,
-                                     cards_twice=dealt.kitty_twice, discards=discards)
+    dealt = hand.dealt
+    hands, twice, discards = take_kitty(hand.hands, hand.twice, dealt.kitty, dealt.kitty_twice,
+                                        taker, context, at.lineup, at.rng)
+    kitty = KittyResult(taker=taker, cards=dealt.kitty, cards_twice=dealt.kitty_twice,
+                        discards=discards)
+    return replace(hand, hands=hands, twice=twice, kitty=kitty)
 
 
 def cancel_cards(rules: SpadesRules, deck: Deck, n: int, rng: np.random.Generator) -> np.ndarray:

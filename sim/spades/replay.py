@@ -16,7 +16,7 @@ from ..tricks import IllegalPlay
 from .auction import MAX_BID, MAX_CALLS, run_auction
 from .bidding import IllegalBid, _check, _trailing, blind_nil_allowed, check_bids
 from .contracts import NAMES
-from .hand import deck_for, play_hands
+from .hand import Seating, deck_for, play_hand, start_hand
 from .kitty import KittyResult, high_bidder
 from .rules import PROGRESSIVE_HANDS
 from .scoring import COMPONENTS, score_hands
@@ -187,11 +187,11 @@ def replay_group(members, rules, source):
                                           raised=extra.raised, no_trump=extra.no_trump,
                                           dark=extra.dark, auction=extra.auction,
                                           half=extra.half, reveals=extra.reveals)] * rules.players)
-                outcome = play_hands(recs.hands, recs.dealer, recs.scores, extra.bags, lineup,
-                                     rules, np.random.default_rng(0), deck, passing=False,
-                                     dark_play=False, progressive=extra.progressive,
-                                     cancel_card=extra.cancel_card, twice=recs.twice,
-                                     kitty=extra.kitty)
+                hand = start_hand(recs.hands, recs.dealer, recs.scores, extra.bags,
+                                  progressive=extra.progressive, twice=recs.twice,
+                                  kitty=extra.kitty, cancel_card=extra.cancel_card)
+                outcome = play_hand(hand, Seating(rules, deck, lineup, np.random.default_rng(0),
+                                                  replay=True))
                 tricks, score, points = outcome.play.tricks, outcome.score, outcome.score.points
                 winners = outcome.play.winners
                 _same_declarations(outcome.bidding, extra, outcome.reveals)
