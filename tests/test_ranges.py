@@ -132,7 +132,7 @@ def spades_hand_worst(tricks: int, seats: int, progressive: bool) -> dict[str, i
     its declared range (RULES.md §3, §4.4, §4.6; each part over-estimated: rules that exclude
     each other are summed)."""
     from sim.spades.auction import MAX_BID
-    from sim.spades.scoring import DARK_BLIND_NIL
+    from sim.spades.house.nil_in_the_dark import DARK_BLIND_NIL
 
     def top(key):
         return declared("spades", key)[1]

@@ -7,6 +7,7 @@ and the strategies. A blind nil is decided first, from a view without the hand.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,6 +16,7 @@ from ..cards import SPADES, popcount
 from ..errors import IllegalDecision
 from ..views import BidView, BlindView, deficits
 from . import contracts as sc
+from . import house
 from .auction import run_auction
 from .contracts import BLIND_MOON, NAMES
 from .rules import SpadesRules
@@ -314,15 +316,190 @@ def _ask_contract(view, idx, lineup, rng, method="side_contract") -> np.ndarray:
     return code
 
 
+@dataclass(eq=False)
+class Turn:
+    """One seat's turn of the bidding round, for every row at once: what the steps of the turn
+    (`TURN_STEPS`) share. ``seat``, ``side``, ``partner`` int8/intp[N]; ``common`` the view
+    fields of every decision of the turn; the round's arrays (``bids``, ``blind``, ``contracts``,
+    ``bemo``, ``no_trump``, ``dark``, ``half``: `BidResult`'s layouts), which the steps fill in;
+    ``bidding`` bool[N] the seat still makes a bid (no side contract, not his partner's joint
+    bid), ``unseen`` the bids open before looking, ``after_half`` his partner bid a half,
+    ``goes_blind`` and ``blind_bid`` his blind nil or blind bid, ``legal`` the bids open after
+    looking."""
+
+    rows: np.ndarray
+    seat: np.ndarray
+    side: np.ndarray
+    partner: np.ndarray
+    hand: np.ndarray
+    common: dict
+    bids: np.ndarray
+    blind: np.ndarray
+    contracts: np.ndarray
+    bemo: np.ndarray
+    no_trump: np.ndarray
+    dark: np.ndarray
+    half: np.ndarray
+    bidding: np.ndarray = None
+    unseen: np.ndarray = None
+    after_half: np.ndarray = None
+    goes_blind: np.ndarray = None
+    blind_bid: np.ndarray = None
+    legal: np.ndarray = None
+
+    def bid_view(self, legal=None) -> BidView:
+        return BidView(hand=self.hand, legal=self.legal if legal is None else legal,
+                       **self.common)
+
+
+def _blind_contract(t: Turn, rules, deck, lineup, rng) -> None:
+    """§4.4: a side contract declared before looking (the side's first bidder)."""
+    offered = _side_contract_masks("blind", t.seat, t.bids, t.blind, t.contracts, rules)
+    idx = np.flatnonzero(offered)
+    if idx.size:
+        t.contracts[idx, t.side[idx]] = _ask_contract(BlindView(legal=offered, **t.common), idx,
+                                                      lineup, rng)
+
+
+def _open(t: Turn, rules, deck, lineup, rng) -> None:
+    """§3: whether the seat bids, and the bids open to it before looking at its cards."""
+    rows, n = t.rows, t.rows.size
+    t.bidding = t.contracts[rows, t.side] == 0
+    if rules.partnership_bidding:  # the side's first bidder bid for both
+        t.bidding &= t.bids[rows, t.partner] < 0
+    t.unseen = bid_masks(t.bids, t.seat, rules, half=t.half)  # before looking at the cards
+    t.after_half = t.half[rows, t.partner] & rules.table.pairs  # bit 0: a half, not a nil
+    t.goes_blind = np.zeros(n, dtype=bool)
+    t.blind_bid = np.zeros(n, dtype=np.int8)
+
+
+def _blind_nil(t: Turn, rules, deck, lineup, rng) -> None:
+    """§3 ``blind_nil``: a nil bid before looking, where the deficit rule allows it."""
+    rows, partner, side = t.rows, t.partner, t.side
+    may_blind = (blind_nil_allowed(t.seat, t.common["scores"], rules) & (t.unseen & 1 != 0)
+                 & t.bidding & ~t.after_half)
+    if rules.blind_moon:  # no double blind nil after the opponents' blind moon
+        partner_blind = t.blind[rows, partner] & (t.bids[rows, partner] == 0)
+        may_blind &= ~(partner_blind & (t.contracts[rows, 1 - side] == BLIND_MOON))
+    may_blind = np.flatnonzero(may_blind)
+    if may_blind.size:
+        view = BlindView(legal=t.unseen, **t.common).take(may_blind)
+        t.goes_blind[may_blind] = lineup.decide(view, "blind_nil", rng, bool)
+
+
+def _blind_bid(t: Turn, rules, deck, lineup, rng) -> None:
+    """§4.4 ``blind_bids``: a bid of 1..7 before looking, by a side far enough behind."""
+    open_ = t.unseen & MASK(0b11111110)
+    ask = (_trailing(t.seat, t.common["scores"], rules.blind_bid_min_deficit) & t.bidding
+           & ~t.goes_blind)
+    idx = np.flatnonzero(ask & (open_ != 0))
+    if idx.size:
+        view = BlindView(legal=open_, **t.common).take(idx)
+        chosen = lineup.decide(view, "blind_bid", rng, np.int8)
+        looks = chosen == 0  # no blind bid: he looks at his cards first
+        _check(np.where(looks, 0, chosen), open_[idx] | looks, t.seat[idx], idx)
+        t.blind_bid[idx] = chosen
+    t.goes_blind |= t.blind_bid > 0
+
+
+def _sighted_contract(t: Turn, rules, deck, lineup, rng) -> None:
+    """§4.4: a side contract declared after looking (the side's first bidder)."""
+    offered = _side_contract_masks("sighted", t.seat, t.bids, t.blind, t.contracts, rules)
+    idx = np.flatnonzero((offered != 0) & ~t.goes_blind)
+    if idx.size:
+        t.contracts[idx, t.side[idx]] = _ask_contract(t.bid_view(offered), idx, lineup, rng)
+    t.bidding &= t.contracts[t.rows, t.side] == 0  # a side contract declared: no bid
+
+
+def _bid(t: Turn, rules, deck, lineup, rng) -> None:
+    """§3: the bid (a blind one as chosen before looking), checked against the legal bids."""
+    seat, n = t.seat, t.rows.size
+    idx = np.flatnonzero(t.bidding)
+    t.legal = (bid_masks(t.bids, seat, rules, popcount(t.hand & deck.suit_masks[SPADES]))
+               if rules.whiz or rules.mirror else t.unseen)  # only they look at the cards
+    view = t.bid_view()
+    view = view if idx.size == n else view.take(idx)
+    bid = np.where(t.goes_blind[idx], t.blind_bid[idx], lineup.decide(view, "bid", rng, np.int8))
+    _check(bid, np.where(t.goes_blind[idx], t.unseen[idx], t.legal[idx]), seat[idx], idx)
+    t.bids[idx, seat[idx]] = bid
+    t.blind[idx, seat[idx]] = t.goes_blind[idx]
+
+
+def _half_bid(t: Turn, rules, deck, lineup, rng) -> None:
+    """§4.4 ``half_trick_bids``: the side's first partner may add a half; the second must."""
+    rows, seat = t.rows, t.seat
+    t.half[rows, seat] |= t.after_half & (t.bids[rows, seat] >= 0)
+    most = rules.tricks_per_hand - 1  # a half bid stays below the hand's tricks
+    room = most if rules.max_team_bid is None else min(most, rules.max_team_bid - 1)
+    ask = np.flatnonzero((t.bids[rows, t.partner] < 0) & (t.bids[rows, seat] >= 1)
+                         & (t.bids[rows, seat] <= room) & ~t.blind[rows, seat])
+    if ask.size:
+        t.half[ask, seat[ask]] = np.asarray(
+            lineup.decide(t.bid_view().take(ask), "half_bid", rng, bool), dtype=bool)
+
+
+def _no_trump_bid(t: Turn, rules, deck, lineup, rng) -> None:
+    """§4.4 ``no_trump_bids``: a bid of n may be "no trump" by a player holding a spade."""
+    rows, seat = t.rows, t.seat
+    holds = (t.hand & deck.suit_masks[SPADES]) != 0
+    ask = np.flatnonzero((t.bids[rows, seat] >= 1) & ~t.blind[rows, seat] & holds)
+    if ask.size:
+        t.no_trump[ask, seat[ask]] = np.asarray(
+            lineup.decide(t.bid_view().take(ask), "no_trump", rng, bool), dtype=bool)
+
+
+def _bemo(t: Turn, rules, deck, lineup, rng) -> None:
+    """§4.4 ``bemo``: the side's second bidder may declare a bemo."""
+    offered = _side_contract_masks("bemo", t.seat, t.bids, t.blind, t.contracts, rules)
+    idx = np.flatnonzero(offered)
+    if idx.size:
+        t.bemo[idx, t.side[idx]] = _ask_contract(t.bid_view(offered), idx, lineup, rng)
+
+
+def _declares(rules) -> bool:
+    return bool(rules.side_contracts or rules.bemo)
+
+
+# A seat's turn, slot by slot in the order of RULES.md §3 and §4.4 (the order of the players'
+# decisions), each core step with the rules under which it asks anything; a plug-in of
+# `sim.spades.house` fills the slots it names. `turn_steps` keeps those in force, so a rule that is
+# off runs no code.
+TURN_STEPS = {
+    "blind_contract": (_blind_contract, _declares),
+    "open": (_open, lambda r: True),
+    "blind_nil": (_blind_nil, lambda r: r.blind_nil),
+    "blind_bid": (_blind_bid, lambda r: r.blind_bids),
+    "sighted_contract": (_sighted_contract, _declares),
+    "bid": (_bid, lambda r: True),
+    "half_bid": (_half_bid, lambda r: r.half_trick_bids),
+    "in_the_dark": None,  # nil_in_the_dark
+    "no_trump_bid": (_no_trump_bid, lambda r: r.no_trump_bids),
+    "bemo": (_bemo, _declares),
+}
+
+
+@functools.cache
+def turn_steps(rules: SpadesRules) -> tuple:
+    """The steps of a seat's turn under ``rules``: `TURN_STEPS` in force and the plug-ins'."""
+    plugged = {slot: step for rule in house.in_force(rules) for slot, step in rule.turn.items()}
+    steps = []
+    for slot, core in TURN_STEPS.items():
+        if slot in plugged:
+            steps.append(plugged[slot])
+        elif core is not None and core[1](rules):
+            steps.append(core[0])
+    return tuple(steps)
+
+
 def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, rng,
                 public: dict | None = None) -> BidResult:
     """One bid per seat, seat ``dealer + 1`` first. Strategies' answers are checked.
 
-    A seat is asked, in this order: a blind side contract (its side's first bidder, before
-    looking), a blind nil, a blind bid, a side contract after looking (first bidder), its bid,
-    whether its nil is played in the dark, whether its bid is "no trump", a bemo (its side's
-    second bidder); after all bids, raises. The partners of a side contract do not bid
-    (RULES.md §4.4). ``public``: view fields every seat sees (``face_up``, §4.1)."""
+    A seat is asked, in this order (`TURN_STEPS`): a blind side contract (its side's first
+    bidder, before looking), a blind nil, a blind bid, a side contract after looking (first
+    bidder), its bid, whether its nil is played in the dark, whether its bid is "no trump", a
+    bemo (its side's second bidder); after all bids, raises. The partners of a side contract do
+    not bid (RULES.md §4.4). ``public``: view fields every seat sees (``face_up``, §4.1)."""
     n, players = hands.shape
     sides, pairs = rules.sides, rules.table.pairs
     public = public or {}
@@ -341,93 +518,20 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
     no_trump = np.zeros((n, players), dtype=bool)
     dark = np.zeros((n, players), dtype=bool)
     half = np.zeros((n, players), dtype=bool)
-    spade_mask = deck.suit_masks[SPADES]
+    steps = turn_steps(rules)
     for j in range(players):
         seat = ((dealer + 1 + j) % players).astype(np.int8)
-        side = (seat % sides).astype(np.intp)
         # the partner (pairs of RULES.md §3); without partners the seat itself, which leaves
         # the partnership rules (refused for such tables) nothing to act on
         partner = rules.table.partner_of(seat) if pairs else seat
         common = dict(rows=rows, seat=seat, dealer=dealer, bids=bids, blind=blind,
                       scores=scores, bags=bags, rules=rules, deck=deck, contracts=contracts,
                       bemo=bemo, half=half, **public)
-        offered = _side_contract_masks("blind", seat, bids, blind, contracts, rules)
-        idx = np.flatnonzero(offered)
-        if idx.size:
-            contracts[idx, side[idx]] = _ask_contract(BlindView(legal=offered, **common), idx,
-                                                      lineup, rng)
-        bidding = contracts[rows, side] == 0
-        if rules.partnership_bidding:  # the side's first bidder bid for both
-            bidding &= bids[rows, partner] < 0
-        unseen = bid_masks(bids, seat, rules, half=half)  # before looking at the cards
-        after_half = half[rows, partner] & pairs  # bit 0 is then a bid of a half, not a nil
-        may_blind = (blind_nil_allowed(seat, scores, rules) & (unseen & 1 != 0) & bidding
-                     & ~after_half)
-        if rules.blind_moon:  # no double blind nil after the opponents' blind moon
-
-            partner_blind = blind[rows, partner] & (bids[rows, partner] == 0)
-            may_blind &= ~(partner_blind & (contracts[rows, 1 - side] == BLIND_MOON))
-        may_blind = np.flatnonzero(may_blind)
-        goes_blind = np.zeros(n, dtype=bool)
-        if may_blind.size:
-            view = BlindView(legal=unseen, **common).take(may_blind)
-            goes_blind[may_blind] = lineup.decide(view, "blind_nil", rng, bool)
-        blind_bid = np.zeros(n, dtype=np.int8)  # RULES.md §4.4 blind_bids: 1..7 unseen
-        if rules.blind_bids:
-            open_ = unseen & MASK(0b11111110)
-            ask = _trailing(seat, scores, rules.blind_bid_min_deficit) & bidding & ~goes_blind
-            idx = np.flatnonzero(ask & (open_ != 0))
-            if idx.size:
-                view = BlindView(legal=open_, **common).take(idx)
-                chosen = lineup.decide(view, "blind_bid", rng, np.int8)
-                looks = chosen == 0  # no blind bid: he looks at his cards first
-                _check(np.where(looks, 0, chosen), open_[idx] | looks, seat[idx], idx)
-                blind_bid[idx] = chosen
-        goes_blind |= blind_bid > 0
-        hand = hands[rows, seat]
-        offered = _side_contract_masks("sighted", seat, bids, blind, contracts, rules)
-        idx = np.flatnonzero((offered != 0) & ~goes_blind)
-        if idx.size:
-            contracts[idx, side[idx]] = _ask_contract(BidView(hand=hand, legal=offered, **common),
-                                                      idx, lineup, rng)
-        bidding &= contracts[rows, side] == 0  # a side contract declared just now: no bid
-        idx = np.flatnonzero(bidding)
-        legal = (bid_masks(bids, seat, rules, popcount(hand & spade_mask))
-                 if rules.whiz or rules.mirror else unseen)  # only they look at the cards
-        view = BidView(hand=hand, legal=legal, **common)
-        view = view if idx.size == n else view.take(idx)
-        bid = np.where(goes_blind[idx], blind_bid[idx], lineup.decide(view, "bid", rng, np.int8))
-        _check(bid, np.where(goes_blind[idx], unseen[idx], legal[idx]), seat[idx], idx)
-        bids[idx, seat[idx]] = bid
-        blind[idx, seat[idx]] = goes_blind[idx]
-        if rules.half_trick_bids:  # the side's first partner may add a half; the second must
-            half[rows, seat] |= after_half & (bids[rows, seat] >= 0)
-            most = rules.tricks_per_hand - 1  # a half bid stays below the hand's tricks
-            room = most if rules.max_team_bid is None else min(most, rules.max_team_bid - 1)
-            ask = np.flatnonzero((bids[rows, partner] < 0) & (bids[rows, seat] >= 1)
-                                 & (bids[rows, seat] <= room) & ~blind[rows, seat])
-            if ask.size:
-                view = BidView(hand=hand, legal=legal, **common).take(ask)
-                half[ask, seat[ask]] = np.asarray(lineup.decide(view, "half_bid", rng, bool),
-                                                  dtype=bool)
-        if rules.nil_in_the_dark:  # a nil bidder may play his hand face down
-            ask = np.flatnonzero((bids[rows, seat] == 0) & ~half[rows, seat])
-            if ask.size:
-                view = BidView(hand=hand, legal=legal, **common).take(ask)
-                dark[ask, seat[ask]] = np.asarray(
-                    lineup.decide(view, "in_the_dark", rng, bool), dtype=bool)
-        if rules.no_trump_bids:  # a bid of n may be "no trump" by a player holding a spade
-            holds = (hand & spade_mask) != 0
-            ask = np.flatnonzero((bids[rows, seat] >= 1) & ~blind[rows, seat] & holds)
-            if ask.size:
-                view = BidView(hand=hand, legal=legal, **common).take(ask)
-                no_trump[ask, seat[ask]] = np.asarray(
-                    lineup.decide(view, "no_trump", rng, bool), dtype=bool)
-        offered = _side_contract_masks("bemo", seat, bids, blind, contracts, rules)
-        idx = np.flatnonzero(offered)
-        if idx.size:
-            bemo[idx, side[idx]] = _ask_contract(BidView(hand=hand, legal=offered, **common),
-                                                 idx, lineup, rng)
+        turn = Turn(rows=rows, seat=seat, side=(seat % sides).astype(np.intp), partner=partner,
+                    hand=hands[rows, seat], common=common, bids=bids, blind=blind,
+                    contracts=contracts, bemo=bemo, no_trump=no_trump, dark=dark, half=half)
+        for step in steps:
+            step(turn, rules, deck, lineup, rng)
     raised = _raise_bids(hands, dealer, bids, blind, scores, bags, contracts, bemo, rules, deck,
                          lineup, rng) if rules.bid_raise else None
     return BidResult(bids=bids, blind=blind, contracts=contracts, bemo=bemo, raised=raised,

@@ -11,6 +11,7 @@ import numpy as np
 from ..cards import CLUBS, SPADES, U64, Deck, lowest_bit, pick
 from ..state import take_rows
 from ..tricks import TrickResult, play_tricks
+from . import house
 from .bidding import BidResult, run_bidding
 from .constraints import constraint_for
 from .contracts import BIG_MO, LITTLE_MO
@@ -247,11 +248,12 @@ def _play(hand: SpadesHand, at: Seating) -> SpadesHand:
     context = dict(bids=b.bids, blind=b.blind, scores=hand.scores, bags=hand.bags, rules=rules,
                    contracts=b.contracts, bemo=b.bemo, no_trump=b.no_trump,
                    **hand.public(rules))
+    plugged = {k: v for rule in house.in_force(rules) if rule.play
+               for k, v in rule.play(b, at.replay).items()}
     play = play_tricks(hand.hands, first_leader(hand.dealer, b.contracts, rules, hand.hands,
                                                 deck),
                        trump, deck, lead_rule_for(rules, deck, trump), at.lineup, at.rng, context,
-                       no_trump=b.no_trump if rules.no_trump_bids else None,
-                       dark=b.dark if rules.nil_in_the_dark and not at.replay else None,
+                       no_trump=b.no_trump if rules.no_trump_bids else None, **plugged,
                        constraint=constraint_for(rules, deck),
                        twice=hand.twice if deck.copies == 2 else None,
                        resolve=jokes_resolver(rules, deck))

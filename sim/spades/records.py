@@ -8,6 +8,7 @@ from typing import Any
 from ..records import card_names, hand_records
 from .contracts import NAMES
 from .hand import deck_for
+from .house import DECLARED
 
 __all__ = ["block_records"]
 
@@ -38,7 +39,7 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
         if o.bidding.auction is not None:  # RULES.md §4.4 auction: every call, 0 = pass
             calls = o.bidding.auction.calls[i]
             rec["auction"] = calls[calls >= 0].tolist()
-        for key in ("no_trump", "dark", "half"):  # §4.4 no_trump_bids, nil_in_the_dark, halves
+        for key in ("no_trump", *DECLARED, "half"):  # §4.4 no_trump_bids, plug-ins, halves
             if getattr(o.bidding, key)[i].any():
                 rec[key] = getattr(o.bidding, key)[i].tolist()
         for key, codes in (("side_contracts", o.bidding.contracts[i]),

@@ -17,6 +17,7 @@ from .auction import MAX_BID, MAX_CALLS, run_auction
 from .bidding import IllegalBid, _check, _trailing, blind_nil_allowed, check_bids
 from .contracts import NAMES
 from .hand import Seating, deck_for, play_hand, start_hand
+from .house import DECLARED, HOUSE_RULES
 from .kitty import KittyResult, high_bidder
 from .rules import PROGRESSIVE_HANDS
 from .scoring import COMPONENTS, score_hands
@@ -66,11 +67,14 @@ class _Bids:
             self.auction[i, :len(calls)] = calls
             rec = {**rec, "bids": [0, 0, 0, 0]}  # no bids under an auction (-1 below)
         for key, rule in (("raised", "bid_raise"), ("no_trump", "no_trump_bids"),
-                          ("dark", "nil_in_the_dark"), ("half", "half_trick_bids")):
+                          *((flag, plugin.key) for plugin in HOUSE_RULES
+                            for flag in plugin.declares), ("half", "half_trick_bids")):
             flags = rec.get(key, [False] * players)
             if not isinstance(flags, list) or len(flags) != players or any(
                     type(v) is not bool for v in flags):
                 raise err(f"'{key}' must be a list of {players} true/false ({rule})")
+            if any(flags) and key in DECLARED and not getattr(self.rules, rule):
+                raise err(f"'{key}' needs {rule} = true")
             getattr(self, key)[i] = flags
         self.contracts[i] = _codes(rec, "side_contracts", NAMES[1:8], err, sides)
         self.bemo[i] = _codes(rec, "bemo", NAMES[8:], err, sides)

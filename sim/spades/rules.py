@@ -16,6 +16,7 @@ from ..errors import UserError
 from ..limits import HAND_GUARD, HAND_LIMIT, TARGET_LIMIT
 from ..options import option, register_preset
 from .decks import JOKER_ORDERS, TRUMP_ORDERS
+from .house import nil_in_the_dark
 from .redeal import CONDITIONS
 from .table import Table
 
@@ -268,9 +269,7 @@ class SpadesRules:
     auction: bool = option(False, "an auction for the contract instead of bids: n >= 1 promises "
                            "6 + n tricks for the side; made +10(6 + n), else 0; the defenders 10 "
                            "per trick off it either way", kind=bool)
-    nil_in_the_dark: bool = option(False, "a nil bidder may play in the dark: the first legal "
-                                   "card of his hand shuffled face down; scored as blind nil "
-                                   "(a blind nil in the dark as Big Mo, 250)", kind=bool)
+    nil_in_the_dark: bool = nil_in_the_dark.OPTION  # a plug-in: sim/spades/house
     partnership_bidding: bool = option(False, "each side makes one joint bid (its first bidder, "
                                        "the non-dealing side first), at least min_team_bid (4),"
                                        " no nil", kind=bool)

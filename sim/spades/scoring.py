@@ -13,12 +13,14 @@ forks the function.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..cards import Deck, standard_deck
 from . import contracts as sc
+from . import house
 from .auction import auction_points
 from .rules import SpadesRules
 from .table import Table
@@ -31,7 +33,6 @@ __all__ = ["COMPONENTS", "HandScore", "score_hands"]
 COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil", "bemo", "bonus", "trick_bonus")
 
 SPADES, ACE, DEUCE = 3, 12, 0  # the spade suit's index; natural ranks 2..A = 0..12
-DARK_BLIND_NIL = 250  # RULES.md §4.4 nil_in_the_dark: "scored as Big Mo (mo_b)"
 
 
 @dataclass(frozen=True, eq=False)
@@ -141,6 +142,8 @@ class Tally:
                      "opponents"):
             if getattr(self, name) is None:
                 setattr(self, name, np.zeros(self.contract.shape, np.int32))
+        if self.wins_game is None:  # no side won the game at once (RULES.md §4.4)
+            self.wins_game = np.full(self.contract.shape[0], -1, np.int8)
 
 
 def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray,
@@ -177,7 +180,7 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
         tally = _cancel_spades(facts, bags_before)
     else:
         tally = _standard(facts)
-        for part in PARTS:
+        for part in parts_for(rules):
             part(tally, facts)
         _bags(tally, facts, bags_before)
     _trick_bonuses(tally, facts)
@@ -294,9 +297,6 @@ def _contract_way(t: Tally, f: Facts) -> None:
     blind moon: §4.4) and the auction score by their own tables, failure values included, and
     ``highlander`` is not played with ``no_minus``: it floors none of them."""
     r = f.rules
-    if not (r.three_b or r.no_overs or r.double_over or r.exact or r.quicksand
-            or r.set_to_opponents or r.no_minus):
-        return
     bid, taken = f.bid, f.taken
     over = taken - bid
     made = over >= 0
@@ -329,8 +329,6 @@ def _highlander(t: Tally, f: Facts) -> None:
     5 per overtrick of the partners who made theirs (Tom bids 5 takes 4, Harry 3 takes 4: -80 + 5
     = -75). No bags. All made with 7+ tricks: the progressive bonus (10 the first time in the
     game, 20 the second, ...; reading: only when both made)."""
-    if not f.rules.highlander:
-        return
     bidder = ~f.is_nil & (f.bids > 0)
     own = f.tricks * bidder
     made_p = own >= f.bids
@@ -351,22 +349,19 @@ def _progressive_bonus(t: Tally, earned: np.ndarray) -> None:
 
 def _no_trump(t: Tally, f: Facts) -> None:
     """``no_trump_bids`` (RULES.md §4.4): each no-trump bid trick scores 20, made or set."""
-    if f.no_trump is not None and f.no_trump.any():
+    if f.no_trump is not None:
         nt = f.side(f.bids * f.no_trump)
         t.contract = t.contract + 10 * nt * np.sign(t.contract)
 
 
 def _nil_bags(t: Tally, f: Facts) -> None:
     """``nil_tricks = "bags_only"``: every trick of a nil bidder is one bag (RULES.md §3)."""
-    if f.rules.nil_tricks == "bags_only":
-        t.bags = t.bags + f.nil_tricks
+    t.bags = t.bags + f.nil_tricks
 
 
 def _book_made(t: Tally, f: Facts) -> None:
     """RULES.md §4.6 ``book_made``: the four bids total exactly 10 (no side contract): each side
     scores 10 x its bid whatever happens and no bags are counted that hand; nils as usual."""
-    if not f.rules.book_made:
-        return
     book = ((f.bid.sum(axis=1) == 10) & (f.codes == 0).all(axis=1))[:, None]
     t.contract = np.where(book, 10 * f.bid, t.contract)
     for name in ("overtricks", "bags", "opponents"):
@@ -376,9 +371,8 @@ def _book_made(t: Tally, f: Facts) -> None:
 
 def _lexington(t: Tally, f: Facts) -> None:
     """RULES.md §4.4 ``lexington_points``: 12+ tricks score 240 whatever the bid, no bags."""
-    if f.rules.lexington_points:
-        big = f.side(f.tricks) >= 12
-        t.contract, t.bags = np.where(big, 240, t.contract), np.where(big, 0, t.bags)
+    big = f.side(f.tricks) >= 12
+    t.contract, t.bags = np.where(big, 240, t.contract), np.where(big, 0, t.bags)
 
 
 def _nil(t: Tally, f: Facts) -> None:
@@ -390,8 +384,9 @@ def _nil(t: Tally, f: Facts) -> None:
     10 each."""
     rules = f.rules
     bonus = rules.nil_bonus + (rules.blind_nil_bonus - rules.nil_bonus) * f.blind
-    if f.dark is not None:
-        bonus = np.where(f.dark, np.where(f.blind, DARK_BLIND_NIL, rules.blind_nil_bonus), bonus)
+    for rule in house.in_force(rules):  # a plug-in's nil (nil_in_the_dark)
+        if rule.nil_bonus is not None:
+            bonus = rule.nil_bonus(f, bonus)
     sign = 2 * (f.tricks == 0) - 1
     points = f.side(f.is_nil * bonus * sign)
     if rules.double_nil or rules.double_blind_nil:
@@ -420,8 +415,6 @@ def _wins_game(t: Tally, f: Facts) -> None:
     game at once (RULES.md §4.4); -1 for none."""
     rules = f.rules
     out = t.wins_game = np.full(f.n, -1, dtype=np.int8)
-    if not (rules.moon or rules.lexington or rules.double_blind_nil):
-        return
     if rules.double_blind_nil and rules.double_blind_nil_reward == "win":
         _, both_blind, both_made = _double_nils(f)
         for side in (0, 1):
@@ -460,8 +453,6 @@ def _seven_plus(t: Tally, f: Facts) -> None:
     10 the first time in the game, 20 the second, ...; that side's overtricks are not scored that
     hand: no points, no bags)."""
     mode = f.rules.seven_plus
-    if mode is None:
-        return
     earned = f.ordinary & t.made & (f.bid >= 7)
     if mode == "per_trick":
         t.bonus = t.bonus + np.where(earned, 10 * (f.bid - 6), 0)
@@ -473,8 +464,6 @@ def _seven_plus(t: Tally, f: Facts) -> None:
 def _exact_pair_bonus(t: Tally, f: Facts) -> None:
     """RULES.md §4.6 ``exact_pair_bonus``: both partners take exactly their own bids (a nil
     bidder none): half the contract's value, rounded down to a multiple of 10 (3 + 4: 70 + 30)."""
-    if not f.rules.exact_pair_bonus:
-        return
     exact = f.side((f.tricks != f.bids).astype(np.int32)) == 0
     t.bonus = t.bonus + np.where(f.ordinary & f.individual & exact, 10 * f.bid // 2 // 10 * 10, 0)
 
@@ -482,8 +471,6 @@ def _exact_pair_bonus(t: Tally, f: Facts) -> None:
 def _bag_cancel(t: Tally, f: Facts) -> None:
     """RULES.md §4.6 ``bag_cancel_card``: the side that wins the trick holding the card has one
     of this hand's bags cancelled, unless it took none or was set."""
-    if not f.rules.bag_cancel_card:
-        return
     where = f.plays == f.cancel_card[:, None]
     at = np.argmax(where, axis=1)  # the card's place in the play (RULES.md §4.7: maybe undealt)
     players, sides = f.table.players, f.table.sides
@@ -516,8 +503,29 @@ def _bags(t: Tally, f: Facts, bags_before) -> None:
     t.bags_after = running - times * rules.bag_limit
 
 
-PARTS = (_contract_way, _highlander, _no_trump, _nil_bags, _book_made, _lexington, _nil,
-         _wins_game, _side_contracts, _seven_plus, _exact_pair_bonus, _bag_cancel)
+# The parts after the standard contract, in order, each with the rules under which it scores
+# anything: `parts_for` keeps those in force, so a rule that is off runs no code.
+PARTS = (
+    (_contract_way, lambda r: bool(r.three_b or r.no_overs or r.double_over or r.exact
+                                   or r.quicksand or r.set_to_opponents or r.no_minus)),
+    (_highlander, lambda r: r.highlander),
+    (_no_trump, lambda r: r.no_trump_bids),
+    (_nil_bags, lambda r: r.nil_tricks == "bags_only"),
+    (_book_made, lambda r: r.book_made),
+    (_lexington, lambda r: r.lexington_points),
+    (_nil, lambda r: True),
+    (_wins_game, lambda r: bool(r.moon or r.lexington or r.double_blind_nil)),
+    (_side_contracts, lambda r: True),  # a score sheet's codes: see the part
+    (_seven_plus, lambda r: r.seven_plus is not None),
+    (_exact_pair_bonus, lambda r: r.exact_pair_bonus),
+    (_bag_cancel, lambda r: r.bag_cancel_card is not None),
+)
+
+
+@functools.cache
+def parts_for(rules: SpadesRules) -> tuple:
+    """The scoring parts of `PARTS` in force under ``rules``."""
+    return tuple(part for part, in_force in PARTS if in_force(rules))
 
 
 def _trick_bonuses(t: Tally, f: Facts) -> None:

@@ -13,6 +13,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..blocks import BlockResult, finish_tables, stacked
+from .house import HOUSE_RULES
 from .rules import SpadesRules
 from .scoring import COMPONENTS, TRICK_BONUSES
 
@@ -27,7 +28,6 @@ I8, I16, U64, NO = np.int8, np.int16, np.uint64, np.bool_(False)
 BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
     "redeals": (lambda r: r.redeal_poor_hands is not None, I8(0), "redeal_poor_hands"),
     "half_<seat>": (lambda r: r.half_trick_bids, NO, "half_trick_bids"),
-    "dark_<seat>": (lambda r: r.nil_in_the_dark, NO, "nil_in_the_dark"),
     "no_trump_<seat>": (lambda r: r.no_trump_bids, NO, "no_trump_bids"),
     "raised_<seat>": (lambda r: r.bid_raise, NO, "bid_raise"),
     "side_contract_<side>": (lambda r: r.side_contracts, I8(0), "a side contract (RULES.md §4.4)"),
@@ -57,6 +57,8 @@ BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
     "kitty_twice": (lambda r: r.kitty and r.copies == 2, U64(0), "kitty with two decks"),
     "kitty_discards": (lambda r: r.kitty, U64(0), "kitty"),
     "dead_tricks": (lambda r: r.cancel_spades, I8(0), "cancel_spades"),
+    **{name: (rule.in_force, default, rule.key)  # the plug-ins' (sim/spades/house)
+       for rule in HOUSE_RULES for name, (default, _) in rule.columns.items()},
 }
 
 
@@ -118,14 +120,16 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
     }
     raised = stacked(outs, lambda o: o.bidding.raised)
     no_trump = stacked(outs, lambda o: o.bidding.no_trump)
-    dark = stacked(outs, lambda o: o.bidding.dark)
     half = stacked(outs, lambda o: o.bidding.half)
+    declared = {flag: stacked(outs, lambda o, f=flag: getattr(o.bidding, f))
+                for rule in HOUSE_RULES for flag in rule.declares}
     players, sides = result.hands.shape[1], result.before_scores.shape[1]
     for seat in range(players):
         cols[f"bid_{seat}"] = bids[:, seat]
         cols[f"raised_{seat}"] = raised[:, seat]
         cols[f"no_trump_{seat}"] = no_trump[:, seat]
-        cols[f"dark_{seat}"] = dark[:, seat]
+        for flag, values in declared.items():  # the plug-ins' flags (sim/spades/house)
+            cols[f"{flag}_{seat}"] = values[:, seat]
         cols[f"half_{seat}"] = half[:, seat]
         cols[f"blind_{seat}"] = blind[:, seat]
         cols[f"tricks_{seat}"] = tricks[:, seat]

@@ -1,0 +1,46 @@
+"""A Spades house rule as one plug-in (issue 19 item 2).
+
+A `HouseRule` gathers what one rule of RULES.md §4 adds to the game: the decisions it asks in a
+seat's bidding turn, what it changes in the trick play and in the score, the ``hands`` table's
+columns and the record fields it brings. The engine's modules assemble their steps from
+`sim.spades.house.HOUSE_RULES` once per rules value and run only the parts of the rules in
+force: a rule that is off runs no code and writes no column. The rule's key itself is declared
+(default, range, meaning) by the plug-in's ``OPTION``, which `sim.spades.rules.SpadesRules`
+lists among its fields.
+
+Layouts: turn steps have the form of `sim.spades.bidding.TURN_STEPS` (``step(turn, rules, deck,
+lineup, rng)``, filling the turn's arrays); ``declares`` names the bool[N, P] arrays of the
+bidding (`sim.spades.bidding.BidResult`) the rule fills and the record writes under the same
+name; ``columns`` has the form of `sim.spades.tables.BROUGHT` (``<seat>``: one per seat).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["HouseRule"]
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """One house rule: ``key`` (the rules key, RULES.md ``section``) and its parts.
+
+    - ``in_force(rules) -> bool``: the rules switch it on;
+    - ``turn``: steps of a seat's bidding turn, by the slot of `sim.spades.bidding.TURN_ORDER`
+      they fill (the order is the rules' and fixes the order of the players' decisions);
+    - ``declares``: the per-seat flags the bidding gives (``BidResult`` fields, record fields);
+    - ``play(bidding, replay) -> dict``: keyword arguments of `sim.tricks.play_tricks`;
+    - ``nil_bonus(facts, bonus) -> bonus``: the value of each seat's nil, int32[N, P];
+    - ``columns``: the ``hands`` table columns it brings, name -> (default, doc)."""
+
+    key: str
+    section: str
+    in_force: Callable[[object], bool]
+    turn: Mapping[str, Callable] = field(default_factory=dict)
+    declares: tuple[str, ...] = ()
+    play: Callable[[object, bool], dict] | None = None
+    nil_bonus: Callable[[object, np.ndarray], np.ndarray] | None = None
+    columns: Mapping[str, tuple[np.generic, str]] = field(default_factory=dict)

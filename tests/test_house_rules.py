@@ -1,0 +1,146 @@
+"""House rules as plug-ins (issue 19 item 2, `sim.spades.plugin`, `sim.spades.house`): a rule
+that is off runs none of its parts and writes none of its columns; a rule that is on runs each
+of them; what a plug-in declares (its key, its columns, its record fields) reaches the rules, the
+tables, the records and replay from the plug-in alone."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from sim.errors import UserError
+from sim.lineup import Lineup
+from sim.options import load_rules
+from sim.spades import bidding, house, scoring
+from sim.spades import hand as spades_hand
+from sim.spades.game import play_block
+from sim.spades.house import HOUSE_RULES
+from sim.spades.house import nil_in_the_dark as dark_rule
+from sim.spades.records import block_records
+from sim.spades.replay import replay_group
+from sim.spades.rules import SpadesRules
+from sim.spades.tables import BROUGHT, absent_columns, block_tables, written
+from strategies import make_strategy
+
+
+def _caches():
+    for cached in (house.in_force, bidding.turn_steps, spades_hand.pipeline, scoring.parts_for):
+        cached.cache_clear()
+
+
+class Called(Exception):
+    pass
+
+
+def _tripwire(name):
+    def part(*args, **kwargs):
+        raise Called(name)
+    return part
+
+
+@pytest.fixture
+def tripwires(monkeypatch):
+    """nil_in_the_dark's plug-in with every part replaced by one that raises `Called`."""
+    wired = dataclasses.replace(dark_rule.RULE, turn={"in_the_dark": _tripwire("turn")},
+                                play=_tripwire("play"), nil_bonus=_tripwire("nil_bonus"))
+    monkeypatch.setattr(house, "HOUSE_RULES", (wired,))
+    _caches()
+    yield
+    _caches()
+
+
+def _lineup(rules, strategy="random"):
+    return Lineup([make_strategy(strategy)] * rules.players)
+
+
+@pytest.mark.parametrize("preset", ["spades.standard", "spades.six", "spades.cutthroat"])
+def test_a_rule_that_is_off_runs_none_of_its_parts(tripwires, preset):
+    rules = load_rules({"preset": preset}, source="test")
+    assert not rules.nil_in_the_dark
+    result = play_block(rules, _lineup(rules), 7, 0, 200, "hands")  # no part called
+    hands, _ = block_tables(result, 0)
+    assert not any(c.startswith("dark_") for c in written(hands, rules).column_names)
+
+
+@pytest.mark.parametrize("part", ["turn", "play", "nil_bonus"])
+def test_a_rule_that_is_on_runs_each_of_its_parts(monkeypatch, part):
+    """Each part is called under the rule (the others as written): the tripwire of one part
+    fires. The turn step runs when a nil is bid, the play and the score on every hand."""
+    parts = {"turn": {"turn": {"in_the_dark": _tripwire("turn")}},
+             "play": {"play": _tripwire("play")},
+             "nil_bonus": {"nil_bonus": _tripwire("nil_bonus")}}[part]
+    monkeypatch.setattr(house, "HOUSE_RULES", (dataclasses.replace(dark_rule.RULE, **parts),))
+    _caches()
+    try:
+        rules = load_rules({"preset": "spades.standard", "nil_in_the_dark": True}, source="t")
+        with pytest.raises(Called, match=part):
+            play_block(rules, _lineup(rules), 7, 0, 200, "hands")
+    finally:
+        _caches()
+
+
+def test_the_rules_key_is_the_plug_ins_declaration():
+    field = {f.name: f for f in dataclasses.fields(SpadesRules)}["nil_in_the_dark"]
+    assert field.metadata["doc"] == dark_rule.OPTION.metadata["doc"]
+    assert field.default is dark_rule.OPTION.default
+
+
+def test_the_plug_ins_columns_are_brought_by_their_rule():
+    for rule in HOUSE_RULES:
+        for name, (default, _) in rule.columns.items():
+            brought, kept_default, key = BROUGHT[name]
+            assert key == rule.key and kept_default == default and brought is rule.in_force
+    off = load_rules({"preset": "spades.standard"}, source="t")
+    on = load_rules({"preset": "spades.standard", "nil_in_the_dark": True}, source="t")
+    assert {f"dark_{s}" for s in range(4)} <= set(absent_columns(off))
+    assert not {f"dark_{s}" for s in range(4)} & set(absent_columns(on))
+
+
+def _dark_records(n=400):
+    rules = load_rules({"preset": "spades.standard", "nil_in_the_dark": True}, source="t")
+    lineup = Lineup([make_strategy("seed", {"dark_max_estimate": 13.0})] * 4)
+    result = play_block(rules, lineup, 3, 0, n, "hands")
+    return rules, result, list(block_records(result, SimpleNamespace(rules=rules), 0))
+
+
+def test_a_dark_nil_is_in_the_table_the_record_and_scores_as_blind_nil():
+    rules, result, records = _dark_records()
+    hands, _ = block_tables(result, 0)
+    table = written(hands, rules).to_pandas()
+    flags = table[[f"dark_{s}" for s in range(4)]].to_numpy()
+    assert flags.any(), "the seed player with dark_max_estimate 13 plays its nils dark"
+    in_records = np.array([r.get("dark", [False] * 4) for r in records])
+    np.testing.assert_array_equal(in_records, flags)
+    # a nil in the dark is worth blind_nil_bonus (RULES.md §4.4): each side's nil points
+    for row in np.flatnonzero(flags.any(axis=1))[:50]:
+        bids = table.loc[row, [f"bid_{s}" for s in range(4)]].to_numpy()
+        tricks = table.loc[row, [f"tricks_{s}" for s in range(4)]].to_numpy()
+        blind = table.loc[row, [f"blind_{s}" for s in range(4)]].to_numpy()
+        want = np.zeros(2, int)
+        for seat in range(4):
+            if bids[seat] == 0:
+                value = (250 if blind[seat] and flags[row, seat] else rules.blind_nil_bonus
+                         if blind[seat] or flags[row, seat] else rules.nil_bonus)
+                want[seat % 2] += value if tricks[seat] == 0 else -value
+        assert list(table.loc[row, ["nil_0", "nil_1"]]) == list(want)
+
+
+def test_replay_reads_the_plug_ins_record_field_and_refuses_it_without_the_rule():
+    rules, result, records = _dark_records(200)
+    table = written(block_tables(result, 0)[0], rules).to_pandas()
+    points = {(g, h): [a, b] for g, h, a, b in
+              table[["game_id", "hand_no", "points_0", "points_1"]].itertuples(index=False)}
+    dark = [r for r in records if "dark" in r][:5]
+    assert dark
+    members = [(i, i + 1, r) for i, r in enumerate(dark)]
+    replayed = [out for _, out in replay_group(members, rules, "t.jsonl")]
+    assert [o["dark"] for o in replayed] == [r["dark"] for r in dark]
+    assert [o["points"] for o in replayed] == [points[r["game_id"], r["hand_no"]] for r in dark]
+    off = dataclasses.replace(rules, nil_in_the_dark=False)
+    with pytest.raises(UserError, match="'dark' needs nil_in_the_dark = true"):
+        list(replay_group(members, off, "t.jsonl"))
+    json.dumps(replayed)  # plain values
