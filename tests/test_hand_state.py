@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from sim.blocks import stock_groups
+from sim.deal import deal
 from sim.lineup import Lineup
 from sim.options import load_rules
 from sim.spades.dealing import deal_from_order
@@ -166,3 +167,43 @@ def test_a_phase_leaves_the_state_it_was_given_as_it_was(case):
         _same(before, _snapshot(hand))
         assert after is not hand
         hand = after
+
+
+OTHER_GAMES = {"portland": ({"game": "portland"}, "portland"),
+               "portland, dummy": ({"game": "portland", "dummy": True}, "portland"),
+               "norwegian, three players": ({"game": "norwegian", "players": 3}, "norwegian"),
+               "norwegian, classic": ({"preset": "norwegian.classic"}, "norwegian")}
+
+
+@pytest.mark.parametrize("case", sorted(OTHER_GAMES))
+def test_portland_and_norwegian_hands_stop_and_resume_after_any_phase(case):
+    """The same protocol (`sim.phases`) for the other games: a state stopped after any phase and
+    copied (`take` of every row) resumes to the hand the whole pipeline plays."""
+    import importlib
+
+    from sim.phases import Seating as Seat
+
+    table, game = OTHER_GAMES[case]
+    rules = load_rules(table, source="test")
+    module = importlib.import_module(f"sim.{game}.hand")
+    deck = module.deck_for(rules)
+    n = 80
+    dealer = (np.arange(n) % rules.players).astype(np.int8)
+    hands = deal(deck, dealer, rules.players, np.random.default_rng(5))
+    each = 52 // rules.players
+    scores = np.zeros((n, rules.sides if game == "norwegian" else 2), np.int32)
+    held = hands[np.arange(n), dealer]  # the turned-up card: one of the dealer's
+    turn_up = np.argmax((held[:, None] >> np.arange(52, dtype=np.uint64)) & 1, axis=1)
+    start = (module.start_hand(hands, dealer, turn_up.astype(np.int8), scores)
+             if game == "portland" else module.start_hand(hands, dealer, scores))
+    lineup = Lineup([make_strategy("seed", game=game)] * rules.players)
+    phases = module.PHASES
+    whole = module.play_hand(start, Seat(rules, deck, lineup, np.random.default_rng(2)))
+    assert (whole.play.tricks.sum(axis=1) == each).all()
+    for k in range(len(phases) + 1):
+        at = Seat(rules, deck, lineup, np.random.default_rng(2))
+        stopped = module.play_hand(start, at, phases[:k])
+        resumed = module.play_hand(stopped.take(np.arange(n)), at, phases[k:])
+        np.testing.assert_array_equal(resumed.play.plays, whole.play.plays)
+        np.testing.assert_array_equal(resumed.score.points, whole.score.points)
+        np.testing.assert_array_equal(resumed.scores_after, whole.scores_after)

@@ -12,11 +12,11 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from sim import phases
 from sim.errors import UserError
 from sim.lineup import Lineup
 from sim.options import load_rules
 from sim.spades import bidding, house, scoring
-from sim.spades import hand as spades_hand
 from sim.spades.game import play_block
 from sim.spades.house import HOUSE_RULES
 from sim.spades.house import nil_in_the_dark as dark_rule
@@ -28,7 +28,7 @@ from strategies import make_strategy
 
 
 def _caches():
-    for cached in (house.in_force, bidding.turn_steps, spades_hand.pipeline, scoring.parts_for):
+    for cached in (house.in_force, bidding.turn_steps, phases.pipeline, scoring.parts_for):
         cached.cache_clear()
 
 

@@ -3,17 +3,21 @@ led by the grand declarer (classic: by the auction's leader), the score tables."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .. import phases
 from ..cards import Deck, standard_deck
+from ..phases import Phase, Seating
+from ..state import take_rows
 from ..tricks import TrickResult, play_tricks
 from .auction import Auction, hold_auction
 from .rules import NorwegianRules
 from .scoring import HandScore, score
 
-__all__ = ["HandOutcome", "deck_for", "play_hands"]
+__all__ = ["PHASES", "HandOutcome", "NorwegianHand", "deck_for", "play_hand", "play_hands",
+           "start_hand"]
 
 
 def deck_for(rules: NorwegianRules) -> Deck:
@@ -25,27 +29,76 @@ def _any_lead(hand, trumped):
 
 
 @dataclass(frozen=True, eq=False)
-class HandOutcome:
-    """The auction, play and score of a batch of hands; ``scores_after``: int32[N, sides]."""
+class NorwegianHand:
+    """The state of a batch of Norwegian hands (struct of arrays, batch axis first). Given at
+    the start (`start_hand`): ``hands`` uint64[N, P] the dealt cards, ``dealer`` int8[N],
+    ``scores`` int32[N, sides] before the hand. Filled in by the phases (`PHASES`): the
+    ``auction`` (declarations, contract, declarer, leader), ``play``, ``score``."""
 
-    auction: Auction
-    play: TrickResult
-    score: HandScore
-    scores_after: np.ndarray
+    hands: np.ndarray
+    dealer: np.ndarray
+    scores: np.ndarray
+    auction: Auction | None = None
+    play: TrickResult | None = None
+    score: HandScore | None = None
+
+    @property
+    def n(self) -> int:
+        return self.hands.shape[0]
+
+    def take(self, rows) -> NorwegianHand:
+        """The state of the rows ``rows`` (a copy)."""
+        return take_rows(self, np.asarray(rows), self.n)
+
+    @property
+    def scores_after(self) -> np.ndarray:
+        """int32[N, sides]: the scores after the hand (once scored)."""
+        return self.scores + self.score.points
+
+
+HandOutcome = NorwegianHand  # a state whose phases have all run
+
+
+def start_hand(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray) -> NorwegianHand:
+    return NorwegianHand(hands=hands, dealer=dealer, scores=scores)
+
+
+def _declare(hand: NorwegianHand, at: Seating) -> NorwegianHand:
+    """The declarations or the auction (RULES.md §2, `sim.norwegian.auction`)."""
+    auction = hold_auction(hand.hands, hand.dealer, hand.scores, at.lineup, at.rules, at.rng,
+                           at.deck)
+    return replace(hand, auction=auction)
+
+
+def _play(hand: NorwegianHand, at: Seating) -> NorwegianHand:
+    """No trumps: a card not of the led suit never wins; the auction's leader leads."""
+    a = hand.auction
+    context = dict(scores=hand.scores, rules=at.rules, declarations=a.declarations,
+                   contract=a.contract, declarer=a.declarer, grand_player=a.grand_player)
+    no_trump = np.zeros(hand.n, dtype=np.uint64)
+    play = play_tricks(hand.hands, a.leader, no_trump, at.deck, _any_lead, at.lineup, at.rng,
+                       context)
+    return replace(hand, play=play)
+
+
+def _score(hand: NorwegianHand, at: Seating) -> NorwegianHand:
+    """The score tables (RULES.md §2, `sim.norwegian.scoring`)."""
+    return replace(hand, score=score(hand.auction, hand.play.tricks, at.rules))
+
+
+PHASES = (Phase("declare", _declare), Phase("play", _play), Phase("score", _score))
+
+
+def play_hand(hand: NorwegianHand, at: Seating, steps: tuple[Phase, ...] | None = None
+              ) -> NorwegianHand:
+    """Run ``steps`` (default: every phase) over a state (`sim.phases.play_hand`)."""
+    steps = phases.pipeline(PHASES, at.rules, at.replay) if steps is None else steps
+    return phases.play_hand(hand, at, steps)
 
 
 def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, lineup,
                rules: NorwegianRules, rng: np.random.Generator,
-               deck: Deck | None = None) -> HandOutcome:
-    """hands: uint64[N, P] dealt cards; dealer: int8[N]; scores: int32[N, sides] before the
-    hand. There are no trumps: a card not of the led suit never wins."""
-    deck = deck or deck_for(rules)
-    auction = hold_auction(hands, dealer, scores, lineup, rules, rng, deck)
-    context = dict(scores=scores, rules=rules, declarations=auction.declarations,
-                   contract=auction.contract, declarer=auction.declarer,
-                   grand_player=auction.grand_player)
-    no_trump = np.zeros(hands.shape[0], dtype=np.uint64)
-    play = play_tricks(hands, auction.leader, no_trump, deck, _any_lead, lineup, rng, context)
-    points = score(auction, play.tricks, rules)
-    return HandOutcome(auction=auction, play=play, score=points,
-                       scores_after=scores + points.points)
+               deck: Deck | None = None) -> NorwegianHand:
+    """A batch of hands from the deal to the score: `start_hand` and `play_hand`."""
+    return play_hand(start_hand(hands, dealer, scores),
+                     Seating(rules, deck or deck_for(rules), lineup, rng))

@@ -3,17 +3,21 @@ elder hand leads, 13 tricks, tricks over the book and honours."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .. import phases
 from ..cards import BIT, RANKS, Deck, popcount, standard_deck
 from ..lineup import Lineup
+from ..phases import Phase, Seating
+from ..state import take_rows
 from ..tricks import TrickResult, play_tricks
 from .rules import PortlandRules
 from .scoring import HandScore, score_hands
 
-__all__ = ["HandOutcome", "deck_for", "honours_held", "play_hands", "trump_of"]
+__all__ = ["PHASES", "HandOutcome", "PortlandHand", "deck_for", "honours_held", "play_hand",
+           "play_hands", "start_hand", "trump_of"]
 
 DUMMY = 3  # the dummy's seat in dummy whist; its partner, seat 1, plays it
 
@@ -45,32 +49,83 @@ def _any_lead(hand, trumped):
 
 
 @dataclass(frozen=True, eq=False)
-class HandOutcome:
-    """The play and the score of a batch of hands; ``trump``: int8[N] (-1 = none), ``honours``:
-    int8[N, 2] held per side, ``scores_after``: int32[N, 2]."""
+class PortlandHand:
+    """The state of a batch of Portland hands (struct of arrays, batch axis first). Given at the
+    start (`start_hand`): ``hands`` uint64[N, 4] the dealt cards, ``dealer`` int8[N],
+    ``turn_up`` int8[N] the slot of the dealer's last card, turned up and public (it stays in
+    his hand), ``scores`` int32[N, 2] before the hand. Filled in by the phases (`PHASES`):
+    ``trump`` int8[N] (-1 = none) and ``honours`` int8[N, 2] held per side, ``play``,
+    ``score``."""
 
-    trump: np.ndarray
-    honours: np.ndarray
-    play: TrickResult
-    score: HandScore
-    scores_after: np.ndarray
+    hands: np.ndarray
+    dealer: np.ndarray
+    turn_up: np.ndarray
+    scores: np.ndarray
+    trump: np.ndarray | None = None
+    honours: np.ndarray | None = None
+    play: TrickResult | None = None
+    score: HandScore | None = None
+
+    @property
+    def n(self) -> int:
+        return self.hands.shape[0]
+
+    def take(self, rows) -> PortlandHand:
+        """The state of the rows ``rows`` (a copy)."""
+        return take_rows(self, np.asarray(rows), self.n)
+
+    @property
+    def scores_after(self) -> np.ndarray:
+        """int32[N, 2]: the scores after the hand (once scored)."""
+        return self.scores + self.score.points
+
+
+HandOutcome = PortlandHand  # a state whose phases have all run
+
+
+def start_hand(hands: np.ndarray, dealer: np.ndarray, turn_up: np.ndarray,
+               scores: np.ndarray) -> PortlandHand:
+    return PortlandHand(hands=hands, dealer=dealer, turn_up=turn_up, scores=scores)
+
+
+def _trump(hand: PortlandHand, at: Seating) -> PortlandHand:
+    """RULES.md §1 ``trump``: the turned-up card's suit (or none), and the honours of it each
+    side holds."""
+    trump = trump_of(hand.turn_up, at.deck, at.rules)
+    return replace(hand, trump=trump, honours=honours_held(hand.hands, trump, at.deck))
+
+
+def _play(hand: PortlandHand, at: Seating) -> PortlandHand:
+    """Elder hand (left of the dealer) leads; any card may be led; under ``dummy`` seat 3 is
+    played by its partner, seat 1 (RULES.md §1)."""
+    rules, deck, lineup = at.rules, at.deck, at.lineup
+    trump = np.where(hand.trump >= 0, deck.suit_masks[np.maximum(hand.trump, 0)], np.uint64(0))
+    context = dict(scores=hand.scores, rules=rules, turn_up=BIT[hand.turn_up])
+    if rules.dummy:
+        lineup = Lineup([*lineup.strategies[:3], lineup.strategies[1]])
+    play = play_tricks(hand.hands, (hand.dealer + 1) % 4, trump, deck, _any_lead, lineup, at.rng,
+                       context, dummy=DUMMY if rules.dummy else None)
+    return replace(hand, play=play)
+
+
+def _score(hand: PortlandHand, at: Seating) -> PortlandHand:
+    """Tricks over the book and honours (RULES.md §1, `sim.portland.scoring`)."""
+    return replace(hand, score=score_hands(hand.play.tricks, hand.honours, hand.scores, at.rules))
+
+
+PHASES = (Phase("trump", _trump), Phase("play", _play), Phase("score", _score))
+
+
+def play_hand(hand: PortlandHand, at: Seating, steps: tuple[Phase, ...] | None = None
+              ) -> PortlandHand:
+    """Run ``steps`` (default: every phase) over a state (`sim.phases.play_hand`)."""
+    steps = phases.pipeline(PHASES, at.rules, at.replay) if steps is None else steps
+    return phases.play_hand(hand, at, steps)
 
 
 def play_hands(hands: np.ndarray, dealer: np.ndarray, turn_up: np.ndarray, scores: np.ndarray,
                lineup, rules: PortlandRules, rng: np.random.Generator,
-               deck: Deck | None = None) -> HandOutcome:
-    """hands: uint64[N, 4] dealt cards; dealer: int8[N]; turn_up: int8[N] the slot of the
-    dealer's last card, turned up and public (it stays in the dealer's hand); scores: int32[N, 2]
-    before the hand. Elder hand (left of the dealer) leads; any card may be led."""
-    deck = deck or deck_for(rules)
-    trump_suit = trump_of(turn_up, deck, rules)
-    trump = np.where(trump_suit >= 0, deck.suit_masks[np.maximum(trump_suit, 0)], np.uint64(0))
-    context = dict(scores=scores, rules=rules, turn_up=BIT[turn_up])
-    if rules.dummy:  # seat 3 is the dummy, played by its partner seat 1 (RULES.md §1 `dummy`)
-        lineup = Lineup([*lineup.strategies[:3], lineup.strategies[1]])
-    play = play_tricks(hands, (dealer + 1) % 4, trump, deck, _any_lead, lineup, rng, context,
-                       dummy=DUMMY if rules.dummy else None)
-    honours = honours_held(hands, trump_suit, deck)
-    score = score_hands(play.tricks, honours, scores, rules)
-    return HandOutcome(trump=trump_suit, honours=honours, play=play, score=score,
-                       scores_after=scores + score.points)
+               deck: Deck | None = None) -> PortlandHand:
+    """A batch of hands from the deal to the score: `start_hand` and `play_hand`."""
+    return play_hand(start_hand(hands, dealer, turn_up, scores),
+                     Seating(rules, deck or deck_for(rules), lineup, rng))

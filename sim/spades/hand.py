@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .. import phases
 from ..cards import CLUBS, SPADES, U64, Deck, lowest_bit, pick
+from ..phases import Phase, Seating
 from ..state import take_rows
 from ..tricks import TrickResult, play_tricks
 from . import house
@@ -182,20 +183,6 @@ def start_hand(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
                       reveals=Reveals.none(n) if reveals is None else reveals)
 
 
-@dataclass(frozen=True)
-class Seating:
-    """What the phases of a block share and do not change: the rules, the card layout, the
-    players (``lineup``) and the block's random generator; ``replay``: the decisions come from a
-    record, which also gives the kitty, the passing's outcome, the cancel card and the reveals
-    (their phases do not run) and the cards of a nil in the dark."""
-
-    rules: SpadesRules
-    deck: Deck
-    lineup: object
-    rng: np.random.Generator
-    replay: bool = False
-
-
 # -- the phases (RULES.md §3, §4.1-4.6), in the order a hand runs them ------------------------
 
 def _kitty_before_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
@@ -277,17 +264,6 @@ def _score(hand: SpadesHand, at: Seating) -> SpadesHand:
     return replace(hand, score=score)
 
 
-@dataclass(frozen=True)
-class Phase:
-    """One step of a hand: its function, the rules under which it runs (``runs``), and whether
-    it also runs when a record is replayed (``replayed``: its outcome is not in the record)."""
-
-    name: str
-    step: Callable[[SpadesHand, Seating], SpadesHand]
-    runs: Callable[[SpadesRules], bool] = lambda rules: True
-    replayed: bool = True
-
-
 def _passes_when(when: str) -> Callable[[SpadesRules], bool]:
     return lambda r: (r.pass_cards is not None and r.pass_when == when
                       or when == "after_bid" and r.nil_pass is not None)
@@ -311,21 +287,16 @@ PHASES = (
 )
 
 
-@functools.cache
 def pipeline(rules: SpadesRules, replay: bool = False) -> tuple[Phase, ...]:
-    """The phases a hand under ``rules`` runs (a rule that is off adds none); ``replay``: those
-    a record's decisions are fed into."""
-    return tuple(p for p in PHASES if p.runs(rules) and (p.replayed or not replay))
+    """The phases of `PHASES` a hand under ``rules`` runs (`sim.phases.pipeline`)."""
+    return phases.pipeline(PHASES, rules, replay)
 
 
-def play_hand(hand: SpadesHand, at: Seating, phases: tuple[Phase, ...] | None = None
+def play_hand(hand: SpadesHand, at: Seating, steps: tuple[Phase, ...] | None = None
               ) -> SpadesHand:
-    """Run ``phases`` (default: the `pipeline` of ``at``'s rules) over a state. A state stopped
-    after some phases resumes with the rest: ``play_hand(play_hand(h, at, p[:k]), at, p[k:])``
-    is ``play_hand(h, at, p)`` when ``at.rng`` is in the same state."""
-    for phase in pipeline(at.rules, at.replay) if phases is None else phases:
-        hand = phase.step(hand, at)
-    return hand
+    """Run ``steps`` (default: the `pipeline` of ``at``'s rules) over a state
+    (`sim.phases.play_hand`: a state stopped after some phases resumes with the rest)."""
+    return phases.play_hand(hand, at, pipeline(at.rules, at.replay) if steps is None else steps)
 
 
 def _passes(when: str, hand: SpadesHand, at: Seating, context: dict) -> SpadesHand:
