@@ -1,0 +1,236 @@
+"""The invariants every game shares (STYLE.md practice 11's first layer, as pgx's api_test): each
+is a function of a `Run` that raises AssertionError naming the hand at fault.
+
+* `check_tables`: the tables hold exactly the columns docs/SCHEMA.md declares for the game at
+  this table (P seats, S sides), each of its declared type, one row per hand (per game);
+* `check_deals`: every seat dealt the same number of cards, each a card of the rules' deck and
+  none more often than the deck holds it (two decks: twice); the records name the dealt cards;
+* `check_records`: each record is its table row (game, hand number, dealer, the game's own
+  fields), and every card a seat holds at the start of play is played exactly once;
+* `check_tricks`: the seats' tricks add up to the tricks of the hand, dead tricks aside;
+* `check_play`: card j of a trick is played by seat leader + j from the cards it still holds, each
+  trick's winner (as the replay finds it) leads the next (a dead trick's leader leads again), and
+  the winners' tally is the table's tricks;
+* `check_scores`: hands mode: every hand from 0-0 its own game, the dealer rotating; games mode:
+  hands 1..n, the dealer moving one seat left, each hand's ``before`` the previous hand's
+  ``after`` (scores, and what else the game carries), and score after = score before + points;
+* `check_game_ends`: each game ends at the first hand after which the game's rules (its scalar
+  reference) say it is over, and its ``games`` row holds the last hand's scores and its winner;
+* `check_replay`: the records replay (``sim.replay``) to the table's tricks, points, score parts
+  and scores exactly, and keep every field they were given.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from sim.games import game_of
+
+from .core import Run
+from .schema import documented_columns
+
+__all__ = ["CHECKS", "check_deals", "check_game_ends", "check_invariants", "check_play",
+           "check_records", "check_replay", "check_scores", "check_tables", "check_tricks"]
+
+
+def _deck(run: Run):
+    return game_of(run.rules).deck_for(run.rules)
+
+
+def _names(deck, mask, twice=0) -> list[str]:
+    """The cards of a bitboard (a card of ``twice`` named twice)."""
+    both = int(twice)
+    return [n for n in deck.names_of(int(mask)) for _ in range(1 + (both >> deck.bit_of(n) & 1))]
+
+
+def _where(run: Run, i: int) -> str:
+    rec = run.records[i]
+    return (f"{run.rules.game}/{run.strategy}/{run.mode} row {i} (game {rec['game_id']}, hand "
+            f"{rec['hand_no']})")
+
+
+def check_tables(run: Run) -> None:
+    players, sides = run.players, run.sides
+    h = len(run)
+    assert h > 0, "no hands"
+    for name, table, rows in (("hands", run.tables[0], h),
+                              ("games", run.tables[1], run.size)):
+        if table is None:
+            assert name == "games" and run.mode == "hands", f"no {name} table"
+            continue
+        assert run.mode == "games" or name == "hands", "a games table in hands mode"
+        want = documented_columns(run.rules.game, name, players, sides, cell=False)
+        got = {f.name: str(f.type) for f in table.schema}
+        assert set(got) == set(want), (
+            f"{name}: undocumented {sorted(set(got) - set(want))}, "
+            f"missing {sorted(set(want) - set(got))}")
+        wrong = {c: (got[c], t) for c, t in want.items() if t is not None and got[c] != t}
+        assert not wrong, f"{name}: column types (written, documented) {wrong}"
+        assert table.num_rows == rows, f"{name}: {table.num_rows} rows, not {rows}"
+    if run.games is not None:
+        assert run.games["game_id"].tolist() == list(range(run.size))
+
+
+def check_deals(run: Run) -> None:
+    deck = _deck(run)
+    players = run.players
+    twice = [run.hands.get(f"twice_{s}") for s in range(players)]
+    for i in range(len(run)):
+        where = _where(run, i)
+        dealt = [_names(deck, run.hands[f"hand_{s}"][i], 0 if twice[s] is None else twice[s][i])
+                 for s in range(players)]
+        assert len({len(d) for d in dealt}) == 1, f"{where}: dealt {[len(d) for d in dealt]}"
+        every = Counter(c for d in dealt for c in d)
+        assert all(every[c] <= deck.copies for c in every), f"{where}: a card dealt too often"
+        assert all(c for c in every), f"{where}: a slot that is no card dealt"
+        rec = run.records[i]
+        if not run.game.hands_changed(rec):
+            assert [Counter(h) for h in rec["hands"]] == [Counter(d) for d in dealt], (
+                f"{where}: the record's hands are not the dealt cards")
+
+
+def check_records(run: Run) -> None:
+    for i, rec in enumerate(run.records):
+        where = _where(run, i)
+        for key in ("game_id", "hand_no", "dealer"):
+            assert rec[key] == int(run.hands[key][i]), f"{where}: {key}"
+        held = Counter(c for h in rec["hands"] for c in h)
+        assert Counter(rec["plays"]) == held, f"{where}: the cards held are not those played"
+        assert len({len(h) for h in rec["hands"]}) == 1, f"{where}: hands of different sizes"
+        run.game.check_record(run, i, where)
+
+
+def _extra(run: Run, i: int) -> list[int]:
+    extra = [0] * run.players
+    for seat, n in run.game.extra_tricks(run, i).items():
+        extra[seat] += n
+    return extra
+
+
+def check_tricks(run: Run) -> None:
+    tricks = run.tricks
+    dead = run.hands.get("dead_tricks", np.zeros(len(run), np.int8))
+    assert (tricks >= 0).all(), "a negative trick count"
+    for i, rec in enumerate(run.records):
+        per_hand = len(rec["plays"]) // run.players
+        total = int(tricks[i].sum()) + int(dead[i])
+        assert total == per_hand + sum(_extra(run, i)), (
+            f"{_where(run, i)}: {tricks[i].tolist()} and {int(dead[i])} dead, "
+            f"{per_hand} tricks played")
+
+
+def check_play(run: Run) -> None:
+    players = run.players
+    dead = run.hands.get("dead_tricks")
+    for i, (rec, out) in enumerate(zip(run.records, run.replayed, strict=True)):
+        where = _where(run, i)
+        plays, winners = rec["plays"], out["winners"]
+        assert len(winners) * players == len(plays), f"{where}: {len(winners)} winners"
+        first = run.game.first_leader(run, i)
+        leaders = ([first] if first is not None else
+                   [s for s in range(players) if plays[0] in rec["hands"][s]])
+        errors = [_walk(rec["hands"], plays, winners, lead, players) for lead in leaders]
+        assert None in errors, f"{where}: {errors}"
+        tally = np.bincount([w for w in winners if w is not None], minlength=players)
+        assert (tally + _extra(run, i)).tolist() == run.tricks[i].tolist(), (
+            f"{where}: winners {winners}, tricks {run.tricks[i].tolist()}")
+        nobody = winners.count(None)
+        assert nobody == (0 if dead is None else int(dead[i])), f"{where}: {nobody} dead tricks"
+
+
+def _walk(hands, plays, winners, leader, players) -> str | None:
+    """Follow the play: each card from the hand of the seat whose turn it is; None if it
+    holds, else what went wrong."""
+    held = [list(h) for h in hands]
+    for t, won in enumerate(winners):
+        for j, card in enumerate(plays[t * players:(t + 1) * players]):
+            seat = (leader + j) % players
+            if card not in held[seat]:
+                return f"trick {t + 1}: {card} is not seat {seat}'s (leader {leader})"
+            held[seat].remove(card)
+        leader = leader if won is None else won
+    return None
+
+
+def check_scores(run: Run) -> None:
+    players = run.players
+    dealer = run.hands["dealer"].astype(int)
+    first = run.game.first_dealer(run.rules, players)
+    before = run.scores_before
+    assert (before + run.points == run.scores_after).all(), "score after != before + points"
+    if run.mode == "hands":
+        assert (run.hands["hand_no"] == 1).all(), "hands mode: a hand other than the first"
+        assert run.hands["game_id"].tolist() == list(range(len(run))), "hands mode: game ids"
+        assert dealer.tolist() == [(first + run.hand_offset + i) % players
+                                   for i in range(len(run))], "hands mode: the dealers"
+        for i, rec in enumerate(run.records):
+            carried = run.game.carried(rec)
+            assert not any(any(v) for v in carried.values()), f"{_where(run, i)}: not from 0-0"
+        return
+    for g, rows in run.game_rows().items():
+        where = f"{run.rules.game}/{run.strategy}/games game {g}"
+        assert run.hands["hand_no"][rows].tolist() == list(range(1, len(rows) + 1)), where
+        assert dealer[rows].tolist() == [(first + k) % players for k in range(len(rows))], (
+            f"{where}: dealers {dealer[rows].tolist()}")
+        game_no = run.hands.get("game_no")
+        previous = None
+        for k, i in enumerate(rows):
+            carried = run.game.carried(run.records[i])
+            new = previous is None or (game_no is not None and game_no[i] != game_no[previous])
+            for prefix, values in carried.items():
+                want = ([0] * len(values) if new else
+                        [int(run.hands[f"{prefix}_{s}"][previous]) for s in range(len(values))])
+                assert list(values) == want, f"{where} hand {k + 1}: {prefix} before {values}"
+            previous = i
+
+
+def check_game_ends(run: Run) -> None:
+    if run.mode == "hands":
+        assert run.games is None
+        return
+    games = run.games
+    rows_of = run.game_rows()
+    assert sorted(rows_of) == list(range(run.size)), "a game without hands"
+    for g, rows in rows_of.items():
+        where = f"{run.rules.game}/{run.strategy}/games game {g}"
+        assert int(games["n_hands"][g]) == len(rows), f"{where}: n_hands"
+        last = rows[-1]
+        for column in games:  # score_<side>, Spades' bags_<side>: the last hand's
+            if column != "game_id" and column in run.hands:
+                assert int(games[column][g]) == int(run.hands[column][last]), f"{where}: {column}"
+        run.game.game_ends(run, rows, where)
+
+
+def check_replay(run: Run) -> None:
+    for i, (rec, out) in enumerate(zip(run.records, run.replayed, strict=True)):
+        where = _where(run, i)
+        assert {k: out[k] for k in rec} == rec, f"{where}: the replay changed its input"
+        mine, theirs = {}, {}
+        for key, prefix in (("tricks", "tricks"), ("points", "points"), ("honours", "honours")):
+            if key in out:
+                theirs[prefix] = out[key]
+                mine[prefix] = [int(run.hands[f"{prefix}_{k}"][i]) for k in range(len(out[key]))]
+        for key, values in out["after"].items():
+            prefix = {"scores": "score"}.get(key, key)
+            theirs[prefix] = values
+            mine[prefix] = [int(run.hands[f"{prefix}_{k}"][i]) for k in range(len(values))]
+        for part, values in out.get("components", {}).items():
+            if f"{part}_0" in run.hands:
+                theirs[part] = values
+                mine[part] = [int(run.hands[f"{part}_{k}"][i]) for k in range(len(values))]
+        for column, value in run.game.replay_columns(out).items():
+            theirs[column] = value
+            mine[column] = run.hands[column][i].item()
+        assert mine == theirs, f"{where}: table {mine}\n  replay {theirs}"
+
+
+CHECKS = (check_tables, check_deals, check_records, check_tricks, check_play, check_scores,
+          check_game_ends, check_replay)
+
+
+def check_invariants(run: Run) -> None:
+    """Every shared invariant (`CHECKS`) on one run."""
+    for check in CHECKS:
+        check(run)
