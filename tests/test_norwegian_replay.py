@@ -17,14 +17,10 @@ import pandas as pd
 import polars as pl
 import pytest
 
+import reference_norwegian as ref
 from sim.replay import replay_records
 from whistlab.cli import main
 from whistlab.experiment import build_experiment
-
-try:
-    from tests import reference_norwegian as ref
-except ImportError:  # pytest run from tests/
-    import reference_norwegian as ref
 
 SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "SCHEMA.md"
 TYPES = {"bool": pl.Boolean, "int8": pl.Int8, "int16": pl.Int16, "int32": pl.Int32,
