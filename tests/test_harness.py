@@ -27,6 +27,7 @@ from harness.invariants import (
     check_deals,
     check_game_ends,
     check_play,
+    check_points,
     check_records,
     check_replay,
     check_scores,
@@ -209,6 +210,16 @@ def test_a_wrong_score_part_fails_check_replay(name, mode):
 
 
 @pytest.mark.parametrize(("name", "mode"), CASES)
+def test_points_not_their_parts_fail_check_points(name, mode):
+    run = run_of(name, mode)
+    if run.game.components:
+        fails(check_points, with_column(run, "points_0", lambda v: v + 1), "sum of the parts")
+    replayed = copy.deepcopy(run.replayed)
+    replayed[0]["points"][0] += 1
+    fails(check_points, altered(run, replayed=replayed), "replayed points")
+
+
+@pytest.mark.parametrize(("name", "mode"), CASES)
 def test_a_wrong_point_fails_the_reference_comparison(name, mode):
     run = run_of(name, mode)
     with pytest.raises(AssertionError):
@@ -218,7 +229,7 @@ def test_a_wrong_point_fails_the_reference_comparison(name, mode):
 def test_every_check_is_shown_to_fail():
     """Each invariant of `CHECKS` has a test above that corrupts a run for it."""
     shown = {check_tables, check_deals, check_records, check_tricks, check_play, check_scores,
-             check_game_ends, check_replay}
+             check_game_ends, check_replay, check_points}
     assert set(CHECKS) == shown
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -117,6 +117,7 @@ class Run:
     tables: tuple
     result: object = None
     spy: object = None
+    _columns: dict = field(init=False, repr=False, default_factory=dict)  # by_seat, by_side
 
     @property
     def game(self) -> Game:
@@ -145,13 +146,19 @@ class Run:
     def sides(self) -> int:
         return self.count("points")
 
+    def _stacked(self, name: str, n: int) -> np.ndarray:
+        if (name, n) not in self._columns:
+            self._columns[name, n] = np.stack([self.hands[f"{name}_{k}"] for k in range(n)],
+                                              axis=1)
+        return self._columns[name, n]
+
     def by_seat(self, name: str) -> np.ndarray:
-        """Column ``<name>_<seat>`` of every seat: array[H, P]."""
-        return np.stack([self.hands[f"{name}_{s}"] for s in range(self.players)], axis=1)
+        """Column ``<name>_<seat>`` of every seat: array[H, P] (do not write into it)."""
+        return self._stacked(name, self.players)
 
     def by_side(self, name: str) -> np.ndarray:
-        """Column ``<name>_<side>`` of every side: array[H, S]."""
-        return np.stack([self.hands[f"{name}_{s}"] for s in range(self.sides)], axis=1)
+        """Column ``<name>_<side>`` of every side: array[H, S] (do not write into it)."""
+        return self._stacked(name, self.sides)
 
     @property
     def tricks(self) -> np.ndarray:

@@ -17,12 +17,11 @@ is a function of a `Run` that raises AssertionError naming the hand at fault.
 * `check_game_ends`: each game ends at the first hand after which the game's rules (its scalar
   reference) say it is over, and its ``games`` row holds the last hand's scores and its winner;
 * `check_replay`: the records replay (``sim.replay``) to the table's tricks, points, score parts
-  and scores exactly, and keep every field they were given.
+  and scores exactly, and keep every field they were given;
+* `check_points`: a hand's points are the sum of its score parts, in the table and the replay.
 """
 
 from __future__ import annotations
-
-from collections import Counter
 
 import numpy as np
 
@@ -32,17 +31,22 @@ from .core import Run
 from .schema import documented_columns
 
 __all__ = ["CHECKS", "check_deals", "check_game_ends", "check_invariants", "check_play",
-           "check_records", "check_replay", "check_scores", "check_tables", "check_tricks"]
+           "check_points", "check_records", "check_replay", "check_scores", "check_tables",
+           "check_tricks"]
 
 
 def _deck(run: Run):
     return game_of(run.rules).deck_for(run.rules)
 
 
-def _names(deck, mask, twice=0) -> list[str]:
-    """The cards of a bitboard (a card of ``twice`` named twice)."""
-    both = int(twice)
-    return [n for n in deck.names_of(int(mask)) for _ in range(1 + (both >> deck.bit_of(n) & 1))]
+def _masks(deck, cards: list[str]) -> tuple[int, int]:
+    """The bitboard of named cards and the bitboard of those named twice (two decks)."""
+    held = twice = 0
+    for card in cards:
+        bit = 1 << deck.bit_of(card)
+        twice |= held & bit
+        held |= bit
+    return held, twice
 
 
 def _where(run: Run, i: int) -> str:
@@ -76,19 +80,22 @@ def check_tables(run: Run) -> None:
 def check_deals(run: Run) -> None:
     deck = _deck(run)
     players = run.players
-    twice = [run.hands.get(f"twice_{s}") for s in range(players)]
-    for i in range(len(run)):
-        where = _where(run, i)
-        dealt = [_names(deck, run.hands[f"hand_{s}"][i], 0 if twice[s] is None else twice[s][i])
-                 for s in range(players)]
-        assert len({len(d) for d in dealt}) == 1, f"{where}: dealt {[len(d) for d in dealt]}"
-        every = Counter(c for d in dealt for c in d)
-        assert all(every[c] <= deck.copies for c in every), f"{where}: a card dealt too often"
-        assert all(c for c in every), f"{where}: a slot that is no card dealt"
-        rec = run.records[i]
+    hands = run.by_seat("hand")
+    twice = run.by_seat("twice") if "twice_0" in run.hands else np.zeros_like(hands)
+    assert not (twice & ~hands).any(), "a card held twice that is not held"
+    count = np.bitwise_count(hands) + np.bitwise_count(twice)  # cards dealt per seat
+    assert (count == count[:, :1]).all(), f"seats dealt different numbers: {count[0].tolist()}"
+    # how often each card is dealt: bits of every seat's hand and twice-held cards, added up
+    bits = np.unpackbits(np.concatenate([hands, twice], axis=1).view(np.uint8), axis=1,
+                         bitorder="little").reshape(len(run), 2 * players, 64).sum(axis=1)
+    assert (bits <= deck.copies).all(), "a card dealt more often than the deck holds it"
+    slots = np.flatnonzero(bits.any(axis=0))
+    assert all(deck.names[b] for b in slots), "a slot that is no card dealt"
+    for i, rec in enumerate(run.records):
         if not run.game.hands_changed(rec):
-            assert [Counter(h) for h in rec["hands"]] == [Counter(d) for d in dealt], (
-                f"{where}: the record's hands are not the dealt cards")
+            named = [_masks(deck, h) for h in rec["hands"]]
+            assert named == list(zip(hands[i].tolist(), twice[i].tolist(), strict=True)), (
+                f"{_where(run, i)}: the record's hands are not the dealt cards")
 
 
 def check_records(run: Run) -> None:
@@ -96,8 +103,8 @@ def check_records(run: Run) -> None:
         where = _where(run, i)
         for key in ("game_id", "hand_no", "dealer"):
             assert rec[key] == int(run.hands[key][i]), f"{where}: {key}"
-        held = Counter(c for h in rec["hands"] for c in h)
-        assert Counter(rec["plays"]) == held, f"{where}: the cards held are not those played"
+        held = sorted(c for h in rec["hands"] for c in h)
+        assert sorted(rec["plays"]) == held, f"{where}: the cards held are not those played"
         assert len({len(h) for h in rec["hands"]}) == 1, f"{where}: hands of different sizes"
         run.game.check_record(run, i, where)
 
@@ -226,8 +233,18 @@ def check_replay(run: Run) -> None:
         assert mine == theirs, f"{where}: table {mine}\n  replay {theirs}"
 
 
+def check_points(run: Run) -> None:
+    parts = run.components  # the parts the table holds (Spades' seven, Portland's two)
+    if parts:
+        assert (sum(parts.values()) == run.points).all(), "points are not the sum of the parts"
+    for i, out in enumerate(run.replayed):
+        replayed = list(out["components"].values())
+        assert [sum(p) for p in zip(*replayed, strict=True)] == out["points"], (
+            f"{_where(run, i)}: replayed points {out['points']}, parts {out['components']}")
+
+
 CHECKS = (check_tables, check_deals, check_records, check_tricks, check_play, check_scores,
-          check_game_ends, check_replay)
+          check_game_ends, check_replay, check_points)
 
 
 def check_invariants(run: Run) -> None:

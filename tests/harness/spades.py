@@ -15,6 +15,7 @@ of the game (docs/SCHEMA.md ``hand_<seat>``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -43,6 +44,11 @@ def ref_rules(rules) -> dict:
     """Our rules value as the reference's rules dict. Keys the reference does not implement yet
     are left out, and must be at their default (off): a conformance run with such a key on fails
     here rather than compare against a reference that ignores it."""
+    return dict(_ref_rules(rules))
+
+
+@functools.cache
+def _ref_rules(rules) -> dict:
     out = rules_to_dict(rules)
     assert out.pop("game") == "spades"
     known = set(ref.resolve_rules(None))

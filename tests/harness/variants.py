@@ -91,8 +91,7 @@ def bounded(max_hands: dict | int | None = None, mercy: dict | None = None,
 
 PRESET_TABLE = Table(
     variants=dict(PRESETS), seed=1919, strategies="all",
-    sizes=lambda rules, mode, strategy: 32 if mode == "hands" else (
-        3 if rules.game == "norwegian" and strategy == "random" else 6))
+    sizes=lambda rules, mode, strategy: 32 if mode == "hands" else 3)
 
 # --- Spades: the section 3 presets and variants (four players, one deck without jokers) ---------
 
