@@ -245,6 +245,7 @@ def test_the_schema_reader_reads_every_game():
     games = documented_columns("portland", "games")
     assert games["score_0"] == "int32" and games["games_won_1"] is None  # named, not typed
     assert "rubber" not in games
+    assert documented_columns("spades", "yardstick")["dd_tricks_1"] == "int8"
     norwegian = documented_columns("norwegian", "hands", 3, 3, cell=False)
     assert norwegian["declaration_2"] == "int8" and "variant" not in norwegian
     assert not any("<" in c for c in (*spades, *portland, *norwegian))

@@ -4,7 +4,8 @@ that the doc and the code cannot drift.
 Spades has its own sections (``## `hands```, ``## `games```); Portland and Norwegian whist have
 one section each (``## Portland whist``, ``## Norwegian whist``) holding a ``hands`` table and a
 ``games`` table or sentence; a row naming several columns "as for Spades" takes their types from
-the Spades sections. ``<seat>`` expands to 0..P-1 and ``<side>`` to 0..S-1.
+the Spades sections; ``yardstick`` has a section of its own. ``<seat>`` expands to 0..P-1 and
+``<side>`` to 0..S-1.
 """
 
 from __future__ import annotations
@@ -53,13 +54,14 @@ def _expand(columns: dict[str, str | None], players: int, sides: int) -> dict[st
 def documented_columns(game: str, table: str, players: int = 4, sides: int = 2,
                        cell: bool = True) -> dict[str, str | None]:
     """Column -> type name (``int8``, ``uint64``, ``bool``, ``string`` ...) of ``table``
-    (``hands`` or ``games``) of ``game`` at a table of ``players`` seats and ``sides`` sides,
-    in the document's order; None where the document names a column without its type.
+    (``hands`` or ``games`` of ``game``, or a table of its own such as ``yardstick``) at a
+    table of ``players`` seats and ``sides`` sides, in the document's order; None where the
+    document names a column without its type.
     ``cell = False`` leaves out the cell columns the runner adds (`CELL_COLUMNS`)."""
     text = SCHEMA.read_text(encoding="utf-8")
     spades = {t: _rows(_section(text, f"## `{t}`")) for t in ("hands", "games")}
-    if game == "spades":
-        columns = spades[table]
+    if game == "spades" or table not in spades:  # a section of its own (``yardstick``)
+        columns = _rows(_section(text, f"## `{table}`"))
     else:
         section = _section(text, GAME_SECTIONS[game])
         part = section.split(f"\n`{table}`", 1)[1]
