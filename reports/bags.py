@@ -32,7 +32,7 @@ from __future__ import annotations
 import polars as pl
 
 from .bag_rules import BagCost, GameLength, Sandbagging, rules_tables
-from .data import CELL, SIDES, BlockSums, Results, collect
+from .data import CELL, SIDES, BlockSums, Results, collect, scan_blocks
 from .stats import sums, with_means, with_proportion_ci
 
 __all__ = ["GameBags", "bag_consumers", "bag_units", "bags_per_game", "bags_per_hand",
@@ -85,8 +85,7 @@ def bag_units(res: Results, block: int) -> dict[str, pl.DataFrame | None]:
     nil_count = {c["variant"]: c.get("rules", {}).get("nil_tricks") == "count" for c in res.cells}
     counts = pl.DataFrame({"variant": list(nil_count), "counts_nil": list(nil_count.values())},
                           schema={"variant": pl.String, "counts_nil": pl.Boolean})
-    scan = (pl.scan_parquet(files).with_columns(pl.col("variant", "lineup").cast(pl.String))
-            .join(counts.lazy(), on="variant", how="left"))
+    scan = scan_blocks(files, res.game).join(counts.lazy(), on="variant", how="left")
     summed = [f"{k}_{s}" for k in SUMMED for s in SIDES]
     per_game = collect(scan.select(*CELL, "game_id", **_per_side_exprs(
         pl.col("counts_nil").fill_null(False))).group_by([*CELL, "game_id"]).agg(

@@ -21,11 +21,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pyarrow.parquet as pq
 
 from sim.errors import UserError
 from sim.folder import JOURNAL, FolderWarning, block_files, describe_code, read_journal, verify_files
+from sim.games import GAMES
 from strategies import make_strategy
 
 __all__ = ["CELL", "BlockSums", "Results", "block_pass", "block_units", "check_blocks", "collect",
@@ -120,12 +122,11 @@ class Results:
         return list(dict.fromkeys(c["lineup"] for c in self.cells))
 
     def scan(self, table: str = "hands") -> pl.LazyFrame:
-        """Every block of a table of the cells, lazily; the labels as plain strings."""
+        """Every block of a table of the cells, lazily (`scan_blocks`)."""
         files = [p for c in self.cells
                  for p in sorted((self.path / table).glob(
                      f"part-{self.cell_key(c)}-{'[0-9]' * 5}.parquet"))]  # the cell's blocks
-        frame = pl.scan_parquet(files)
-        return frame.with_columns(pl.col("variant", "lineup").cast(pl.String))
+        return scan_blocks(files, self.game)
 
     @staticmethod
     def cell_key(cell: dict) -> str:
@@ -334,7 +335,7 @@ def block_units(res: Results, block: int) -> pl.DataFrame:
     bag_penalties (hands with a penalty, both sides), penalty_0 / penalty_1 (the sides'
     bag-penalty points, <= 0)."""
     files = res.block_files("hands", block)
-    hands = pl.scan_parquet(files).with_columns(pl.col("variant", "lineup").cast(pl.String))
+    hands = scan_blocks(files, res.game)
     bags = pl.col("bags_taken_0").cast(pl.Int32) + pl.col("bags_taken_1")
     if not res.games_mode:
         return hands.select(*CELL, *res.key, "points_0", "points_1", bags=bags).collect()
@@ -387,3 +388,27 @@ def block_pass(res: Results, consumers: list[BlockSums], units_of=None) -> None:
             units = units_of(res, block)
             for consumer in consumers:
                 consumer.add(units)
+
+
+_POLARS = {np.dtype(np.int8): pl.Int8, np.dtype(np.int16): pl.Int16,
+           np.dtype(np.uint64): pl.UInt64, np.dtype(np.bool_): pl.Boolean}
+
+
+def scan_blocks(files, game: str) -> pl.LazyFrame:
+    """Block files of one table as one LazyFrame, the labels as plain strings, with every column
+    of the game's table: a file whose rules do not bring a column (docs/SCHEMA.md, "written";
+    `sim.spades.tables.BROUGHT`) gets it back with the value it holds there. Files of variants
+    with other columns stand side by side (a variant's files share its rules)."""
+    groups: dict[str, list[Path]] = {}
+    for path in map(Path, files):  # part-<variant>-<lineup>[-swapped]-<block>.parquet
+        groups.setdefault(path.name.split("-")[1], []).append(path)
+    frames = []
+    for group in groups.values():
+        frame = pl.scan_parquet(group)
+        missing = GAMES[game].missing_columns(pq.read_schema(group[0]).names)
+        if missing:
+            frame = frame.with_columns(pl.lit(value.item(), dtype=_POLARS[value.dtype]).alias(name)
+                                       for name, value in missing.items())
+        frames.append(frame)
+    frame = frames[0] if len(frames) == 1 else pl.concat(frames, how="diagonal")
+    return frame.with_columns(pl.col("variant", "lineup").cast(pl.String))

@@ -25,9 +25,8 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-import pyarrow.parquet as pq
 
-from .data import Results
+from .data import Results, scan_blocks
 from .stats import mean_ci, proportion_ci, ratio_ci
 
 __all__ = ["DASH", "FOOT", "WIDTH", "Cell", "Column", "Estimate", "Moments", "cell_text",
@@ -207,11 +206,11 @@ class Cell:
 
     def scan(self, table: str) -> pl.LazyFrame | None:
         files = self.files(table)
-        return pl.scan_parquet(files) if files else None
+        return scan_blocks(files, self.rules.get("game", "spades")) if files else None
 
     def columns(self, table: str) -> list[str]:
-        files = self.files(table)
-        return pq.read_schema(files[0]).names if files else []
+        frame = self.scan(table)
+        return frame.collect_schema().names() if frame is not None else []
 
     def head(self) -> dict:
         c = self.spec

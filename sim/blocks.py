@@ -10,13 +10,17 @@ dealt whole, whichever of its games still play.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 
 from .deal import deal_in_order, deck_slots, shuffled, to_seats
 from .limits import HAND_GUARD  # noqa: F401  (the engines' guard, re-exported)
 
-__all__ = ["DEAL_GROUP", "FIRST_DEALER", "HAND_GUARD", "deal_groups", "finish_tables", "play_rng",
-           "stacked", "stock_groups"]
+__all__ = ["DEAL_GROUP", "FIRST_DEALER", "HAND_GUARD", "BlockResult", "GameLoop", "deal_groups",
+           "finish_tables", "play_block", "play_rng", "stacked", "stock_groups"]
 
 DEAL_GROUP = 1024  # games whose deals for one hand number come from one stream (games mode)
 FIRST_DEALER = 3  # the first hand of a game is dealt by seat 3, so seat 0 is elder hand
@@ -93,3 +97,111 @@ def finish_tables(cols: dict, result, game_offset: int):
     n = result.games["n_hands"].shape[0]
     return hands, pa.table({"game_id": np.arange(n, dtype=np.int64) + game_offset,
                             **result.games})
+
+
+@dataclass(eq=False)
+class BlockResult:
+    """What a block produced, in every game: per played hand its game row ``game`` (int64[H]),
+    ``hand_no`` (int16[H], 1-based) and ``dealer`` (int8[H]), and the game's own per-hand arrays
+    in ``per_hand`` (the dealt cards, the scores before the hand, ...; read as attributes:
+    ``result.hands``); the outcomes, one per hand number (rows in the order of ``game``); per
+    game the final state (the ``games`` table's columns; None in a run of independent hands)."""
+
+    game: np.ndarray
+    hand_no: np.ndarray
+    dealer: np.ndarray
+    per_hand: dict[str, np.ndarray]
+    outcomes: list
+    games: dict[str, np.ndarray] | None
+    rules: Any = None  # the rules the block was played under (its tables' columns follow them)
+
+    def __getattr__(self, name: str):
+        per_hand = self.__dict__.get("per_hand", {})
+        if name in per_hand:
+            return per_hand[name]
+        raise AttributeError(f"a block result has no {name!r}")
+
+
+@dataclass(frozen=True)
+class GameLoop:
+    """What the one block loop (`play_block`) needs of a game (each game's ``game.py`` makes
+    its own). ``standing`` is a dict of per-game arrays (scores, bags, games won ...), indexed by
+    game row; ``rows`` the game rows a hand number plays.
+
+    first_dealer(rules) -> int: the dealer of a game's first hand (seat 0 speaks first);
+    start(rules, n) -> standing: n games before their first hand;
+    deal(rules, lineup, seed, block, hand_no, rows, dealer, standing, deck, rng, group)
+        -> (deal, per_hand): the hand's deal (the game's own value) and its per-hand arrays
+        (the dealt cards, the standing before the hand ...), ``standing`` the rows' own;
+    play(rules, deal, dealer, standing, lineup, rng, deck) -> outcome (``scores_after``);
+    settle(rules, standing, rows, outcome, hand_no) -> (done, winner): the standing after the
+        hand (changed in place) and which games it ended, won by whom (-1: nobody);
+    games(rules, standing, n_hands, winner) -> the ``games`` table's columns;
+    unended(rules, n) -> str: why n games still running at the guard are an error.
+    """
+
+    deck_for: Callable
+    first_dealer: Callable[[Any], int]
+    start: Callable
+    deal: Callable
+    play: Callable
+    settle: Callable
+    games: Callable
+    unended: Callable[[Any, int], str]
+
+
+def _rows_of(standing: dict, rows: np.ndarray) -> dict:
+    return {key: value[rows] for key, value in standing.items()}
+
+
+def play_block(loop: GameLoop, rules, lineup, seed: int, block: int, size: int, mode: str,
+               hand_offset: int = 0) -> BlockResult:
+    """Play ``size`` whole games (``mode = "games"``) or ``size`` independent hands (``"hands"``:
+    each from the start of a game, the dealer rotating with the hand's global index
+    ``hand_offset + i``), in lockstep: every game still running plays its next hand together,
+    games that end drop out. A game's hand ``h`` is dealt from the streams of `deal_groups`
+    whichever games still play, and the players' random choices come from the block's one
+    stream (`play_rng`), so a block's result depends on the experiment, the cell and the block
+    alone."""
+    from .errors import UserError
+
+    deck = loop.deck_for(rules)
+    rng = play_rng(seed, block)
+    players, first = rules.players, loop.first_dealer(rules)
+    if mode == "hands":
+        rows = np.arange(size)
+        dealer = ((first + hand_offset + rows) % players).astype(np.int8)
+        standing = loop.start(rules, size)
+        deal, per_hand = loop.deal(rules, lineup, seed, block, 1, rows, dealer, standing, deck,
+                                   rng, size)
+        out = loop.play(rules, deal, dealer, standing, lineup, rng, deck)
+        return BlockResult(game=rows, hand_no=np.ones(size, np.int16), dealer=dealer,
+                           per_hand=per_hand, outcomes=[out], games=None, rules=rules)
+    standing = loop.start(rules, size)
+    n_hands = np.zeros(size, dtype=np.int16)
+    winner = np.full(size, -1, dtype=np.int8)
+    active = np.arange(size)
+    parts: dict[str, list] = {"game": [], "hand_no": [], "dealer": []}
+    outcomes = []
+    hand_no = 0
+    while active.size:
+        hand_no += 1
+        if hand_no > rules.hand_limit:  # the guard: max_hands, else HAND_GUARD (sim/limits.py)
+            raise UserError(loop.unended(rules, active.size))
+        dealer = np.full(active.size, (first + hand_no - 1) % players, np.int8)
+        now = _rows_of(standing, active)
+        deal, per_hand = loop.deal(rules, lineup, seed, block, hand_no, active, dealer, now, deck,
+                                   rng, DEAL_GROUP)
+        out = loop.play(rules, deal, dealer, now, lineup, rng, deck)
+        for key, value in dict(game=active, hand_no=np.full(active.size, hand_no, np.int16),
+                               dealer=dealer, **per_hand).items():
+            parts.setdefault(key, []).append(value)
+        outcomes.append(out)
+        n_hands[active] = hand_no
+        done, won = loop.settle(rules, standing, active, out, hand_no)
+        winner[active[done]] = won[done]
+        active = active[~done]
+    joined = {key: np.concatenate(value) for key, value in parts.items()}
+    return BlockResult(game=joined.pop("game"), hand_no=joined.pop("hand_no"),
+                       dealer=joined.pop("dealer"), per_hand=joined, outcomes=outcomes,
+                       games=loop.games(rules, standing, n_hands, winner), rules=rules)

@@ -8,7 +8,7 @@ and as one function that restricts the leader's choice (spades broken, RULES.md 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
@@ -16,7 +16,8 @@ from .cards import BIT, SUITS, Deck, bit_index, highest_bit, pick, popcount
 from .errors import UserError
 from .views import PlayView
 
-__all__ = ["IllegalPlay", "TrickResult", "TrickState", "play_tricks"]
+__all__ = ["IllegalPlay", "Play", "TrickResult", "TrickState", "legal_cards", "play_card",
+           "play_tricks", "play_view", "start_play"]
 
 U64 = np.uint64
 
@@ -63,170 +64,335 @@ class TrickResult:
     seats: np.ndarray | None = None
 
 
+@dataclass(eq=False)
+class Play:
+    """The trick play of a batch of N hands in lockstep, as a value: everything the play phase has
+    decided so far. Every row is at the same card (trick ``trick``, position ``position`` in it);
+    only who sits there differs. `start_play` makes one, `legal_cards` and `play_view` say what
+    the seat to play may do and sees, `play_card` plays one card for every row, and `result`
+    gives the finished play; `copy` and `take` (rows) let a caller branch from any card.
+
+    Layouts: ``dealt`` uint64[N * P], ``dealt[P * i + s]`` the cards seat ``s`` of row ``i`` held
+    at the start; ``remain`` the same layout for two decks (a card leaves a hand once both copies
+    are played), ``twice`` its second copies; ``plays`` / ``seats`` int8[T * P, N] the slot and
+    the player of every card in order of play (transposed: one card of the whole batch is a
+    contiguous row); ``winners`` int8[T, N]; ``tricks`` int8[N, P]; ``voids`` uint8[N, P] bit s:
+    the seat did not follow a lead of suit s (public); ``played`` uint64[N] the cards of the
+    finished tricks (two decks: those of which no copy is left); ``unplayed`` the complement of
+    ``played`` and this trick's cards; ``trumped`` bool[N] a trump was played to a finished
+    trick. The trick in progress: ``leader`` intp[N], ``led`` (the led suit's bits), ``led_card``,
+    ``in_trick``, ``winning`` uint64[N] and ``winning_seat`` int8[N] (0 and -1 before the lead),
+    and its cards and seats in order of play (``cards``, ``card_seats``: lists of arrays), with
+    ``cancelled`` the cards played twice to it (RULES.md §4.7 ``cancel_spades``). An array a view
+    shows is never changed in place (a card makes new ones), so a view stays what it was.
+    """
+
+    deck: Deck
+    trump: np.ndarray
+    dealt: np.ndarray
+    n_tricks: int
+    players: int
+    trump_on_top: bool  # see `_trump_on_top`
+    leader: np.ndarray
+    tricks: np.ndarray
+    plays: np.ndarray
+    seats: np.ndarray
+    winners: np.ndarray
+    played: np.ndarray
+    unplayed: np.ndarray
+    trumped: np.ndarray
+    voids: np.ndarray
+    remain: np.ndarray | None = None
+    twice: np.ndarray | None = None
+    once: np.ndarray | None = None
+    trick: int = 0
+    position: int = 0
+    led: np.ndarray | None = None
+    led_card: np.ndarray | None = None
+    led_bit: np.ndarray | None = None
+    in_trick: np.ndarray | None = None
+    winning: np.ndarray | None = None
+    winning_seat: np.ndarray | None = None
+    cards: list = field(default_factory=list)
+    card_seats: list = field(default_factory=list)
+    cancelled: np.ndarray | None = None
+    rows: np.ndarray | None = None  # intp[N] 0..N-1
+    base: np.ndarray | None = None  # intp[N] P * row: a row's first index in ``dealt``
+    seat: np.ndarray | None = None  # int8[N] the seat to play (kept by `_next_seat`)
+    at: np.ndarray | None = None  # intp[N] its index in `dealt`: P * row + seat
+    hand: np.ndarray | None = None  # uint64[N] its cards
+
+    def __len__(self) -> int:
+        return self.leader.shape[0]
+
+    @property
+    def done(self) -> bool:
+        return self.trick >= self.n_tricks
+
+    def copy(self) -> Play:
+        return self.take(np.arange(len(self)))
+
+    def take(self, rows: np.ndarray) -> Play:
+        """The play of the rows ``rows`` (a copy: branching it leaves this one as it is)."""
+        rows = np.asarray(rows)
+        flat = (rows[:, None] * self.players + np.arange(self.players)).reshape(-1)
+        changes = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in ("dealt", "remain", "twice"):
+                value = None if value is None else value[flat]
+            elif f.name in ("plays", "seats", "winners"):
+                value = value[:, rows]
+            elif f.name in ("cards", "card_seats"):
+                value = [v[rows] for v in value]
+            elif f.name in ("rows", "base"):
+                value = None
+            elif isinstance(value, np.ndarray):
+                value = value[rows]
+            changes[f.name] = value
+        taken = replace(self, **changes)
+        _next_seat(taken)
+        return taken
+
+    def result(self) -> TrickResult:
+        return TrickResult(tricks=self.tricks, plays=self.plays.T.copy(),
+                           winners=self.winners.T.copy(), seats=self.seats.T.copy())
+
+
+def start_play(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: Deck,
+               twice: np.ndarray | None = None) -> Play:
+    """The play of a batch of hands before its first card: ``hands`` uint64[N, P] (not
+    modified), ``leader`` int8[N] the first leader, ``trump`` uint64[N] the trump suit's bits
+    (0 = no trump), ``twice`` uint64[N, P] the cards each seat holds both copies of (two decks,
+    RULES.md §4.7)."""
+    n, players = hands.shape
+    n_tricks = int(popcount(hands[:1, 0])[0]) if n else 0
+    if n and twice is not None:
+        n_tricks += int(popcount(twice[:1, 0])[0])
+    dealt = hands.reshape(-1)
+    two_decks = twice is not None
+    play = Play(deck=deck, trump=trump, dealt=dealt, n_tricks=n_tricks, players=players,
+                trump_on_top=_trump_on_top(trump, deck), leader=leader.astype(np.intp),
+                tricks=np.zeros((n, players), dtype=np.int8),
+                plays=np.zeros((n_tricks * players, n), dtype=np.int8),
+                seats=np.zeros((n_tricks * players, n), dtype=np.int8),
+                winners=np.zeros((n_tricks, n), dtype=np.int8),
+                played=np.zeros(n, dtype=U64), unplayed=np.full(n, ~U64(0)),
+                trumped=np.zeros(n, dtype=bool), voids=np.zeros((n, players), dtype=np.uint8),
+                remain=dealt.copy() if two_decks else None,
+                twice=twice.reshape(-1).copy() if two_decks else None,
+                once=np.zeros(n, dtype=U64) if two_decks else None)
+    _new_trick(play)
+    return play
+
+
+# _SEAT_AT[P][j][leader]: who plays j-th in a trick led by ``leader`` at a table of P players
+_SEAT_AT = {p: np.array([[(lead + j) % p for lead in range(p)] for j in range(p)], np.int8)
+            for p in range(2, 9)}
+
+
+def _next_seat(play: Play) -> None:
+    """The seat to play, its index in ``dealt`` and its cards, after the position changed."""
+    play.seat = _SEAT_AT[play.players][play.position][play.leader]
+    if play.rows is None or play.rows.shape[0] != len(play):  # new, or taken
+        play.rows = np.arange(len(play), dtype=np.intp)
+        play.base = play.rows * play.players
+    play.at = play.base + play.seat
+    play.hand = (play.remain[play.at] if play.remain is not None
+                 else play.dealt[play.at] & play.unplayed)
+
+
+def _new_trick(play: Play) -> None:
+    n = len(play)
+    play.position = 0
+    play.led = np.zeros(n, dtype=U64)
+    play.led_card = np.zeros(n, dtype=U64)
+    play.led_bit = np.zeros(n, dtype=np.uint8)  # bit s: suit s was led
+    play.in_trick = np.zeros(n, dtype=U64)
+    play.winning = np.zeros(n, dtype=U64)  # the card winning the trick so far
+    play.winning_seat = np.full(n, -1, dtype=np.int8)
+    play.cards, play.card_seats = [], []  # for `resolve` and cancel_spades
+    play.cancelled = np.zeros(n, dtype=U64)  # cards played twice to this trick (cancel_spades)
+    _next_seat(play)
+
+
+def legal_cards(play: Play, lead_rule: Callable[[np.ndarray, np.ndarray], np.ndarray],
+                no_trump: np.ndarray | None = None,
+                constraint: Callable[[TrickState], np.ndarray] | None = None):
+    """The cards the seat to play may play, uint64[N], and those it could before the game's
+    ``constraint`` (for explaining a refusal): follow suit (RULES.md §0), the leader restricted by
+    ``lead_rule(hand, trumped)``; ``no_trump`` bool[N, P] seats that may not trump (Spades
+    ``no_trump_bids``: void in a led non-trump suit, such a seat discards a non-trump card if it
+    holds one); ``constraint(state) -> legal`` a game's further restrictions (Spades RULES.md
+    §4.3), given a `TrickState`, returning a subset of ``state.legal`` never empty where that is
+    not."""
+    hand, seat, led, trump = play.hand, play.seat, play.led, play.trump
+    if play.position == 0:
+        legal = lead_rule(hand, play.trumped)
+    else:
+        follow = hand & led
+        legal = pick(follow != 0, follow, hand)
+        if no_trump is not None:  # void, no trump allowed while another card is held
+            off = legal & ~trump
+            barred = no_trump[play.rows, seat] & (follow == 0) & ((led & trump) == 0)
+            legal = pick(barred & (off != 0), off, legal)
+    free = legal
+    if constraint is not None:
+        legal = constraint(TrickState(hand=hand, legal=legal, led=led, trump=trump,
+                                      led_card=play.led_card, winning=play.winning,
+                                      in_trick=play.in_trick, seat=seat,
+                                      winning_seat=play.winning_seat, position=play.position,
+                                      trick_no=play.trick))
+    return legal, free
+
+
+def play_view(play: Play, legal: np.ndarray, context: dict, dummy: int | None = None,
+              rows: np.ndarray | None = None) -> PlayView:
+    """What the seat to play sees (`sim.views.PlayView`): the play so far and ``context``, the
+    fields that do not change during the play (bids, scores, rules ...); ``dummy``: a seat whose
+    hand lies face up (Portland dummy whist: its remaining cards are visible to every seat, and
+    playing it, its partner's hand is); ``rows``: the rows' indices in the caller's batch."""
+    n, players, t = len(play), play.players, play.trick
+    seat = play.seat
+    if dummy is not None:
+        base = np.arange(n, dtype=np.intp) * players
+        on_table = play.dealt[base + dummy] & play.unplayed
+        partner = play.dealt[base + (dummy ^ 2)] & play.unplayed
+        context = {**context, "visible": pick(seat == dummy, partner, on_table)}
+    return PlayView(rows=np.arange(n) if rows is None else rows, seat=seat, hand=play.hand,
+                    legal=legal, position=play.position, trick_no=t, leader=play.leader,
+                    in_trick=play.in_trick, led=play.led, trump=play.trump,
+                    winning=play.winning, winning_seat=play.winning_seat, played=play.played,
+                    history=play.plays[: t * players].T,
+                    history_seats=play.seats[: t * players].T, tricks=play.tricks,
+                    voids=play.voids, deck=play.deck, **context)
+
+
+def play_card(play: Play, card: np.ndarray, resolve: Callable | None = None) -> None:
+    """Play ``card`` (uint64[N], one legal card per row) for the seat to play, and finish the
+    trick when it is its last card: the highest trump wins it, else the highest card of the led
+    suit (RULES.md §0), or as ``play.deck`` says (card layouts, §4.2; identical cards, §4.7), or
+    as ``resolve(cards, seats, led, trump) -> (winning card, winning seat)`` says (a game's own
+    trick resolution, Spades §4.2 ``jokes_win``)."""
+    deck, players = play.deck, play.players
+    rows = play.rows
+    seat, j, t = play.seat, play.position, play.trick
+    trump, led = play.trump, play.led
+    slot = bit_index(card)
+    play.plays[t * players + j] = slot
+    if play.remain is not None:
+        at = play.at
+        hand = play.remain[at]
+        other = (play.twice[at] & card) != 0  # the second copy stays in the hand
+        play.twice[at] &= ~card
+        play.remain[at] = pick(other, hand, hand & ~card)
+        play.cancelled |= play.in_trick & card
+    play.in_trick = play.in_trick | card
+    play.unplayed &= ~card
+    if j == 0:
+        play.led_card = card
+        led_suit = deck.suit_of_bit[slot]
+        led = play.led = deck.suit_masks[led_suit]
+        play.led_bit = np.left_shift(1, led_suit).astype(np.uint8)
+    else:  # a card off the led suit shows the seat void in it (public knowledge); a new array,
+        play.voids = play.voids.copy()  # as every one a view holds: views are snapshots
+        play.voids[rows, seat] |= play.led_bit * ((card & led) == 0)
+    play.seats[t * players + j] = seat
+    win_card, win_seat = play.winning, play.winning_seat
+    if resolve is not None or deck.duplicates == "cancel":
+        play.cards.append(card)
+        play.card_seats.append(seat)
+        win_card, win_seat = (resolve(play.cards, play.card_seats, led, trump)
+                              if resolve is not None
+                              else _uncancelled(play.cards, play.card_seats, play.cancelled,
+                                                led, trump))
+    else:
+        # Two cards of one suit compare as integers since a higher bit is a stronger card (an
+        # identical card beats the first copy under duplicate_wins = "last", RULES.md §4.7).
+        higher = (card >= win_card) if deck.duplicates == "last" else (card > win_card)
+        if deck.ladder:  # RULES.md §4.2 suit_ladder: the highest card of the highest suit
+            beats = higher
+        elif play.trump_on_top:
+            beats = ((card & (trump | led)) != 0) & higher
+        else:
+            beats = pick((win_card & trump) != 0,
+                         ((card & trump) != 0) & higher,
+                         ((card & trump) != 0) | (((card & led) != 0) & higher))
+        for group in deck.equal:  # equal cards (RULES.md §4.2): the first played wins
+            beats &= ((card & group) == 0) | ((win_card & group) == 0)
+        win_card = pick(beats, card, win_card)
+        win_seat = pick(beats, seat, win_seat)
+    play.winning, play.winning_seat = win_card, win_seat
+    if j + 1 < players:
+        play.position = j + 1
+        _next_seat(play)
+        return
+    play.winners[t] = win_seat
+    play.trumped = play.trumped | ((play.in_trick & trump) != 0)
+    play.tricks = play.tricks.copy()
+    if deck.duplicates == "cancel":  # a dead trick (§4.7 cancel_spades): its leader leads again
+        won = np.flatnonzero(win_seat >= 0)
+        play.tricks[won, win_seat[won]] += 1
+        play.leader = np.where(win_seat >= 0, win_seat, play.leader)
+    else:
+        play.tricks[rows, win_seat] += 1
+        play.leader = win_seat.astype(np.intp)
+    if play.remain is not None:  # `played`: the cards of which no copy is left to play
+        play.played = play.played | (play.once & play.in_trick) | play.cancelled
+        play.once = play.once | play.in_trick
+    else:
+        play.played = play.played | play.in_trick
+    play.trick = t + 1
+    _new_trick(play)
+
+
+def _trump_on_top(trump: np.ndarray, deck: Deck) -> bool:
+    """Whether the trump suit, where there is one, is the same for the batch and lies above every
+    other suit's bits (Spades, and every game whose trump suit has the highest bit range): then a
+    card beats the winning card iff it follows or trumps and has a higher bit (a shortcut of the
+    general comparison, which gives the same answer; it holds for any rows taken)."""
+    if not trump.size:
+        return True
+    first = int(trump[0])
+    return bool(np.all(trump == first)) and (first == 0
+                                             or first > int(deck.full_mask & ~trump[0]))
+
+
 def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: Deck,
                 lead_rule: Callable[[np.ndarray, np.ndarray], np.ndarray], lineup, rng,
                 context: dict, dummy: int | None = None, no_trump: np.ndarray | None = None,
                 dark: np.ndarray | None = None,
                 constraint: Callable[[TrickState], np.ndarray] | None = None,
                 twice: np.ndarray | None = None, resolve: Callable | None = None) -> TrickResult:
-    """Play out every trick of a batch of hands.
+    """Play out every trick of a batch of hands, the strategies of ``lineup`` choosing each card.
 
-    hands: uint64[N, P] (not modified); leader: int8[N] first leader; trump: uint64[N] trump bits;
-    lead_rule(hand, trumped) -> legal leads, with ``trumped: bool[N]`` true once a trump was played
-    to an earlier trick; context: the view fields that do not change during play (bids, blind,
-    scores, bags, rules); dummy: a seat whose hand lies face up (Portland dummy whist): its
-    remaining cards are visible in every view, and when it plays, its partner's hand is;
-    no_trump: bool[N, P] seats that may not trump (Spades ``no_trump_bids``): void in a led
-    non-trump suit, such a seat discards a non-trump card if it holds one; dark: bool[N, P] seats
+    The arguments are those of `start_play` (``hands``, ``leader``, ``trump``, ``deck``,
+    ``twice``), `legal_cards` (``lead_rule``, ``no_trump``, ``constraint``), `play_view`
+    (``context``, ``dummy``) and `play_card` (``resolve``), and ``dark``: bool[N, P] seats
     playing in the dark (Spades ``nil_in_the_dark``): the engine plays for them the first legal
-    card of their hand shuffled face down (a uniformly random order drawn from ``rng``);
-    constraint(state) -> legal: a game's further restrictions of the legal cards (Spades
-    RULES.md §4.3: first-trick rules, must trump ...), given a `TrickState`; it returns a subset
-    of ``state.legal`` that is never empty where ``state.legal`` is not; twice: uint64[N, P] the
-    cards each seat holds both copies of (two decks, RULES.md §4.7): playing one leaves the other
-    in the hand, and the views' ``played`` are the cards whose every copy is played; identical
-    cards in a trick compare as ``deck.duplicates`` says, and under ``"cancel"`` a trick may be
-    dead: its winner is -1, nobody counts it and its leader leads again;
-    resolve(cards, seats, led, trump) -> (winning card, winning seat): a game's own trick
-    resolution (Spades RULES.md §4.2 ``jokes_win``) from the cards played so far (lists of
-    uint64[N] and int8[N] in order of play), replacing the comparison by card order.
-    """
+    card of their hand shuffled face down (a uniformly random order drawn from ``rng``). A card
+    that is not legal is refused (`IllegalPlay`, naming the rule that forbids it)."""
+    play = start_play(hands, leader, trump, deck, twice)
     n, players = hands.shape
-    n_tricks = int(popcount(hands[:1, 0])[0]) if n else 0
-    if n and twice is not None:
-        n_tricks += int(popcount(twice[:1, 0])[0])
-    dealt = hands.reshape(-1)  # dealt[P*i + seat] is hands[i, seat]
-    base = np.arange(n, dtype=np.intp) * players
-    rows = np.arange(n)
-    # seat_at[j][leader]: who plays j-th in a trick led by `leader`
-    seat_at = [np.array([(lead + j) % players for lead in range(players)], np.int8)
-               for j in range(players)]
-    suit_of_bit = deck.suit_of_bit
-    # Spades and every game whose trump suit, if any, has the highest bit range: a card beats
-    # the winning card iff it follows or trumps and has a higher bit (see `beats` below).
-    trump_on_top = bool(np.all(trump == trump[:1])) and (
-        n == 0 or int(trump[0]) == 0 or int(trump[0]) > int(deck.full_mask & ~trump[0]))
-    tricks = np.zeros((n, players), dtype=np.int8)
-    plays = np.zeros((n_tricks * players, n), dtype=np.int8)  # transposed: rows written whole
-    winners = np.zeros((n_tricks, n), dtype=np.int8)
-    played = np.zeros(n, dtype=U64)
-    seat_order = np.zeros((n_tricks * players, n), dtype=np.int8)  # who played each card
-    unplayed = np.full(n, ~U64(0))  # ~(played | cards of the current trick)
-    trumped = np.zeros(n, dtype=bool)
-    voids = np.zeros((n, players), dtype=np.uint8)  # bit s: the seat failed to follow suit s
     if dark is not None:  # a face-down pile per dark seat: a random priority per card slot
         pile = np.zeros((n, players, 64), dtype=np.float32)
         where = np.flatnonzero(dark.any(axis=1))
         pile[where] = rng.random((where.size, players, 64), dtype=np.float32)
-    two_decks = twice is not None
-    if two_decks:  # per-seat hands: a card leaves a hand once both copies are played
-        remain, twice = dealt.copy(), twice.reshape(-1).copy()
-        once = np.zeros(n, dtype=U64)  # cards one copy of which is played
-    ties_to_last = deck.duplicates == "last"
-    cancel = deck.duplicates == "cancel"
-    leader = leader.astype(np.intp)
-    for t in range(n_tricks):
-        led = np.zeros(n, dtype=U64)
-        led_card = np.zeros(n, dtype=U64)
-        in_trick = np.zeros(n, dtype=U64)
-        win_card = np.zeros(n, dtype=U64)  # the card winning the trick so far
-        win_seat = np.full(n, -1, dtype=np.int8)
-        cards, seats = [], []  # this trick's cards in order of play (for `resolve`, cancel)
-        cancelled = np.zeros(n, dtype=U64)  # cards played twice to this trick (cancel_spades)
-        for j in range(players):
-            seat = seat_at[j][leader]
-            at = base + seat
-            hand = remain[at] if two_decks else dealt[at] & unplayed
-            if j == 0:
-                legal = lead_rule(hand, trumped)
-            else:
-                follow = hand & led
-                legal = pick(follow != 0, follow, hand)
-                if no_trump is not None:  # void, no trump allowed while another card is held
-                    off = legal & ~trump
-                    barred = no_trump[rows, seat] & (follow == 0) & ((led & trump) == 0)
-                    legal = pick(barred & (off != 0), off, legal)
-            free = legal  # legal before the game's constraint
-            if constraint is not None:
-                legal = constraint(TrickState(hand=hand, legal=legal, led=led, trump=trump,
-                                              led_card=led_card,
-                                              winning=win_card, in_trick=in_trick, seat=seat,
-                                              winning_seat=win_seat, position=j, trick_no=t))
-            if dummy is not None:  # everyone sees the dummy; playing it, its partner sees his own
-                on_table = dealt[base + dummy] & unplayed
-                partner = dealt[base + (dummy ^ 2)] & unplayed
-                context["visible"] = pick(seat == dummy, partner, on_table)
-            view = PlayView(rows=rows, seat=seat, hand=hand, legal=legal, position=j,
-                            trick_no=t, leader=leader, in_trick=in_trick, led=led, trump=trump,
-                            winning=win_card, winning_seat=win_seat, played=played,
-                            history=plays[: t * players].T, history_seats=seat_order[
-                                : t * players].T, tricks=tricks, voids=voids, deck=deck,
-                            **context)
-            card = lineup.decide(view, "play", rng, U64)
-            if dark is not None:
-                blind_rows = np.flatnonzero(dark[rows, seat])
-                if blind_rows.size:
-                    card[blind_rows] = _first_in_pile(legal[blind_rows],
-                                                      pile[blind_rows, seat[blind_rows]])
-            bad = ((card & ~legal) != 0) | (popcount(card) != 1)
-            if bad.any():
-                raise _illegal(np.flatnonzero(bad)[0], t, seat, hand, legal, led, card, deck,
-                               lead_rule, free, constraint)
-            slot = bit_index(card)
-            plays[t * players + j] = slot
-            if two_decks:
-                other = (twice[at] & card) != 0  # the second copy stays in the hand
-                twice[at] &= ~card
-                remain[at] = pick(other, hand, hand & ~card)
-                cancelled |= in_trick & card
-            in_trick = in_trick | card
-            unplayed &= ~card
-            if j == 0:
-                led_card = card
-                led_suit = suit_of_bit[slot]
-                led = deck.suit_masks[led_suit]
-                led_bit = np.left_shift(1, led_suit).astype(np.uint8)
-            else:  # a card off the led suit shows the seat void in it (public knowledge)
-                voids[rows, seat] |= led_bit * ((card & led) == 0)
-            seat_order[t * players + j] = seat
-            if resolve is not None or cancel:
-                cards.append(card)
-                seats.append(seat)
-                win_card, win_seat = (resolve(cards, seats, led, trump) if resolve is not None
-                                      else _uncancelled(cards, seats, cancelled, led, trump))
-                continue
-            # The highest trump wins, else the highest card of the led suit (RULES.md §0); two
-            # cards of one suit compare as integers since a higher bit is a stronger card (an
-            # identical card beats the first copy under duplicate_wins = "last", §4.7).
-            higher = (card >= win_card) if ties_to_last else (card > win_card)
-            if deck.ladder:  # RULES.md §4.2 suit_ladder: the highest card of the highest suit
-                beats = higher
-            elif trump_on_top:
-                beats = ((card & (trump | led)) != 0) & higher
-            else:
-                beats = pick((win_card & trump) != 0,
-                             ((card & trump) != 0) & higher,
-                             ((card & trump) != 0) | (((card & led) != 0) & higher))
-            for group in deck.equal:  # equal cards (RULES.md §4.2): the first played wins
-                beats &= ((card & group) == 0) | ((win_card & group) == 0)
-            win_card = pick(beats, card, win_card)
-            win_seat = pick(beats, seat, win_seat)
-        winners[t] = win_seat
-        trumped |= (in_trick & trump) != 0
-        if cancel:  # a dead trick (RULES.md §4.7 cancel_spades): nobody wins, its leader leads
-            won = np.flatnonzero(win_seat >= 0)
-            tricks[won, win_seat[won]] += 1
-            leader = np.where(win_seat >= 0, win_seat, leader)
-        else:
-            tricks[rows, win_seat] += 1
-            leader = win_seat.astype(np.intp)
-        if two_decks:  # `played`: the cards of which no copy is left to play
-            played |= (once & in_trick) | cancelled
-            once |= in_trick
-        else:
-            played |= in_trick
-    return TrickResult(tricks=tricks, plays=plays.T.copy(), winners=winners.T.copy(),
-                       seats=seat_order.T.copy())
+    while not play.done:
+        legal, free = legal_cards(play, lead_rule, no_trump, constraint)
+        seat = play.seat
+        card = lineup.decide(play_view(play, legal, context, dummy), "play", rng, U64)
+        if dark is not None:
+            blind_rows = np.flatnonzero(dark[np.arange(n), seat])
+            if blind_rows.size:
+                card[blind_rows] = _first_in_pile(legal[blind_rows],
+                                                  pile[blind_rows, seat[blind_rows]])
+        bad = ((card & ~legal) != 0) | (popcount(card) != 1)
+        if bad.any():
+            raise _illegal(np.flatnonzero(bad)[0], play.trick, seat, play.hand, legal, play.led,
+                           card, deck, lead_rule, free, constraint)
+        play_card(play, card, resolve)
+    return play.result()
 
 
 def _uncancelled(cards, seats, cancelled, led, trump):

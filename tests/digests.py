@@ -31,6 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -39,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from sim.games import GAMES as GAME_PARTS  # noqa: E402
 from sim.options import PRESETS  # noqa: E402
 from whistlab.experiment import build_experiment, load_experiment  # noqa: E402
 from whistlab.runner import run_experiment  # noqa: E402
@@ -75,13 +77,23 @@ def table_summary(table: pa.Table) -> dict:
     return {"rows": table.num_rows, "columns": sha.hexdigest(), "constant": constant}
 
 
+def whole(table: pa.Table, game: str) -> pa.Table:
+    """A block file's table with the columns its rules do not bring put back (docs/SCHEMA.md,
+    "written"), as the readers do: the digests compare whole tables."""
+    for name, value in GAME_PARTS[game].missing_columns(table.column_names).items():
+        table = table.append_column(name, pa.array(np.full(table.num_rows, value)))
+    return table
+
+
 def folder_summaries(out: Path) -> dict:
     """The summary of each table of a results folder (its block files in name order)."""
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    game = manifest["experiment"]["cells"][0]["rules"]["game"]
     result = {}
     for name in ("hands", "games"):
         files = sorted((out / name).glob("*.parquet"))
         if files:
-            tables = [pq.read_table(f).replace_schema_metadata(None) for f in files]
+            tables = [whole(pq.read_table(f).replace_schema_metadata(None), game) for f in files]
             result[name] = table_summary(pa.concat_tables(tables, promote_options="default"))
     return result
 

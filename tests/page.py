@@ -8,6 +8,8 @@ from html.parser import HTMLParser
 
 import pandas as pd
 
+from written import read_whole
+
 __all__ = ["Page", "raw", "table"]
 
 
@@ -17,8 +19,8 @@ def table(folder, name: str) -> pd.DataFrame:
 
 
 def raw(folder, name: str = "hands") -> pd.DataFrame:
-    """A run's Parquet table, with the cell columns as plain strings."""
-    frame = pd.read_parquet(folder / name)
+    """A run's Parquet table, whole (`written`), with the cell columns as plain strings."""
+    frame = read_whole(folder / name)
     for col in ("variant", "lineup"):
         frame[col] = frame[col].astype(str)
     return frame

@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pandas as pd
-
 from sim.replay import replay_records
 from whistlab.cli import main
+from written import read_whole
 
 __all__ = ["Roundtrip", "roundtrip"]
 
@@ -21,7 +20,7 @@ class Roundtrip:
 
     def __init__(self, out: Path, records: Path):
         self.records = [json.loads(x) for x in records.read_text().splitlines()]
-        self.table = pd.read_parquet(out / "hands").sort_values(["game_id", "hand_no"])
+        self.table = read_whole(out / "hands").sort_values(["game_id", "hand_no"])
         sides = sorted((c for c in self.table.columns if c.startswith("points_")),
                        key=lambda c: int(c.split("_")[1]))
         self.points = self.table[sides].values.tolist()

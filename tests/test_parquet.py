@@ -11,11 +11,14 @@ import duckdb
 import numpy as np
 import pandas as pd
 import polars as pl
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
 from harness import documented_columns
-from sim.options import PRESETS, rules_to_dict
+from harness.schema import documented_written
+from sim.options import PRESETS, load_rules, rules_to_dict
+from sim.spades.tables import BROUGHT, absent_columns
 from whistlab.experiment import build_experiment
 from whistlab.runner import run_experiment
 
@@ -92,12 +95,41 @@ def test_zstd_and_metadata(results):
 
 @pytest.mark.parametrize("table", ["hands", "games"])
 def test_columns_and_types_are_documented(results, table):
+    """The file holds the documented columns but those its rules do not bring (docs/SCHEMA.md,
+    "written"), each of the documented type."""
     schema = pq.read_schema(sorted((results / table).glob("part-*.parquet"))[0])
     actual = {field.name: str(field.type) for field in schema}
     documented = documented_columns("spades", table)  # harness.schema reads docs/SCHEMA.md
+    if table == "hands":
+        absent = absent_columns(load_rules(RULES))
+        assert absent and set(absent) <= set(documented)
+        documented = {k: v for k, v in documented.items() if k not in absent}
     assert set(actual) - set(documented) == set(), "columns missing from docs/SCHEMA.md"
     assert set(documented) - set(actual) == set(), "documented columns missing from the file"
     assert actual == documented
+
+
+def test_written_says_which_rule_brings_a_column():
+    """docs/SCHEMA.md's "written" cell of each hands column: "with <the rule>" for the columns
+    a rule brings (`BROUGHT`), "always" for the others."""
+    written = documented_written("hands")  # harness.schema reads docs/SCHEMA.md
+    assert set(BROUGHT) <= set(written)
+    for name, cell in written.items():
+        want = ("with " + BROUGHT[name][2].replace('\\"', '"')) if name in BROUGHT else "always"
+        assert cell == want, (name, cell)
+
+
+def test_standard_spades_writes_no_constant_column(tmp_path):
+    """Under spades.standard every column of the hands table but the cell's labels varies in a
+    run of some hundred whole games (issue 19: a rule that is off writes nothing)."""
+    exp = build_experiment({"name": "std", "rules": "spades.standard", "strategy": "seed",
+                            "games": 400, "seed": 7, "block_size": 400})
+    out = run_experiment(exp, tmp_path / "std", n_jobs=1)
+    table = pq.read_table(out / "hands")
+    constant = [name for name in table.column_names
+                if name not in ("variant", "lineup", "swapped") and len(
+                    pc.unique(table.column(name))) == 1]
+    assert constant == [], constant
 
 
 def test_schema_doc_parser_sees_placeholders():

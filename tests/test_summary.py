@@ -17,6 +17,7 @@ import whistlab
 from reports import format_summary, summarize
 from reports.summary_base import side_names
 from sim.spades.table import Table
+from written import read_whole
 
 Z = stats.norm.ppf(0.975)
 BOLD = {"name": "seed", "nil_max_estimate": 2.0, "nil_max_spades": 4}
@@ -99,7 +100,7 @@ def cell_key(c: dict) -> str:
 
 def table_of(folder: Path, table: str, c: dict) -> pd.DataFrame:
     files = sorted((folder / table).glob(f"part-{cell_key(c)}-[0-9][0-9][0-9][0-9][0-9].parquet"))
-    return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+    return read_whole(files, c["rules"]["game"])
 
 
 def wilson(k: int, n: int) -> tuple[float, float, float]:

@@ -42,6 +42,7 @@ from whistlab.yardstick import (
     sample_keys,
     to_deal,
 )
+from written import read_whole_polars
 
 try:
     import endplay  # noqa: F401
@@ -348,8 +349,9 @@ def test_each_row_recomputed_from_the_hands_table(run):
     """Each row's leader, trump and double-dummy tricks again, from the hands table alone."""
     folder, _ = run
     y = pl.read_parquet(folder / "yardstick" / "*.parquet")
-    hands = pl.read_parquet(folder / "hands" / "part-std-*.parquet").vstack(
-        pl.read_parquet(folder / "hands" / "part-mo-*.parquet"))
+    std = read_whole_polars(folder / "hands" / "part-std-*.parquet")
+    hands = std.vstack(read_whole_polars(folder / "hands" / "part-mo-*.parquet")
+                       .select(std.columns))
     joined = y.join(hands, on=["variant", "lineup", "swapped", "game_id", "hand_no"])
     assert joined.height == y.height
     for r in joined.iter_rows(named=True):
@@ -388,7 +390,7 @@ def test_portland_trump_and_elder_hand(tmp_path, preset, trumps):
                      tmp_path / "p", n_jobs=1)
     compute_yardstick(folder, sample=10, seed=1, n_jobs=1)
     y = pl.read_parquet(folder / "yardstick" / "*.parquet")
-    hands = pl.read_parquet(folder / "hands" / "*.parquet")
+    hands = pl.read_parquet(folder / "hands" / "*.parquet")  # Portland writes every column
     joined = y.join(hands, on=["game_id", "hand_no"])
     assert joined.height == 10
     assert (joined["trump"] == joined["trump_right"]).all()
@@ -405,7 +407,7 @@ def test_norwegian_grand_hands_only(tmp_path):
                       "block_size": 60}, tmp_path / "n", n_jobs=1)
     info = compute_yardstick(folder, sample=20, seed=1, n_jobs=1)
     y = pl.read_parquet(folder / "yardstick" / "*.parquet")
-    hands = pl.read_parquet(folder / "hands" / "*.parquet")
+    hands = pl.read_parquet(folder / "hands" / "*.parquet")  # Norwegian writes every column
     sampled = hands.join(y.select("game_id", "hand_no"), on=["game_id", "hand_no"])
     joined = y.join(hands, on=["game_id", "hand_no"])
     assert (joined["contract"] == 1).all() and (joined["trump"] == -1).all()
@@ -533,7 +535,7 @@ def test_the_report_numbers_from_the_rows(report):
     assert row["diff_lo"] == pytest.approx(diff.mean() - half)
     assert row["abs_diff"] == pytest.approx(np.abs(diff).mean())
     assert row["strategy"] == "seed"
-    hands = pl.read_parquet(folder / "hands" / "part-std-duel-0*.parquet")
+    hands = read_whole_polars(folder / "hands" / "part-std-duel-0*.parquet")
     j = y.join(hands, on=["game_id", "hand_no"])
     bid = j.select(b=pl.when(pl.col("bid_0") > 0).then(pl.col("bid_0")).otherwise(0)
                    + pl.when(pl.col("bid_2") > 0).then(pl.col("bid_2")).otherwise(0),

@@ -14,6 +14,7 @@ so that queries over millions of hands stream.
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any
 
 import polars as pl
 
+from reports.data import scan_blocks
 from sim.errors import UserError
 
 from .experiment import Experiment, build_experiment, check_size, load_experiment, with_overrides
@@ -55,12 +57,21 @@ def run(experiment: str | Path | Mapping[str, Any] | Experiment, out: str | Path
 
 
 def load(results: str | Path, table: str = "hands") -> pl.LazyFrame:
-    """A table of a results folder as a polars LazyFrame (``table``: "hands" or "games")."""
+    """A table of a results folder as a polars LazyFrame (``table``: "hands" or "games"), with
+    every column of its game: a column the rules of a variant do not bring (docs/SCHEMA.md,
+    "written") holds the value it has there (`reports.data.scan_blocks`)."""
     folder = Path(results) / table
-    if not folder.is_dir():
+    files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
+    if not files:
         raise UserError(f"has no {table} table (is it a results folder of whistlab run?)",
                         source=str(results))
-    return pl.scan_parquet(folder / "*.parquet")
+    try:
+        manifest = json.loads((Path(results) / "manifest.json").read_text(encoding="utf-8"))
+        game = manifest["experiment"]["cells"][0]["rules"]["game"]
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        raise UserError("has no readable manifest.json (is it a results folder of whistlab "
+                        "run?)", source=str(results)) from None
+    return scan_blocks(files, game)
 
 
 def simulate(rules="spades.standard", strategy="seed", *, hands: int | None = None,

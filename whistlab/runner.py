@@ -128,7 +128,9 @@ def run_block(exp: Experiment, c: int, block: int, records: bool = False):
     `BlockFiles`."""
     cell = exp.cells[c]
     result, offset = simulate_block(exp, cell, block)
-    hands, games = game_of(cell.rules).block_tables(result, offset)
+    game = game_of(cell.rules)
+    hands, games = game.block_tables(result, offset)
+    hands = game.written(hands, cell.rules)  # without the columns its rules do not bring
     code = code_fingerprint()
     meta = {"experiment": exp.to_dict(), "cell": c, "block": block, "version": __version__,
             "code": code}  # the code that made it (`sim.folder`)
@@ -138,7 +140,7 @@ def run_block(exp: Experiment, c: int, block: int, records: bool = False):
         out["games"] = _parquet(_labelled(games, cell), meta)
     if records:
         lines = (json.dumps(r, separators=(",", ":")) + "\n"
-                 for r in game_of(cell.rules).block_records(result, cell, offset))
+                 for r in game.block_records(result, cell, offset))
         out["records"] = "".join(lines).encode()
     return c, block, out
 

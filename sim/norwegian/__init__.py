@@ -3,6 +3,7 @@
 from .game import play_block
 from .hand import deck_for
 from .replay import block_records, replay_group
-from .tables import block_tables
+from .tables import block_tables, missing_columns, written
 
-__all__ = ["block_records", "block_tables", "deck_for", "play_block", "replay_group"]
+__all__ = ["block_records", "block_tables", "deck_for", "missing_columns", "play_block",
+           "replay_group", "written"]

@@ -7,10 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from ..blocks import finish_tables, stacked
-from .game import BlockResult
+from ..blocks import BlockResult, finish_tables, stacked
 
-__all__ = ["block_tables"]
+__all__ = ["block_tables", "missing_columns", "written"]
 
 
 def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Table | None]:
@@ -40,3 +39,14 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         cols[f"points_{side}"] = points[:, side].astype(np.int16)
         cols[f"score_{side}"] = after[:, side].astype(np.int32)
     return finish_tables(cols, result, game_offset)
+
+
+def missing_columns(names) -> dict:
+    """The columns a table lacks because its rules do not bring them: none (every column of this
+    game is written under every rules; Spades' `sim.spades.tables.missing_columns`)."""
+    return {}
+
+
+def written(hands, rules):
+    """The ``hands`` table as it is written: whole (no column of this game is a rule's)."""
+    return hands

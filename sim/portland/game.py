@@ -6,16 +6,14 @@ cards, and the turned-up card is the last card of the deal, the dealer's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..blocks import FIRST_DEALER, deal_groups, play_rng
-from ..errors import UserError
-from .hand import HandOutcome, deck_for, play_hands
+from .. import blocks
+from ..blocks import FIRST_DEALER, BlockResult, deal_groups
+from .hand import deck_for, play_hands
 from .rules import PortlandRules
 
-__all__ = ["BlockResult", "game_over", "play_block"]
+__all__ = ["LOOP", "game_over", "play_block"]
 
 
 def game_over(scores: np.ndarray, rules: PortlandRules):
@@ -27,40 +25,12 @@ def game_over(scores: np.ndarray, rules: PortlandRules):
     return done, winner
 
 
-@dataclass(eq=False)
-class BlockResult:
-    """Per played hand: its game row and hand number, dealer, dealt cards, turned-up card and
-    scores before; the outcomes (one per hand number, rows in the order of `game`); per game
-    the final state (None for a run of independent hands)."""
-
-    game: np.ndarray  # int64[H] (a rubber, under ``rubber``)
-    hand_no: np.ndarray  # int16[H], 1-based
-    game_no: np.ndarray  # int8[H], the game within the rubber (1 without rubbers)
-    dealer: np.ndarray  # int8[H]
-    hands: np.ndarray  # uint64[H, 4]
-    turn_up: np.ndarray  # int8[H] slot of the dealer's turned-up last card
-    before_scores: np.ndarray  # int32[H, 2]
-    outcomes: list[HandOutcome]
-    games: dict[str, np.ndarray] | None
-
-
 def play_block(rules: PortlandRules, lineup, seed: int, block: int, size: int, mode: str,
                hand_offset: int = 0) -> BlockResult:
-    """Play ``size`` whole games (``mode = "games"``) or ``size`` independent hands (from 0-0,
-    the dealer rotating with the hand's global index)."""
-    deck = deck_for(rules)
-    prng = play_rng(seed, block)
-    if mode == "hands":
-        dealer = ((FIRST_DEALER + hand_offset + np.arange(size)) % 4).astype(np.int8)
-        hands, turn_up = deal_groups(deck, dealer, seed, block, 1, np.arange(size), group=size,
-                                     last=True)
-        zeros = np.zeros((size, 2), dtype=np.int32)
-        out = play_hands(hands, dealer, turn_up, zeros, lineup, rules, prng, deck)
-        return BlockResult(game=np.arange(size), hand_no=np.ones(size, np.int16),
-                           game_no=np.ones(size, np.int8), dealer=dealer,
-                           hands=hands, turn_up=turn_up, before_scores=zeros, outcomes=[out],
-                           games=None)
-    return _play_games(rules, lineup, seed, block, size, deck, prng)
+    """Play ``size`` whole games (``mode = "games"``; under ``rubber``, rubbers) or ``size``
+    independent hands (from 0-0, the dealer rotating with the hand's global index): the one
+    block loop (`sim.blocks.play_block`) over `LOOP`."""
+    return blocks.play_block(LOOP, rules, lineup, seed, block, size, mode, hand_offset)
 
 
 def game_value(loser_score: np.ndarray) -> np.ndarray:
@@ -72,51 +42,60 @@ def game_value(loser_score: np.ndarray) -> np.ndarray:
 RUBBER_BONUS = 2  # for winning the rubber (two games of three)
 
 
-def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
-    """Whole games; under ``rubber`` each unit is a rubber: games until a side has won two,
-    scores reset after each game, the dealer rotating throughout."""
-    scores = np.zeros((size, 2), dtype=np.int32)
-    game_no = np.ones(size, dtype=np.int8)  # the game within the rubber
-    games_won = np.zeros((size, 2), dtype=np.int8)
-    rubber_points = np.zeros((size, 2), dtype=np.int16)
-    n_hands = np.zeros(size, dtype=np.int16)
-    winner = np.full(size, -1, dtype=np.int8)
-    active = np.arange(size)
-    parts = dict(game=[], hand_no=[], game_no=[], dealer=[], hands=[], turn_up=[],
-                 before_scores=[])
-    outcomes = []
-    hand_no = 0
-    while active.size:
-        hand_no += 1
-        if hand_no > rules.hand_limit:
-            raise UserError(f"{active.size} games did not end within {rules.hand_limit} hands")
-        dealer = np.full(active.size, (FIRST_DEALER + hand_no - 1) % 4, np.int8)
-        hands, turn_up = deal_groups(deck, dealer, seed, block, hand_no, active, last=True)
-        out = play_hands(hands, dealer, turn_up, scores[active], lineup, rules, prng, deck)
-        for key, value in dict(game=active, hand_no=np.full(active.size, hand_no, np.int16),
-                               game_no=game_no[active], dealer=dealer, hands=hands,
-                               turn_up=turn_up, before_scores=scores[active]).items():
-            parts[key].append(value)
-        outcomes.append(out)
-        scores[active] = out.scores_after
-        n_hands[active] = hand_no
-        done, won = game_over(out.scores_after, rules)
-        ended, side = active[done], won[done].astype(np.intp)
-        games_won[ended, side] += 1
-        if rules.rubber:
-            rubber_points[ended, side] += game_value(scores[ended, 1 - side])
-            over = games_won[ended].max(axis=1) == 2
-            again = ended[~over]  # the rubber goes on: a new game from 0-0
-            scores[again] = 0
-            game_no[again] += 1
-            ended, side = ended[over], side[over]
-            rubber_points[ended, side] += RUBBER_BONUS
-            done[done] = over
-        winner[ended] = side
-        active = active[~done]
+def _start(rules, n):
+    return dict(scores=np.zeros((n, 2), dtype=np.int32), game_no=np.ones(n, dtype=np.int8),
+                games_won=np.zeros((n, 2), dtype=np.int8),
+                rubber_points=np.zeros((n, 2), dtype=np.int16))
+
+
+def _deal(rules, lineup, seed, block, hand_no, rows, dealer, standing, deck, rng, group):
+    """The deal and its turned-up card: the dealer's last card (RULES.md §1)."""
+    hands, turn_up = deal_groups(deck, dealer, seed, block, hand_no, rows, group=group,
+                                 last=True)
+    per_hand = dict(game_no=standing["game_no"], hands=hands, turn_up=turn_up,
+                    before_scores=standing["scores"])
+    return (hands, turn_up), per_hand
+
+
+def _play(rules, deal, dealer, standing, lineup, rng, deck):
+    hands, turn_up = deal
+    return play_hands(hands, dealer, turn_up, standing["scores"], lineup, rules, rng, deck)
+
+
+def _settle(rules, standing, rows, out, hand_no):
+    """The scores after the hand; a game won ends, or under ``rubber`` the rubber once a side has
+    won two games (then the rubber's winner wins): a new game of the rubber starts from 0-0, the
+    dealer rotating throughout."""
+    scores, games_won, rubber_points = (standing[k] for k in ("scores", "games_won",
+                                                              "rubber_points"))
+    scores[rows] = out.scores_after
+    done, won = game_over(out.scores_after, rules)
+    ended, side = rows[done], won[done].astype(np.intp)
+    games_won[ended, side] += 1
+    if rules.rubber:
+        rubber_points[ended, side] += game_value(scores[ended, 1 - side])
+        over = games_won[ended].max(axis=1) == 2
+        again = ended[~over]  # the rubber goes on: a new game from 0-0
+        scores[again] = 0
+        standing["game_no"][again] += 1
+        rubber_points[ended[over], side[over]] += RUBBER_BONUS
+        done[done] = over
+    return done, won
+
+
+def _games(rules, standing, n_hands, winner):
+    scores = standing["scores"]
     games = dict(n_hands=n_hands, winner=winner, score_0=scores[:, 0], score_1=scores[:, 1])
     for s in range(2):
-        games[f"games_won_{s}"] = games_won[:, s]
-        games[f"rubber_points_{s}"] = rubber_points[:, s]
-    return BlockResult(games=games, outcomes=outcomes,
-                       **{k: np.concatenate(v) for k, v in parts.items()})
+        games[f"games_won_{s}"] = standing["games_won"][:, s]
+        games[f"rubber_points_{s}"] = standing["rubber_points"][:, s]
+    return games
+
+
+def _unended(rules, n):
+    return f"{n} games did not end within {rules.hand_limit} hands"
+
+
+LOOP = blocks.GameLoop(deck_for=deck_for, first_dealer=lambda rules: FIRST_DEALER,
+                       start=_start, deal=_deal, play=_play, settle=_settle, games=_games,
+                       unended=_unended)

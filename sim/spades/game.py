@@ -6,19 +6,17 @@ processes, and cells share their deals) is `sim.blocks`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..blocks import DEAL_GROUP, FIRST_DEALER, play_rng, stock_groups
-from ..errors import UserError
+from .. import blocks
+from ..blocks import DEAL_GROUP, FIRST_DEALER, BlockResult, stock_groups
 from .dealing import Dealt, deal_from_order
 from .draw import draw_hands
-from .hand import HandOutcome, deck_for, play_hands
+from .hand import deck_for, play_hands
 from .redeal import redeal
 from .rules import SpadesRules
 
-__all__ = ["BlockResult", "game_over", "play_block"]
+__all__ = ["LOOP", "game_over", "play_block"]
 
 
 def game_over(scores: np.ndarray, hand_no: int, rules: SpadesRules):
@@ -59,46 +57,12 @@ def _unended(n: int, rules: SpadesRules) -> str:
             "mercy_score or a reachable target_score")
 
 
-@dataclass(eq=False)
-class BlockResult:
-    """What a block produced: per played hand, its game row and hand number, the outcome arrays
-    (concatenated over hand numbers), and per game the final state."""
-
-    game: np.ndarray  # int64[H] row of the game in the block
-    hand_no: np.ndarray  # int16[H] 1-based
-    dealer: np.ndarray  # int8[H]
-    hands: np.ndarray  # uint64[H, P] dealt cards
-    twice: np.ndarray  # uint64[H, P] the cards dealt twice to a seat (two decks; else zeros)
-    before_scores: np.ndarray  # int32[H, 2]
-    before_bags: np.ndarray  # int32[H, 2]
-    before_progressive: np.ndarray  # int32[H, 2] progressive bonuses so far (RULES.md §4.6)
-    redeals: np.ndarray  # int8[H] misdeals called before the hand was played (RULES.md §4.1)
-    face_up: np.ndarray  # uint64[H, P] the cards dealt face up (RULES.md §4.1; 0 without)
-    discarded: np.ndarray  # uint64[H, P] the cards discarded drawing the hand (two players)
-    outcomes: list[HandOutcome]  # one per hand number, rows in the order of `game`
-    games: dict[str, np.ndarray] | None  # per game: n_hands, score_<s>, bags_<s>, winner, ...
-
-
 def play_block(rules: SpadesRules, lineup, seed: int, block: int, size: int, mode: str,
                hand_offset: int = 0) -> BlockResult:
     """Play ``size`` whole games (``mode = "games"``) or ``size`` independent hands (``"hands"``:
-    each from 0-0, the dealer rotating with the hand's global index ``hand_offset + i``)."""
-    deck = deck_for(rules)
-    prng = play_rng(seed, block)
-    if mode == "hands":
-        dealer = ((FIRST_DEALER + hand_offset + np.arange(size)) % rules.players).astype(
-            np.int8)
-        zeros = np.zeros((size, rules.sides), dtype=np.int32)
-        dealt, redeals, discards = _deal(rules, lineup, seed, block, 1, np.arange(size), dealer,
-                                         zeros, zeros, deck, prng, group=size)
-        out = play_hands(dealt.hands, dealer, zeros, zeros, lineup, rules, prng, deck,
-                         dealt=dealt)
-        return BlockResult(game=np.arange(size), hand_no=np.ones(size, np.int16), dealer=dealer,
-                           hands=dealt.hands, twice=dealt.twice, before_scores=zeros,
-                           before_bags=zeros, before_progressive=zeros, redeals=redeals,
-                           face_up=dealt.face_up, discarded=discards, outcomes=[out],
-                           games=None)
-    return _play_games(rules, lineup, seed, block, size, deck, prng)
+    each from 0-0, the dealer rotating with the hand's global index ``hand_offset + i``): the one
+    block loop (`sim.blocks.play_block`) over `LOOP`."""
+    return blocks.play_block(LOOP, rules, lineup, seed, block, size, mode, hand_offset)
 
 
 def _deal(rules, lineup, seed, block, hand_no, rows, dealer, scores, bags, deck, prng,
@@ -133,52 +97,51 @@ def _deal(rules, lineup, seed, block, hand_no, rows, dealer, scores, bags, deck,
     return Dealt(hands=hands, **parts), redeals, np.zeros_like(hands)
 
 
-def _play_games(rules, lineup, seed, block, size, deck, prng) -> BlockResult:
-    shape = (size, rules.sides)
-    scores = np.zeros(shape, dtype=np.int32)
-    bags = np.zeros(shape, dtype=np.int32)
-    progressive = np.zeros(shape, dtype=np.int32)
-    penalties = np.zeros(shape, dtype=np.int32)
-    n_hands = np.zeros(size, dtype=np.int16)
-    winner = np.full(size, -1, dtype=np.int8)
-    active = np.arange(size)
-    parts = dict(game=[], hand_no=[], dealer=[], hands=[], twice=[], before_scores=[],
-                 before_bags=[],
-                 before_progressive=[], redeals=[], face_up=[], discarded=[])
-    outcomes = []
-    hand_no = 0
-    while active.size:
-        hand_no += 1
-        if hand_no > rules.hand_limit:  # the guard: max_hands (tied games play on), else
-            raise UserError(_unended(active.size, rules))  # HAND_GUARD (sim/limits.py)
-        dealer = ((FIRST_DEALER + hand_no - 1) % rules.players) * np.ones(active.size, np.int8)
-        dealt, redeals, discards = _deal(rules, lineup, seed, block, hand_no, active, dealer,
-                                         scores[active], bags[active], deck, prng)
-        out = play_hands(dealt.hands, dealer, scores[active], bags[active], lineup, rules, prng,
-                         deck, progressive=progressive[active], dealt=dealt)
-        for key, value in dict(game=active, hand_no=np.full(active.size, hand_no, np.int16),
-                               dealer=dealer, hands=dealt.hands, twice=dealt.twice,
-                               before_scores=scores[active],
-                               before_bags=bags[active],
-                               before_progressive=progressive[active],
-                               redeals=redeals, face_up=dealt.face_up,
-                               discarded=discards).items():
-            parts[key].append(value)
-        outcomes.append(out)
-        scores[active] = out.scores_after
-        bags[active] = out.score.bags_after
-        progressive[active] = out.score.progressive_after
-        penalties[active] += out.score.bag_penalty < 0
-        n_hands[active] = hand_no
-        done, won = game_over(out.scores_after, hand_no, rules)
-        outright = out.score.wins_game >= 0  # a moon or lexington made: won at once (§4.4)
-        done, won = done | outright, np.where(outright, out.score.wins_game, won)
-        winner[active[done]] = won[done]
-        active = active[~done]
+def _start(rules, n):
+    """Scores, bags, progressive bonuses earned (RULES.md §4.6) and bag penalties paid, by side."""
+    shape = (n, rules.sides)
+    return {key: np.zeros(shape, dtype=np.int32)
+            for key in ("scores", "bags", "progressive", "penalties")}
+
+
+def _hand_deal(rules, lineup, seed, block, hand_no, rows, dealer, standing, deck, rng, group):
+    """The deal after any misdeals (`_deal`) and the hand's per-hand arrays: the dealt cards, the
+    cards dealt twice, the standing before the hand, the misdeals called, the cards dealt face up
+    and the draw's discards (two players)."""
+    dealt, redeals, discards = _deal(rules, lineup, seed, block, hand_no, rows, dealer,
+                                     standing["scores"], standing["bags"], deck, rng, group=group)
+    per_hand = dict(hands=dealt.hands, twice=dealt.twice, before_scores=standing["scores"],
+                    before_bags=standing["bags"], before_progressive=standing["progressive"],
+                    redeals=redeals, face_up=dealt.face_up, discarded=discards)
+    return dealt, per_hand
+
+
+def _play(rules, dealt, dealer, standing, lineup, rng, deck):
+    return play_hands(dealt.hands, dealer, standing["scores"], standing["bags"], lineup, rules,
+                      rng, deck, progressive=standing["progressive"], dealt=dealt)
+
+
+def _settle(rules, standing, rows, out, hand_no):
+    """The standing after the hand; the game ends by `game_over`, or at once when a moon or a
+    lexington was made (RULES.md §4.4: ``wins_game``)."""
+    standing["scores"][rows] = out.scores_after
+    standing["bags"][rows] = out.score.bags_after
+    standing["progressive"][rows] = out.score.progressive_after
+    standing["penalties"][rows] += out.score.bag_penalty < 0
+    done, won = game_over(out.scores_after, hand_no, rules)
+    outright = out.score.wins_game >= 0
+    return done | outright, np.where(outright, out.score.wins_game, won)
+
+
+def _games(rules, standing, n_hands, winner):
     games = dict(n_hands=n_hands, winner=winner)
     for s in range(rules.sides):
-        games[f"score_{s}"] = scores[:, s]
-        games[f"bags_{s}"] = bags[:, s]
-        games[f"bag_penalties_{s}"] = penalties[:, s]
-    return BlockResult(games=games, outcomes=outcomes,
-                       **{k: np.concatenate(v) for k, v in parts.items()})
+        games[f"score_{s}"] = standing["scores"][:, s]
+        games[f"bags_{s}"] = standing["bags"][:, s]
+        games[f"bag_penalties_{s}"] = standing["penalties"][:, s]
+    return games
+
+
+LOOP = blocks.GameLoop(deck_for=deck_for, first_dealer=lambda rules: FIRST_DEALER,
+                       start=_start, deal=_hand_deal, play=_play, settle=_settle, games=_games,
+                       unended=lambda rules, n: _unended(n, rules))

@@ -7,14 +7,96 @@ bit ``13 * suit + rank`` with suits C, D, H, S = 0..3 and ranks 2..A = 0..12.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pyarrow as pa
 
-from ..blocks import finish_tables, stacked
-from .game import BlockResult
-from .scoring import COMPONENTS
+from ..blocks import BlockResult, finish_tables, stacked
+from .rules import SpadesRules
+from .scoring import COMPONENTS, TRICK_BONUSES
 
-__all__ = ["block_tables"]
+__all__ = ["BROUGHT", "absent_columns", "block_tables", "missing_columns", "written"]
+
+# The columns a house rule brings (docs/SCHEMA.md, "written"): each is written only where its
+# rule is in force; under other rules it would hold its default in every row, and block_tables
+# checks that it does before leaving it out (a column that varies is never dropped). Name ->
+# (in force under the rules?, default, the rule as docs/SCHEMA.md names it); ``<seat>`` and
+# ``<side>`` stand for one column per seat and per side.
+I8, I16, U64, NO = np.int8, np.int16, np.uint64, np.bool_(False)
+BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
+    "redeals": (lambda r: r.redeal_poor_hands is not None, I8(0), "redeal_poor_hands"),
+    "half_<seat>": (lambda r: r.half_trick_bids, NO, "half_trick_bids"),
+    "dark_<seat>": (lambda r: r.nil_in_the_dark, NO, "nil_in_the_dark"),
+    "no_trump_<seat>": (lambda r: r.no_trump_bids, NO, "no_trump_bids"),
+    "raised_<seat>": (lambda r: r.bid_raise, NO, "bid_raise"),
+    "side_contract_<side>": (lambda r: r.side_contracts, I8(0), "a side contract (RULES.md §4.4)"),
+    "bemo_bid_<side>": (lambda r: r.bemo, I8(0), "bemo"),
+    "auction_bid": (lambda r: r.auction, I8(0), "auction"),
+    "auction_declarer": (lambda r: r.auction, I8(-1), "auction"),
+    "wins_game": (lambda r: r.moon or r.lexington or r.double_blind_nil or r.side_contracts,
+                  I8(-1), "moon, lexington, double_blind_nil or a side contract"),
+    "trump": (lambda r: r.seven_trump_reveal, I8(3), "seven_trump_reveal"),
+    "revealer": (lambda r: r.seven_trump_reveal, I8(-1), "seven_trump_reveal"),
+    "restorer": (lambda r: r.seven_trump_reveal, I8(-1), "seven_trump_reveal"),
+    "cancel_card": (lambda r: r.bag_cancel_card is not None, I8(-1), "bag_cancel_card"),
+    "progressive_<side>": (lambda r: r.progressive is not None, I16(0),
+                           "seven_plus = \"progressive\" or highlander"),
+    "bemo_<side>": (lambda r: r.bemo, I16(0), "bemo"),
+    "bonus_<side>": (lambda r: r.exact_pair_bonus or r.seven_plus is not None or r.highlander,
+                     I16(0), "exact_pair_bonus, seven_plus or highlander"),
+    "trick_bonus_<side>": (lambda r: any(getattr(r, k) for k in TRICK_BONUSES), I16(0),
+                           "a trick bonus (last_trick_bonus ... last_trick_high_spade)"),
+    "passed_<seat>": (lambda r: r.pass_cards is not None or r.nil_pass is not None, U64(0),
+                      "pass_cards or nil_pass"),
+    "discarded_<seat>": (lambda r: r.players == 2, U64(0), "two players"),
+    "face_up_<seat>": (lambda r: r.face_up_cards > 0, U64(0), "face_up_cards"),
+    "twice_<seat>": (lambda r: r.copies == 2, U64(0), "two decks"),
+    "kitty_taker": (lambda r: r.kitty, I8(-1), "kitty"),
+    "kitty": (lambda r: r.kitty, U64(0), "kitty"),
+    "kitty_twice": (lambda r: r.kitty and r.copies == 2, U64(0), "kitty with two decks"),
+    "kitty_discards": (lambda r: r.kitty, U64(0), "kitty"),
+    "dead_tricks": (lambda r: r.cancel_spades, I8(0), "cancel_spades"),
+}
+
+
+def _expand(name: str, players: int, sides: int) -> list[str]:
+    if "<seat>" in name:
+        return [name.replace("<seat>", str(s)) for s in range(players)]
+    if "<side>" in name:
+        return [name.replace("<side>", str(s)) for s in range(sides)]
+    return [name]
+
+
+def missing_columns(names) -> dict[str, np.generic]:
+    """The columns of `BROUGHT` a table with the columns ``names`` does not have (its rules do
+    not bring them), each with the value it would hold in every row; the table's seats and
+    sides are read off its ``tricks_<seat>`` and ``score_<side>`` columns."""
+    names = set(names)
+    if "hand_no" not in names:  # a games table: no column of it is a rule's
+        return {}
+    players = sum(n.startswith("tricks_") for n in names)
+    sides = sum(n.startswith("score_") for n in names)
+    return {column: default for name, (_, default, _) in BROUGHT.items()
+            for column in _expand(name, players, sides) if column not in names}
+
+
+def absent_columns(rules: SpadesRules) -> dict[str, np.generic]:
+    """The columns these rules do not write (`BROUGHT`), each with the value it would hold."""
+    return {column: default for name, (brought, default, _) in BROUGHT.items()
+            if not brought(rules) for column in _expand(name, rules.players, rules.sides)}
+
+
+def written(hands: pa.Table, rules: SpadesRules) -> pa.Table:
+    """The ``hands`` table as it is written: without the columns the rules do not bring
+    (`absent_columns`), each checked to hold only the value it would have."""
+    absent = absent_columns(rules)
+    for column, default in absent.items():
+        values = hands.column(column).to_numpy()
+        if values.size and not np.all(values == default):
+            raise RuntimeError(f"column {column} varies although its rule is not in force "
+                               "(docs/SCHEMA.md): an engine bug")
+    return hands.drop_columns(list(absent))
 
 
 def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Table | None]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-__all__ = ["CELL_COLUMNS", "SCHEMA", "documented_columns"]
+__all__ = ["CELL_COLUMNS", "SCHEMA", "documented_columns", "documented_written"]
 
 SCHEMA = Path(__file__).resolve().parents[2] / "docs" / "SCHEMA.md"
 CELL_COLUMNS = ("variant", "lineup", "swapped")  # added by the runner, not by block_tables
@@ -26,9 +26,9 @@ def _section(text: str, heading: str) -> str:
     return text[start:] if end < 0 else text[start:end]
 
 
-def _rows(section: str) -> dict[str, str | None]:
-    """``name -> type`` of a markdown table's rows; a first cell naming several columns
-    (```a`, `b``) with no type gives each None (\"as for Spades\")."""
+def _rows(section: str, cell: int = 1) -> dict[str, str | None]:
+    """``name -> cell`` (by default the type) of a markdown table's rows; a first cell naming
+    several columns (```a`, `b``) with no type gives each None (\"as for Spades\")."""
     out: dict[str, str | None] = {}
     for line in section.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -36,7 +36,7 @@ def _rows(section: str) -> dict[str, str | None]:
             continue  # prose, the header or the separator
         for name in re.findall(r"`([a-z_<>0-9]+)`", cells[0]):
             assert name not in out, f"{name} documented twice"
-            out[name] = cells[1] or None
+            out[name] = (cells[cell] if cell < len(cells) else "") or None
     return out
 
 
@@ -74,3 +74,11 @@ def documented_columns(game: str, table: str, players: int = 4, sides: int = 2,
     assert columns, f"no columns documented for {game} `{table}`"
     out = _expand(columns, players, sides)
     return out if cell else {k: v for k, v in out.items() if k not in CELL_COLUMNS}
+
+
+def documented_written(table: str = "hands") -> dict[str, str | None]:
+    """Column -> its "written" cell (``always`` or ``with <the rule>``) of a Spades table's
+    section, the names unexpanded (``half_<seat>``) as ``sim.spades.tables.BROUGHT`` names
+    them; None for a table without the cell."""
+    text = SCHEMA.read_text(encoding="utf-8")
+    return _rows(_section(text, f"## `{table}`"), cell=3)
