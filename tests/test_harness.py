@@ -33,8 +33,10 @@ from harness.invariants import (
     check_scores,
     check_tables,
     check_tricks,
+    check_written,
 )
 from harness.spades import conformance_rules
+from sim.games import game_of
 from sim.options import PRESETS
 
 RUNS = {  # (rules, strategy): played in both modes
@@ -97,6 +99,32 @@ def test_a_wrong_column_type_fails_check_tables(name, mode):
 
 
 @pytest.mark.parametrize(("name", "mode"), CASES)
+def test_a_table_not_written_as_read_fails_check_written(name, mode):
+    """Spades writes no column its rules do not bring (``sim.spades.tables.BROUGHT``); the
+    readers put each back with its one value. A table whose such column varies, or holds
+    another value, or whose written column would be put back, fails."""
+    run = run_of(name, mode)
+    hands, games = run.tables
+    kept = game_of(run.rules).written(hands, run.rules).column_names
+    absent = [c for c in hands.column_names if c not in kept]
+    if run.rules.game != "spades":  # Portland and Norwegian whist write every column
+        assert absent == []
+        return
+    assert absent, "no column left out: nothing to corrupt"
+    column = absent[0]
+    fails(check_written, with_column(run, column, lambda v: v + 1), "put back")
+    i = hands.schema.get_field_index(column)
+    varies = hands[column].to_numpy().copy()
+    varies[1] += 1
+    fails(check_written, altered(run, tables=(hands.set_column(i, column, pa.array(varies)),
+                                              games)), "varies")
+    retyped = hands.set_column(i, column, hands[column].cast(pa.int64()))
+    fails(check_written, altered(run, tables=(retyped, games),
+                                 hands={**run.hands, column: retyped[column].to_numpy()}),
+          "put back as")
+
+
+@pytest.mark.parametrize(("name", "mode"), CASES)
 def test_a_card_dealt_too_often_fails_check_deals(name, mode):
     run = run_of(name, mode)
     twice = run.hands.get("twice_0")
@@ -106,6 +134,16 @@ def test_a_card_dealt_too_often_fails_check_deals(name, mode):
     else:
         bad = with_column(run, "hand_1", lambda h: run.hands["hand_0"][1])
     fails(check_deals, bad)
+
+
+@pytest.mark.parametrize(("name", "mode"), CASES)
+def test_a_deal_dealt_again_fails_check_deals(name, mode):
+    run = run_of(name, mode)
+    bad = run
+    for column in run.hands:  # row 1 dealt as row 0: every seat's cards (and two decks' twice)
+        if column.startswith(("hand_", "twice_")):
+            bad = with_column(bad, column, lambda _, c=column: run.hands[c][0])
+    fails(check_deals, bad, "dealt alike")
 
 
 @pytest.mark.parametrize(("name", "mode"), CASES)
@@ -228,8 +266,8 @@ def test_a_wrong_point_fails_the_reference_comparison(name, mode):
 
 def test_every_check_is_shown_to_fail():
     """Each invariant of `CHECKS` has a test above that corrupts a run for it."""
-    shown = {check_tables, check_deals, check_records, check_tricks, check_play, check_scores,
-             check_game_ends, check_replay, check_points}
+    shown = {check_tables, check_written, check_deals, check_records, check_tricks, check_play,
+             check_scores, check_game_ends, check_replay, check_points}
     assert set(CHECKS) == shown
 
 

@@ -3,8 +3,13 @@ is a function of a `Run` that raises AssertionError naming the hand at fault.
 
 * `check_tables`: the tables hold exactly the columns docs/SCHEMA.md declares for the game at
   this table (P seats, S sides), each of its declared type, one row per hand (per game);
+* `check_written`: the hands table as ``whistlab run`` writes it (the game's ``written``: without
+  the columns the rules do not bring, each checked to hold one value) made whole again as the
+  readers do (the game's ``missing_columns``, as ``reports.data.scan_blocks`` and tests/written.py)
+  is the table, column for column, type for type;
 * `check_deals`: every seat dealt the same number of cards, each a card of the rules' deck and
-  none more often than the deck holds it (two decks: twice); the records name the dealt cards;
+  none more often than the deck holds it (two decks: twice); the deals differ from hand to hand
+  (a shuffle, not one order dealt again); the records name the dealt cards;
 * `check_records`: each record is its table row (game, hand number, dealer, the game's own
   fields), and every card a seat holds at the start of play is played exactly once;
 * `check_tricks`: the seats' tricks add up to the tricks of the hand, dead tricks aside;
@@ -32,7 +37,7 @@ from .schema import documented_columns
 
 __all__ = ["CHECKS", "check_deals", "check_game_ends", "check_invariants", "check_play",
            "check_points", "check_records", "check_replay", "check_scores", "check_tables",
-           "check_tricks"]
+           "check_tricks", "check_written"]
 
 
 def _deck(run: Run):
@@ -77,11 +82,33 @@ def check_tables(run: Run) -> None:
         assert run.games["game_id"].tolist() == list(range(run.size))
 
 
+def check_written(run: Run) -> None:
+    engine = game_of(run.rules)
+    table = run.tables[0]
+    try:
+        kept = engine.written(table, run.rules)
+    except RuntimeError as exc:  # a column varies although its rule is not in force
+        raise AssertionError(f"written: {exc}") from None
+    back = engine.missing_columns(kept.column_names)
+    assert set(kept.column_names) | set(back) == set(table.column_names), (
+        f"written: {sorted(set(table.column_names) - set(kept.column_names) - set(back))} "
+        f"lost, {sorted(set(back) - set(table.column_names))} put back that are no column")
+    assert not set(kept.column_names) & set(back), "written: a column put back that was written"
+    for name, value in back.items():
+        column = run.hands[name]
+        assert column.dtype == value.dtype, f"written: {name} put back as {value.dtype}"
+        bad = np.flatnonzero(column != value)
+        assert bad.size == 0, (f"written: {name} put back as {value} in every row, the table "
+                               f"holds {column[bad[0]]} in row {bad[0]}")
+
+
 def check_deals(run: Run) -> None:
     deck = _deck(run)
     players = run.players
     hands = run.by_seat("hand")
     twice = run.by_seat("twice") if "twice_0" in run.hands else np.zeros_like(hands)
+    deals = np.unique(np.concatenate([hands, twice], axis=1), axis=0).shape[0]
+    assert deals == len(run), f"{len(run) - deals} deals dealt alike in a block of {len(run)}"
     assert not (twice & ~hands).any(), "a card held twice that is not held"
     count = np.bitwise_count(hands) + np.bitwise_count(twice)  # cards dealt per seat
     assert (count == count[:, :1]).all(), f"seats dealt different numbers: {count[0].tolist()}"
@@ -243,8 +270,8 @@ def check_points(run: Run) -> None:
             f"{_where(run, i)}: replayed points {out['points']}, parts {out['components']}")
 
 
-CHECKS = (check_tables, check_deals, check_records, check_tricks, check_play, check_scores,
-          check_game_ends, check_replay, check_points)
+CHECKS = (check_tables, check_written, check_deals, check_records, check_tricks, check_play,
+          check_scores, check_game_ends, check_replay, check_points)
 
 
 def check_invariants(run: Run) -> None:
