@@ -7,6 +7,7 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 import pandas as pd
+
 from written import read_whole
 
 __all__ = ["Page", "raw", "table"]

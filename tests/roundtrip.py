@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from written import read_whole
-
 from sim.replay import replay_records
 from whistlab.cli import main
+from written import read_whole
 
 __all__ = ["Roundtrip", "roundtrip"]
 

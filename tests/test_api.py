@@ -8,42 +8,30 @@ line words it."""
 from __future__ import annotations
 
 import json
-import re
 import textwrap
 from pathlib import Path
 
 import polars as pl
 import pyarrow.parquet as pq
 import pytest
-from written import read_whole_polars, whole_polars
 
 import sim
 import whistlab
+from harness import documented_columns
 from sim.errors import UserError
 from whistlab.cli import main
 from whistlab.experiment import build_experiment
 from whistlab.runner import run_experiment
+from written import read_whole_polars, whole_polars
 
-SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "SCHEMA.md"
 TYPES = {"string": pl.String, "bool": pl.Boolean, "int8": pl.Int8, "int16": pl.Int16,
          "int32": pl.Int32, "int64": pl.Int64, "uint64": pl.UInt64}
 
 
 def documented(table: str) -> dict[str, pl.DataType]:
-    """Column name -> polars type, from the table's section of docs/SCHEMA.md."""
-    text = SCHEMA.read_text(encoding="utf-8")
-    section = text.split(f"## `{table}`", 1)[1].split("\n## ", 1)[0]
-    columns = {}
-    for name, kind in re.findall(r"^\| `([a-z_<>]+)` \| (\w+) \|", section, re.MULTILINE):
-        names = [name]
-        if "<seat>" in name:
-            names = [name.replace("<seat>", str(i)) for i in range(4)]
-        elif "<side>" in name:
-            names = [name.replace("<side>", str(i)) for i in range(2)]
-        for n in names:
-            columns[n] = TYPES[kind]
-    assert columns, f"no columns documented for {table}"
-    return columns
+    """Column name -> polars type of a Spades table at four seats (docs/SCHEMA.md, read by
+    `harness.schema`)."""
+    return {name: TYPES[kind] for name, kind in documented_columns("spades", table).items()}
 
 
 def write(path: Path, text: str) -> Path:

@@ -6,15 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from roundtrip import roundtrip
 from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
 from strategies import make_strategy
-
-try:
-    from tests.roundtrip import roundtrip
-except ImportError:  # pytest run from tests/
-    from roundtrip import roundtrip
 
 
 def test_raises_follow_the_rule():

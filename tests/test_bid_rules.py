@@ -27,15 +27,11 @@ import inspect
 import numpy as np
 import pytest
 
+from harness import play_lineup, simulate
+from harness.spades import check_games, check_offered_bids, ref
+from harness.spades import ref_rules as harness_ref_rules
 from sim.errors import UserError
 from sim.options import PRESETS, rules_from_mapping
-
-try:
-    from tests.harness import check_games, check_offered_bids, ref, simulate
-    from tests.harness import ref_rules as harness_ref_rules
-except ImportError:  # pragma: no cover
-    from harness import check_games, check_offered_bids, ref, simulate
-    from harness import ref_rules as harness_ref_rules
 
 STANDARD = PRESETS["spades.standard"]
 FIELDS = {f.name for f in dataclasses.fields(STANDARD)}
@@ -326,10 +322,7 @@ def run(name: str, strategy: str, mode: str):
 
 
 def engine_wins(sim) -> np.ndarray:
-    outs = sim.result.outcomes
-    if not hasattr(outs[0].score, "wins_game"):
-        pytest.fail("HandScore has no wins_game")
-    return np.concatenate([o.score.wins_game for o in outs])
+    return sim.hands["wins_game"]  # the side that won the game at once, -1 for none
 
 
 def spades_held(rec: dict, seat: int) -> int:
@@ -383,8 +376,7 @@ def test_random_play_conforms(name, strategy, mode):
     rd = ref_rules(rules)
     assert check_offered_bids(sim, f"{name}/{strategy}/{mode}") > 0  # every bid mask offered
     wins = engine_wins(sim)
-    parts = {c: np.concatenate([getattr(o.score, c) for o in sim.result.outcomes])
-             for c in COMPONENTS}
+    parts = sim.components
     outs = []
     for i, rec in enumerate(sim.records):
         where = f"{name}/{strategy}/{mode} record {i}: {rec['bids']} blind {rec['blind']}"
@@ -396,7 +388,7 @@ def test_random_play_conforms(name, strategy, mode):
                   "components": same_components({c: parts[c][i].tolist() for c in COMPONENTS},
                                                 out["components"]),
                   "after": {"scores": sim.scores_after[i].tolist(),
-                            "bags": sim.bags_after[i].tolist()},
+                            "bags": sim.by_side("bags")[i].tolist()},
                   "wins_game": None if wins[i] < 0 else int(wins[i])}
         assert engine == {**out, "wins_game": out.get("wins_game")}, where
         outs.append(out)
@@ -429,9 +421,9 @@ def test_the_random_play_reaches_the_rules():
         low_first += any(0 < rec["bids"][s] < 4 for s in first_two)
     assert low_first >= 5
     whiz = hands("whiz")
-    assert (whiz.bids == 0).any() and (whiz.bids > 0).any()
-    assert (hands("fledu").bids >= 4).any()
-    sides = hands("moon").bids.reshape(-1, 2, 2)  # [:, k, s] is seat 2k + s
+    assert (whiz.by_seat("bid") == 0).any() and (whiz.by_seat("bid") > 0).any()
+    assert (hands("fledu").by_seat("bid") >= 4).any()
+    sides = hands("moon").by_seat("bid").reshape(-1, 2, 2)  # [:, k, s] is seat 2k + s
     assert ((sides[:, 0] + sides[:, 1]) == 13).any()  # some side bid 13
 
 
@@ -441,7 +433,6 @@ def test_a_hand_won_at_once_ends_the_game():
     hand the reference says is won at once, with that side the winner."""
     from sim.cards import highest_bit, lowest_bit
     from sim.lineup import Lineup
-    from sim.spades.game import play_block
     from strategies.uniform import RandomStrategy
 
     if "double_blind_nil" not in FIELDS:
@@ -469,21 +460,23 @@ def test_a_hand_won_at_once_ends_the_game():
     rules = dataclasses.replace(STANDARD, **VARIANTS["double_blind_nil=win"], max_hands=6,
                                 mercy_score=None)
     lineup = Lineup([High(), Duck(), High(), Duck()])
-    result = play_block(rules, lineup, SEED, 0, 200, "games")
+    run = play_lineup(rules, lineup, "games", 200, SEED)
     rd = ref_rules(rules)
-    wins = np.concatenate([o.score.wins_game for o in result.outcomes])
+    h = run.hands
+    wins, bids_, blind_, tricks_ = (h["wins_game"], run.by_seat("bid"), run.by_seat("blind"),
+                                    run.tricks)
     won_at_once = 0
-    for i in range(result.hands.shape[0]):
-        bids = [int(b) for b in np.concatenate([o.bidding.bids for o in result.outcomes])[i]]
-        blind = [bool(b) for b in np.concatenate([o.bidding.blind for o in result.outcomes])[i]]
-        tricks = [int(t) for t in np.concatenate([o.play.tricks for o in result.outcomes])[i]]
+    for i in range(len(run)):
+        bids = [int(b) for b in bids_[i]]
+        blind = [bool(b) for b in blind_[i]]
+        tricks = [int(t) for t in tricks_[i]]
         want = ref.wins_game(bids, tricks, rd, blind)
         assert (None if wins[i] < 0 else int(wins[i])) == want, (bids, blind, tricks)
         if want is not None:
             won_at_once += 1
-            g = int(result.game[i])
-            assert int(result.games["n_hands"][g]) == int(result.hand_no[i])  # the game's last
-            assert int(result.games["winner"][g]) == want
+            g = int(h["game_id"][i])
+            assert int(run.games["n_hands"][g]) == int(h["hand_no"][i])  # the game's last
+            assert int(run.games["winner"][g]) == want
     assert won_at_once >= 3
 
 

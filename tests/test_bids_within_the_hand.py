@@ -21,15 +21,10 @@ import itertools
 
 import pytest
 
+from harness import simulate
+from roundtrip import roundtrip
 from sim.options import PRESETS, preset_names
 from sim.replay import replay_records
-
-try:
-    from tests.harness import simulate
-    from tests.roundtrip import roundtrip
-except ImportError:  # pragma: no cover
-    from harness import simulate
-    from roundtrip import roundtrip
 
 STANDARD = PRESETS["spades.standard"]
 
@@ -88,7 +83,7 @@ def test_every_bid_within_the_hand_and_the_records_replay(name, strategy):
     tricks = rules.tricks_per_hand
     assert sim.tricks.sum(axis=1).max() <= tricks
     # the bids after the bidding: blind bids, raises and a joint bid (one seat's) included
-    top = int(sim.bids.max())
+    top = int(sim.by_seat("bid").max())
     assert top <= tricks, f"{name}: a bid of {top} with {tricks} tricks a hand"
     # the records replay, to the engine's points
     items = list(enumerate(sim.records, 1))

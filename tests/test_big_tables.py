@@ -11,6 +11,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from sim.cards import RANKS, SUITS
 from sim.errors import UserError
 from sim.games import GAMES
 from sim.lineup import Lineup
@@ -20,7 +21,6 @@ from sim.spades.hand import deck_for
 from sim.spades.scoring import score_hands
 from strategies import make_strategy
 
-RANKS, SUITS = "23456789TJQKA", "CDHS"
 FULL = Counter(r + s for s in SUITS for r in RANKS)
 JOKERS = Counter({"BJ": 1, "LJ": 1})
 CANCEL = {"cancel_spades": True, "blind_nil": False, "target_score": "off",

@@ -10,6 +10,7 @@ import json
 import numpy as np
 import pytest
 
+from roundtrip import roundtrip
 from sim.errors import UserError
 from sim.games import GAMES
 from sim.lineup import Lineup
@@ -17,11 +18,6 @@ from sim.options import load_rules
 from sim.spades.scoring import score_hands
 from strategies import make_strategy
 from whistlab.cli import main
-
-try:
-    from tests.roundtrip import roundtrip
-except ImportError:  # pytest run from tests/
-    from roundtrip import roundtrip
 
 RULES = load_rules({"blind_bids": True})
 

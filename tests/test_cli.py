@@ -23,10 +23,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from sim.cards import RANKS
 from sim.options import PRESETS, rules_to_dict
 from whistlab.cli import main
-
-RANKS = "23456789TJQKA"
 
 # --- a hand-built deal (dealer 3, so seat 0 bids first and leads) ------------------------------
 # seat 0: the clubs 3..A and 2S; seat 1: all hearts; seat 2: all diamonds; seat 3: 2C and 3S..AS.

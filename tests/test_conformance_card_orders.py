@@ -1,13 +1,11 @@
 """The RULES.md section 4.2 card orders and section 4.3 leads and play constraints (issue 8) in the
-engine equal the scalar reference (tests/reference.py), hand by hand and card by card.
+engine against the scalar reference (tests/reference.py), card by card.
 
-Each key is switched on alone, then in a few combinations; ``random`` and ``seed`` players play
-independent hands and whole games (``sim.spades.game.play_block``), the block is written as
-section 5 records (``sim.spades.records.block_records``) and every record is replayed by
-``reference.replay_hand``, which accepts each of the engine's plays only if its own legal-play
-rules allow it; its tricks, trick winners, points, all seven components and the scores and bags
-after the hand must equal the engine's arrays (in games mode the games carry and end as
-``reference.game_over`` says). Then:
+Each key is switched on alone, then in a few combinations (the ``card_orders`` table of
+tests/harness/variants.py); tests/test_conformance.py's ``test_engine_equals_reference`` plays
+them by ``random`` and ``seed`` players as independent hands and whole games and replays every
+record by ``reference.replay_hand``, which accepts each of the engine's plays only if its own
+legal-play rules allow it. Here:
 
 * at every position the engine's players reached, the cards the engine offered (``view.legal``)
   are exactly the reference's ``legal_plays`` (a recording player wraps the strategy);
@@ -33,109 +31,34 @@ from collections import Counter
 
 import pytest
 
+from harness import play_lineup
+from harness.spades import ref, ref_rules
+from harness.variants import CARD_ORDERS, TABLES, play
 from sim.errors import UserError
+from sim.games import game_of
 from sim.lineup import Lineup
 from sim.options import rules_from_mapping
 from sim.replay import replay_records
-from sim.spades.game import play_block
-from sim.spades.hand import deck_for
 from sim.tricks import IllegalPlay as EngineIllegalPlay
 from strategies import make_strategy
+from test_vs_reference import output_view
 
-try:
-    from tests.harness import compare_records, conformance_rules, ref, ref_rules, simulate
-    from tests.test_vs_reference import output_view
-except ImportError:  # pragma: no cover
-    from harness import compare_records, conformance_rules, ref, ref_rules, simulate
-    from test_vs_reference import output_view
-
-JOKERS2 = {"jokers": 2}
-
-ONE_AT_A_TIME: dict[str, dict] = {
-    "jokers": JOKERS2,  # standard order: BJ > LJ > AS
-    "jokers, remove 2C 2H": {**JOKERS2, "jokers_remove": ["2C", "2H"]},
-    "jokers_high": {"trump_order": "jokers_high", **JOKERS2},
-    "jokers_first_wins": {"trump_order": "jokers_first_wins", **JOKERS2},
-    "joker_high_alternate": {"trump_order": "joker_high_alternate", **JOKERS2},
-    "joker_joker_deuce_ace": {"trump_order": "joker_joker_deuce_ace", **JOKERS2},
-    "deuces_high": {"trump_order": "deuces_high"},
-    "deuces_high, jokers": {"trump_order": "deuces_high", **JOKERS2},
-    "bowers": {"trump_order": "bowers"},
-    "suit_ladder": {"trump_order": "suit_ladder"},
-    "first_lead=two_of_clubs": {"first_lead": "two_of_clubs"},
-    "first_lead=lowest_club": {"first_lead": "lowest_club"},
-    "first_lead=lowest_club, jokers": {"first_lead": "lowest_club", **JOKERS2},  # the 3C leads
-    "first_trick_clubs": {"first_trick_clubs": True},
-    "first_trick_lowest_club": {"first_trick_lowest_club": True},
-    # under spades_broken = true a spade is led to trick 1 only from a hand of spades anyway
-    "no_spade_lead_first_trick": {"no_spade_lead_first_trick": True, "spades_broken": False},
-    "lead_ace_of_spades": {"lead_ace_of_spades": True},
-    "must_overtrump=opponents": {"must_overtrump": "opponents"},
-    "must_overtrump=always": {"must_overtrump": "always"},
-    "must_trump": {"must_trump": True},
-}
-COMBINATIONS: dict[str, dict] = {
-    "deuces_high,jokers,must_trump": {"trump_order": "deuces_high", **JOKERS2, "must_trump": True},
-    "bowers,first_trick_clubs": {"trump_order": "bowers", "first_trick_clubs": True},
-    "jokers_first_wins,must_overtrump=always": {"trump_order": "jokers_first_wins", **JOKERS2,
-                                                "must_overtrump": "always"},
-    "jokers_first_wins,must_trump,never": {"trump_order": "jokers_first_wins", **JOKERS2,
-                                           "must_trump": True, "spades_broken": "never"},
-    "joker_high_alternate,must_trump": {"trump_order": "joker_high_alternate", **JOKERS2,
-                                        "must_trump": True},
-    "joker_high_alternate,must_overtrump=opponents": {
-        "trump_order": "joker_high_alternate", **JOKERS2, "must_overtrump": "opponents"},
-    "first_trick_clubs,lowest_club,jokers 2C 2H,must_overtrump=opponents": {
-        "first_trick_clubs": True, "first_lead": "lowest_club", **JOKERS2,
-        "jokers_remove": ["2C", "2H"], "must_overtrump": "opponents"},
-    "deuces_high,lowest_club": {"trump_order": "deuces_high", "first_lead": "lowest_club"},
-    "suit_ladder,first_trick_lowest_club,lead_ace_of_spades": {
-        "trump_order": "suit_ladder", "first_trick_lowest_club": True,
-        "lead_ace_of_spades": True},
-    "joker_joker_deuce_ace,no_spade_lead_first_trick,free spades,must_overtrump=opponents": {
-        "trump_order": "joker_joker_deuce_ace", **JOKERS2, "no_spade_lead_first_trick": True,
-        "spades_broken": False, "must_overtrump": "opponents"},
-    "bowers,must_trump,first_trick_lowest_club": {"trump_order": "bowers", "must_trump": True,
-                                                  "first_trick_lowest_club": True},
-    "two_of_clubs,first_trick_clubs,lead_ace_of_spades,must_trump": {
-        "first_lead": "two_of_clubs", "first_trick_clubs": True, "lead_ace_of_spades": True,
-        "must_trump": True},
-    # the trick bonuses and the bag-cancelling card read the card order (a high deuce is a
-    # spade, a joker no ace); whiz and mirror count the order's spades
-    "deuces_high,jokers,trick bonuses,bag_cancel_card=cut": {
-        "trump_order": "deuces_high", **JOKERS2, "bag_cancel_card": "cut",
-        **dict.fromkeys(ref.TRICK_BONUSES, True)},
-    "bowers,trick bonuses,bag_cancel_card=JC": {
-        "trump_order": "bowers", "bag_cancel_card": "JC", **dict.fromkeys(ref.TRICK_BONUSES, True)},
-    "jokers_high,whiz": {"trump_order": "jokers_high", **JOKERS2, "whiz": True,
-                         "blind_nil": False},
-    "bowers,mirror": {"trump_order": "bowers", "mirror": True, "blind_nil": False},
-    "suit_ladder,trick bonuses,nil 50": {"trump_order": "suit_ladder", "nil_bonus": 50,
-                                         **dict.fromkeys(ref.TRICK_BONUSES, True)},
-}
-VARIANTS = {**ONE_AT_A_TIME, **COMBINATIONS}
-
-STRATEGIES = ("random", "seed")
-SIZES = {("hands", "random"): 40, ("hands", "seed"): 20, ("games", "random"): 4,
-         ("games", "seed"): 2}  # hands, or games of at most MAX_HANDS hands
-MAX_HANDS = {"random": 5, "seed": 8}
-SEED = 8008
+VARIANTS = CARD_ORDERS  # name -> the keys switched on
+TABLE = TABLES["card_orders"]
+STRATEGIES = TABLE.strategies
+SIZES = {("hands", s): TABLE.sizes(None, "hands", s) for s in STRATEGIES}
+SEED = TABLE.seed
 
 
 def engine_rules(name: str):
-    return conformance_rules(VARIANTS[name])
+    return TABLE.variants[name]
 
 
 def run(name: str, strategy: str, mode: str):
-    rules = engine_rules(name)
-    if mode == "games":  # random players' games last: no mercy rule (they are set a lot)
-        rules = dataclasses.replace(rules, max_hands=MAX_HANDS[strategy],
-                                    mercy_score=None if strategy == "random" else -200)
-    return simulate(rules, strategy, mode, SIZES[mode, strategy], SEED,
-                    1 if mode == "hands" else 0)
+    return play("card_orders", name, strategy, mode)
 
 
-CASES = [(n, s, m) for n in VARIANTS for s in STRATEGIES for m in ("hands", "games")]
+CASES = TABLE.cases()
 
 
 def positions(rec: dict, rd: dict):
@@ -155,12 +78,7 @@ def positions(rec: dict, rd: dict):
         leader = ref.trick_winner(trick, leader, rd)
 
 
-# --- hand by hand -------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(("name", "strategy", "mode"), CASES)
-def test_engine_equals_reference(name, strategy, mode):
-    assert compare_records(run(name, strategy, mode), f"{name}/{strategy}/{mode}") > 0
+# --- records through sim.replay ------------------------------------------------------------------
 
 
 JOKER_RECORDS = ["jokers", "jokers_first_wins,must_overtrump=always",
@@ -201,8 +119,9 @@ def test_records_replay_through_sim_replay_like_the_reference(name):
 
 @dataclasses.dataclass(eq=False)
 class Recording:
-    """A strategy that plays as ``inner`` and keeps, at every card, the engine's legal cards
-    (``view.legal``: uint64[N], the block's rows) in order of play."""
+    """A strategy that plays as ``inner`` and keeps, at every card, the trick and position, the
+    seats to play and the engine's legal cards (``view.seat``: int8[N], ``view.legal``:
+    uint64[N], the block's rows) in order of play."""
 
     inner: object
     legal: list = dataclasses.field(default_factory=list)
@@ -211,7 +130,7 @@ class Recording:
         return getattr(self.inner, name)
 
     def play(self, view, rng):
-        self.legal.append((view.trick_no, view.position, view.legal.copy()))
+        self.legal.append((view.trick_no, view.position, view.seat.copy(), view.legal.copy()))
         return self.inner.play(view, rng)
 
 
@@ -222,19 +141,16 @@ def test_legal_cards_equal_the_reference(name, strategy):
     rd = ref_rules(rules)
     player = Recording(make_strategy(strategy))
     n = SIZES["hands", strategy]
-    result = play_block(rules, Lineup([player] * 4), SEED + 1, 0, n, "hands")
-    out = result.outcomes[0]
-    deck = deck_for(rules)
-    assert [(t, j) for t, j, _ in player.legal] == [(t, j) for t in range(13) for j in range(4)]
+    run = play_lineup(rules, Lineup([player] * 4), "hands", n, SEED + 1)  # rows: the block's
+    deck = game_of(rules).deck_for(rules)
+    assert [(t, j) for t, j, _, _ in player.legal] == [(t, j) for t in range(13)
+                                                       for j in range(4)]
     bad = []
-    for i in range(n):
-        rec = {"dealer": int(result.dealer[i]),
-               "hands": [deck.names_of(h) for h in out.held[i]],
-               "plays": [deck.names[s] for s in out.play.plays[i]]}
+    for i, rec in enumerate(run.records):
         for k, (t, j, seat, hand, trick, broken, _) in enumerate(positions(rec, rd)):
-            assert seat == out.play.seats[i, k]
+            assert seat == player.legal[k][2][i]
             theirs = sorted(ref.legal_plays(hand, trick, broken, rd, trick_no=t))
-            mine = sorted(deck.names_of(player.legal[k][2][i]))
+            mine = sorted(deck.names_of(player.legal[k][3][i]))
             if mine != theirs:
                 bad.append(f"hand {i} trick {t} position {j} seat {seat}: hand {sorted(hand)} "
                            f"trick {trick} broken {broken}\n  engine    {mine}\n"

@@ -1,16 +1,13 @@
 """RULES.md section 4.7 tables without partners — three players (the 2C out, or the last card
 undealt; with two jokers), cutthroat four (``partnerships = false``) and five players (without 2D
-and 2H; with three jokers) — in the engine equal the scalar reference (tests/reference.py), hand
-by hand, card by card and bid by bid.
+and 2H; with three jokers) — in the engine against the scalar reference (tests/reference.py),
+card by card and bid by bid.
 
-Each table alone, then with a few house rules still allowed there; ``random`` and ``seed`` players
-play independent hands and whole games (``sim.spades.game.play_block``), the block is written as
-section 5 records (P entries in bids / blind / tricks / hands, S in ``before``) and every record
-is replayed by ``reference.replay_hand``, which accepts each of the engine's bids and plays only
-if its own rules allow them; tricks, trick winners, points, all seven components, the scores,
-bags (and progressive count) after the hand and the bags taken must equal the engine's arrays;
-in games mode the games carry and end as ``reference.game_over`` says
-(``tests.harness.check_games``). Then:
+Each table alone, then with a few house rules still allowed there (the ``player_counts`` table of
+tests/harness/variants.py); tests/test_conformance.py's ``test_engine_equals_reference`` plays
+them by ``random`` and ``seed`` players as independent hands and whole games and replays every
+record (P entries in bids / blind / tricks / hands, S in ``before``) by ``reference.replay_hand``.
+Here:
 
 * at every bid and every card the engine's players were offered, the engine's choices (its bid
   mask, the blind nil question, ``view.legal``) are exactly the reference's ``legal_bids`` and
@@ -28,92 +25,29 @@ import itertools
 
 import pytest
 
+from harness import play_lineup, simulate
+from harness.spades import compare_records, ref, ref_rules
+from harness.variants import PLAYER_COUNTS, TABLES
 from sim.errors import UserError
+from sim.games import game_of
 from sim.lineup import Lineup
-from sim.options import PRESETS, rules_from_mapping
-from sim.spades.game import play_block
-from sim.spades.hand import deck_for
+from sim.options import rules_from_mapping
 from strategies import make_strategy
+from test_conformance_card_orders import Recording
 
-try:
-    from tests.harness import compare_records, ref, ref_rules, simulate
-    from tests.test_conformance_card_orders import Recording
-except ImportError:  # pragma: no cover
-    from harness import compare_records, ref, ref_rules, simulate
-    from test_conformance_card_orders import Recording
-
-STANDARD = PRESETS["spades.standard"]
-
-TABLES: dict[str, dict] = {
-    "three": {"players": 3},
-    "three, last undealt": {"players": 3, "remove": "last"},
-    "three with jokers": {"players": 3, "jokers": 2},
-    "cutthroat": {"partnerships": False},
-    "five": {"players": 5},
-    "five with jokers": {"players": 5, "jokers": 3},
-}
-COMBINATIONS: dict[str, dict] = {
-    "three, three_b, dix": {"players": 3, "three_b": True, "dix": True},
-    "cutthroat, must_overtrump=opponents, bag_cancel_card=cut": {
-        "partnerships": False, "must_overtrump": "opponents", "bag_cancel_card": "cut"},
-    "five, fledu, bags_negative": {"players": 5, "fledu": True, "bags_negative": True},
-    "three, last undealt, bag_cancel_card=2C, first_lead=two_of_clubs": {
-        "players": 3, "remove": "last", "bag_cancel_card": "2C", "first_lead": "two_of_clubs"},
-    "three with jokers, jokers_first_wins, must_trump, trick bonuses": {
-        "players": 3, "jokers": 2, "trump_order": "jokers_first_wins", "must_trump": True,
-        "last_trick_bonus": True, "end_streak": True, "last_trick_ace": True},
-    "five with jokers, deuces_high, quicksand, seven_plus=progressive": {
-        "players": 5, "jokers": 3, "trump_order": "deuces_high", "quicksand": True,
-        "seven_plus": "progressive"},
-    "cutthroat, exact=player, double_over, no_minus, nil_tricks=count": {
-        "partnerships": False, "exact": "player", "double_over": True, "no_minus": True,
-        "nil_tricks": "count"},
-    "five, whiz": {"players": 5, "whiz": True, "blind_nil": False},
-    "cutthroat, spades_broken=never, mirror, bags_in_units_digit": {
-        "partnerships": False, "spades_broken": "never", "mirror": True, "blind_nil": False,
-        "bags_in_units_digit": True, "bag_limit": 5, "bag_penalty": 50},
-    "three, joker_high_alternate, seven_plus=per_trick, no_overs": {
-        "players": 3, "jokers": 2, "trump_order": "joker_high_alternate",
-        "seven_plus": "per_trick", "no_overs": True},
-}
-VARIANTS = {**TABLES, **COMBINATIONS}
-
-STRATEGIES = ("random", "seed")
-SIZES = {("hands", "random"): 40, ("hands", "seed"): 24, ("games", "random"): 5,
-         ("games", "seed"): 2}
-MAX_HANDS = {"random": 6, "seed": 10}
-SEED = 4747
+VARIANTS = PLAYER_COUNTS  # name -> the keys switched on
+SEED = TABLES["player_counts"].seed
 
 
 def engine_rules(name: str):
-    rules = dataclasses.replace(STANDARD, blind_nil_min_deficit=50, **VARIANTS[name])
-    if "blind_nil_min_deficit" in rules.voided_by():  # no blind nil (issue 17: then refused)
-        rules = dataclasses.replace(rules, blind_nil_min_deficit=100)
-    return rules
-
-
-def run(name: str, strategy: str, mode: str):
-    rules = engine_rules(name)
-    if mode == "games":  # random players are set a lot: no mercy rule, so that games last
-        rules = dataclasses.replace(rules, max_hands=MAX_HANDS[strategy],
-                                    mercy_score=None if strategy == "random" else -200)
-    return simulate(rules, strategy, mode, SIZES[mode, strategy], SEED,
-                    1 if mode == "hands" else 0)
-
-
-CASES = [(n, s, m) for n in VARIANTS for s in STRATEGIES for m in ("hands", "games")]
+    return TABLES["player_counts"].variants[name]
 
 
 def compare(sim, name: str, rows=None) -> int:
     """`compare_records` after checking the table's shape in the engine's arrays."""
     table = ref.table_of(ref_rules(sim.rules))
-    assert sim.bids.shape[1] == table["players"] and sim.points.shape[1] == table["sides"]
+    assert sim.players == table["players"] and sim.sides == table["sides"]
     return compare_records(sim, name, rows)
-
-
-@pytest.mark.parametrize(("name", "strategy", "mode"), CASES)
-def test_engine_equals_reference(name, strategy, mode):
-    assert compare(run(name, strategy, mode), f"{name}/{strategy}/{mode}") > 0
 
 
 def test_the_undealt_two_of_clubs():
@@ -149,8 +83,8 @@ class Bidding(Recording):
 
 def seat_plays(rec: dict, rd: dict):
     """Each card of a record in order as the reference sees it before it is played: (trick_no,
-    the seat's cards — a card held twice (two decks) listed twice —, the trick so far, spades
-    broken before this trick)."""
+    the seat to play, its cards — a card held twice (two decks) listed twice —, the trick so far,
+    spades broken before this trick)."""
     players = len(rec["hands"])
     spade = {c: ref.card_suit(c, rd) == "S" for h in rec["hands"] for c in h}
     held = [list(h) for h in rec["hands"]]
@@ -160,7 +94,7 @@ def seat_plays(rec: dict, rd: dict):
         trick = rec["plays"][start:start + players]
         for k, card in enumerate(trick):
             who = (seat + k) % players
-            yield start // players + 1, list(held[who]), trick[:k], broken
+            yield start // players + 1, who, list(held[who]), trick[:k], broken
             held[who].remove(card)
         broken = broken or any(spade[c] for c in trick)
         won = ref.trick_winner(trick, seat, rd)
@@ -174,8 +108,9 @@ def test_offered_bids_and_cards_equal_the_reference(name):
     rules = dataclasses.replace(engine_rules(name), max_hands=4, mercy_score=None)
     rd = ref_rules(rules)
     player = Bidding(make_strategy("random"))
-    result = play_block(rules, Lineup([player] * rules.players), SEED + 1, 0, 6, "games")
-    deck = deck_for(rules)
+    run = play_lineup(rules, Lineup([player] * rules.players), "games", 6, SEED + 1)
+    deck = game_of(rules).deck_for(rules)
+    n_hands = int(run.hands["hand_no"].max())
     bad = []
     for view in player.bids:
         for i in range(len(view)):
@@ -201,29 +136,29 @@ def test_offered_bids_and_cards_equal_the_reference(name):
     # the cards: hand by hand, in each hand's order of play
     by_call = iter(player.legal)
     legal_at = {}  # (hand number, trick, position) -> legal masks of that hand's rows
-    for hand_no in range(1, len(result.outcomes) + 1):
+    for hand_no in range(1, n_hands + 1):
         for t in range(rules.cards_each):
             for j in range(rules.players):
-                t_, j_, legal = next(by_call)
+                t_, j_, seats, legal = next(by_call)
                 assert (t_, j_) == (t, j)
-                legal_at[hand_no, t, j] = legal
+                legal_at[hand_no, t, j] = seats, legal
     assert next(by_call, None) is None
     positions = 0
-    for hand_no, out in enumerate(result.outcomes, start=1):
-        for i in range(out.play.plays.shape[0]):
-            rec = {"dealer": int(result.dealer[result.hand_no == hand_no][i]),
-                   "hands": [deck.names_of(h) for h in out.held[i]],
-                   "plays": [deck.names[s] for s in out.play.plays[i]]}
-            for k, (t, hand, trick, broken) in enumerate(seat_plays(rec, rd)):
+    for hand_no in range(1, n_hands + 1):
+        # the engine's rows of hand hand_no: the games still playing, in game order
+        for i, rec in enumerate(r for r in run.records if r["hand_no"] == hand_no):
+            for k, (t, seat, hand, trick, broken) in enumerate(seat_plays(rec, rd)):
                 theirs = sorted(ref.legal_plays(hand, trick, broken, rd, trick_no=t))
-                mine = sorted(deck.names_of(legal_at[hand_no, t - 1, k % rules.players][i]))
+                seats, legal = legal_at[hand_no, t - 1, k % rules.players]
+                assert seats[i] == seat, (hand_no, i, t)
+                mine = sorted(deck.names_of(legal[i]))
                 positions += 1
                 if mine != theirs:
                     bad.append(f"hand {hand_no}/{i} trick {t}: hand {sorted(hand)} trick {trick} "
                                f"broken {broken}\n  engine    {mine}\n  reference {theirs}")
     assert not bad, f"{name}: {len(bad)} of {positions} positions differ, e.g.\n" + "\n".join(
         bad[:3])
-    assert positions == sum(o.play.plays.size for o in result.outcomes)
+    assert positions == sum(len(rec["plays"]) for rec in run.records)
 
 
 # --- what both refuse ---------------------------------------------------------------------------

@@ -1,15 +1,17 @@
-"""The RULES.md section 4.6 scoring keys and section 4.8 ``defeat_score`` (issue 7) in the engine
-equal the scalar reference (tests/reference.py), hand by hand.
+"""The RULES.md section 4.6 scoring keys and section 4.8 ``defeat_score`` (issue 7): what the
+engine's play against the scalar reference (tests/reference.py) is meant to reach, and the score
+functions alone on many more hands.
 
-Each key is switched on alone, then in a few combinations; ``random`` and ``seed`` players play
-independent hands and whole games (``sim.spades.game.play_block``), the block is written as
-section 5 records (``sim.spades.records.block_records``) and every record is replayed by
+Each key is switched on alone, then in a few combinations (the ``scoring`` table of
+tests/harness/variants.py); ``random`` and ``seed`` players play independent hands and whole
+games, and tests/test_conformance.py's ``test_engine_equals_reference`` replays every record by
 ``reference.replay_hand``: its tricks, trick winners, points, all seven components, the scores,
-bags and progressive-bonus count after the hand must equal the engine's arrays, and so must the
-bags taken (``reference.bags_taken``). In games mode, scores, bags and the progressive count
-carry from hand to hand and every game ends when ``reference.game_over`` says
-(``tests.harness.check_games``). ``sim.replay`` (full records) must give the engine's numbers
-too. A last test checks that the random play reaches what the comparison is meant to test.
+bags and progressive-bonus count after the hand must equal the engine's, and so must the bags
+taken (``reference.bags_taken``); in games mode, scores, bags and the progressive count carry from
+hand to hand and every game ends when ``reference.game_over`` says. Here: ``sim.replay`` under
+the rules given as an override gives the engine's numbers too; the random play reaches what the
+comparison is meant to test; and ``sim.spades.scoring.score_hands`` equals
+``reference.score_hand`` on score sheets and on random card orders.
 """
 
 from __future__ import annotations
@@ -21,139 +23,31 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from harness.spades import COMPONENTS, engine_row, ref, ref_rules
+from harness.variants import ALL_TRICK_BONUSES, SCORING, TABLES, play
+from sim.cards import RANKS, SUITS
 from sim.errors import UserError
 from sim.options import PRESETS, rules_from_mapping
 from sim.replay import replay_records
 from sim.spades.scoring import score_hands
-
-try:
-    from tests.harness import (
-        COMPONENTS,
-        NAMES,
-        compare_records,
-        conformance_rules,
-        engine_row,
-        ref,
-        ref_rules,
-        simulate,
-    )
-    from tests.test_bid_rules import scoring_cases
-    from tests.test_vs_reference import output_view
-except ImportError:  # pragma: no cover
-    from harness import (
-        COMPONENTS,
-        NAMES,
-        compare_records,
-        conformance_rules,
-        engine_row,
-        ref,
-        ref_rules,
-        simulate,
-    )
-    from test_bid_rules import scoring_cases
-    from test_vs_reference import output_view
+from test_bid_rules import scoring_cases
+from test_vs_reference import output_view
 
 STANDARD = PRESETS["spades.standard"]
-
-ALL_TRICK_BONUSES = dict.fromkeys(ref.TRICK_BONUSES, True)
-ONE_AT_A_TIME: dict[str, dict] = {
-    "three_b": {"three_b": True},
-    "no_overs": {"no_overs": True},
-    "double_over": {"double_over": True},
-    "exact=side": {"exact": "side"},
-    "exact=player": {"exact": "player"},
-    "quicksand": {"quicksand": True},
-    "set_to_opponents": {"set_to_opponents": True},
-    "book_made": {"book_made": True},
-    "highlander": {"highlander": True},
-    "exact_pair_bonus": {"exact_pair_bonus": True},
-    "seven_plus=per_trick": {"seven_plus": "per_trick"},
-    "seven_plus=progressive": {"seven_plus": "progressive"},
-    "bags_in_units_digit": {"bags_in_units_digit": True},
-    "bag_cancel_card=7H": {"bag_cancel_card": "7H"},
-    "bag_cancel_card=cut": {"bag_cancel_card": "cut"},
-    "bags_negative": {"bags_negative": True},
-    "no_minus": {"no_minus": True},
-    "defeat_score": {"defeat_score": True, "mercy_score": None, "target_score": 150},
-    **{key: {key: True} for key in ref.TRICK_BONUSES},
-}
-COMBINATIONS: dict[str, dict] = {
-    "all trick bonuses": ALL_TRICK_BONUSES,
-    # (no_minus with set_to_opponents is refused unless double_over's loss is there to cancel)
-    "quicksand,set_to_opponents": {"quicksand": True, "set_to_opponents": True},
-    "three_b,double_over": {"three_b": True, "double_over": True},
-    "quicksand,double_over,no_minus": {"quicksand": True, "double_over": True, "no_minus": True},
-    "exact=side,double_over,set_to_opponents,no_minus": {
-        "exact": "side", "double_over": True, "set_to_opponents": True, "no_minus": True},
-    "highlander,exact_pair_bonus,book_made": {"highlander": True, "exact_pair_bonus": True,
-                                              "book_made": True},
-    "book_made,seven_plus=per_trick,exact_pair_bonus,set_to_opponents": {
-        "book_made": True, "seven_plus": "per_trick", "exact_pair_bonus": True,
-        "set_to_opponents": True},
-    "seven_plus=progressive,bags_in_units_digit,bag_cancel_card=cut,short": {
-        "seven_plus": "progressive", "bags_in_units_digit": True, "bag_cancel_card": "cut",
-        "target_score": 250, "bag_limit": 5, "bag_penalty": 50},
-    "bags_negative,bag_cancel_card=AS,exact=player": {
-        "bags_negative": True, "bag_cancel_card": "AS", "exact": "player"},
-    "exact=side,nil_tricks=count": {"exact": "side", "nil_tricks": "count"},
-    "tens_are_wheels,exact,bag_cancel_card,book_made,set_to_opponents": {
-        "ten_for_two_hundred": True, "ten_for_200_exact": True, "tens_are_wheels": True,
-        "bag_cancel_card": "cut", "book_made": True, "set_to_opponents": True},
-    "exact wheels,no_overs": {"ten_for_two_hundred": True, "ten_for_200_exact": True,
-                              "tens_are_wheels": True, "no_overs": True},
-    "team_nil,wheel,set_to_opponents,double_over": {
-        "team_nil": True, "ten_for_two_hundred": True, "set_to_opponents": True,
-        "double_over": True},
-    "no_overs,double_nil,trick bonuses,nil 50": {
-        "no_overs": True, "double_nil": True, "nil_bonus": 50, **ALL_TRICK_BONUSES},
-    # no_minus floors a set side only (RULES.md 4.6, issue 17): with each way of scoring
-    "double_over,no_minus": {"double_over": True, "no_minus": True},
-    "three_b,double_over,no_minus": {"three_b": True, "double_over": True, "no_minus": True},
-    "exact=player,double_over,no_minus": {"exact": "player", "double_over": True,
-                                          "no_minus": True},
-    "three_b,no_minus,nil_tricks=count": {"three_b": True, "no_minus": True,
-                                          "nil_tricks": "count"},
-    "exact=side,no_minus,bags_negative": {"exact": "side", "no_minus": True,
-                                          "bags_negative": True},
-    "quicksand,no_minus": {"quicksand": True, "no_minus": True},
-    "double_over,no_minus,no_overs,seven_plus=per_trick,exact_pair_bonus": {
-        "double_over": True, "no_minus": True, "no_overs": True, "seven_plus": "per_trick",
-        "exact_pair_bonus": True},
-    "side contracts,double_nil,double_over,no_minus": {
-        "team_nil": True, "ten_for_two_hundred": True, "mo_a": True, "blind_six": True,
-        "double_nil": True, "double_over": True, "no_minus": True},
-    "bemo,lexington_points,double_over,no_minus": {
-        "bemo": True, "lexington_points": True, "double_over": True, "no_minus": True},
-}
-VARIANTS = {**ONE_AT_A_TIME, **COMBINATIONS}
-
+VARIANTS = SCORING  # name -> the keys switched on
 STRATEGIES = ("random", "seed")
-SIZES = {("hands", "random"): 80, ("hands", "seed"): 50, ("games", "random"): 12,
-         ("games", "seed"): 3}  # hands, or games of at most MAX_HANDS hands
-MAX_HANDS = {"random": 6, "seed": 12}
-SEED = 7007
+NAMES = [rank + suit for suit in SUITS for rank in RANKS]  # the engine's slots, standard deck
 
 
 def engine_rules(name: str):
-    return conformance_rules(VARIANTS[name])
+    return TABLES["scoring"].variants[name]
 
 
 def run(name: str, strategy: str, mode: str):
-    rules = engine_rules(name)
-    if mode == "games":
-        rules = dataclasses.replace(rules, max_hands=MAX_HANDS[strategy])
-    return simulate(rules, strategy, mode, SIZES[mode, strategy], SEED, 1 if mode == "hands" else 0)
+    return play("scoring", name, strategy, mode)
 
 
-# a trick bonus alone is played in hands only: in games it is "all trick bonuses" and "no_overs,
-# double_nil, trick bonuses" (the bonuses carry nothing from hand to hand but the score)
-CASES = [(n, s, m) for n in VARIANTS for s in STRATEGIES for m in ("hands", "games")
-         if m == "hands" or n not in ref.TRICK_BONUSES]
-
-
-@pytest.mark.parametrize(("name", "strategy", "mode"), CASES)
-def test_engine_equals_reference(name, strategy, mode):
-    assert compare_records(run(name, strategy, mode), f"{name}/{strategy}/{mode}") > 0
+CASES = TABLES["scoring"].cases()
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
@@ -192,7 +86,7 @@ def test_the_random_play_reaches_the_rules():
 
 def _count_cases(seen: Counter, name: str, sim, i: int, rec: dict) -> None:
     keys = VARIANTS[name]
-    comp = {c: sim.components[c][i] for c in sim.components}
+    comp = {c: v[i] for c, v in sim.components.items()}
     bids = rec["bids"]
     for side in (0, 1):
         bid = sum(b for b in (bids[side], bids[side + 2]) if b)
@@ -207,7 +101,8 @@ def _count_cases(seen: Counter, name: str, sim, i: int, rec: dict) -> None:
             seen[f"seven_plus {keys['seven_plus']}"] += comp["bonus"][side] > 0
         seen["progressive carried"] += rec["before"].get("progressive", [0, 0])[side] > 0
         if len(keys) == 1 and "bag_cancel_card" in keys:  # one bag priced less than taken
-            seen["bag cancelled"] += comp["overtricks"][side] == sim.bags_taken[i][side] - 1
+            seen["bag cancelled"] += (comp["overtricks"][side]
+                                      == sim.by_side("bags_taken")[i][side] - 1)
         if keys.get("quicksand"):
             seen["quicksand over"] += comp["overtricks"][side] < 0
             seen["quicksand short"] += comp["contract"][side] < 0
@@ -223,7 +118,7 @@ def _count_cases(seen: Counter, name: str, sim, i: int, rec: dict) -> None:
         if keys.get("defeat_score"):
             seen["defeat"] += sim.scores_after[i][side] <= -keys["target_score"]
     if len(keys) == 1 and next(iter(keys)) in ref.TRICK_BONUSES:
-        seen[name] += sim.components["trick_bonus"][i].any()
+        seen[name] += comp["trick_bonus"].any()
 
 
 # --- the score functions alone, on many more hands -----------------------------------------------

@@ -37,11 +37,7 @@ import pytest
 
 from sim.cards import standard_deck
 from sim.deal import deal, deal_in_order, hands_from_order, shuffled, to_seats
-
-try:
-    from tests.tolerance import SIGMAS, binomial_z, check_distribution, chi_square_z
-except ImportError:  # pytest run from tests/
-    from tolerance import SIGMAS, binomial_z, check_distribution, chi_square_z
+from tolerance import SIGMAS, binomial_z, check_distribution, chi_square_z
 
 N = 100_000
 SEED = 20250314

@@ -9,13 +9,13 @@ import dataclasses
 
 import numpy as np
 import pytest
-from test_seed_strategy import DECK, RNG, bid_view, play
 
 from sim.options import PRESETS
 from sim.views import BlindView
 from strategies import make_strategy
 from strategies.expert import ExpertStrategy
 from strategies.seed import SeedStrategy
+from test_seed_strategy import DECK, RNG, bid_view, play
 from whistlab.api import simulate
 from whistlab.tune import duplicate_points
 

@@ -8,17 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from roundtrip import roundtrip
 from sim.errors import UserError
 from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
 from sim.spades.scoring import score_hands
 from strategies import make_strategy
-
-try:
-    from tests.roundtrip import roundtrip
-except ImportError:  # pytest run from tests/
-    from roundtrip import roundtrip
 
 RULES = load_rules({"half_trick_bids": True})
 

@@ -5,8 +5,8 @@ components; the game state they add (``progressive``, ``cancel_card``) travels i
 from __future__ import annotations
 
 import pytest
-from roundtrip import roundtrip
 
+from roundtrip import roundtrip
 from sim.spades.scoring import COMPONENTS
 
 SHEETS = {  # rules that score from bids and tricks alone

@@ -8,21 +8,13 @@ from collections import Counter
 
 import numpy as np
 
+from roundtrip import roundtrip
 from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
 from sim.spades.scoring import score_hands
 from strategies import make_strategy
-
-try:
-    from tests.roundtrip import roundtrip
-except ImportError:  # pytest run from tests/
-    from roundtrip import roundtrip
-
-try:
-    from tests.tolerance import check_distribution
-except ImportError:  # pytest run from tests/
-    from tolerance import check_distribution
+from tolerance import check_distribution
 
 RULES = load_rules({"nil_in_the_dark": True})
 

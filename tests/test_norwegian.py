@@ -1,22 +1,21 @@
-"""Norwegian whist (RULES.md section 2) against the rules: random-play conformance of every preset and
-variant, the auction, the scoring properties, double points, the classic game's scoring by hand, and
-the games table.
+"""Norwegian whist (RULES.md section 2) against the rules: what random play reaches, the auction,
+the scoring properties, double points, the classic game's scoring by hand, and the games table.
 
 Expected values come from tests/reference_norwegian.py (the independent scalar reference: no numpy,
 nothing from sim/) or are worked out by hand in the test; the engine is ``sim.norwegian``.
 
-* Conformance: every Norwegian preset and the variants below (3 players zero-sum with double points,
-  3 players declarer, target 50, the classic game with other values, small ``max_hands`` so games
-  stop unfinished, no ``max_hands`` at all) are played by random players and by the Norwegian
-  ``seed`` player (strategies/norwegian_seed.py) as independent hands and as whole games. Every
-  hand: 13 cards to each of 2 (26 undealt) or 4 players, 17 to each of 3 (one undealt), no card
-  twice; the auction's leader leads trick 1, every card is played by the
-  seat whose turn it is; the reference replays the hand record (RULES.md section 5) and its
-  declarer, grand player, leader, contract, trick winners, tricks, points and scores after equal
-  the engine's. Games: scores carry over, the first hand is dealt by seat P - 1 and the deal moves
-  left, and a game ends exactly at the first hand after which the reference's ``game_over`` says
-  so, or unfinished after ``max_hands`` hands.
-* The auction on the engine's own arrays (section 2): who speaks, in which order, who is silent.
+* Conformance: every Norwegian preset and the variants of the ``norwegian`` table of
+  tests/harness/variants.py (3 players zero-sum with double points, 3 players declarer, target
+  50, the classic game with other values, small ``max_hands`` so games stop unfinished, no
+  ``max_hands`` at all) are played by random players and by the Norwegian ``seed`` player
+  (strategies/norwegian_seed.py) as independent hands and whole games in
+  tests/test_conformance.py, through the shared invariants (13 cards to each of 2 or 4 players,
+  17 to each of 3, no card twice; the auction's leader leads trick 1; scores carried, the first
+  hand dealt by seat P - 1 and the deal moving left; games ending as ``game_over`` says or
+  unfinished after ``max_hands``) and against the reference (``harness.norwegian.compare``:
+  declarer, grand player, leader, contract, trick winners, tricks, points and scores after).
+  Here: the play reaches what the variants change.
+* The auction on the engine's own columns (section 2): who speaks, in which order, who is silent.
 * Scoring properties: under ``"both"`` every seat scores the same every hand and every game that
   ends is drawn; ``"zero_sum"`` and ``"declarer"`` as the table says.
 * Double points on random play and on deals built so that the grand player must take every trick
@@ -25,16 +24,14 @@ nothing from sim/) or are worked out by hand in the test; the engine is ``sim.no
   (deal, bids and every card) played through the engine's ``play_hands``.
 * The games table of ``block_tables``.
 
-Card encoding (sim/cards.py, docs/SCHEMA.md), re-derived here: bit ``13 * suit + rank``, suits C, D,
-H, S = 0..3, ranks 2..A = 0..12. Declaration codes (sim/norwegian/auction.py): PASS 0, GRAND 1,
-MISERE 2, NULLO 3, -1 = the seat did not speak.
+Card encoding (sim/cards.py, docs/SCHEMA.md): bit ``13 * suit + rank``, suits C, D, H, S = 0..3,
+ranks 2..A = 0..12. Declaration codes (sim/norwegian/auction.py): PASS 0, GRAND 1, MISERE 2,
+NULLO 3, -1 = the seat did not speak.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-from collections import defaultdict
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -42,71 +39,39 @@ import numpy as np
 import pytest
 
 import sim
+from harness.norwegian import ref, ref_rules
+from harness.variants import TABLES, play
+from sim.cards import RANKS, SUITS
 from sim.lineup import Lineup
 from sim.norwegian.auction import DECLARATIONS
 from sim.norwegian.game import game_over, play_block
 from sim.norwegian.hand import deck_for, play_hands
 from sim.norwegian.scoring import grand_value, misere_value, score_classic
 from sim.norwegian.tables import block_tables
-from sim.options import PRESETS, preset_names, rules_to_dict
+from sim.options import PRESETS, preset_names
 from strategies import make_strategy
 from strategies.uniform import RandomStrategy
 
-try:  # tests/ as a package or as a plain directory on sys.path
-    from tests import reference_norwegian as ref
-except ImportError:  # pragma: no cover
-    import reference_norwegian as ref
-
-RANKS = "23456789TJQKA"
-SUITS = "CDHS"
 NAMES = [rank + suit for suit in SUITS for rank in RANKS]  # NAMES[13 * suit + rank]
-FULL_DECK = (1 << 52) - 1
 PASS, GRAND, MISERE, NULLO = 0, 1, 2, 3
 CODE_NAMES = {PASS: "pass", GRAND: "grand", MISERE: "misere", NULLO: "nullo"}
 KIND_CODES = {"grand": GRAND, "misere": MISERE, "nullo": NULLO}
-SEED = 20250605
+SEED = TABLES["norwegian"].seed
 
 load = sim.options.load_rules
 
-# name -> rules: every Norwegian preset, then section 2 variants
-VARIANTS = {name: PRESETS[name] for name in preset_names("norwegian")}
-VARIANTS.update({
-    "three,zero_sum,double": load({"preset": "norwegian.three", "scoring": "zero_sum",
-                                   "double_points": True}),
-    "three,declarer": load({"preset": "norwegian.three", "scoring": "declarer"}),
-    "three,target=4": load({"preset": "norwegian.three", "target_score": 4}),  # "both" games end
-    "target=50": load({"preset": "norwegian", "target_score": 50}),
-    "zero_sum,double": load({"preset": "norwegian.zero_sum", "double_points": True}),
-    "declarer,max_hands=6": load({"preset": "norwegian.declarer", "max_hands": 6}),
-    "three,max_hands=3": load({"preset": "norwegian.three", "max_hands": 3}),
-    "classic,values": load({"preset": "norwegian.classic", "grand_value": 3, "grand_fail_value": 5,
-                            "nullo_value": 1}),
-    "classic,max_hands=4": load({"preset": "norwegian.classic", "max_hands": 4}),
-    # every classic hand scores 1 or more (some side takes 7+ tricks), so games always end
-    "classic,unlimited": load({"preset": "norwegian.classic", "max_hands": None,
-                               "target_score": 30}),
-})
+VARIANTS = TABLES["norwegian"].variants  # name -> rules: every preset, then section 2 variants
 MODES = ("hands", "games")
 STRATEGIES = ("random", "seed")  # every seat the same player; "seed": strategies/norwegian_seed.py
-SIZES = {"hands": 240, "games": 16}  # games: 8 with 3 players, whose random games mostly run to 200
 
 
 def block_size(rules, mode: str) -> int:
-    return 8 if mode == "games" and rules.players == 3 else SIZES[mode]
-HAND_OFFSET = 1  # hands mode: the dealer of hand i is (P - 1 + 1 + i) % P = i % P
+    return TABLES["norwegian"].sizes(rules, mode, "random")
 
 
 def card_names(mask: int) -> list[str]:
     mask = int(mask)
     return [NAMES[b] for b in range(52) if mask >> b & 1]
-
-
-def ref_rules(rules) -> dict:
-    """Our rules value as the reference's rules dict (it has no max_hands: see check_games)."""
-    out = rules_to_dict(rules)
-    assert out.pop("game") == "norwegian"
-    out.pop("max_hands")
-    return out
 
 
 def n_tricks(rules) -> int:
@@ -146,11 +111,13 @@ def replay(record: dict, rules, where: str) -> dict:
 
 @dataclass(eq=False)
 class Run:
-    """One block, one row per hand in the engine's order, with the reference's replay of each."""
+    """A block of the shared harness (tests/harness: its tables, records and replay) with the
+    Norwegian columns by name, one row per hand in table order."""
 
     rules: object
     mode: str
-    result: object
+    block: object  # the harness's run
+    dealer: np.ndarray
     declarations: np.ndarray
     declarer: np.ndarray
     contract: np.ndarray
@@ -158,42 +125,25 @@ class Run:
     forced: np.ndarray
     leader: np.ndarray
     tricks: np.ndarray
-    plays: np.ndarray
-    winners: np.ndarray
     points: np.ndarray
     contract_points: np.ndarray
     double: np.ndarray
     doubled: np.ndarray
     scores_after: np.ndarray
-    refs: list
+    games: dict | None
 
 
-def flatten(rules, mode, result) -> dict:
-    def cat(get):
-        return np.concatenate([get(o) for o in result.outcomes])
-
-    fields = {name: cat(lambda o, n=name: getattr(o.auction, n))
-              for name in ("declarations", "declarer", "contract", "grand_player", "forced",
-                           "leader")}
-    return dict(rules=rules, mode=mode, result=result, **fields,
-                tricks=cat(lambda o: o.play.tricks), plays=cat(lambda o: o.play.plays),
-                winners=cat(lambda o: o.play.winners), points=cat(lambda o: o.score.points),
-                contract_points=cat(lambda o: o.score.contract),
-                double=cat(lambda o: o.score.double), doubled=cat(lambda o: o.score.doubled),
-                scores_after=cat(lambda o: o.scores_after))
-
-
-@functools.cache
 def run(name: str, mode: str, strategy: str = "random") -> Run:
-    rules = VARIANTS[name]
-    lineup = Lineup([make_strategy(strategy, game="norwegian")] * rules.players)
-    offset = HAND_OFFSET if mode == "hands" else 0
-    result = play_block(rules, lineup, SEED, 0, block_size(rules, mode), mode, hand_offset=offset)
-    flat = flatten(rules, mode, result)
-    refs = [replay(hand_record(result, i, flat["declarations"][i], flat["plays"][i]), rules,
-                   f"{name}/{mode} hand {i}")
-            for i in range(result.hands.shape[0])]
-    return Run(refs=refs, **flat)
+    block = play("norwegian", name, strategy, mode)
+    h = block.hands
+    parts = {c: np.array([out["components"][c] for out in block.replayed])
+             for c in ("contract", "double")}
+    return Run(rules=block.rules, mode=mode, block=block, dealer=h["dealer"],
+               declarations=block.by_seat("declaration"),
+               **{k: h[k] for k in ("declarer", "contract", "grand_player", "forced", "leader",
+                                    "doubled")},
+               tricks=block.tricks, points=block.points, contract_points=parts["contract"],
+               double=parts["double"], scores_after=block.scores_after, games=block.games)
 
 
 def test_every_preset_is_covered():
@@ -225,155 +175,6 @@ def test_game_over_against_the_reference():
             assert (d, None if w < 0 else w) == want, (players, target, scores)
 
 
-# --- conformance ---------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("strategy", STRATEGIES)
-@pytest.mark.parametrize(("name", "mode"), [(n, m) for n in VARIANTS for m in MODES])
-def test_conformance(name, mode, strategy):
-    r = run(name, mode, strategy)
-    check_shapes(r)
-    check_deals(r, name)
-    opt = lambda v: -1 if v is None else v  # noqa: E731  (the engine's -1 for "nobody")
-    for i, out in enumerate(r.refs):
-        where = (f"{name}/{mode}/{strategy} hand {i} (game {int(r.result.game[i])}, "
-                 f"no {r.result.hand_no[i]})")
-        check_play_arrays(r, i, where)
-        assert opt(out["declarer"]) == int(r.declarer[i]), where
-        assert opt(out["grand_player"]) == int(r.grand_player[i]), where
-        assert out["leader"] == int(r.leader[i]), where
-        assert KIND_CODES[out["kind"]] == int(r.contract[i]), where
-        assert out["winners"] == r.winners[i].tolist(), where
-        assert out["tricks"] == r.tricks[i].tolist(), where
-        assert out["points"] == r.points[i].tolist(), (where, out)
-        assert out["after"] == r.scores_after[i].tolist(), where
-    if mode == "games":
-        check_games(r, name)
-    else:
-        check_independent_hands(r)
-
-
-def check_shapes(r: Run):
-    res, rules = r.result, r.rules
-    players, sides, tricks = rules.players, n_sides(rules), n_tricks(rules)
-    h = res.hands.shape[0]
-    assert h > 0
-    for field, dtype, shape in (("game", np.int64, (h,)), ("hand_no", np.int16, (h,)),
-                                ("dealer", np.int8, (h,)), ("hands", np.uint64, (h, players)),
-                                ("before_scores", np.int32, (h, sides))):
-        arr = getattr(res, field)
-        assert (arr.dtype, arr.shape) == (np.dtype(dtype), shape), field
-    assert sum(o.play.tricks.shape[0] for o in res.outcomes) == h
-    for o in res.outcomes:
-        n = o.play.tricks.shape[0]
-        a = o.auction
-        for field, arr, dtype, shape in (
-                ("declarations", a.declarations, np.int8, (n, players)),
-                ("declarer", a.declarer, np.int8, (n,)), ("contract", a.contract, np.int8, (n,)),
-                ("grand_player", a.grand_player, np.int8, (n,)),
-                ("forced", a.forced, np.bool_, (n,)), ("leader", a.leader, np.int8, (n,)),
-                ("tricks", o.play.tricks, np.int8, (n, players)),
-                ("plays", o.play.plays, np.int8, (n, players * tricks)),
-                ("winners", o.play.winners, np.int8, (n, tricks)),
-                ("points", o.score.points, np.int32, (n, sides)),
-                ("contract", o.score.contract, np.int32, (n, sides)),
-                ("double", o.score.double, np.int32, (n, sides)),
-                ("doubled", o.score.doubled, np.bool_, (n,)),
-                ("scores_after", o.scores_after, np.int32, (n, sides))):
-            assert (arr.dtype, arr.shape) == (np.dtype(dtype), shape), field
-    if r.mode == "games":
-        g = res.games["n_hands"].shape[0]
-        assert g == block_size(rules, "games")
-        keys = [("n_hands", np.int16), ("winner", np.int8), ("finished", np.bool_),
-                ("draw", np.bool_)] + [(f"score_{s}", np.int32) for s in range(sides)]
-        assert {k for k, _ in keys} <= set(res.games)
-        for key, dtype in keys:
-            assert (res.games[key].dtype, res.games[key].shape) == (np.dtype(dtype), (g,)), key
-    else:
-        assert res.games is None
-
-
-def check_deals(r: Run, name: str):
-    """Section 2: 13 cards each to 2 players (26 set aside unseen), 17 each to 3 (the last card
-    set aside), 13 each to the classic game's 4; no card is dealt twice."""
-    hands, players = r.result.hands, r.rules.players
-    each = 17 if players == 3 else 13
-    undealt = {2: 26, 3: 1, 4: 0}[players]
-    assert (np.bitwise_count(hands) == each).all(), name
-    union = np.bitwise_or.reduce(hands, axis=1)
-    assert (np.bitwise_xor.reduce(hands, axis=1) == union).all(), name  # disjoint
-    assert (52 - np.bitwise_count(union) == undealt).all(), name
-    assert ((union & ~np.uint64(FULL_DECK)) == 0).all(), name
-    # the deals differ from hand to hand (a shuffle, not one fixed order)
-    assert np.unique(hands[:, 0]).size == hands.shape[0], name
-
-
-def check_play_arrays(r: Run, i: int, where: str):
-    """From the engine's arrays alone: every dealt card played once; the j-th card of a trick
-    belongs to seat leader + j; the auction's leader leads trick 1 and each winner leads the next;
-    the trick counts are the winners' tally and sum to T."""
-    players, tricks = r.rules.players, n_tricks(r.rules)
-    plays, winners, hands = r.plays[i], r.winners[i], r.result.hands[i]
-    dealt = [b for s in range(players) for b in range(52) if int(hands[s]) >> b & 1]
-    assert sorted(plays.tolist()) == sorted(dealt), where
-    leader = int(r.leader[i])
-    for t in range(tricks):
-        for j in range(players):
-            seat = (leader + j) % players
-            assert int(hands[seat]) >> int(plays[players * t + j]) & 1, f"{where}: trick {t + 1}"
-        leader = int(winners[t])
-    assert np.bincount(winners, minlength=players).tolist() == r.tricks[i].tolist(), where
-    assert int(r.tricks[i].sum()) == tricks, where
-
-
-def rows_by_game(res) -> dict[int, list[int]]:
-    by_game = defaultdict(list)
-    for i, g in enumerate(res.game.tolist()):
-        by_game[g].append(i)
-    for rows in by_game.values():
-        rows.sort(key=lambda i: int(res.hand_no[i]))
-    return by_game
-
-
-def check_games(r: Run, name: str):
-    """Scores carry over from 0; hand k of a game is dealt by seat (P - 1 + k - 1) % P; each game
-    stops at the first hand after which the reference's game_over says it is over, or unfinished
-    (no winner) after max_hands hands."""
-    res, games, rules = r.result, r.result.games, r.rules
-    players, limit = rules.players, rules.max_hands
-    by_game = rows_by_game(res)
-    n_games = games["n_hands"].shape[0]
-    assert sorted(by_game) == list(range(n_games)), name
-    for g, rows in by_game.items():
-        assert [int(res.hand_no[i]) for i in rows] == list(range(1, len(rows) + 1)), (name, g)
-        scores = [0] * n_sides(rules)
-        for k, i in enumerate(rows, start=1):
-            where = f"{name} game {g} hand {k}"
-            out = r.refs[i]
-            assert res.before_scores[i].tolist() == scores, where
-            assert int(res.dealer[i]) == (players - 1 + k - 1) % players, where
-            assert (out["game_over"], out["winner"]) == ref.game_over(out["after"], ref_rules(rules))
-            scores = out["after"]
-            stops = out["game_over"] or (limit is not None and k == limit)
-            assert stops == (k == len(rows)), f"{where}: over {out['game_over']} at {scores}"
-        last = r.refs[rows[-1]]
-        assert int(games["n_hands"][g]) == len(rows), name
-        assert bool(games["finished"][g]) == last["game_over"], name
-        assert int(games["winner"][g]) == (-1 if last["winner"] is None else last["winner"]), name
-        assert bool(games["draw"][g]) == (last["game_over"] and last["winner"] is None), name
-        assert [int(games[f"score_{s}"][g]) for s in range(len(scores))] == scores, name
-
-
-def check_independent_hands(r: Run):
-    """Hands mode: every hand from 0-0, its own game, the dealer of hand i (P-1 + offset + i) % P."""
-    res, players = r.result, r.rules.players
-    h = res.hands.shape[0]
-    assert not res.before_scores.any()
-    assert (res.hand_no == 1).all()
-    assert res.game.tolist() == list(range(h))
-    assert res.dealer.tolist() == [(players - 1 + HAND_OFFSET + i) % players for i in range(h)]
-
-
 @pytest.mark.parametrize("offset", [0, 5, 11])
 @pytest.mark.parametrize("name", ["norwegian", "norwegian.three", "norwegian.classic"])
 def test_hands_mode_dealer_rotation(name, offset):
@@ -390,7 +191,7 @@ def test_variants_are_exercised():
     assert set(two.contract.tolist()) == {GRAND, MISERE}  # the non-dealer chooses either
     three = run("norwegian.three", "hands")
     assert three.forced.any() and not three.forced.all()  # all passed: the dealer plays grand
-    speaker = (three.grand_player - three.result.dealer) % 3  # 1, 2: dealer's left, next; 0: dealer
+    speaker = (three.grand_player - three.dealer) % 3  # 1, 2: dealer's left, next; 0: dealer
     assert set(speaker[~three.forced].tolist()) == {0, 1, 2}
     classic = run("norwegian.classic", "hands")
     assert set(classic.contract.tolist()) == {GRAND, NULLO}
@@ -402,15 +203,15 @@ def test_variants_are_exercised():
     assert (grand & (classic.points[rows, side] > 0)).any()
     assert (grand & (classic.points[rows, 1 - side] > 0)).any()
     # games: won, drawn, stopped unfinished
-    assert (run("norwegian.zero_sum", "games").result.games["winner"] >= 0).any()
-    assert run("norwegian", "games").result.games["draw"].any()
-    assert run("three,target=4", "games").result.games["draw"].any()
-    limited = run("declarer,max_hands=6", "games").result.games
+    assert (run("norwegian.zero_sum", "games").games["winner"] >= 0).any()
+    assert run("norwegian", "games").games["draw"].any()
+    assert run("three,target=4", "games").games["draw"].any()
+    limited = run("declarer,max_hands=6", "games").games
     assert limited["finished"].any() and not limited["finished"].all()
-    assert not run("three,max_hands=3", "games").result.games["finished"].any()
-    assert (run("classic,max_hands=4", "games").result.games["n_hands"] == 4).any()
-    assert run("classic,unlimited", "games").result.games["finished"].all()
-    assert (run("classic,unlimited", "games").result.games["n_hands"] > 1).all()
+    assert not run("three,max_hands=3", "games").games["finished"].any()
+    assert (run("classic,max_hands=4", "games").games["n_hands"] == 4).any()
+    assert run("classic,unlimited", "games").games["finished"].all()
+    assert (run("classic,unlimited", "games").games["n_hands"] > 1).all()
 
 
 # --- the auction (section 2) ---------------------------------------------------------------------
@@ -423,7 +224,7 @@ def test_variants_are_exercised():
 def test_auction_rules(name, mode, strategy):
     r = run(name, mode, strategy)
     players = r.rules.players
-    dealer = r.result.dealer.astype(np.int64)
+    dealer = r.dealer.astype(np.int64)
     for i in range(dealer.size):
         d, decl = int(dealer[i]), r.declarations[i].tolist()
         where = f"{name}/{mode} hand {i}: dealer {d}, declarations {decl}"
@@ -494,7 +295,7 @@ def test_both_scores_every_seat_alike(name, mode, strategy):
     assert (r.points == r.points[:, :1]).all(), name
     assert (r.scores_after == r.scores_after[:, :1]).all(), name
     if mode == "games":  # equal scores: every game that ends is a draw
-        games = r.result.games
+        games = r.games
         assert (games["winner"] == -1).all(), name
         assert (games["draw"] == games["finished"]).all(), name
 
@@ -529,7 +330,7 @@ def test_declarer_scoring(name, mode, strategy):
     assert not r.points[others].any(), name
     assert (r.points[rows, r.declarer.astype(np.intp)] != 0).all(), name
     if r.rules.players == 2:
-        assert (r.declarer == 1 - r.result.dealer).all(), name
+        assert (r.declarer == 1 - r.dealer).all(), name
     else:
         assert (r.declarer == r.grand_player).all(), name
 
@@ -850,7 +651,7 @@ def test_classic_scripted_hands():
                                   "norwegian.classic", "classic,max_hands=4"])
 def test_games_table(name):
     r = run(name, "games")
-    rules, res = r.rules, r.result
+    rules, res = r.rules, r.block.result
     hands, games = block_tables(res, 100)
     hands, games = hands.to_pandas(), games.to_pandas()
     sides, players = n_sides(rules), rules.players
@@ -884,10 +685,11 @@ def test_games_table(name):
             top = [s for s in range(sides) if final[s] == max(final)]
             assert g.winner == (top[0] if len(top) == 1 else -1), g.game_id
             assert g.draw == (len(top) > 1), g.game_id
-    # the table's rows are the engine's block
+    # the table's rows are the engine's block, and its records replayed
     order = np.lexsort((res.hand_no, res.game))
+    replayed = r.block.replayed
     for s in range(players):
         assert (hands[f"hand_{s}"].to_numpy() == res.hands[order, s]).all()
-        assert (hands[f"tricks_{s}"].to_numpy() == r.tricks[order, s]).all()
+        assert hands[f"tricks_{s}"].tolist() == [out["tricks"][s] for out in replayed]
     for s in range(sides):
-        assert (hands[f"points_{s}"].to_numpy() == r.points[order, s]).all()
+        assert hands[f"points_{s}"].tolist() == [out["points"][s] for out in replayed]

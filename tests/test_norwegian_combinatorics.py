@@ -64,11 +64,7 @@ from sim.lineup import Lineup
 from sim.norwegian.game import play_block
 from sim.options import PRESETS
 from strategies import make_strategy
-
-try:
-    from tests.tolerance import SIGMAS, binomial_z, check_distribution, wilson_hilferty
-except ImportError:  # pytest run from tests/
-    from tolerance import SIGMAS, binomial_z, check_distribution, wilson_hilferty
+from tolerance import SIGMAS, binomial_z, check_distribution, wilson_hilferty
 
 N = 100_000
 SEED = 20250606

@@ -9,13 +9,13 @@ import dataclasses
 
 import numpy as np
 import pytest
-from test_norwegian_seed import CLASSIC, THREE, TWO, ZERO_SUM, cards, declares, play_view, plays
 
 import strategies.norwegian_expert  # noqa: F401  (registers "expert" for norwegian)
 from sim.norwegian.auction import GRAND, MISERE, NULLO, PASS
 from sim.options import PRESETS, load_rules
 from strategies import make_strategy
 from strategies.norwegian_expert import NorwegianExpert
+from test_norwegian_seed import CLASSIC, THREE, TWO, ZERO_SUM, cards, declares, play_view, plays
 from whistlab.api import simulate
 
 DECLARER = PRESETS["norwegian.declarer"]

@@ -9,7 +9,6 @@ players; runs are byte-identical whatever ``n_jobs``; line-ups fit the number of
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import numpy as np
@@ -17,17 +16,13 @@ import pandas as pd
 import polars as pl
 import pytest
 
+import reference_norwegian as ref
+from harness import documented_columns
 from sim.replay import replay_records
 from whistlab.cli import main
 from whistlab.experiment import build_experiment
 
-try:
-    from tests import reference_norwegian as ref
-except ImportError:  # pytest run from tests/
-    import reference_norwegian as ref
-
-SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "SCHEMA.md"
-TYPES = {"bool": pl.Boolean, "int8": pl.Int8, "int16": pl.Int16, "int32": pl.Int32,
+TYPES = {"string": pl.String, "bool": pl.Boolean, "int8": pl.Int8, "int16": pl.Int16, "int32": pl.Int32,
          "int64": pl.Int64, "uint64": pl.UInt64}
 PRESETS = ("norwegian", "norwegian.three", "norwegian.classic", "norwegian.zero_sum",
            "norwegian.double", "norwegian.declarer")
@@ -116,19 +111,10 @@ def test_components_add_up(simulated):
 
 
 def documented(table: str, players: int) -> dict:
-    text = SCHEMA.read_text(encoding="utf-8")
-    section = text.split("## Norwegian whist", 1)[1].split("\n## ", 1)[0]
-    part = section.split(f"`{table}`", 1)[1].split("\n\n`", 1)[0]
+    """docs/SCHEMA.md's Norwegian columns as polars types (`harness.schema`)."""
     sides = 2 if players == 4 else players
-    columns = {"variant": pl.String, "lineup": pl.String, "swapped": pl.Boolean,
-               "game_id": pl.Int64}
-    columns |= {"hand_no": pl.Int16, "dealer": pl.Int8} if table == "hands" \
-        else {"n_hands": pl.Int16}
-    for name, kind in re.findall(r"^\| `([a-z_<>]+)` \| (\w+) \|", part, re.MULTILINE):
-        many = range(players) if "<seat>" in name else range(sides) if "<side>" in name else [0]
-        for i in many:
-            columns[name.replace("<seat>", str(i)).replace("<side>", str(i))] = TYPES[kind]
-    return columns
+    return {name: TYPES[kind] for name, kind in
+            documented_columns("norwegian", table, players, sides).items()}
 
 
 def test_tables_have_the_documented_columns(simulated):
@@ -142,8 +128,10 @@ def test_tables_have_the_documented_columns(simulated):
 # --- bad records -------------------------------------------------------------------------------
 
 
-def one_record(tmp_path_factory, preset="norwegian.three") -> dict:
-    return run(tmp_path_factory, preset)[1][0]
+@pytest.fixture(scope="module")
+def three_record(tmp_path_factory) -> dict:
+    """The first record of a run of norwegian.three (one run for every bad-record case)."""
+    return run(tmp_path_factory, "norwegian.three")[1][0]
 
 
 BAD = {
@@ -161,8 +149,8 @@ BAD = {
 
 
 @pytest.mark.parametrize("case", list(BAD))
-def test_bad_records_are_refused_with_their_line(tmp_path, tmp_path_factory, capsys, case):
-    good = one_record(tmp_path_factory)
+def test_bad_records_are_refused_with_their_line(tmp_path, three_record, capsys, case):
+    good = three_record
     change, needle = BAD[case]
     path = tmp_path / "records.jsonl"
     path.write_text(json.dumps(good) + "\n" + json.dumps(change(dict(good))) + "\n")

@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-import tests.reference_norwegian as ref
+import reference_norwegian as ref
 from sim.norwegian.scoring import score_hands
 
 
@@ -54,7 +54,7 @@ def test_every_row_of_the_seed_tables():
     """The engine's own tables against the seed's rows as quoted in tests/test_reference_norwegian.py
     (13 tricks: every row of seed 001's two tables; 17 tricks: the tables generalised by the book)."""
     from sim.norwegian.scoring import grand_value, misere_value
-    from tests.test_reference_norwegian import GRAND_13, GRAND_17, MISERE_13, MISERE_17
+    from test_reference_norwegian import GRAND_13, GRAND_17, MISERE_13, MISERE_17
 
     for tricks, grand, misere in ((13, GRAND_13, MISERE_13), (17, GRAND_17, MISERE_17)):
         k = np.arange(tricks + 1)

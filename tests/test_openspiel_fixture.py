@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from sim.cards import RANKS, SUITS
+
 FIXTURES = Path(__file__).with_name("fixtures")
 FIXTURE = FIXTURES / "openspiel_spades.jsonl.gz"
 SCRIPT = FIXTURES / "make_openspiel_fixture.py"
 
-RANKS = "23456789TJQKA"
-SUITS = "SHDC"
 DECK = {r + s for r in RANKS for s in SUITS}
 
 

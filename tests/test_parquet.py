@@ -6,8 +6,6 @@ hold on every row."""
 from __future__ import annotations
 
 import json
-import re
-from pathlib import Path
 
 import duckdb
 import numpy as np
@@ -17,12 +15,13 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
+from harness import documented_columns
+from harness.schema import documented_written
 from sim.options import PRESETS, load_rules, rules_to_dict
 from sim.spades.tables import BROUGHT, absent_columns
 from whistlab.experiment import build_experiment
 from whistlab.runner import run_experiment
 
-SCHEMA_DOC = Path(__file__).resolve().parent.parent / "docs" / "SCHEMA.md"
 SEATS, SIDES = range(4), range(2)
 RULES = "spades.short"  # bag_limit 5: bag penalties are frequent, so their invariants are tested
 SEED = 4242
@@ -94,38 +93,13 @@ def test_zstd_and_metadata(results):
 # --- the documented schema ---------------------------------------------------------------------
 
 
-def documented_columns(table: str) -> dict[str, str]:
-    """Column -> type from the markdown table under "## `<table>`" in docs/SCHEMA.md, with
-    ``<seat>`` expanded to 0..3 and ``<side>`` to 0..1, in the doc's order."""
-    text = SCHEMA_DOC.read_text(encoding="utf-8")
-    match = re.search(rf"^## `{table}`.*?\n(.*?)(?=^## |\Z)", text, re.M | re.S)
-    assert match, f"no section for `{table}` in {SCHEMA_DOC}"
-    columns = {}
-    for line in match.group(1).splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) < 2 or not cells[0].startswith("`"):
-            continue  # header, separator or prose
-        name, kind = cells[0].strip("`"), cells[1]
-        for placeholder, values in (("<seat>", SEATS), ("<side>", SIDES)):
-            if placeholder in name:
-                names = [name.replace(placeholder, str(v)) for v in values]
-                break
-        else:
-            names = [name]
-        for n in names:
-            assert n not in columns, f"{n} documented twice"
-            columns[n] = kind
-    assert columns, f"no columns documented for `{table}`"
-    return columns
-
-
 @pytest.mark.parametrize("table", ["hands", "games"])
 def test_columns_and_types_are_documented(results, table):
     """The file holds the documented columns but those its rules do not bring (docs/SCHEMA.md,
     "written"), each of the documented type."""
     schema = pq.read_schema(sorted((results / table).glob("part-*.parquet"))[0])
     actual = {field.name: str(field.type) for field in schema}
-    documented = documented_columns(table)
+    documented = documented_columns("spades", table)  # harness.schema reads docs/SCHEMA.md
     if table == "hands":
         absent = absent_columns(load_rules(RULES))
         assert absent and set(absent) <= set(documented)
@@ -138,11 +112,7 @@ def test_columns_and_types_are_documented(results, table):
 def test_written_says_which_rule_brings_a_column():
     """docs/SCHEMA.md's "written" cell of each hands column: "with <the rule>" for the columns
     a rule brings (`BROUGHT`), "always" for the others."""
-    text = SCHEMA_DOC.read_text(encoding="utf-8")
-    section = re.search(r"^## `hands`.*?\n(.*?)(?=^## )", text, re.M | re.S).group(1)
-    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
-            for line in section.splitlines() if line.startswith("| `")]
-    written = {cells[0].strip("`"): cells[3] for cells in rows}
+    written = documented_written("hands")  # harness.schema reads docs/SCHEMA.md
     assert set(BROUGHT) <= set(written)
     for name, cell in written.items():
         want = ("with " + BROUGHT[name][2].replace('\\"', '"')) if name in BROUGHT else "always"
@@ -163,7 +133,7 @@ def test_standard_spades_writes_no_constant_column(tmp_path):
 
 
 def test_schema_doc_parser_sees_placeholders():
-    cols = documented_columns("hands")
+    cols = documented_columns("spades", "hands")
     assert {"bid_0", "bid_3", "hand_3", "points_1", "score_0"} <= set(cols)
     assert not any("<" in c for c in cols)
 

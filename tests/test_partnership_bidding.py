@@ -8,16 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from roundtrip import roundtrip
 from sim.errors import UserError
 from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
 from strategies import make_strategy
-
-try:
-    from tests.roundtrip import roundtrip
-except ImportError:  # pytest run from tests/
-    from roundtrip import roundtrip
 
 
 def bidding(rules, strategy="random", n=2000):

@@ -14,8 +14,6 @@ from sim.options import load_rules
 from sim.spades.hand import deck_for
 from strategies import make_strategy
 
-RANKS = "23456789TJQKA"
-
 
 def played(over: dict, strategy: str, n: int = 300, seed: int = 4):
     """Hands as lists of (seat, [cards of trick 1..13 in order]) with each seat's hand before

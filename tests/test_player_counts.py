@@ -9,16 +9,16 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from tolerance import check_distribution
 
+from sim.cards import RANKS, SUITS
 from sim.errors import UserError
 from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
 from sim.spades.hand import deck_for
 from strategies import make_strategy
+from tolerance import check_distribution
 
-RANKS, SUITS = "23456789TJQKA", "CDHS"
 FULL = {r + s for s in SUITS for r in RANKS}
 TABLES = {  # rules, cards each, the cards in the deck
     "three": ({"players": 3}, 17, FULL - {"2C"}),

@@ -1,16 +1,15 @@
-"""Portland whist (RULES.md section 1) against the rules: random-play conformance, scoring by hand,
-trick resolution under every trump suit, and the Parquet tables.
+"""Portland whist (RULES.md section 1) against the rules: what random play reaches, scoring by
+hand, trick resolution under every trump suit, and the Parquet tables.
 
 Expected values come from tests/reference_portland.py (the independent scalar reference: no numpy,
 nothing from sim/) or are worked out by hand in the test; the engine is ``sim.portland``.
 
-* Conformance: every Portland preset and the variants below (book 5, honours_order together,
-  honours_barred_at 4, ...) are played by random players as independent hands and as whole games.
-  Every hand: each card dealt once, 13 per seat; the dealer holds the turned-up card and trump is
-  its suit (-1 under no trump); elder hand (dealer + 1) leads trick 1, every card is played by the
-  seat whose turn it is and is legal; every trick winner, trick count, honours count, point and
-  score equals the reference's. Games: scores carry over, the dealer moves one seat left, and a
-  game ends exactly at the first hand after which the reference's ``game_over`` says so.
+* Conformance: every Portland preset and the variants of the ``portland`` table of
+  tests/harness/variants.py (book 5, honours_order together, honours_barred_at 4, ...) are played
+  by random players as independent hands and whole games in tests/test_conformance.py, through
+  the shared invariants and against the reference (``harness.portland.compare``: every trick
+  winner, trick count, honours count, point and score; games ending as ``game_over`` says, in
+  rubbers under ``rubber``). Here: the play reaches what the variants change.
 * Scoring cases worked by hand (9 tricks -> 3; honours 4 -> 4, 3 -> 2; barred at 4; tricks_first
   against together at the end of a game), for the engine's ``score_hands`` / ``game_over`` and
   for the reference alike.
@@ -21,24 +20,24 @@ nothing from sim/) or are worked out by hand in the test; the engine is ``sim.po
 * Parquet: the columns of the hands and games tables of a small run, and their rows against the
   engine's block and the reference's scoring.
 
-Card encoding (sim/cards.py, docs/SCHEMA.md), re-derived here: bit ``13 * suit + rank``, suits C, D,
-H, S = 0..3, ranks 2..A = 0..12.
+Card encoding (sim/cards.py, docs/SCHEMA.md): bit ``13 * suit + rank``, suits C, D, H, S = 0..3,
+ranks 2..A = 0..12.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-from collections import defaultdict
-from dataclasses import dataclass
 
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
 import sim
+from harness.portland import ref, ref_rules
+from harness.variants import TABLES, play
+from sim.cards import RANKS, SUITS
 from sim.lineup import Lineup
-from sim.options import PRESETS, preset_names, rules_to_dict
+from sim.options import PRESETS, preset_names
 from sim.portland.game import game_over, play_block
 from sim.portland.hand import play_hands
 from sim.portland.scoring import score_hands
@@ -47,67 +46,17 @@ from strategies import make_strategy
 from whistlab.experiment import build_experiment
 from whistlab.runner import run_experiment
 
-try:  # tests/ as a package or as a plain directory on sys.path
-    from tests import reference_portland as ref
-except ImportError:  # pragma: no cover
-    import reference_portland as ref
-
-RANKS = "23456789TJQKA"
-SUITS = "CDHS"
 NAMES = [rank + suit for suit in SUITS for rank in RANKS]  # NAMES[13 * suit + rank]
-FULL_DECK = (1 << 52) - 1
-FIRST_DEALER = 3  # sim/blocks.py: hand 1 of a game is dealt by seat 3, so seat 0 is elder hand
-SEED = 20250601
+SEED = TABLES["portland"].seed
 
 load = sim.options.load_rules
-replace = dataclasses.replace
 HONOURS = PRESETS["portland.honours"]
-
-# name -> rules: every Portland preset, then section 1 variants
-VARIANTS = {name: PRESETS[name] for name in preset_names("portland")}
-VARIANTS.update({
-    "book=5": replace(HONOURS, book=5),  # both sides can score tricks in one hand
-    "book=5,no honours": replace(PRESETS["portland"], book=5),  # ties at the target play on
-    "together": replace(HONOURS, honours_order="together"),
-    "barred_at=4": replace(HONOURS, honours_barred_at=4),
-    "seven,together,barred_at=5": replace(HONOURS, target_score=7, honours_order="together",
-                                          honours_barred_at=5),
-})
-MODES = ("hands", "games")
-SIZES = {"hands": 160, "games": 120}
+VARIANTS = TABLES["portland"].variants  # name -> rules: every preset, then section 1 variants
 
 
 def card_names(mask: int) -> list[str]:
     mask = int(mask)
     return [NAMES[b] for b in range(52) if mask >> b & 1]
-
-
-def ref_rules(rules) -> dict:
-    """Our rules value as the reference's rules dict."""
-    out = rules_to_dict(rules)
-    assert out.pop("game") == "portland"
-    out.pop("dummy")  # who decides a seat's cards: the trick and scoring rules are the same
-    out.pop("rubber")  # games grouped into rubbers: see check_games
-    return out
-
-
-@dataclass(eq=False)
-class Run:
-    """One block, one row per hand in the engine's order, with the reference's replay of each."""
-
-    rules: object
-    mode: str
-    result: object
-    trump: np.ndarray
-    honours: np.ndarray
-    tricks: np.ndarray
-    plays: np.ndarray
-    winners: np.ndarray
-    trick_points: np.ndarray
-    honours_points: np.ndarray
-    points: np.ndarray
-    scores_after: np.ndarray
-    refs: list
 
 
 def random_lineup() -> Lineup:
@@ -122,26 +71,8 @@ def ref_inputs(rules, hands, dealer, turn_up, plays, before) -> dict:
                 rules=ref_rules(rules))
 
 
-@functools.cache
-def run(name: str, mode: str) -> Run:
-    rules = VARIANTS[name]
-    offset = 1 if mode == "hands" else 0  # hands mode: dealers start at seat 0
-    result = play_block(rules, random_lineup(), SEED, 0, SIZES[mode], mode, hand_offset=offset)
-
-    def cat(get):
-        return np.concatenate([get(o) for o in result.outcomes])
-
-    plays = cat(lambda o: o.play.plays)
-    refs = [ref.replay_hand(**ref_inputs(rules, result.hands[i], result.dealer[i],
-                                         result.turn_up[i], plays[i], result.before_scores[i]))
-            for i in range(plays.shape[0])]
-    return Run(rules=rules, mode=mode, result=result, trump=cat(lambda o: o.trump),
-               honours=cat(lambda o: o.honours), tricks=cat(lambda o: o.play.tricks),
-               plays=plays, winners=cat(lambda o: o.play.winners),
-               trick_points=cat(lambda o: o.score.trick_points),
-               honours_points=cat(lambda o: o.score.honours_points),
-               points=cat(lambda o: o.score.points), scores_after=cat(lambda o: o.scores_after),
-               refs=refs)
+def run(name: str, mode: str):
+    return play("portland", name, "random", mode)
 
 
 def test_every_preset_is_covered():
@@ -160,7 +91,7 @@ def test_presets_are_the_rules_md_table():
         if name == "portland.dummy":  # RULES.md section 1: the plain game, a dummy at seat 3
             assert PRESETS[name].dummy and ref_rules(PRESETS[name]) == ref.PORTLAND
             continue
-        if name == "portland.laws":  # honours, barred at 4, rubbers (the hands: see check_games)
+        if name == "portland.laws":  # honours, barred at 4, rubbers (harness.portland's games)
             assert PRESETS[name].rubber
             assert ref_rules(PRESETS[name]) == {**ref.PORTLAND, "honours": True,
                                                 "honours_barred_at": 4}
@@ -168,164 +99,45 @@ def test_presets_are_the_rules_md_table():
         assert ref_rules(PRESETS[name]) == ref.PRESETS[name], name
 
 
-# --- conformance ---------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(("name", "mode"), [(n, m) for n in VARIANTS for m in MODES])
-def test_conformance(name, mode):
-    r = run(name, mode)
-    check_shapes(r)
-    check_deals_and_turn_up(r, name)
-    for i, out in enumerate(r.refs):
-        where = f"{name}/{mode} hand {i} (game {int(r.result.game[i])}, no {r.result.hand_no[i]})"
-        check_play_arrays(r, i, where)
-        assert out["errors"] == [], f"{where}: the reference rejects the play: {out['errors']}"
-        assert out["winners"] == r.winners[i].tolist(), where
-        assert out["tricks"] == r.tricks[i].tolist(), where
-        assert out["honours"] == r.honours[i].tolist(), where
-        assert out["trick_points"] == r.trick_points[i].tolist(), where
-        assert out["honours_points"] == r.honours_points[i].tolist(), (where, out)
-        assert out["points"] == r.points[i].tolist(), where
-        assert out["after"] == r.scores_after[i].tolist(), where
-    if mode == "games":
-        check_games(r, name)
-    else:
-        check_independent_hands(r)
-
-
-def check_shapes(r: Run):
-    res = r.result
-    h = res.hands.shape[0]
-    assert h > 0
-    for field, dtype, shape in (("game", np.int64, (h,)), ("hand_no", np.int16, (h,)),
-                                ("dealer", np.int8, (h,)), ("hands", np.uint64, (h, 4)),
-                                ("turn_up", np.int8, (h,)), ("before_scores", np.int32, (h, 2))):
-        arr = getattr(res, field)
-        assert (arr.dtype, arr.shape) == (np.dtype(dtype), shape), field
-    assert sum(o.trump.shape[0] for o in res.outcomes) == h
-    for o in res.outcomes:
-        n = o.trump.shape[0]
-        for field, arr, dtype, shape in (
-                ("trump", o.trump, np.int8, (n,)), ("honours", o.honours, np.int8, (n, 2)),
-                ("tricks", o.play.tricks, np.int8, (n, 4)),
-                ("plays", o.play.plays, np.int8, (n, 52)),
-                ("winners", o.play.winners, np.int8, (n, 13)),
-                ("trick_points", o.score.trick_points, np.int32, (n, 2)),
-                ("honours_points", o.score.honours_points, np.int32, (n, 2)),
-                ("points", o.score.points, np.int32, (n, 2)),
-                ("scores_after", o.scores_after, np.int32, (n, 2))):
-            assert (arr.dtype, arr.shape) == (np.dtype(dtype), shape), field
-    if r.mode == "games":
-        g = res.games["n_hands"].shape[0]
-        for key, dtype in (("n_hands", np.int16), ("winner", np.int8), ("score_0", np.int32),
-                           ("score_1", np.int32)):
-            assert (res.games[key].dtype, res.games[key].shape) == (np.dtype(dtype), (g,)), key
-    else:
-        assert res.games is None
-
-
-def check_deals_and_turn_up(r: Run, name: str):
-    """Section 0: 52 cards, 13 to each seat. Section 1: the turned-up card is the dealer's, and
-    trump is its suit (-1 with trump = "none", and then no honours)."""
-    res = r.result
-    hands = res.hands
-    assert (np.bitwise_count(hands) == 13).all(), name
-    assert (np.bitwise_or.reduce(hands, axis=1) == np.uint64(FULL_DECK)).all(), name
-    assert (np.bitwise_xor.reduce(hands, axis=1) == np.uint64(FULL_DECK)).all(), name  # disjoint
-    rows = np.arange(hands.shape[0])
-    assert ((res.turn_up >= 0) & (res.turn_up < 52)).all(), name
-    dealer_hand = hands[rows, res.dealer.astype(np.intp)]
-    assert ((dealer_hand >> res.turn_up.astype(np.uint64)) & np.uint64(1)).all(), name
-    if r.rules.trump == "none":
-        assert (r.trump == -1).all() and not r.honours.any() and not r.honours_points.any()
-    else:
-        assert (r.trump == res.turn_up // 13).all(), name
-
-
-def check_play_arrays(r: Run, i: int, where: str):
-    """From the engine's arrays alone: every slot played once; the j-th card of a trick belongs
-    to seat leader + j; elder hand (dealer + 1) leads trick 1 and each winner leads the next; the
-    trick counts are the winners' tally and sum to 13."""
-    plays, winners, hands = r.plays[i], r.winners[i], r.result.hands[i]
-    assert sorted(plays.tolist()) == list(range(52)), where
-    leader = (int(r.result.dealer[i]) + 1) % 4
-    for t in range(13):
-        for j in range(4):
-            seat = (leader + j) % 4
-            assert int(hands[seat]) >> int(plays[4 * t + j]) & 1, f"{where}: trick {t + 1}"
-        leader = int(winners[t])
-    assert np.bincount(winners, minlength=4).tolist() == r.tricks[i].tolist(), where
-    assert int(r.tricks[i].sum()) == 13, where
-
-
-def check_games(r: Run, name: str):
-    """Scores carry over, the dealer moves one seat left (hand 1 dealt by seat 3), and each game
-    stops at the first hand after which the reference's game_over says it is over."""
-    res, games = r.result, r.result.games
-    rules = ref_rules(r.rules)
-    by_game = defaultdict(list)
-    for i, g in enumerate(res.game.tolist()):
-        by_game[g].append(i)
-    n_games = games["n_hands"].shape[0]
-    assert sorted(by_game) == list(range(n_games)), name
-    for g, rows in by_game.items():
-        rows.sort(key=lambda i: int(res.hand_no[i]))
-        assert [int(res.hand_no[i]) for i in rows] == list(range(1, len(rows) + 1))
-        scores, won, game_no = [0, 0], [0, 0], 1
-        for k, i in enumerate(rows, start=1):
-            where = f"{name} game {g} hand {k}"
-            out = r.refs[i]
-            assert res.before_scores[i].tolist() == scores, where
-            assert int(res.game_no[i]) == game_no, where
-            assert int(res.dealer[i]) == (FIRST_DEALER + k - 1) % 4, where
-            assert (out["game_over"], out["winner"]) == ref.game_over(out["after"], rules)
-            scores = out["after"]
-            if out["game_over"]:
-                won[out["winner"]] += 1
-            # without rubbers a unit is one game; with them (laws), games until two are won,
-            # each from 0-0
-            unit_over = out["game_over"] and (not r.rules.rubber or max(won) == 2)
-            assert unit_over == (k == len(rows)), f"{where}: over at {out['after']}, won {won}"
-            if out["game_over"] and not unit_over:
-                scores, game_no = [0, 0], game_no + 1
-        assert int(games["n_hands"][g]) == len(rows), name
-        assert int(games["winner"][g]) == r.refs[rows[-1]]["winner"], name
-        assert [int(games["score_0"][g]), int(games["score_1"][g])] == scores, name
-        assert [int(games["games_won_0"][g]), int(games["games_won_1"][g])] == won, name
-
-
-def check_independent_hands(r: Run):
-    """Hands mode: every hand from 0-0, its own game, dealers rotating from seat 0."""
-    res = r.result
-    assert not res.before_scores.any()
-    assert (res.hand_no == 1).all()
-    assert res.game.tolist() == list(range(res.hands.shape[0]))
-    assert res.dealer.tolist() == [i % 4 for i in range(res.hands.shape[0])]
+def test_deals_and_dealers():
+    """Section 0: 52 cards, 13 to each seat, none twice; hand 1 of a game dealt by seat 3, hands
+    mode dealing from seat 0 (the block's hand offset 1); every trump suit turned up."""
+    for mode in ("hands", "games"):
+        r = run("portland", mode)
+        hands = r.by_seat("hand")
+        assert (np.bitwise_count(hands) == 13).all()
+        assert (np.bitwise_xor.reduce(hands, axis=1) == np.uint64((1 << 52) - 1)).all()
+    hands = run("portland", "hands")
+    assert hands.hands["dealer"].tolist() == [i % 4 for i in range(len(hands))]
+    assert set(hands.hands["trump"].tolist()) == {0, 1, 2, 3}
+    assert (run("portland.no_trump", "hands").hands["trump"] == -1).all()
 
 
 def test_variants_are_exercised():
     """Guard against a vacuous harness: random play reaches the situations the rules differ on."""
     hon = run("portland.honours", "hands")
-    assert (hon.honours_points == 4).any() and (hon.honours_points == 2).any()
-    assert ((hon.honours == 2).all(axis=1)).any()  # 2-2 splits, scoring nothing
-    assert not run("portland", "hands").honours_points.any()  # honours off by default
+    honours, honours_points = hon.by_side("honours"), hon.by_side("honours_points")
+    assert (honours_points == 4).any() and (honours_points == 2).any()
+    assert ((honours == 2).all(axis=1)).any()  # 2-2 splits, scoring nothing
+    assert not run("portland", "hands").by_side("honours_points").any()  # off by default
     # barred: a side at 4 or more before the hand held 3+ honours and scored none for them
     barred = run("barred_at=4", "games")
-    at4 = barred.result.before_scores >= 4
-    assert (at4 & (barred.honours >= 3)).any()
-    assert not (at4 & (barred.honours_points > 0)).any()
+    at4 = barred.scores_before >= 4
+    assert (at4 & (barred.by_side("honours") >= 3)).any()
+    assert not (at4 & (barred.by_side("honours_points") > 0)).any()
     # tricks_first: a game ended by tricks while a side held 3+ honours that were not counted
     first = run("portland.honours", "games")
-    ended = (first.result.before_scores + first.trick_points >= 5).any(axis=1)
-    assert (ended[:, None] & (first.honours >= 3)).any()
+    ended = (first.scores_before + first.by_side("trick_points") >= 5).any(axis=1)
+    assert (ended[:, None] & (first.by_side("honours") >= 3)).any()
     # together: honours and trick points of the last hand both counted
     tog = run("together", "games")
-    both = (tog.trick_points > 0).any(axis=1) & (tog.honours_points > 0).any(axis=1)
+    both = ((tog.by_side("trick_points") > 0).any(axis=1)
+            & (tog.by_side("honours_points") > 0).any(axis=1))
     assert (both & (tog.scores_after.max(axis=1) >= 5)).any()
     # book 5: both sides score trick points in one hand
-    assert (run("book=5", "hands").trick_points > 0).all(axis=1).any()
-    # every trump suit turned up
-    assert set(run("portland", "hands").trump.tolist()) == {0, 1, 2, 3}
+    assert (run("book=5", "hands").by_side("trick_points") > 0).all(axis=1).any()
+    # rubbers: a second (and third) game within a rubber, from 0-0
+    assert (run("portland.laws", "games").hands["game_no"] > 1).any()
 
 
 # --- scoring by hand -----------------------------------------------------------------------------

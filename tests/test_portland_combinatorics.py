@@ -65,11 +65,7 @@ from sim.lineup import Lineup
 from sim.options import PRESETS
 from sim.portland.game import play_block
 from strategies import make_strategy
-
-try:
-    from tests.tolerance import SIGMAS, check_distribution
-except ImportError:  # pytest run from tests/
-    from tolerance import SIGMAS, check_distribution
+from tolerance import SIGMAS, check_distribution
 
 N = 100_000
 SEED = 20250602

@@ -11,13 +11,9 @@ import textwrap
 import pandas as pd
 import pytest
 
+import reference as ref
 from sim.options import PRESETS, rules_to_dict
 from whistlab.cli import main
-
-try:  # tests/ as a package or as a plain directory on sys.path
-    from tests import reference as ref
-except ImportError:  # pragma: no cover
-    import reference as ref
 
 SEATS, SIDES = range(4), range(2)
 PARTS = ("contract", "overtricks", "bag_penalty", "nil")

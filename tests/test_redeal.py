@@ -9,7 +9,6 @@ from math import comb
 
 import numpy as np
 import pytest
-from tolerance import check_distribution
 
 from sim.errors import UserError
 from sim.games import GAMES
@@ -18,6 +17,7 @@ from sim.options import load_rules
 from sim.spades.hand import deck_for
 from sim.spades.redeal import poor_hands
 from strategies import make_strategy
+from tolerance import check_distribution
 
 FACES = {"J", "Q", "K"}
 

@@ -16,10 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-try:  # tests/ as a package or as a plain directory on sys.path
-    from tests import reference as ref
-except ImportError:  # pragma: no cover
-    import reference as ref
+import reference as ref
 
 IllegalBid = ref.IllegalBid
 IllegalPlay = ref.IllegalPlay

@@ -15,12 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-try:  # tests/ as a package or as a plain directory on sys.path
-    from tests import reference as ref
-    from tests.test_reference import FREE, played, sheet
-except ImportError:  # pragma: no cover
-    import reference as ref
-    from test_reference import FREE, played, sheet
+import reference as ref
+from test_reference import FREE, played, sheet
 
 
 def nonzero(out: dict, side: int) -> dict:

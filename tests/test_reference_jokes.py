@@ -17,10 +17,7 @@ from collections import Counter
 
 import pytest
 
-try:  # tests/ as a package or as a plain directory on sys.path
-    from tests import reference as ref
-except ImportError:  # pragma: no cover
-    import reference as ref
+import reference as ref
 
 JOKES = {"trump_order": "jokes_win", "jokers": 2}
 

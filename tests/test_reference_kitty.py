@@ -15,12 +15,9 @@ from collections import Counter
 
 import pytest
 
-try:  # tests/ as a package or as a plain directory on sys.path
-    from tests import reference as ref
-except ImportError:  # pragma: no cover
-    import reference as ref
+import reference as ref
+from sim.cards import RANKS
 
-RANKS = "23456789TJQKA"
 ONE_DECK = Counter(r + s for s in "SHDC" for r in RANKS)
 KITTY = {"kitty": True}
 EXTRA = {"kitty": True, "kitty_extra_trick": True}

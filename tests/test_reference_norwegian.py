@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-try:  # tests/ as a package or as a plain directory on sys.path
-    from tests import reference_norwegian as ref
-except ImportError:  # pragma: no cover
-    import reference_norwegian as ref
+import reference_norwegian as ref
 
 TWO = "norwegian"
 THREE = "norwegian.three"

@@ -13,10 +13,8 @@ from collections import Counter
 
 import pytest
 
-try:  # tests/ as a package or as a plain directory on sys.path
-    from tests import reference as ref
-except ImportError:  # pragma: no cover
-    import reference as ref
+import reference as ref
+from sim.cards import RANKS
 
 SIX = {"players": 6}
 JOKERS_OF = {"double_jokers": 4, "single_jokers": 2}
@@ -49,7 +47,6 @@ def record(tricks, *, dealer, bids, players=6, **more) -> dict:
 
 # --- the decks and the hands (section 4.7) -------------------------------------------------------
 
-RANKS = "23456789TJQKA"
 ONE_DECK = Counter(r + s for s in "SHDC" for r in RANKS)
 
 

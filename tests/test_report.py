@@ -11,21 +11,16 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
-from page import raw, table
 from scipy import stats
 
 import whistlab
+from page import Page, raw, table
 from reports import build_report
 from reports.bags import bags_per_hand
 from reports.data import open_results
 from reports.stats import mean_ci, proportion_ci, welch_ci
 from sim.errors import UserError
 from whistlab.cli import main
-
-try:
-    from tests.page import Page
-except ImportError:  # pytest run from tests/
-    from page import Page
 
 SEED_BOLD = {"name": "seed", "nil_max_estimate": 2.0, "nil_max_spades": 4}
 GAMES = {"name": "t", "games": 60, "seed": 1, "block_size": 30,

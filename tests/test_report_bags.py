@@ -12,18 +12,13 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
-from page import raw, table
 from scipy import stats
 
 import whistlab
+from page import Page, raw, table
 from reports import build_report
 from reports.bag_rules import _findings, bag_ranking
 from reports.bags import GameBags, winner_changed
-
-try:
-    from tests.page import Page
-except ImportError:  # pytest run from tests/
-    from page import Page
 
 SANDBAGGER = {"name": "seed", "avoid_bags": False}
 STUDY = {"name": "bags-test", "games": 40, "seed": 3, "block_size": 20,

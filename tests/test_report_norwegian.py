@@ -10,16 +10,11 @@ import pytest
 from scipy import stats
 
 import whistlab
+from page import Page
 from reports import build_report
 from sim.norwegian.scoring import grand_value, misere_value
+from test_report_portland import t_interval, table, wilson
 from whistlab.cli import main
-
-try:  # the page parser, and the Portland report's test helpers: CSV reader and intervals
-    from tests.page import Page
-    from tests.test_report_portland import t_interval, table, wilson
-except ImportError:  # tests/ itself on the path
-    from page import Page
-    from test_report_portland import t_interval, table, wilson
 
 GAMES = {"name": "n", "game": "norwegian", "games": 120, "seed": 11, "block_size": 60,
          "variants": {"both": {"preset": "norwegian", "max_hands": 60},
@@ -33,7 +28,7 @@ HANDS = {"name": "nh", "game": "norwegian", "hands": 300, "seed": 12, "block_siz
                       "three": "norwegian.three"},
          "lineups": {"random": "random"}}
 PLAYERS = {"both": 2, "zero_sum": 2, "double": 2, "declarer": 2, "three": 3, "classic": 4}
-SUITS = [((1 << 13) - 1) << (13 * s) for s in range(4)]
+SUIT_MASKS = [((1 << 13) - 1) << (13 * s) for s in range(4)]  # bits of C, D, H, S
 ACES_KINGS = sum(3 << (13 * s + 11) for s in range(4))
 
 
@@ -167,7 +162,7 @@ def decisions(hands: pd.DataFrame, players: int) -> pd.DataFrame:
     rows = []
     for s in range(players):
         hand = hands[f"hand_{s}"].to_numpy().astype(np.uint64)
-        longest = np.max([np.bitwise_count(hand & np.uint64(m)) for m in SUITS], axis=0)
+        longest = np.max([np.bitwise_count(hand & np.uint64(m)) for m in SUIT_MASKS], axis=0)
         part = pd.DataFrame({
             "variant": hands["variant"], "lineup": hands["lineup"], "seat": s,
             "declarer": hands["declarer"], "decision": hands[f"declaration_{s}"],

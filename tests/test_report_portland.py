@@ -10,20 +10,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from page import raw, table
 from scipy import stats
 
 import whistlab
+from page import Page, raw, table
 from reports import build_report
 from reports.data import Results
 from reports.portland import counterparts
 from whistlab.cli import main
 from whistlab.experiment import load_experiment
-
-try:
-    from tests.page import Page
-except ImportError:  # pytest run from tests/
-    from page import Page
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {"name": "h", "game": "portland", "games": 200, "seed": 1, "block_size": 100,

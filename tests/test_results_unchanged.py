@@ -10,10 +10,7 @@ import json
 
 import pytest
 
-try:
-    from tests import digests
-except ImportError:  # pragma: no cover
-    import digests
+import digests
 
 STORED = json.loads(digests.STORED.read_text(encoding="utf-8"))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim.cards import RANKS, SUITS
 from sim.errors import UserError
 from sim.games import GAMES
 from sim.lineup import Lineup
@@ -14,8 +15,6 @@ from sim.spades.hand import deck_for
 from strategies import make_strategy
 from strategies.seed import SeedStrategy
 
-RANKS = "23456789TJQKA"
-SUITS = "CDHS"
 RULES = load_rules({"seven_trump_reveal": True})
 
 

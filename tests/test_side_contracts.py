@@ -34,15 +34,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from harness import simulate
+from harness.spades import COMPONENTS, check_games, check_offered_bids, ref, ref_rules
 from sim.errors import UserError
 from sim.options import PRESETS, rules_from_mapping
-
-try:
-    from tests.harness import COMPONENTS, check_games, check_offered_bids, ref, ref_rules, simulate
-    from tests.test_reference import sequenced
-except ImportError:  # pragma: no cover
-    from harness import COMPONENTS, check_games, check_offered_bids, ref, ref_rules, simulate
-    from test_reference import sequenced
+from sim.spades.contracts import NAMES as CONTRACT_NAMES
+from test_reference import sequenced
 
 STANDARD = PRESETS["spades.standard"]
 FIELDS = {f.name for f in dataclasses.fields(STANDARD)}
@@ -85,22 +82,14 @@ def engine_rules(name: str):
     return dataclasses.replace(STANDARD, **keys)
 
 
-def contracts_module():
-    try:
-        from sim.spades import contracts
-    except ImportError:
-        pytest.fail("the engine has no sim.spades.contracts (side contract codes) yet")
-    return contracts
-
-
 def code_of(name: str | None) -> int:
-    names = list(contracts_module().NAMES)
+    names = list(CONTRACT_NAMES)
     return 0 if name is None else names.index(name)
 
 
 def names_of(mask) -> list[str]:
     """The contract names of a uint16 mask of codes (bit 0, none, left out)."""
-    names = contracts_module().NAMES
+    names = CONTRACT_NAMES
     return sorted(names[c] for c in range(1, len(names)) if int(mask) >> c & 1)
 
 
@@ -503,17 +492,12 @@ def run(name: str, strategy: str, mode: str):
 
 
 def engine_row(sim, i: int) -> dict:
-    outs = sim.result.outcomes
-    for attr in ("bemo", "wins_game"):
-        if not hasattr(outs[0].score, attr):
-            pytest.fail(f"HandScore has no {attr}")
-    bemo = np.concatenate([o.score.bemo for o in outs])
-    wins = np.concatenate([o.score.wins_game for o in outs])
+    bemo, wins = sim.by_side("bemo"), sim.hands["wins_game"]
     return {"tricks": sim.tricks[i].tolist(), "winners": sim.winners[i].tolist(),
             "points": sim.points[i].tolist(),
             "components": {**{c: sim.components[c][i].tolist() for c in COMPONENTS},
                            "bemo": bemo[i].tolist()},
-            "after": {"scores": sim.scores_after[i].tolist(), "bags": sim.bags_after[i].tolist()},
+            "after": {"scores": sim.scores_after[i].tolist(), "bags": sim.by_side("bags")[i].tolist()},
             "wins_game": None if wins[i] < 0 else int(wins[i])}
 
 

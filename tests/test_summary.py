@@ -12,12 +12,12 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
-from written import read_whole
 
 import whistlab
 from reports import format_summary, summarize
 from reports.summary_base import side_names
 from sim.spades.table import Table
+from written import read_whole
 
 Z = stats.norm.ppf(0.975)
 BOLD = {"name": "seed", "nil_max_estimate": 2.0, "nil_max_spades": 4}

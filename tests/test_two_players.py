@@ -9,8 +9,6 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from test_player_counts import own_score
-from tolerance import check_distribution
 
 from sim.blocks import stock_groups
 from sim.errors import UserError
@@ -21,6 +19,8 @@ from sim.spades.draw import draw_hands
 from sim.spades.hand import deck_for
 from strategies import make_strategy
 from strategies.seed import SeedStrategy
+from test_player_counts import own_score
+from tolerance import check_distribution
 
 MODES = ("see_both", "first_decides", "first_decides_blind")
 

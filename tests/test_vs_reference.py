@@ -1,15 +1,13 @@
-"""The vectorised engine equals the plain scalar reference, hand by hand (STYLE.md section 11).
+"""Spades' scalar reference against ``sim.replay`` and the engine's bid masks (STYLE.md section
+11): records of whole games replay alike, illegal plays and bids are refused alike.
 
-For several section 3 rule sets, whole games are simulated by both strategies with
-``sim.spades.game.play_block`` (games mode, so scores and bags carry between hands, bag penalties
-fire and blind nils become legal), written as section 5 records with
-``sim.spades.records.block_records``, and every hand is replayed by ``tests/reference.py``. The
-reference's tricks, trick winners, points, each scoring component and the scores and bags after
-the hand must equal the engine's arrays. ``sim.replay.replay_records`` (full records and
-score-sheet records) must equal the reference too, and must reject what the reference rejects.
-
-Random players' games are made longer (no mercy rule, six hands) so that the carried state varies;
-``blind_nil_min_deficit`` is small so that random players bid blind nil often.
+The ``vs_reference`` variant table (tests/harness/variants.py: section 3 rule sets with
+non-default numbers, whole games by both strategies; random players' games made longer, no mercy
+rule and six hands, so that the carried state varies; ``blind_nil_min_deficit`` small so that
+random players bid blind nil often) is compared with the reference hand by hand by
+tests/test_conformance.py's ``test_engine_equals_reference``. Here ``sim.replay.replay_records``
+(full records and score-sheet records) must equal the reference too, and must reject what the
+reference rejects; the simulated hands reach every scoring case the comparison is meant to test.
 """
 
 from __future__ import annotations
@@ -21,64 +19,27 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from harness.spades import ref, ref_rules
+from harness.variants import TABLES, play
 from sim.errors import UserError
 from sim.options import PRESETS
 from sim.replay import replay_records
 from sim.tricks import IllegalPlay as EngineIllegalPlay
 
-try:
-    from tests.harness import check_offered_bids, engine_view, ref, ref_rules, simulate
-except ImportError:  # pragma: no cover
-    from harness import check_offered_bids, engine_view, ref, ref_rules, simulate
-
-STANDARD, SHORT, OPENSPIEL = (PRESETS[n] for n in ("spades.standard", "spades.short",
-                                                   "spades.openspiel"))
+STANDARD, OPENSPIEL = PRESETS["spades.standard"], PRESETS["spades.openspiel"]
 replace = dataclasses.replace
-
-VARIANTS = {
-    "standard": replace(STANDARD, blind_nil_min_deficit=20),
-    "count": replace(STANDARD, nil_tricks="count", blind_nil_min_deficit=20),
-    "ignored": replace(STANDARD, nil_tricks="ignored", blind_nil_min_deficit=0),
-    "short": replace(SHORT, blind_nil_min_deficit=20),
-    "openspiel": OPENSPIEL,
-    "no nil": replace(STANDARD, nil=False, blind_nil=False),
-    "free spades, max_team_bid 11": replace(STANDARD, spades_broken=False, max_team_bid=11,
-                                            blind_nil_min_deficit=50),
-    # non-default numbers everywhere, so that no constant of the standard game can hide
-    "never, odd numbers": replace(STANDARD, spades_broken="never", nil_bonus=50,
-                                  blind_nil_bonus=150, blind_nil_min_deficit=10, bag_limit=3,
-                                  bag_penalty=70, target_score=300, mercy_score=-150),
-}
-SEED = 424242
-SIZE = {"random": 24, "seed": 10}  # games per block
 
 
 def run(name: str, strategy: str):
-    rules = VARIANTS[name]
-    if strategy == "random" and rules.max_hands is None:
-        rules = replace(rules, mercy_score=None, max_hands=6)
-    return simulate(rules, strategy, "games", SIZE[strategy], SEED)
+    return play("vs_reference", name, strategy, "games")
 
 
-CASES = [(n, s) for n in VARIANTS for s in ("random", "seed")]
+CASES = [(n, s) for n, s, _ in TABLES["vs_reference"].cases()]
 
 
 def output_view(out: dict) -> dict:
     """A replay output record in the same layout (winners absent in score-sheet mode)."""
     return {k: out.get(k) for k in ("tricks", "winners", "points", "components", "after")}
-
-
-@pytest.mark.parametrize(("name", "strategy"), CASES)
-def test_engine_equals_reference(name, strategy):
-    sim = run(name, strategy)
-    rules = ref_rules(sim.rules)
-    assert check_offered_bids(sim, f"{name}/{strategy}") > 0  # every bid mask, by the reference
-    for i, rec in enumerate(sim.records):
-        expected = ref.replay_hand(rec, rules)
-        assert engine_view(sim, i) == expected, f"{name}/{strategy} record {i}: {rec}"
-    # the engine carries its own after into the next hand's before
-    res = sim.result
-    assert (res.before_scores + sim.points == sim.scores_after).all()
 
 
 @pytest.mark.parametrize(("name", "strategy"), CASES)
@@ -106,6 +67,7 @@ def test_the_comparison_covers_the_scoring_cases():
     seen = Counter()
     for name, strategy in CASES:
         sim = run(name, strategy)
+        parts = sim.components
         for i, rec in enumerate(sim.records):
             bids, blind, tricks = rec["bids"], rec["blind"], sim.tricks[i]
             seen["carried score"] += any(rec["before"]["scores"])
@@ -117,9 +79,9 @@ def test_the_comparison_covers_the_scoring_cases():
                 for s in nils:
                     kind = "blind nil" if blind[s] else "nil"
                     seen[f"{kind} {'made' if tricks[s] == 0 else 'failed'}"] += 1
-                seen["set"] += sim.components["contract"][i, side] < 0
-                seen["bag penalty"] += sim.components["bag_penalty"][i, side] < 0
-                seen["penalty on carried bags"] += (sim.components["bag_penalty"][i, side] < 0
+                seen["set"] += parts["contract"][i, side] < 0
+                seen["bag penalty"] += parts["bag_penalty"][i, side] < 0
+                seen["penalty on carried bags"] += (parts["bag_penalty"][i, side] < 0
                                                     and rec["before"]["bags"][side] > 0)
     cases = ("carried score", "carried bags", "double nil", "nil made", "nil failed",
              "blind nil made", "blind nil failed", "set", "bag penalty", "penalty on carried bags")

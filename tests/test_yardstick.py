@@ -25,9 +25,9 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 from scipy import stats
-from written import read_whole_polars
 
 import whistlab
+from harness import documented_columns
 from reports import build_report
 from reports.yardstick import read_yardstick
 from sim.cards import RANKS, SUITS, Deck, standard_deck
@@ -42,6 +42,7 @@ from whistlab.yardstick import (
     sample_keys,
     to_deal,
 )
+from written import read_whole_polars
 
 try:
     import endplay  # noqa: F401
@@ -336,12 +337,10 @@ def test_the_run_is_solved_beside_its_tables(run):
 
 def test_columns_and_types_are_documented(run):
     """The yardstick's files hold exactly the columns and types of docs/SCHEMA.md's table."""
-    from test_parquet import documented_columns
-
     folder, _ = run
     for part in sorted((folder / "yardstick").glob("part-*.parquet")):
         schema = pq.read_schema(part)
-        assert {f.name: str(f.type) for f in schema} == documented_columns("yardstick")
+        assert {f.name: str(f.type) for f in schema} == documented_columns("spades", "yardstick")
         meta = json.loads(schema.metadata[b"whistlab"])
         assert meta["yardstick"]["seed"] == 2 and meta["cell"] == part.stem[5:-6]
 

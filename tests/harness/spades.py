@@ -1,14 +1,15 @@
-"""Shared plumbing of the engine-correctness tests (test_conformance, test_vs_reference).
+"""Spades in the shared harness: its `Game` adapter, and the comparison of the engine with the
+scalar reference (tests/reference.py), hand by hand, decision by decision and game by game.
 
-It runs one block of the vectorised engine, turns it into RULES.md section 5 hand records with
-``sim.spades.records.block_records``, and lines the engine's per-hand arrays up with those records (row
-``i`` of every array is ``records[i]``). It computes no expected value: the tests derive those from
-``tests/reference.py`` (the independent scalar implementation) or by hand.
+`compare_records` replays every record of a run by ``reference.replay_hand`` (which accepts each
+bid, discard and play only if its own rules allow it) and compares tricks, trick winners, points,
+every score part, the counts after the hand and the bags taken with the engine's; in games mode
+how the games go on and end (`check_games`); and every bid decision the engine offered
+(`check_offered_bids`: the bids of its mask and its blind nil question are the reference's
+``legal_bids``).
 
-Card encoding, re-derived here from the documented layout rather than imported from ``sim``: a
-hand is a uint64 bitboard, bit ``13 * suit + rank`` with suits C, D, H, S = 0..3 and ranks
-2..A = 0..12 (sim/cards.py, docs/SCHEMA.md). That is the standard order's layout only; under a
-RULES.md section 4.2 card order the records name the cards, and the tests read those.
+Cards are named in records (``"AS"``, ``"BJ"``); the engine's bit layout is ``deck_for(rules)``
+of the game (docs/SCHEMA.md ``hand_<seat>``).
 """
 
 from __future__ import annotations
@@ -18,42 +19,36 @@ import functools
 from collections import defaultdict
 from dataclasses import dataclass
 
-import numpy as np
+import pytest
 
-import sim  # noqa: F401  (registers the presets)
+import reference as ref
+from sim.games import game_of
 from sim.lineup import Lineup
-from sim.options import rules_to_dict
+from sim.options import PRESETS, rules_to_dict
 from sim.spades.contracts import NAMES as CONTRACT_NAMES
-from sim.spades.game import BlockResult, play_block
-from sim.spades.records import block_records
 from strategies import make_strategy
-from whistlab.experiment import build_experiment
 
-try:  # tests/ as a package or as a plain directory on sys.path
-    from tests import reference as ref
-except ImportError:  # pragma: no cover
-    import reference as ref
+from .core import GAMES, Game, Run
 
-__all__ = ["NAMES", "FULL_DECK", "SPADE_MASK", "Sim", "card_names", "check_offered_bids", "ref",
-           "ref_rules", "simulate"]
+__all__ = ["COMPONENTS", "Offer", "Offers", "Spades", "check_games", "check_offered_bids",
+           "compare_records", "conformance_rules", "engine_row", "engine_view", "ref",
+           "ref_rules"]
 
-RANKS = "23456789TJQKA"
-SUITS = "CDHS"
-NAMES = [rank + suit for suit in SUITS for rank in RANKS]  # NAMES[13 * suit + rank]
-FULL_DECK = (1 << 52) - 1
-SPADE_MASK = ((1 << 13) - 1) << 39  # suit 3 = spades: bits 39..51
-
-
-def card_names(mask: int) -> list[str]:
-    """The names of the cards of a bitboard, by the documented encoding."""
-    mask = int(mask)
-    return [NAMES[b] for b in range(52) if mask >> b & 1]
+# the parts of a hand's points: the hands table's <part>_<side> columns (docs/SCHEMA.md), as
+# sim.spades.scoring and reference.PARTS
+COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil", "bemo", "bonus", "trick_bonus")
+FIRST_DEALER = 3  # the first hand of a game is dealt by seat 3 (mod P): seat 0 bids first
 
 
 def ref_rules(rules) -> dict:
     """Our rules value as the reference's rules dict. Keys the reference does not implement yet
     are left out, and must be at their default (off): a conformance run with such a key on fails
     here rather than compare against a reference that ignores it."""
+    return dict(_ref_rules(rules))
+
+
+@functools.cache
+def _ref_rules(rules) -> dict:
     out = rules_to_dict(rules)
     assert out.pop("game") == "spades"
     known = set(ref.resolve_rules(None))
@@ -62,36 +57,6 @@ def ref_rules(rules) -> dict:
     on = {k: v for k, v in unknown.items() if v != defaults[k]}
     assert not on, f"the scalar reference does not implement {sorted(on)} yet"
     return {k: v for k, v in out.items() if k in known}
-
-
-@dataclass(eq=False)
-class Sim:
-    """One simulated block, flattened to one row per hand in the engine's order.
-
-    Per hand ``i``: ``records[i]`` (section 5 record), ``bids`` int8[H, P], ``blind`` bool[H, P],
-    ``tricks`` int8[H, P], ``plays`` int8[H, P * T] (slots in play order), ``winners``
-    int8[H, T], ``points`` / ``scores_after`` / ``bags_after`` / ``bags_taken`` /
-    ``progressive_after`` and each of ``components`` int32[H, S] (P players, S sides, T tricks:
-    4, 2 and 13 at the usual table; RULES.md section 4.7).
-    """
-
-    rules: object
-    strategy: str
-    mode: str
-    result: BlockResult
-    records: list[dict]
-    bids: np.ndarray
-    blind: np.ndarray
-    tricks: np.ndarray
-    plays: np.ndarray
-    winners: np.ndarray
-    points: np.ndarray
-    components: dict[str, np.ndarray]
-    bags_after: np.ndarray
-    scores_after: np.ndarray
-    bags_taken: np.ndarray
-    progressive_after: np.ndarray
-    offers: Offers = None
 
 
 @dataclass(eq=False)
@@ -140,10 +105,8 @@ class Offers:
         return self.inner.blind_nil(view, rng)
 
     def bid(self, view, rng):
-        from sim.spades.hand import deck_for
-
         looks = self.rules.whiz or self.rules.mirror  # only they count the cards
-        deck = deck_for(self.rules) if looks else None
+        deck = game_of(self.rules).deck_for(self.rules) if looks else None
         asked, self._asked = self._asked, {}
         for i, (r, s) in enumerate(zip(view.rows, view.seat, strict=True)):
             seat, made, blind, scores, declared = self._state(view, i)
@@ -155,7 +118,7 @@ class Offers:
         return self.inner.bid(view, rng)
 
 
-def check_offered_bids(run: Sim, name: str) -> int:
+def check_offered_bids(run: Run, name: str) -> int:
     """Every bid decision of ``run`` against the reference, which derives the legal bids from
     RULES.md itself (section 3, 0..the tricks of the hand at every table of section 4.7, the
     section 4.4 rules): the bids the engine offered are exactly ``reference.legal_bids``, and it
@@ -166,67 +129,26 @@ def check_offered_bids(run: Sim, name: str) -> int:
     if (run.rules.whiz or run.rules.mirror) and run.rules.copies == 2:
         return 0
     bad = []
-    for o in run.offers.bids:
+    for o in run.spy.bids:
         want = ref.legal_bids(o.seat, o.made, o.scores, rd, o.hand, blind_so_far=o.blind,
                               side_contracts=o.declared)
         if o.offered != want["bids"] or o.asked_blind != want["blind_nil"]:
             bad.append(f"seat {o.seat} after {o.made} (blind {o.blind}, declared {o.declared}, "
                        f"scores {o.scores}): engine {o.offered} blind nil {o.asked_blind}, "
                        f"reference {want}")
-    for seat, made, blind, scores, declared in run.offers.blind_only:
+    for seat, made, blind, scores, declared in run.spy.blind_only:
         if not ref.legal_bids(seat, made, scores, rd, blind_so_far=blind,
                               side_contracts=declared)["blind_nil"]:
             bad.append(f"blind nil asked: seat {seat} after {made} scores {scores}")
-    assert not bad, (f"{name}: {len(bad)} of {len(run.offers.bids)} bid decisions differ, "
+    assert not bad, (f"{name}: {len(bad)} of {len(run.spy.bids)} bid decisions differ, "
                      "e.g.\n" + "\n".join(bad[:3]))
-    return len(run.offers.bids)
-
-
-# as sim.spades.scoring and reference.PARTS
-COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil", "bemo", "bonus", "trick_bonus")
-
-
-@functools.cache
-def simulate(rules, strategy: str, mode: str, size: int, seed: int, hand_offset: int = 0) -> Sim:
-    """Play block 0 of ``size`` games or hands with one strategy in every seat (cached: several
-    tests look at the same deterministic block)."""
-    offers = Offers(make_strategy(strategy), rules)  # what the engine offered at each bid
-    lineup = Lineup([offers] * rules.players)
-    result = play_block(rules, lineup, seed, 0, size, mode, hand_offset=hand_offset)
-    # a tuple-valued key (jokers_remove, nil_pass) is written as a list, as in a rules file
-    table = {k: list(v) if isinstance(v, tuple) else v for k, v in rules_to_dict(rules).items()}
-    exp = build_experiment({"rules": table, "strategy": strategy, mode: size, "seed": seed,
-                            "block_size": size})
-    assert exp.rules == rules  # the inline table round-trips to the same rules value
-    by_key = {(r["game_id"], r["hand_no"]): r for r in block_records(result, exp, 0)}
-    records = [by_key[(int(g), int(h))] for g, h in zip(result.game, result.hand_no, strict=True)]
-    assert len(by_key) == len(records) == result.hands.shape[0]
-
-    outs = result.outcomes
-
-    def cat(get):
-        return np.concatenate([get(o) for o in outs])
-
-    return Sim(
-        rules=rules, strategy=strategy, mode=mode, result=result, records=records,
-        bids=cat(lambda o: o.bidding.bids), blind=cat(lambda o: o.bidding.blind),
-        tricks=cat(lambda o: o.play.tricks), plays=cat(lambda o: o.play.plays),
-        winners=cat(lambda o: o.play.winners), points=cat(lambda o: o.score.points),
-        components={c: cat(lambda o, c=c: getattr(o.score, c)) for c in COMPONENTS},
-        bags_after=cat(lambda o: o.score.bags_after), scores_after=cat(lambda o: o.scores_after),
-        bags_taken=cat(lambda o: o.score.bags_taken),
-        progressive_after=cat(lambda o: o.score.progressive_after), offers=offers,
-    )
+    return len(run.spy.bids)
 
 
 def conformance_rules(keys: dict):
     """The standard rules with ``keys`` on (and blind nil open to a side trailing by 50, so that
     the runs reach it): the rules value a conformance test plays. A key the engine does not
     know fails the test (lists in TOML style become tuples)."""
-    import pytest
-
-    from sim.options import PRESETS
-
     standard = PRESETS["spades.standard"]
     missing = sorted(set(keys) - {f.name for f in dataclasses.fields(standard)})
     if missing:
@@ -238,39 +160,40 @@ def conformance_rules(keys: dict):
     return rules
 
 
-def engine_view(run: Sim, i: int) -> dict:
+def engine_view(run: Run, i: int) -> dict:
     """The engine's row i in the layout of ``reference.replay_hand``."""
     return {
         "tricks": run.tricks[i].tolist(),
         "winners": [None if w < 0 else w for w in run.winners[i].tolist()],  # None: dead
         "points": run.points[i].tolist(),
-        "components": {c: run.components[c][i].tolist() for c in COMPONENTS},
-        "after": {"scores": run.scores_after[i].tolist(), "bags": run.bags_after[i].tolist()},
+        "components": {c: v[i].tolist() for c, v in run.components.items()},
+        "after": {"scores": run.scores_after[i].tolist(), "bags": run.by_side("bags")[i].tolist()},
     }
 
 
-def engine_row(run: Sim, i: int, rd: dict) -> dict:
+def engine_row(run: Run, i: int, rd: dict) -> dict:
     """`engine_view` with the progressive count after the hand where the rules keep one."""
     row = engine_view(run, i)
     if ref._has_progressive(rd):
-        row["after"]["progressive"] = run.progressive_after[i].tolist()
+        row["after"]["progressive"] = run.by_side("progressive")[i].tolist()
     if rd.get("cancel_spades"):  # tricks won by nobody (RULES.md section 4.7)
-        row["dead_tricks"] = int((run.winners[i] < 0).sum())
+        row["dead_tricks"] = int(run.hands["dead_tricks"][i])
     return row
 
 
-def compare_records(run: Sim, name: str, rows=None) -> int:
+def compare_records(run: Run, name: str, rows=None) -> int:
     """Replay the engine's records (``rows``: some of them; default all) by the reference and
     compare every hand: tricks, winners, points, components, the counts after it and the bags
     taken; in games mode (all rows) also how the games go on and end (`check_games`); and every
     bid decision of the run (`check_offered_bids`). Returns how many hands were compared."""
     rd = ref_rules(run.rules)
     check_offered_bids(run, name)
+    taken = run.by_side("bags_taken")
     outs, bad = [], []
     for i in range(len(run.records)) if rows is None else rows:
         rec = run.records[i]
         out = ref.replay_hand(rec, rd)  # raises on a bid or a play the reference forbids
-        mine = {**engine_row(run, i, rd), "bags_taken": run.bags_taken[i].tolist()}
+        mine = {**engine_row(run, i, rd), "bags_taken": taken[i].tolist()}
         theirs = {**out, "bags_taken": ref.bags_taken(
             rec["bids"], out["tricks"], rd, side_contracts=rec.get("side_contracts"),
             winners=out["winners"])}
@@ -284,16 +207,16 @@ def compare_records(run: Sim, name: str, rows=None) -> int:
     return len(outs)
 
 
-def check_games(run: Sim, outs, rd, name):
+def check_games(run: Run, outs, rd, name):
     """Scores carry from hand to hand; a game ends exactly when reference.game_over says, a hand
     won at once (moon, lexington, blind moon, double blind nil "win") included. ``outs``: the
-    records replayed (sim.replay); ``rd``: the reference's rules. A record's ``before`` may leave
-    out a progressive count of zeros (RULES.md section 4.6: optional, default zeros)."""
+    records replayed by the reference; ``rd``: the reference's rules. A record's ``before`` may
+    leave out a progressive count of zeros (RULES.md section 4.6: optional, default zeros)."""
     by_game = defaultdict(list)
     for i, rec in enumerate(run.records):
         by_game[rec["game_id"]].append(i)
-    games = run.result.games
-    sides = run.points.shape[1]
+    games = run.games
+    sides = run.sides
     for g, rows in by_game.items():
         rows.sort(key=lambda i: run.records[i]["hand_no"])
         after = {"scores": [0] * sides, "bags": [0] * sides}
@@ -308,3 +231,59 @@ def check_games(run: Sim, outs, rd, name):
             after = out["after"]
         assert int(games["winner"][g]) == winner, name
         assert [int(games[f"score_{s}"][g]) for s in range(sides)] == after["scores"], name
+        assert [int(games[f"bags_{s}"][g]) for s in range(sides)] == after["bags"], name
+
+
+
+
+class Spades(Game):
+    name = "spades"
+    components = COMPONENTS
+
+    def lineup(self, rules, strategy):
+        offers = Offers(make_strategy(strategy, game="spades"), rules)  # keeps every bid offer
+        return Lineup([offers] * rules.players), offers
+
+    def first_dealer(self, rules, players):
+        return FIRST_DEALER % players
+
+    def extra_tricks(self, run, i):
+        kitty = run.records[i].get("kitty")  # RULES.md 4.1: the discard is the taker's trick
+        return {kitty["taker"]: 1} if kitty and run.rules.kitty_extra_trick else {}
+
+    def hands_changed(self, rec):
+        return "kitty" in rec or "passed" in rec  # the hands at the start of play (section 5)
+
+    def check_record(self, run, i, where):
+        rec = run.records[i]
+        bids = [-1 if b is None else b for b in rec["bids"]]  # null: a side contract's partner
+        assert bids == run.by_seat("bid")[i].tolist(), f"{where}: bids"
+        assert rec["blind"] == run.by_seat("blind")[i].tolist(), f"{where}: blind"
+
+    def replay_columns(self, out):
+        wins = out.get("wins_game")
+        return {"dead_tricks": out.get("dead_tricks", 0), "wins_game": -1 if wins is None else wins}
+
+    def carried(self, rec):
+        before = rec["before"]
+        sides = len(before["scores"])
+        return {"score": before["scores"], "bags": before["bags"],
+                "progressive": before.get("progressive", [0] * sides)}  # optional (section 5)
+
+    def game_ends(self, run, rows, where):
+        rd = ref_rules(run.rules)
+        wins = run.hands["wins_game"]
+        winner = None
+        for k, i in enumerate(rows, start=1):
+            won = None if wins[i] < 0 else int(wins[i])
+            over, winner = ref.game_over(run.scores_after[i].tolist(), k, rd, won)
+            assert over == (k == len(rows)), (
+                f"{where} hand {k}: game over {over} at {run.scores_after[i].tolist()}")
+        g = int(run.hands["game_id"][rows[0]])
+        assert int(run.games["winner"][g]) == winner, f"{where}: winner"
+        paid = (run.by_side("bag_penalty")[rows] < 0).sum(axis=0)
+        assert [int(run.games[f"bag_penalties_{s}"][g]) for s in range(run.sides)] == \
+            paid.tolist(), f"{where}: bag penalties"
+
+
+GAMES["spades"] = Spades()
