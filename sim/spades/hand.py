@@ -96,7 +96,8 @@ class SpadesHand:
     Filled in by the phases: ``kitty`` (taker, cards, discard, §4.1), ``cancel_card`` int8[N]
     (the bag-cancelling card's slot, §4.6; -1 without), ``passed`` uint64[N, P] (the cards each
     seat passed, §4.5), ``reveals`` (the trump suit, §4.2), ``bidding``, ``play`` and
-    ``score``. A replayed record gives its kitty, cancel card and reveals at the start."""
+    ``score``. A replayed record gives its kitty and cancel card at the start (its reveals are
+    asked again of the scripted players, like its bids)."""
 
     hands: np.ndarray
     twice: np.ndarray
