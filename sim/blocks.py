@@ -48,16 +48,13 @@ def deal_groups(deck, dealer, seed, block, hand_no, rows, players=4, group=DEAL_
     hands = np.zeros((rows.size, players), dtype=np.uint64)
     firsts = np.zeros((rows.size, players), dtype=np.uint64)
     lasts = np.zeros(rows.size, dtype=np.int8)
-    groups = rows // group
-    for g in np.unique(groups):
-        mine = groups == g
+    for g, mine, at in _by_group(rows, group):
         dealt = deal_in_order(deck, group, players, deal_rng(seed, block, hand_no, g, attempt),
-                              cards_each, last=True, first=first)
-        at = rows[mine] - g * group
-        hands[mine] = to_seats(dealt[0][at], dealer[mine])
-        lasts[mine] = dealt[1][at]
+                              cards_each, last=True, first=first, columns=at)
+        hands[mine] = to_seats(dealt[0], dealer[mine])
+        lasts[mine] = dealt[1]
         if first:
-            firsts[mine] = to_seats(dealt[2][at], dealer[mine])
+            firsts[mine] = to_seats(dealt[2], dealer[mine])
     out = (hands,) + ((lasts,) if last else ()) + ((firsts,) if first else ())
     return out if len(out) > 1 else hands
 
@@ -67,13 +64,26 @@ def stock_groups(deck, seed, block, hand_no, rows, group=DEAL_GROUP, attempt=0) 
     rows, from the same streams as `deal_groups` (Spades deals from them, and two players draw
     from them, RULES.md §4.7). Two decks (``deck.copies = 2``) hold every slot twice."""
     slots = np.tile(deck_slots(deck), deck.copies)
+    parts = list(_by_group(rows, group))
+    if len(parts) == 1 and parts[0][2] is None:  # one whole group (a block of hands)
+        return shuffled(slots, group, deal_rng(seed, block, hand_no, parts[0][0], attempt))
     out = np.zeros((slots.size, rows.size), dtype=np.int8)
-    groups = rows // group
-    for g in np.unique(groups):
-        mine = groups == g
-        order = shuffled(slots, group, deal_rng(seed, block, hand_no, g, attempt))
-        out[:, mine] = order[:, rows[mine] - g * group]
+    for g, mine, at in parts:
+        out[:, mine] = shuffled(slots, group, deal_rng(seed, block, hand_no, g, attempt), at)
     return out
+
+
+def _by_group(rows: np.ndarray, group: int):
+    """For each group of ``group`` games that some of ``rows`` (game rows) belong to: its index,
+    which of ``rows`` are in it, and their places in the group (None: the whole group, in
+    order)."""
+    groups = rows // group
+    ordered = bool((groups[1:] >= groups[:-1]).all())
+    for g in np.unique(groups):
+        mine = slice(*np.searchsorted(groups, [g, g + 1])) if ordered else groups == g
+        at = rows[mine] - g * group
+        whole = at.size == group and bool((at == np.arange(group)).all())
+        yield int(g), mine, None if whole else at
 
 
 def stacked(outcomes, get) -> np.ndarray:
@@ -86,17 +96,16 @@ def finish_tables(cols: dict, result, game_offset: int):
     """The block's tables from its hand columns (``cols``, in the engine's row order): the dealt
     hands' bitmasks appended, rows ordered by game then hand (a run of independent hands is in
     that order already), and the ``games`` table (None in a run of independent hands)."""
-    import pyarrow as pa
+    from .arrow import table
 
     for seat in range(result.hands.shape[1]):
         cols[f"hand_{seat}"] = result.hands[:, seat]
     order = np.lexsort((result.hand_no, result.game)) if result.games is not None else slice(None)
-    hands = pa.table({k: v[order] for k, v in cols.items()})
+    hands = table({k: v[order] for k, v in cols.items()})
     if result.games is None:
         return hands, None
     n = result.games["n_hands"].shape[0]
-    return hands, pa.table({"game_id": np.arange(n, dtype=np.int64) + game_offset,
-                            **result.games})
+    return hands, table({"game_id": np.arange(n, dtype=np.int64) + game_offset, **result.games})
 
 
 @dataclass(eq=False)

@@ -260,6 +260,9 @@ class PlayView(_Batched):
     declarer: np.ndarray | None = None
     grand_player: np.ndarray | None = None
     face_up: np.ndarray | None = None  # uint64[n, P]: Spades cards dealt face up (RULES.md §4.1)
+    # every row has the same trump suit (or none) and its bits lie above every other suit's, so
+    # that a card beats the winning card iff it follows suit or trumps and has a higher bit
+    trump_on_top: bool = False
 
     def has_played(self, seat: np.ndarray) -> np.ndarray:
         """bool[n]: whether ``seat`` has already played to this trick."""

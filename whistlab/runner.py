@@ -41,7 +41,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim import __version__
+from sim import __version__, arrow
 from sim.errors import UserError
 from sim.files import atomic_write, remove_stale, temporary, writing
 from sim.folder import (
@@ -95,9 +95,8 @@ def simulate_block(exp: Experiment, cell: Cell, block: int):
 
 def _labelled(table: pa.Table, cell: Cell) -> pa.Table:
     n = table.num_rows
-    front = {"variant": pa.array([cell.variant] * n, pa.string()),
-             "lineup": pa.array([cell.lineup] * n, pa.string()),
-             "swapped": pa.array(np.full(n, cell.swapped))}
+    front = {"variant": arrow.repeated(cell.variant, n), "lineup": arrow.repeated(cell.lineup, n),
+             "swapped": arrow.array(np.full(n, cell.swapped))}
     for i, (name, col) in enumerate(front.items()):
         table = table.add_column(i, name, col)
     return table
