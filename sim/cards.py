@@ -233,9 +233,10 @@ def pick(cond: np.ndarray, a, b) -> np.ndarray:
     unpredictable, as it is for per-hand decisions. The result is one new array, the two
     later steps made in place in it."""
     out = np.bitwise_xor(a, b)
-    if type(out) is not np.ndarray or out.shape != np.shape(cond):  # scalars, broadcasting
+    try:
+        np.multiply(out, cond, out=out)
+    except (TypeError, ValueError):  # a scalar, or cond broadcasts beyond a ^ b
         return b ^ (out * cond)
-    np.multiply(out, cond, out=out)
     np.bitwise_xor(out, b, out=out)
     return out
 

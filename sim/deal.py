@@ -8,7 +8,8 @@ import numpy as np
 
 from .cards import Deck, bits_of
 
-__all__ = ["deal", "deal_in_order", "deck_slots", "hands_from_order", "shuffled", "to_seats"]
+__all__ = ["deal", "deal_in_order", "deck_slots", "hands_from_order", "shuffled", "swapped",
+           "swaps", "to_seats"]
 
 U64 = np.uint64
 _LOW32 = U64(0xFFFFFFFF)
@@ -30,38 +31,65 @@ def shuffled(items: np.ndarray, n: int, rng: np.random.Generator,
     drawn first, then the redraws in the order of the steps (the last position first).
     """
     m = items.size
+    if columns is not None or n * m <= _SMALL:
+        return swapped(items, swaps(m, n, rng, columns))
+    # large: each step's numbers made while they are in the cache
     draws = rng.integers(0, 2**32, size=(max(m - 1, 0), n), dtype=np.uint64)
-    whole = columns is None and n * m > _SMALL  # large: each step's numbers while in cache
-    if not whole:  # every step at once, the redraws (rare) in the order of the steps
-        spans = np.arange(m, 1, -1, dtype=U64)[:, None]  # i + 1 for the steps i = m - 1 .. 1
-        draws *= spans
-        thresholds = (2**32 % spans).astype(np.uint32)
-        for k in np.flatnonzero((draws.view(np.uint32)[:, _LOW_HALF::2] < thresholds).any(axis=1)):
-            _redraw(draws[k], m - k, rng)
-        if columns is not None:
-            draws = draws[:, columns]
-    width = draws.shape[1]
-    if not whole:
-        draws >>= U64(32)  # j, then its index in ``flat``: j * width + column
-        draws *= U64(width)
-        draws += np.arange(width, dtype=U64)
-    order = np.empty((m, width), dtype=np.int8)
-    order[:] = items[:, None]
+    order = _unshuffled(items, n)
     flat = order.reshape(-1)
-    offsets = np.arange(width, dtype=U64) if whole else None
+    offsets = np.arange(n, dtype=U64)
     for i in range(m - 1, 0, -1):
         at = draws[m - 1 - i]
-        if whole:
-            at *= U64(i + 1)
-            _redraw(at, i + 1, rng)
-            at >>= U64(32)
-            at *= U64(width)
-            at += offsets
-        at = at.view(np.int64)
-        row = flat[at]
-        flat[at] = order[i]
-        order[i] = row
+        at *= U64(i + 1)
+        _redraw(at, i + 1, rng)
+        at >>= U64(32)  # j, then its index in ``flat``: j * n + column
+        at *= U64(n)
+        at += offsets
+        _swap(order, flat, i, at.view(np.int64))
     return order
+
+
+def swaps(m: int, n: int, rng: np.random.Generator,
+          columns: np.ndarray | None = None) -> np.ndarray:
+    """The positions ``j`` (uint64[m - 1, n]: row ``k`` for the step ``i = m - 1 - k``) that
+    `shuffled` swaps ``m`` items with, for ``n`` orders (or the given ``columns`` of them), drawn
+    from ``rng`` as `shuffled` draws them."""
+    draws = rng.integers(0, 2**32, size=(max(m - 1, 0), n), dtype=np.uint64)
+    spans = np.arange(m, 1, -1, dtype=U64)[:, None]  # i + 1 for the steps i = m - 1 .. 1
+    draws *= spans
+    thresholds = (2**32 % spans).astype(np.uint32)
+    for k in np.flatnonzero((draws.view(np.uint32)[:, _LOW_HALF::2] < thresholds).any(axis=1)):
+        _redraw(draws[k], m - k, rng)  # rare; in the order of the steps
+    if columns is not None:
+        draws = draws[:, columns]
+    draws >>= U64(32)
+    return draws
+
+
+def swapped(items: np.ndarray, js: np.ndarray) -> np.ndarray:
+    """The orders of ``items`` (int8[m, n]) that the positions ``js`` of `swaps` (any number
+    of columns, from any streams: uint64[m - 1, n], changed) make."""
+    m, n = items.size, js.shape[1]
+    js *= U64(n)  # the index in ``flat``: j * n + column
+    js += np.arange(n, dtype=U64)
+    order = _unshuffled(items, n)
+    flat = order.reshape(-1)
+    for i in range(m - 1, 0, -1):
+        _swap(order, flat, i, js[m - 1 - i].view(np.int64))
+    return order
+
+
+def _unshuffled(items: np.ndarray, n: int) -> np.ndarray:
+    order = np.empty((items.size, n), dtype=np.int8)
+    order[:] = items[:, None]
+    return order
+
+
+def _swap(order: np.ndarray, flat: np.ndarray, i: int, at: np.ndarray) -> None:
+    """Step ``i`` of the shuffle: position ``i`` of every column with the one at ``at``."""
+    row = flat[at]
+    flat[at] = order[i]
+    order[i] = row
 
 
 _SMALL = 1 << 17  # cards x orders up to which a shuffle makes all its steps' numbers at once

@@ -626,7 +626,7 @@ class SeedStrategy(Strategy):
         shed = ~duck & ~cover & (need <= 0) & ~settable & self.avoid_bags
         if _house_scoring(rules):
             shed = self._scoring_shed(view, rules, shed, ~duck & ~cover & ~settable, b, t, seat,
-                                      at_or_below(view.unseen, view.deck))
+                                      view.outranked)
         return Aims(duck, cover, shed, partner)
 
     def _play(self, view, rng):
@@ -639,7 +639,7 @@ class SeedStrategy(Strategy):
         legal, trump = view.legal, view.trump
         side = ~trump
         side_cards = first_set(legal & side, legal)  # prefer non-trumps
-        outranked = at_or_below(view.unseen, deck)  # at or below an unseen card of its suit
+        outranked = view.outranked  # at or below an unseen card of its suit
         boss = legal & ~outranked  # cards that no unseen card outranks
         if view.position == 0:
             low = self._lowest_rank(side_cards, deck)
