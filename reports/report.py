@@ -134,9 +134,6 @@ def build_report(results: str | Path, out: str | Path) -> Path:
 
 def _build(res, out: Path) -> Path:
     """Write the report of ``res`` into the (new, empty) folder ``out``."""
-    # imported here, not at the top: `import reports` (which `whistlab run` does for its
-    # summary) should not pay for scipy and matplotlib
-
     if res.game == "portland":
         return _portland(res, out)
     if res.game == "norwegian":

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .deal import deal_in_order, deck_slots, shuffled, to_seats
+from .deal import deck_slots, hands_from_order, shuffled, swapped, swaps, to_seats
 from .limits import HAND_GUARD  # noqa: F401  (the engines' guard, re-exported)
 
 __all__ = ["DEAL_GROUP", "FIRST_DEALER", "HAND_GUARD", "BlockResult", "GameLoop", "deal_groups",
@@ -44,22 +44,20 @@ def deal_groups(deck, dealer, seed, block, hand_no, rows, players=4, group=DEAL_
     deck) for the given game rows of a block; with ``last``, also the slot of each deal's last
     card (the dealer's); with ``first`` = k > 0, also the first k cards each seat received
     (uint64[len(rows), players]). A run of independent hands deals its whole block as one group
-    (``group`` = the block size)."""
-    hands = np.zeros((rows.size, players), dtype=np.uint64)
-    firsts = np.zeros((rows.size, players), dtype=np.uint64)
-    lasts = np.zeros(rows.size, dtype=np.int8)
-    groups = rows // group
-    for g in np.unique(groups):
-        mine = groups == g
-        dealt = deal_in_order(deck, group, players, deal_rng(seed, block, hand_no, g, attempt),
-                              cards_each, last=True, first=first)
-        at = rows[mine] - g * group
-        hands[mine] = to_seats(dealt[0][at], dealer[mine])
-        lasts[mine] = dealt[1][at]
-        if first:
-            firsts[mine] = to_seats(dealt[2][at], dealer[mine])
-    out = (hands,) + ((lasts,) if last else ()) + ((firsts,) if first else ())
-    return out if len(out) > 1 else hands
+    (``group`` = the block size). The deals of `sim.deal.deal_in_order`, each group's from its
+    own stream."""
+    if deck.copies != 1:
+        raise ValueError("deal_groups deals one deck; two-deck Spades (RULES.md §4.7) deals "
+                         "through sim.spades.dealing")
+    slots = deck_slots(deck)
+    cards_each = cards_each or slots.size // players
+    order = _orders(slots, rows, group, seed, block, hand_no, attempt)
+    out = (to_seats(hands_from_order(order, players, cards_each), dealer),)
+    if last:
+        out += (order[cards_each * players - 1].copy(),)
+    if first:
+        out += (to_seats(hands_from_order(order, players, first), dealer),)
+    return out if len(out) > 1 else out[0]
 
 
 def stock_groups(deck, seed, block, hand_no, rows, group=DEAL_GROUP, attempt=0) -> np.ndarray:
@@ -67,13 +65,37 @@ def stock_groups(deck, seed, block, hand_no, rows, group=DEAL_GROUP, attempt=0) 
     rows, from the same streams as `deal_groups` (Spades deals from them, and two players draw
     from them, RULES.md §4.7). Two decks (``deck.copies = 2``) hold every slot twice."""
     slots = np.tile(deck_slots(deck), deck.copies)
-    out = np.zeros((slots.size, rows.size), dtype=np.int8)
-    groups = rows // group
-    for g in np.unique(groups):
-        mine = groups == g
-        order = shuffled(slots, group, deal_rng(seed, block, hand_no, g, attempt))
-        out[:, mine] = order[:, rows[mine] - g * group]
+    return _orders(slots, rows, group, seed, block, hand_no, attempt)
+
+
+def _orders(slots, rows, group, seed, block, hand_no, attempt) -> np.ndarray:
+    """The shuffled ``slots`` (int8[len(slots), len(rows)]) of the given game rows, each group's
+    from its own stream (`sim.deal.shuffled` of its columns): every group's swaps are drawn,
+    then the decks wanted are shuffled together."""
+    parts = list(_by_group(rows, group))
+    if len(parts) == 1 and parts[0][2] is None:  # one whole group (a block of hands)
+        return shuffled(slots, group, deal_rng(seed, block, hand_no, parts[0][0], attempt))
+    js = [swaps(slots.size, group, deal_rng(seed, block, hand_no, g, attempt), at)
+          for g, _, at in parts]
+    order = swapped(slots, js[0] if len(js) == 1 else np.concatenate(js, axis=1))
+    if all(isinstance(mine, slice) for _, mine, _ in parts):  # the rows in order of groups
+        return order
+    out = np.empty_like(order)
+    out[:, np.concatenate([np.flatnonzero(mine) for _, mine, _ in parts])] = order
     return out
+
+
+def _by_group(rows: np.ndarray, group: int):
+    """For each group of ``group`` games that some of ``rows`` (game rows) belong to: its index,
+    which of ``rows`` are in it, and their places in the group (None: the whole group, in
+    order)."""
+    groups = rows // group
+    ordered = bool((groups[1:] >= groups[:-1]).all())
+    for g in np.unique(groups):
+        mine = slice(*np.searchsorted(groups, [g, g + 1])) if ordered else groups == g
+        at = rows[mine] - g * group
+        whole = at.size == group and bool((at == np.arange(group)).all())
+        yield int(g), mine, None if whole else at
 
 
 def stacked(outcomes, get) -> np.ndarray:
@@ -86,17 +108,16 @@ def finish_tables(cols: dict, result, game_offset: int):
     """The block's tables from its hand columns (``cols``, in the engine's row order): the dealt
     hands' bitmasks appended, rows ordered by game then hand (a run of independent hands is in
     that order already), and the ``games`` table (None in a run of independent hands)."""
-    import pyarrow as pa
+    from .arrow import table
 
     for seat in range(result.hands.shape[1]):
         cols[f"hand_{seat}"] = result.hands[:, seat]
     order = np.lexsort((result.hand_no, result.game)) if result.games is not None else slice(None)
-    hands = pa.table({k: v[order] for k, v in cols.items()})
+    hands = table({k: v[order] for k, v in cols.items()})
     if result.games is None:
         return hands, None
     n = result.games["n_hands"].shape[0]
-    return hands, pa.table({"game_id": np.arange(n, dtype=np.int64) + game_offset,
-                            **result.games})
+    return hands, table({"game_id": np.arange(n, dtype=np.int64) + game_offset, **result.games})
 
 
 @dataclass(eq=False)

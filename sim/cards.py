@@ -40,6 +40,7 @@ __all__ = [
     "SUITS",
     "Deck",
     "bit_index",
+    "bits_of",
     "first_set",
     "highest_bit",
     "lowest_bit",
@@ -57,6 +58,12 @@ JOKERS = ("BJ", "LJ", "XJ")  # big, little and (five players) third joker (RULES
 U64 = np.uint64
 _ONE = U64(1)
 BIT = _ONE << np.arange(64, dtype=U64)  # BIT[b]: the one-card bitboard of slot b
+
+
+def bits_of(slots: np.ndarray) -> np.ndarray:
+    """``BIT[slots]`` for an integer array of slots 0..63 (int8 as the engine keeps them), as a
+    shift rather than a gather (a few times faster)."""
+    return np.left_shift(_ONE, slots, dtype=U64, casting="unsafe")
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,6 +114,23 @@ class Deck:
             for b in range(64):
                 if int(m) >> b & 1:
                     out[b] = s
+        return out
+
+    @cached_property
+    def suit_mask_of_bit(self) -> np.ndarray:
+        """uint64[64]: the bits of each slot's effective suit (0 for unused slots)."""
+        out = np.zeros(64, dtype=U64)
+        used = self.suit_of_bit >= 0
+        out[used] = self.suit_masks[self.suit_of_bit[used]]
+        out.flags.writeable = False
+        return out
+
+    @cached_property
+    def suit_bit_of_bit(self) -> np.ndarray:
+        """uint8[64]: ``1 << suit`` of each slot's effective suit (0 for unused slots)."""
+        out = np.where(self.suit_of_bit >= 0, 1 << self.suit_of_bit.astype(np.int16), 0)
+        out = out.astype(np.uint8)
+        out.flags.writeable = False
         return out
 
     @cached_property
@@ -176,7 +200,7 @@ def popcount(x: np.ndarray) -> np.ndarray:
 
 def lowest_bit(x: np.ndarray) -> np.ndarray:
     """The weakest card of each bitboard as a one-bit bitboard (0 stays 0)."""
-    return x & (~x + _ONE)
+    return x & np.negative(x)  # two's complement: -x = ~x + 1
 
 
 def highest_bit(x: np.ndarray) -> np.ndarray:
@@ -186,20 +210,35 @@ def highest_bit(x: np.ndarray) -> np.ndarray:
     (a float64 conversion is not: it rounds above 2**53).
     """
     x = x | (x >> _ONE)
-    x |= x >> U64(2)
-    x |= x >> U64(4)
-    x |= x >> U64(8)
-    x |= x >> U64(16)
-    x |= x >> U64(32)
-    return x ^ (x >> _ONE)
+    if type(x) is not np.ndarray:  # a scalar
+        for k in (2, 4, 8, 16, 32):
+            x |= x >> U64(k)
+        return x ^ (x >> _ONE)
+    step = np.empty_like(x)
+    for k in _SMEAR:
+        np.right_shift(x, k, out=step)
+        x |= step
+    np.right_shift(x, _ONE, out=step)
+    x ^= step
+    return x
+
+
+_SMEAR = tuple(U64(k) for k in (2, 4, 8, 16, 32))
 
 
 def pick(cond: np.ndarray, a, b) -> np.ndarray:
     """``np.where(cond, a, b)`` for integer arrays, branch-free: ``b ^ ((a ^ b) * cond)``.
 
     numpy's ``where`` branches per element and is several times slower when ``cond`` is
-    unpredictable, as it is for per-hand decisions."""
-    return b ^ ((a ^ b) * cond)
+    unpredictable, as it is for per-hand decisions. The result is one new array, the two
+    later steps made in place in it."""
+    out = np.bitwise_xor(a, b)
+    try:
+        np.multiply(out, cond, out=out)
+    except (TypeError, ValueError):  # a scalar, or cond broadcasts beyond a ^ b
+        return b ^ (out * cond)
+    np.bitwise_xor(out, b, out=out)
+    return out
 
 
 def first_set(*options: np.ndarray) -> np.ndarray:
@@ -217,9 +256,18 @@ def at_or_below(x: np.ndarray, deck: Deck) -> np.ndarray:
     ``hand & ~at_or_below(unseen, deck)`` are the cards higher than every unseen card of their
     suit; ``~at_or_below(card, deck)`` the cards that outrank ``card`` in its suit (and all cards
     of other suits)."""
+    out, step = None, None
     for k, keep in deck.same_suit.items():
-        x = x | ((x >> U64(k)) & keep)
-    return x
+        if not keep:  # no suit this long
+            continue
+        if out is None:
+            out = x | ((x >> U64(k)) & keep)
+            step = np.empty_like(out)
+            continue
+        np.right_shift(out, U64(k), out=step)
+        step &= keep
+        out |= step
+    return x.copy() if out is None else out
 
 
 def bit_index(card: np.ndarray) -> np.ndarray:
@@ -232,10 +280,11 @@ _L8 = U64(0x0101010101010101)  # 1 in every byte
 _H8 = U64(0x8080808080808080)  # the top bit of every byte
 _M1, _M2, _M4 = U64(0x5555555555555555), U64(0x3333333333333333), U64(0x0F0F0F0F0F0F0F0F)
 # _SELECT8[v | r << 8]: the position of the r-th lowest set bit of the byte v.
-_SELECT8 = np.zeros(256 * 8, dtype=np.uint8)
+_SELECT8 = np.zeros(256 * 8, dtype=U64)
 for _v in range(256):
     for _r, _b in enumerate(b for b in range(8) if _v >> b & 1):
         _SELECT8[_v | _r << 8] = _b
+_SELECT8.flags.writeable = False
 
 
 def select_bit(x: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -243,17 +292,29 @@ def select_bit(x: np.ndarray, k: np.ndarray) -> np.ndarray:
 
     ``k`` must be below ``popcount(x)``. Byte popcounts are summed into running totals held in the
     bytes of one word; comparing them with ``k`` in all bytes at once finds the byte that holds
-    the bit, and a table gives the bit inside that byte.
+    the bit, and a table gives the bit inside that byte. (The byte popcounts are numpy's
+    ``bitwise_count`` of the bytes; every step works in place on new arrays.)
     """
-    k = k.astype(U64)
-    s = x - ((x >> _ONE) & _M1)
-    s = (s & _M2) + ((s >> U64(2)) & _M2)
-    s = (s + (s >> U64(4))) & _M4  # popcount of each byte
-    running = s * _L8  # byte i: set bits in bytes 0..i
-    place = np.bitwise_count((((k * _L8) | _H8) - running) & _H8).astype(U64) * U64(8)
-    rank = k - (((running << U64(8)) >> place) & U64(0xFF))  # k among the bits of that byte
-    byte = (x >> place) & U64(0xFF)
-    return _ONE << (place + _SELECT8[(byte | (rank << U64(8))).astype(np.intp)])
+    x = np.ascontiguousarray(x, dtype=U64)
+    k = k.astype(U64)  # a new array: changed in place below
+    running = np.bitwise_count(x.view(np.uint8)).view(U64)  # byte i: set bits in byte i ...
+    running *= _L8  # ... then in bytes 0..i
+    below = k * _L8
+    below |= _H8
+    below -= running
+    below &= _H8  # the top bit of byte i: k >= the set bits in bytes 0..i
+    place = np.bitwise_count(below).astype(U64)
+    place <<= U64(3)  # the bit offset of the byte holding the k-th set bit
+    running <<= U64(8)
+    running >>= place
+    running &= U64(0xFF)  # the set bits below that byte
+    k -= running  # k among the bits of that byte
+    k <<= U64(8)
+    byte = x >> place
+    byte &= U64(0xFF)
+    byte |= k
+    place += _SELECT8[byte.view(np.int64)]
+    return np.left_shift(_ONE, place, out=place)
 
 
 # Rank-major order: the standard layout's slot 13 * suit + rank moved to bit

@@ -2,51 +2,117 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
-from .cards import BIT, Deck
+from .cards import Deck, bits_of
 
-__all__ = ["deal", "deal_in_order", "deck_slots", "hands_from_order", "shuffled", "to_seats"]
+__all__ = ["deal", "deal_in_order", "deck_slots", "hands_from_order", "shuffled", "swapped",
+           "swaps", "to_seats"]
 
 U64 = np.uint64
 _LOW32 = U64(0xFFFFFFFF)
+_LOW_HALF = 0 if sys.byteorder == "little" else 1  # the uint32 holding a uint64's low half
 
 
-def shuffled(items: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+def shuffled(items: np.ndarray, n: int, rng: np.random.Generator,
+             columns: np.ndarray | None = None) -> np.ndarray:
     """``n`` independent uniformly random orders of ``items`` (int8), as int8[len(items), n]:
     column ``c`` is one order (position-major, so that each step below works on a whole row).
+    ``columns``: only those orders (int8[len(items), len(columns)]), from the same random
+    numbers (every order's numbers are drawn; the others are not shuffled).
 
     A Fisher-Yates shuffle run on all columns at once: at step ``i`` every column swaps position
     ``i`` with a uniform position ``j <= i``. ``j`` is drawn exactly by Lemire's multiply-shift
     method (D. Lemire, "Fast random integer generation in an interval", 2019): the high half of
     ``x * (i + 1)`` for a uniform 32-bit ``x``, redrawing ``x`` in the rare case (probability below
-    (i + 1) / 2**32) that its low half falls under ``2**32 mod (i + 1)``.
+    (i + 1) / 2**32) that its low half falls under ``2**32 mod (i + 1)``. Every step's ``x`` is
+    drawn first, then the redraws in the order of the steps (the last position first).
     """
     m = items.size
-    order = np.empty((m, n), dtype=np.int8)
-    order[:] = items[:, None]
-    flat = order.reshape(-1)
-    columns = np.arange(n)
+    if columns is not None or n * m <= _SMALL:
+        return swapped(items, swaps(m, n, rng, columns))
+    # large: each step's numbers made while they are in the cache
     draws = rng.integers(0, 2**32, size=(max(m - 1, 0), n), dtype=np.uint64)
+    order = _unshuffled(items, n)
+    flat = order.reshape(-1)
+    offsets = np.arange(n, dtype=U64)
     for i in range(m - 1, 0, -1):
-        span = U64(i + 1)
-        product = draws[m - 1 - i] * span
-        threshold = U64(2**32 % (i + 1))
-        bad = np.flatnonzero((product & _LOW32) < threshold)
-        while bad.size:  # exact uniformity: redraw the biased few
-            product[bad] = rng.integers(0, 2**32, size=bad.size, dtype=np.uint64) * span
-            bad = bad[(product[bad] & _LOW32) < threshold]
-        at = (product >> U64(32)).astype(np.intp) * n + columns
-        row = order[i].copy()
-        order[i] = flat[at]
-        flat[at] = row
+        at = draws[m - 1 - i]
+        at *= U64(i + 1)
+        _redraw(at, i + 1, rng)
+        at >>= U64(32)  # j, then its index in ``flat``: j * n + column
+        at *= U64(n)
+        at += offsets
+        _swap(order, flat, i, at.view(np.int64))
     return order
+
+
+def swaps(m: int, n: int, rng: np.random.Generator,
+          columns: np.ndarray | None = None) -> np.ndarray:
+    """The positions ``j`` (uint64[m - 1, n]: row ``k`` for the step ``i = m - 1 - k``) that
+    `shuffled` swaps ``m`` items with, for ``n`` orders (or the given ``columns`` of them), drawn
+    from ``rng`` as `shuffled` draws them."""
+    draws = rng.integers(0, 2**32, size=(max(m - 1, 0), n), dtype=np.uint64)
+    spans = np.arange(m, 1, -1, dtype=U64)[:, None]  # i + 1 for the steps i = m - 1 .. 1
+    draws *= spans
+    thresholds = (2**32 % spans).astype(np.uint32)
+    for k in np.flatnonzero((draws.view(np.uint32)[:, _LOW_HALF::2] < thresholds).any(axis=1)):
+        _redraw(draws[k], m - k, rng)  # rare; in the order of the steps
+    if columns is not None:
+        draws = draws[:, columns]
+    draws >>= U64(32)
+    return draws
+
+
+def swapped(items: np.ndarray, js: np.ndarray) -> np.ndarray:
+    """The orders of ``items`` (int8[m, n]) that the positions ``js`` of `swaps` (any number
+    of columns, from any streams: uint64[m - 1, n], changed) make."""
+    m, n = items.size, js.shape[1]
+    js *= U64(n)  # the index in ``flat``: j * n + column
+    js += np.arange(n, dtype=U64)
+    order = _unshuffled(items, n)
+    flat = order.reshape(-1)
+    for i in range(m - 1, 0, -1):
+        _swap(order, flat, i, js[m - 1 - i].view(np.int64))
+    return order
+
+
+def _unshuffled(items: np.ndarray, n: int) -> np.ndarray:
+    order = np.empty((items.size, n), dtype=np.int8)
+    order[:] = items[:, None]
+    return order
+
+
+def _swap(order: np.ndarray, flat: np.ndarray, i: int, at: np.ndarray) -> None:
+    """Step ``i`` of the shuffle: position ``i`` of every column with the one at ``at``."""
+    row = flat[at]
+    flat[at] = order[i]
+    order[i] = row
+
+
+_SMALL = 1 << 17  # cards x orders up to which a shuffle makes all its steps' numbers at once
+
+
+def _redraw(product: np.ndarray, span: int, rng: np.random.Generator) -> None:
+    """``product``: uint64 ``x * span`` for uniform 32-bit numbers ``x``; every one whose low
+    half falls under ``2**32 mod span`` is drawn again (in order) until none does, so that the
+    high halves are exactly uniform in [0, span) (see `shuffled`)."""
+    threshold = 2**32 % span
+    if not threshold or not (product.view(np.uint32)[_LOW_HALF::2] < threshold).any():
+        return
+    threshold = U64(threshold)
+    bad = np.flatnonzero((product & _LOW32) < threshold)
+    while bad.size:  # exact uniformity: redraw the biased few
+        product[bad] = rng.integers(0, 2**32, size=bad.size, dtype=np.uint64) * U64(span)
+        bad = bad[(product[bad] & _LOW32) < threshold]
 
 
 def hands_from_order(order: np.ndarray, players: int, cards_each: int) -> np.ndarray:
     """Deal ordered decks (int8[m, n] slots, position-major) one card at a time: position ``i``
     goes to column ``i mod players``. Returns uint64[n, players] indexed by deal order."""
-    bits = BIT[order[: cards_each * players]].reshape(cards_each, players, -1)
+    bits = bits_of(order[: cards_each * players]).reshape(cards_each, players, -1)
     return np.bitwise_or.reduce(bits, axis=0).T
 
 
@@ -59,19 +125,21 @@ def deck_slots(deck: Deck) -> np.ndarray:
 
 
 def deal_in_order(deck: Deck, n: int, players: int, rng: np.random.Generator,
-                  cards_each: int | None = None, last: bool = False, first: int = 0):
+                  cards_each: int | None = None, last: bool = False, first: int = 0,
+                  columns: np.ndarray | None = None):
     """``n`` deals as uint64[n, players] indexed by *deal order*: column ``k`` holds the cards of the
     player ``k + 1`` places left of the dealer (so the last column is the dealer's, who receives the
     last card). ``cards_each`` cards per player (default: the whole deck), the rest undealt.
     With ``last``, also the slot (int8[n]) of the last card dealt, the dealer's (Portland's
     turned-up trump, RULES.md §1); with ``first`` = k > 0, also (last of the returned values)
-    the first k cards each player received, uint64[n, players] (Spades face-up cards, §4.1)."""
+    the first k cards each player received, uint64[n, players] (Spades face-up cards, §4.1).
+    ``columns``: only those of the ``n`` deals (`shuffled`)."""
     if deck.copies != 1:
         raise ValueError("deal_in_order deals one deck; two-deck Spades (RULES.md §4.7) deals "
                          "through sim.spades.dealing")
     slots = deck_slots(deck)
     cards_each = cards_each or slots.size // players
-    order = shuffled(slots, n, rng)
+    order = shuffled(slots, n, rng, columns)
     hands = hands_from_order(order, players, cards_each)
     out = (hands,) + ((order[cards_each * players - 1].copy(),) if last else ())
     out += (hands_from_order(order, players, first),) if first else ()

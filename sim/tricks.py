@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
-from .cards import BIT, SUITS, Deck, bit_index, highest_bit, pick, popcount
+from .cards import BIT, SUITS, Deck, highest_bit, pick, popcount
 from .errors import UserError
 from .views import PlayView
 
@@ -20,6 +20,7 @@ __all__ = ["IllegalPlay", "Play", "TrickResult", "TrickState", "legal_cards", "p
            "play_tricks", "play_view", "start_play"]
 
 U64 = np.uint64
+_ONE = U64(1)
 
 
 class IllegalPlay(UserError):
@@ -121,6 +122,8 @@ class Play:
     seat: np.ndarray | None = None  # int8[N] the seat to play (kept by `_next_seat`)
     at: np.ndarray | None = None  # intp[N] its index in `dealt`: P * row + seat
     hand: np.ndarray | None = None  # uint64[N] its cards
+    blank: tuple | None = None  # `_blanks`: a trick before its lead
+    resolve: Callable | None = None  # a game's own trick resolution (`play_card`)
 
     def __len__(self) -> int:
         return self.leader.shape[0]
@@ -145,7 +148,7 @@ class Play:
                 value = value[:, rows]
             elif f.name in ("cards", "card_seats"):
                 value = [v[rows] for v in value]
-            elif f.name in ("rows", "base"):
+            elif f.name in ("rows", "base", "blank"):
                 value = None
             elif isinstance(value, np.ndarray):
                 value = value[rows]
@@ -155,16 +158,17 @@ class Play:
         return taken
 
     def result(self) -> TrickResult:
-        return TrickResult(tricks=self.tricks, plays=self.plays.T.copy(),
-                           winners=self.winners.T.copy(), seats=self.seats.T.copy())
+        """The finished play (its arrays as [N, ...] views of this play's, not copies)."""
+        return TrickResult(tricks=self.tricks, plays=self.plays.T, winners=self.winners.T,
+                           seats=self.seats.T)
 
 
 def start_play(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: Deck,
-               twice: np.ndarray | None = None) -> Play:
+               twice: np.ndarray | None = None, resolve: Callable | None = None) -> Play:
     """The play of a batch of hands before its first card: ``hands`` uint64[N, P] (not
     modified), ``leader`` int8[N] the first leader, ``trump`` uint64[N] the trump suit's bits
     (0 = no trump), ``twice`` uint64[N, P] the cards each seat holds both copies of (two decks,
-    RULES.md §4.7)."""
+    RULES.md §4.7), ``resolve`` a game's own trick resolution (`play_card`)."""
     n, players = hands.shape
     n_tricks = int(popcount(hands[:1, 0])[0]) if n else 0
     if n and twice is not None:
@@ -181,9 +185,19 @@ def start_play(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: D
                 trumped=np.zeros(n, dtype=bool), voids=np.zeros((n, players), dtype=np.uint8),
                 remain=dealt.copy() if two_decks else None,
                 twice=twice.reshape(-1).copy() if two_decks else None,
-                once=np.zeros(n, dtype=U64) if two_decks else None)
+                once=np.zeros(n, dtype=U64) if two_decks else None, resolve=resolve)
+    play.blank = _blanks(n)
     _new_trick(play)
     return play
+
+
+def _blanks(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Read-only uint64 zeros, int8 -1s and uint8 zeros for N rows: what a trick holds before its
+    lead (shared by every trick, since no array a view shows is changed in place)."""
+    blanks = (np.zeros(n, dtype=U64), np.full(n, -1, dtype=np.int8), np.zeros(n, dtype=np.uint8))
+    for blank in blanks:
+        blank.flags.writeable = False
+    return blanks
 
 
 # _SEAT_AT[P][j][leader]: who plays j-th in a trick led by ``leader`` at a table of P players
@@ -203,16 +217,19 @@ def _next_seat(play: Play) -> None:
 
 
 def _new_trick(play: Play) -> None:
-    n = len(play)
+    if play.blank is None or play.blank[0].shape[0] != len(play):  # taken rows
+        play.blank = _blanks(len(play))
+    zeros, minus, bits = play.blank
     play.position = 0
-    play.led = np.zeros(n, dtype=U64)
-    play.led_card = np.zeros(n, dtype=U64)
-    play.led_bit = np.zeros(n, dtype=np.uint8)  # bit s: suit s was led
-    play.in_trick = np.zeros(n, dtype=U64)
-    play.winning = np.zeros(n, dtype=U64)  # the card winning the trick so far
-    play.winning_seat = np.full(n, -1, dtype=np.int8)
+    play.led = zeros
+    play.led_card = zeros
+    play.led_bit = bits  # bit s: suit s was led
+    play.in_trick = zeros
+    play.winning = zeros  # the card winning the trick so far
+    play.winning_seat = minus
     play.cards, play.card_seats = [], []  # for `resolve` and cancel_spades
-    play.cancelled = np.zeros(n, dtype=U64)  # cards played twice to this trick (cancel_spades)
+    # cards played twice to this trick (cancel_spades; changed in place, so its own array)
+    play.cancelled = np.zeros(len(play), dtype=U64) if play.remain is not None else zeros
     _next_seat(play)
 
 
@@ -265,7 +282,8 @@ def play_view(play: Play, legal: np.ndarray, context: dict, dummy: int | None = 
                     winning=play.winning, winning_seat=play.winning_seat, played=play.played,
                     history=play.plays[: t * players].T,
                     history_seats=play.seats[: t * players].T, tricks=play.tricks,
-                    voids=play.voids, deck=play.deck, **context)
+                    voids=play.voids, deck=play.deck,
+                    trump_on_top=_by_bits(play), **context)
 
 
 def play_card(play: Play, card: np.ndarray, resolve: Callable | None = None) -> None:
@@ -273,31 +291,33 @@ def play_card(play: Play, card: np.ndarray, resolve: Callable | None = None) -> 
     trick when it is its last card: the highest trump wins it, else the highest card of the led
     suit (RULES.md §0), or as ``play.deck`` says (card layouts, §4.2; identical cards, §4.7), or
     as ``resolve(cards, seats, led, trump) -> (winning card, winning seat)`` says (a game's own
-    trick resolution, Spades §4.2 ``jokes_win``)."""
+    trick resolution, Spades §4.2 ``jokes_win``; default: the play's own, `start_play`)."""
     deck, players = play.deck, play.players
-    rows = play.rows
+    resolve = play.resolve if resolve is None else resolve
     seat, j, t = play.seat, play.position, play.trick
-    trump, led = play.trump, play.led
-    slot = bit_index(card)
-    play.plays[t * players + j] = slot
+    trump = play.trump
+    at = t * players + j
+    play.plays[at] = np.bitwise_count(card - _ONE)  # the card's slot
+    play.seats[at] = seat
     if play.remain is not None:
-        at = play.at
-        hand = play.remain[at]
-        other = (play.twice[at] & card) != 0  # the second copy stays in the hand
-        play.twice[at] &= ~card
-        play.remain[at] = pick(other, hand, hand & ~card)
+        here = play.at
+        hand = play.remain[here]
+        other = (play.twice[here] & card) != 0  # the second copy stays in the hand
+        play.twice[here] &= ~card
+        play.remain[here] = pick(other, hand, hand & ~card)
         play.cancelled |= play.in_trick & card
     play.in_trick = play.in_trick | card
     play.unplayed &= ~card
     if j == 0:
+        slot = play.plays[at]
         play.led_card = card
-        led_suit = deck.suit_of_bit[slot]
-        led = play.led = deck.suit_masks[led_suit]
-        play.led_bit = np.left_shift(1, led_suit).astype(np.uint8)
+        play.led = deck.suit_mask_of_bit[slot]
+        play.led_bit = deck.suit_bit_of_bit[slot]
     else:  # a card off the led suit shows the seat void in it (public knowledge); a new array,
-        play.voids = play.voids.copy()  # as every one a view holds: views are snapshots
-        play.voids[rows, seat] |= play.led_bit * ((card & led) == 0)
-    play.seats[t * players + j] = seat
+        voids = play.voids.copy()  # as every one a view holds: views are snapshots
+        voids.reshape(-1)[play.at] |= play.led_bit * ((card & play.led) == 0)
+        play.voids = voids
+    led = play.led
     win_card, win_seat = play.winning, play.winning_seat
     if resolve is not None or deck.duplicates == "cancel":
         play.cards.append(card)
@@ -306,6 +326,15 @@ def play_card(play: Play, card: np.ndarray, resolve: Callable | None = None) -> 
                               if resolve is not None
                               else _uncancelled(play.cards, play.card_seats, play.cancelled,
                                                 led, trump))
+    elif j == 0:  # the lead wins so far
+        win_card, win_seat = card, seat
+    elif _by_bits(play):
+        # the card counts by its bit if it follows or trumps (trumps lie above every other
+        # suit), else not at all; of two identical cards (two decks) the first stays winning
+        counts = card & (trump | led)
+        beats = counts > win_card
+        win_card = np.maximum(win_card, counts)
+        win_seat = pick(beats, seat, win_seat)
     else:
         # Two cards of one suit compare as integers since a higher bit is a stronger card (an
         # identical card beats the first copy under duplicate_wins = "last", RULES.md §4.7).
@@ -335,7 +364,7 @@ def play_card(play: Play, card: np.ndarray, resolve: Callable | None = None) -> 
         play.tricks[won, win_seat[won]] += 1
         play.leader = np.where(win_seat >= 0, win_seat, play.leader)
     else:
-        play.tricks[rows, win_seat] += 1
+        play.tricks.reshape(-1)[play.base + win_seat] += 1
         play.leader = win_seat.astype(np.intp)
     if play.remain is not None:  # `played`: the cards of which no copy is left to play
         play.played = play.played | (play.once & play.in_trick) | play.cancelled
@@ -344,6 +373,15 @@ def play_card(play: Play, card: np.ndarray, resolve: Callable | None = None) -> 
         play.played = play.played | play.in_trick
     play.trick = t + 1
     _new_trick(play)
+
+
+def _by_bits(play: Play) -> bool:
+    """Whether a card beats the winning card iff it follows suit or trumps and has a higher bit:
+    the trump suit on top (`_trump_on_top`), no game's own resolution, no suit ladder, no cards
+    of equal rank, and of two identical cards the first wins (RULES.md §4.2, §4.7)."""
+    deck = play.deck
+    return (play.trump_on_top and play.resolve is None and not deck.ladder and not deck.equal
+            and deck.duplicates == "first")
 
 
 def _trump_on_top(trump: np.ndarray, deck: Deck) -> bool:
@@ -372,7 +410,7 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
     playing in the dark (Spades ``nil_in_the_dark``): the engine plays for them the first legal
     card of their hand shuffled face down (a uniformly random order drawn from ``rng``). A card
     that is not legal is refused (`IllegalPlay`, naming the rule that forbids it)."""
-    play = start_play(hands, leader, trump, deck, twice)
+    play = start_play(hands, leader, trump, deck, twice, resolve)
     n, players = hands.shape
     if dark is not None:  # a face-down pile per dark seat: a random priority per card slot
         pile = np.zeros((n, players, 64), dtype=np.float32)

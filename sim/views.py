@@ -16,7 +16,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .cards import BIT, Deck
+from .cards import BIT, Deck, at_or_below
 
 __all__ = ["BidView", "BlindView", "DeclareView", "DrawView", "KittyView", "PassView",
            "PlayView", "RedealView", "RevealView"]
@@ -35,11 +35,25 @@ def deficits(seat: np.ndarray, scores: np.ndarray) -> np.ndarray:
     return (others.max(axis=1) - scores[rows, side]).astype(np.int32)
 
 
+def _rows(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """``a[idx]`` (rows of ``a``); a C-ordered row of 2, 4 or 8 bytes (bids, voids, tricks,
+    scores ...) is gathered as one integer, several times faster than numpy's row copies."""
+    if a.ndim == 2 and a.shape[1] > 1 and a.flags.c_contiguous:
+        width = a.shape[1] * a.itemsize
+        if width in (2, 4, 8) and a.ctypes.data % width == 0:
+            whole = a.view(f"u{width}").reshape(-1)
+            return whole[idx].view(a.dtype).reshape(-1, a.shape[1])
+    return a[idx]
+
+
 class _Batched:
     """Row selection shared by the views: arrays are indexed, everything else is kept."""
 
-    def take(self, idx: np.ndarray):
-        changes = {f.name: getattr(self, f.name)[idx] for f in dataclasses.fields(self)
+    def take(self, idx: np.ndarray, without: tuple[str, ...] = ()):
+        """The view of the rows ``idx``; the arrays named in ``without`` are left out (None: a
+        caller that does not read them spares their copies)."""
+        changes = {f.name: None if f.name in without else _rows(getattr(self, f.name), idx)
+                   for f in dataclasses.fields(self)
                    if isinstance(getattr(self, f.name), np.ndarray)}
         return dataclasses.replace(self, **changes)
 
@@ -260,6 +274,9 @@ class PlayView(_Batched):
     declarer: np.ndarray | None = None
     grand_player: np.ndarray | None = None
     face_up: np.ndarray | None = None  # uint64[n, P]: Spades cards dealt face up (RULES.md §4.1)
+    # every row has the same trump suit (or none) and its bits lie above every other suit's, so
+    # that a card beats the winning card iff it follows suit or trumps and has a higher bit
+    trump_on_top: bool = False
 
     def has_played(self, seat: np.ndarray) -> np.ndarray:
         """bool[n]: whether ``seat`` has already played to this trick."""
@@ -276,6 +293,12 @@ class PlayView(_Batched):
         """uint64[n]: the cards ``seat`` (one per row) played to the earlier tricks."""
         mine = self.history_seats == seat[:, None]
         return np.bitwise_or.reduce(BIT[self.history] * mine, axis=1).astype(np.uint64)
+
+    @cached_property
+    def outranked(self) -> np.ndarray:
+        """uint64[n]: every slot at or below an unseen card of its suit (`unseen`,
+        `sim.cards.at_or_below`): the cards held that are not sure winners of their suit."""
+        return at_or_below(self.unseen, self.deck)
 
     @cached_property
     def unseen(self) -> np.ndarray:

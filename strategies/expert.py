@@ -116,10 +116,11 @@ arithmetic over the `sim.views`, as the seed's.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
-from sim.cards import U64, at_or_below, first_set, highest_bit, lowest_bit, pick, popcount
+from sim.cards import U64, first_set, highest_bit, lowest_bit, pick, popcount
 
 from .base import CARDS, DEFICIT, MARGIN, TRICKS, param, register
 from .seed import ZERO, Aims, SeedStrategy, beating
@@ -140,10 +141,21 @@ def _seat_matrix(view):
 def _void_suits(view, seat: np.ndarray) -> np.ndarray:
     """uint64[n]: the cards of the suits ``seat`` (int[n], -1 for none) has shown void in (it
     did not follow a lead of the suit, RULES.md §0)."""
-    out = np.zeros(len(view), dtype=U64)
-    voids = view.voids[np.arange(len(view)), np.maximum(seat, 0)]
-    for s, mask in enumerate(view.deck.suit_masks):
-        out |= np.where(((voids >> s) & 1).astype(bool) & (seat >= 0), mask, ZERO)
+    players = view.voids.shape[1]
+    voids = view.voids.reshape(-1)[np.arange(len(view)) * players + np.maximum(seat, 0)]
+    return _suits_of(view.deck)[voids] * (seat >= 0)
+
+
+@functools.cache
+def _suits_of(deck) -> np.ndarray:
+    """uint64[16]: the cards of the suits whose bits (bit s = suit s, as `PlayView.voids`) are
+    set in the index."""
+    out = np.zeros(16, dtype=U64)
+    for bits in range(16):
+        for s, mask in enumerate(deck.suit_masks):
+            if bits >> s & 1:
+                out[bits] |= mask
+    out.flags.writeable = False
     return out
 
 
@@ -152,34 +164,46 @@ def _suit_bits(cards: np.ndarray, deck) -> np.ndarray:
     `PlayView.voids`)."""
     out = np.zeros(len(cards), dtype=np.uint8)
     for s, mask in enumerate(deck.suit_masks):
-        out |= np.where((cards & mask) != ZERO, np.uint8(1 << s), np.uint8(0))
+        held = ((cards & mask) != ZERO).view(np.uint8)
+        held <<= np.uint8(s)
+        out |= held
     return out
 
 
 def _shortest_suit(cards: np.ndarray, hand: np.ndarray, deck) -> np.ndarray:
     """uint64[n]: the ``cards`` of the suit, among those ``cards`` hold, in which ``hand`` is
     shortest (ties: the lowest suit index)."""
-    best_len = np.full(len(cards), 99)
-    best = np.zeros(len(cards), dtype=U64)
-    for mask in deck.suit_masks:
-        suit = cards & mask
-        length = popcount(hand & mask)
-        shorter = (suit != ZERO) & (length < best_len)
-        best_len, best = np.where(shorter, length, best_len), pick(shorter, suit, best)
-    return best
+    masks = deck.suit_masks
+    # per suit 4 * (its length, 99 more for a suit not in cards) + the suit: the least is the
+    # first shortest suit of cards (none: the cards of no suit, 0)
+    keys = np.empty((len(masks), len(cards)), dtype=np.int16)
+    for s, mask in enumerate(masks):
+        np.bitwise_count(hand & mask, out=keys[s], casting="unsafe")
+        keys[s] += np.int16(99) * ((cards & mask) == ZERO)
+        keys[s] *= np.int16(len(masks))
+        keys[s] += np.int16(s)
+    return cards & masks[np.minimum.reduce(keys, axis=0) % len(masks)]
 
 
 def _on_rows(view, rows: np.ndarray, card: np.ndarray, change) -> np.ndarray:
     """``card`` with the rows of ``rows`` (bool[n]) replaced by ``change(view.take(idx), idx)``:
     a decision that concerns a small share of a batch (a nil at the table) looks at that share
     alone (``view.take`` copies the view's arrays: for a large share the whole batch is
-    cheaper)."""
+    cheaper; the cards of the earlier tricks in order, which no change reads, are not taken)."""
     idx = np.flatnonzero(rows)
     if not idx.size:
         return card
     out = card.copy()
-    out[idx] = change(view.take(idx), idx)
+    out[idx] = change(view.take(idx, without=("history", "history_seats")), idx)
     return out
+
+
+def _any_seat(flags: np.ndarray) -> np.ndarray:
+    """bool[n]: ``flags.any(axis=1)`` for bool[n, P], a row read as one integer where it fits
+    (numpy reduces a short axis slowly)."""
+    if flags.shape[1] in (2, 4, 8) and flags.flags.c_contiguous:
+        return flags.view(f"u{flags.shape[1]}")[:, 0] != 0
+    return flags.any(axis=1)
 
 
 @register
@@ -269,7 +293,7 @@ class ExpertStrategy(SeedStrategy):
         suit) and holding ``lead_short_trumps`` trumps or more: lead the lowest card of the
         shortest side suit, to ruff it next time."""
         legal, trump = view.legal, view.trump
-        boss = legal & ~at_or_below(view.unseen, view.deck)
+        boss = legal & ~view.outranked
         want = ~aims.duck & ~aims.cover & ~aims.shed & (boss == ZERO)
         want &= popcount(view.hand & trump) >= self.lead_short_trumps
         short = _shortest_suit(legal & ~trump, view.hand, view.deck)
@@ -280,7 +304,7 @@ class ExpertStrategy(SeedStrategy):
         winning): the lowest card of the shortest side suit, keeping sure winners (the seed
         throws its lowest card by suit order), to make a void to ruff."""
         legal, trump = view.legal, view.trump
-        spare = legal & ~trump & at_or_below(view.unseen, view.deck)  # no sure winner
+        spare = legal & ~trump & view.outranked  # no sure winner
         discarding = ((legal & view.led) == ZERO) & ((card & trump) == ZERO)
         discarding &= ~aims.duck & ~aims.cover & ~aims.shed
         short = _shortest_suit(spare, view.hand, view.deck)
@@ -297,7 +321,7 @@ class ExpertStrategy(SeedStrategy):
         legal, trump, w = view.legal, view.trump, view.winning
         void = ((legal & view.led) == ZERO) & ((view.led & trump) == ZERO)
         ruff = beating(view) & trump
-        sure = (w & ~at_or_below(view.unseen, view.deck)) != ZERO
+        sure = (w & ~view.outranked) != ZERO
         partner_safe = (view.winning_seat == aims.partner) & sure
         want = ~aims.duck & ~aims.shed & ~aims.cover & void & (ruff != ZERO) & ~partner_safe
         if pos == players - 2:  # the last player (an opponent) may overruff if void too
@@ -328,7 +352,7 @@ class ExpertStrategy(SeedStrategy):
         """Set a clean opponent nil (the module docstring); ``card`` elsewhere. Only the rows
         with a clean nil at the table and no nil of the own side to play or cover are looked
         at (a small share of a batch)."""
-        clean_nil = ((view.bids == 0) & (view.tricks == 0)).any(axis=1)
+        clean_nil = _any_seat((view.bids == 0) & (view.tricks == 0))
         return _on_rows(view, clean_nil & ~aims.duck & ~aims.cover, card,
                         lambda v, idx: self._attack_rows(v, card[idx]))
 
@@ -338,7 +362,7 @@ class ExpertStrategy(SeedStrategy):
         rows = np.arange(len(view))
         opponents, played = _seat_matrix(view)
         clean = opponents & (view.bids == 0) & (view.tricks == 0)  # bool[n, P]
-        nil_seat = np.where(clean.any(axis=1), np.argmax(clean, axis=1), -1)
+        nil_seat = np.where(_any_seat(clean), np.argmax(clean, axis=1), -1)
         attack = nil_seat >= 0
         legal, trump, deck = view.legal, view.trump, view.deck
         if view.position == 0:

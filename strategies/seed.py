@@ -92,6 +92,7 @@ BLIND_BIDS = (1, 7)  # RULES.md §4.4 blind_bids: 1..7
 __all__ = ["RESPONSES_OFF", "Aims", "SeedStrategy"]
 
 ZERO = U64(0)
+ONE = U64(1)
 
 
 class Aims(NamedTuple):
@@ -112,6 +113,12 @@ def beating(view) -> np.ndarray:
     """uint64[n]: the legal cards that would win the trick now (RULES.md §0): a higher trump
     over a trump, else a higher card of the led suit or any trump."""
     w, legal, trump = view.winning, view.legal, view.trump
+    if view.trump_on_top and view.position:  # trumps on top: a higher bit, following or trumping
+        above = w | (w - ONE)
+        np.invert(above, out=above)
+        above &= legal
+        above &= view.led | trump
+        return above
     higher = ~at_or_below(w, view.deck)  # cards that outrank w in its suit, and all other suits
     return pick((w & trump) != ZERO, legal & trump & higher,
                 (legal & view.led & higher) | (legal & trump))
@@ -594,8 +601,10 @@ class SeedStrategy(Strategy):
         if table.sides == 2:  # the usual table: the other side's need, branch-free
             side0 = (seat & 1) == 0  # seat s plays for side s mod 2
             need0, need1 = (sum(short[:, i] for i in m) for m in table.members)
-            need, other = pick(side0, need0, need1), pick(side0, need1, need0)
-            settable = (other > 0) & (left - other <= margin) & (margin >= 0)
+            need = pick(side0, need0, need1)
+            other = need0 + need1 - need
+            settable = ((other > 0) & (other >= left - margin) if margin >= 0
+                        else np.zeros(len(view), dtype=bool))
         else:  # another side within ``margin`` tricks of being set
             needs = table.per_side(short)
             mine = (seat % table.sides).astype(np.intp)
@@ -604,17 +613,20 @@ class SeedStrategy(Strategy):
             close[rows, mine] = False
             settable = close.any(axis=1)
         at = rows * table.players
-        my_bid = b.reshape(-1)[at + seat]
+        my_bid = view.bids.reshape(-1)[at + seat]
         partner = table.partner_of(seat) if table.pairs else seat
-        partner_nil = ((b.reshape(-1)[at + partner] == 0) & (t.reshape(-1)[at + partner] == 0)
-                       & table.pairs)
+        if table.pairs:
+            at += partner
+            partner_nil = (view.bids.reshape(-1)[at] == 0) & (view.tricks.reshape(-1)[at] == 0)
+        else:
+            partner_nil = np.zeros(len(view), dtype=bool)
 
         duck = my_bid == 0
         cover = ~duck & partner_nil & self.cover_nil
         shed = ~duck & ~cover & (need <= 0) & ~settable & self.avoid_bags
         if _house_scoring(rules):
             shed = self._scoring_shed(view, rules, shed, ~duck & ~cover & ~settable, b, t, seat,
-                                      at_or_below(view.unseen, view.deck))
+                                      view.outranked)
         return Aims(duck, cover, shed, partner)
 
     def _play(self, view, rng):
@@ -625,43 +637,48 @@ class SeedStrategy(Strategy):
         deck = view.deck
         duck, cover, shed, partner = aims
         legal, trump = view.legal, view.trump
-        side_cards = first_set(legal & ~trump, legal)  # prefer non-trumps
-        outranked = at_or_below(view.unseen, deck)  # at or below an unseen card of its suit
+        side = ~trump
+        side_cards = first_set(legal & side, legal)  # prefer non-trumps
+        outranked = view.outranked  # at or below an unseen card of its suit
         boss = legal & ~outranked  # cards that no unseen card outranks
         if view.position == 0:
             low = self._lowest_rank(side_cards, deck)
-            win = first_set(lowest_bit(first_set(boss & ~trump, boss)),
-                            self._from_longest(legal & ~trump, deck), low)
+            win = first_set(lowest_bit(first_set(boss & side, boss)),
+                            self._from_longest(legal & side, deck), low)
             high = first_set(lowest_bit(boss), highest_bit(side_cards))
             return pick(duck | shed, low, pick(cover, high, win))
 
         w = view.winning
         beat = beating(view)
+        has_beat = beat != ZERO
+        lowest_beat, highest_beat = lowest_bit(beat), highest_bit(beat)
         lose = legal & ~beat
-        lowest_loser = lowest_bit(first_set(lose & ~trump, lose))
+        losers = first_set(lose & side, lose)  # non-trumps first
+        lowest_loser = lowest_bit(losers)
         lowest_any = lowest_bit(side_cards)
         # duck and shed: the highest card that still loses (non-trumps first); when every card
         # wins, duck plays its highest (the nil is lost: keep low cards for later) and shed its
         # lowest winner.
-        highest_loser = highest_bit(first_set(lose & ~trump, lose, legal))
+        highest_loser = highest_bit(first_set(losers, legal))
         duck_card = highest_loser
-        shed_card = pick(lose != ZERO, highest_loser, lowest_bit(beat))
+        shed_card = pick(lose != ZERO, highest_loser, lowest_beat)
         # win: leave partner's sure winner alone; last to play, win as cheaply as possible;
         # second, only with a sure winner; third, with a sure winner or else the highest card.
         last = view.position == view.tricks.shape[1] - 1
         partner_winning = view.winning_seat == partner
         partner_safe = partner_winning & (last | ((w & ~outranked) != ZERO))
-        sure_beat = beat & ~outranked
         if last:
-            take = lowest_bit(beat)
-        elif view.position == 1:
-            take = lowest_bit(sure_beat)
+            take = lowest_beat
         else:
-            take = pick(sure_beat != ZERO, lowest_bit(sure_beat), highest_bit(beat))
-        win_card = pick(partner_safe, lowest_any, first_set(take, lowest_loser, lowest_bit(beat)))
+            sure_beat = beat & ~outranked
+            if view.position == 1:
+                take = lowest_bit(sure_beat)
+            else:
+                take = pick(sure_beat != ZERO, lowest_bit(sure_beat), highest_beat)
+        win_card = pick(partner_safe, lowest_any, first_set(take, lowest_loser, lowest_beat))
         # cover: win the trick while the nil partner is still to play or is winning it.
         danger = ~view.has_played(partner) | partner_winning
-        cover_card = pick(danger & (beat != ZERO), highest_bit(beat), win_card)
+        cover_card = pick(danger & has_beat, highest_beat, win_card)
         return pick(duck, duck_card,
                     pick(shed, shed_card, pick(cover, cover_card, win_card)))
 

@@ -220,3 +220,52 @@ def test_shuffle_redraws_rejected_draws():
     # one redraw per step whose span does not divide 2**32: 51 steps minus the spans 2, 4, 8,
     # 16, 32 (powers of two, never rejected; span 1 is not drawn)
     assert rng.calls == 1 + 51 - 5
+
+
+def _shuffled_step_by_step(items, n, rng):
+    """The Fisher-Yates shuffle of `shuffled` as it was first written, one step at a time, each
+    step's redraws (of its rejected columns, in order) made before the next step: the reference
+    its faster form must reproduce, draw for draw."""
+    m = items.size
+    order = np.repeat(items[:, None], n, axis=1)
+    flat = order.reshape(-1)
+    draws = rng.integers(0, 2**32, size=(m - 1, n), dtype=np.uint64)
+    low = np.uint64(0xFFFFFFFF)
+    for i in range(m - 1, 0, -1):
+        span = np.uint64(i + 1)
+        product = draws[m - 1 - i] * span
+        threshold = np.uint64(2**32 % (i + 1))
+        bad = np.flatnonzero((product & low) < threshold)
+        while bad.size:
+            product[bad] = rng.integers(0, 2**32, size=bad.size, dtype=np.uint64) * span
+            bad = bad[(product[bad] & low) < threshold]
+        at = (product >> np.uint64(32)).astype(np.intp) * n + np.arange(n)
+        row = order[i].copy()
+        order[i] = flat[at]
+        flat[at] = row
+    return order
+
+
+class ManyZeros(ZerosFirst):
+    """A generator whose draws are zero one time in three (rejected by every step whose span
+    does not divide 2**32), so that redraws are themselves rejected."""
+
+    def integers(self, low, high, size, dtype):
+        self.calls += 1
+        draws = self.real.integers(low, high, size=size, dtype=dtype)
+        return np.where(self.real.random(size) < 1 / 3, 0, draws).astype(dtype)
+
+
+@pytest.mark.parametrize("make", [np.random.default_rng, ManyZeros], ids=["real", "zeros"])
+def test_shuffle_is_the_step_by_step_shuffle(make):
+    """The same orders and the same random numbers drawn, in the same order, as one step at a
+    time; ``columns`` gives those orders alone, from the same numbers."""
+    items = np.arange(52, dtype=np.int8)
+    expected = _shuffled_step_by_step(items, 40, make(SEED + 4))
+    rng = make(SEED + 4)
+    assert (shuffled(items, 40, rng) == expected).all()
+    after = rng.integers(0, 2**32, size=3, dtype=np.uint64)
+    columns = np.array([0, 3, 4, 17, 39])
+    rng = make(SEED + 4)
+    assert (shuffled(items, 40, rng, columns) == expected[:, columns]).all()
+    assert (rng.integers(0, 2**32, size=3, dtype=np.uint64) == after).all()

@@ -17,7 +17,7 @@ import pytest
 from sim.options import PRESETS, load_rules
 from strategies import make_strategy
 from whistlab.cli import main
-from whistlab.experiment import NAME, build_experiment, load_experiment
+from whistlab.experiment import BLOCK_SIZES, NAME, build_experiment, load_experiment
 from whistlab.runner import block_path, run_experiment
 
 EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
@@ -188,6 +188,23 @@ def test_cli_count_override_keeps_the_grid(tmp_path, capsys):
     assert len(_parts(out)) == 12
     assert len(list((out / "games").glob("part-*.parquet"))) == 12
 
+
+
+def test_default_block_sizes_by_mode(tmp_path):
+    """Without block_size a block is BLOCK_SIZES[mode]; a file's block_size is for its own mode
+    (the command line playing the other mode gets that mode's default) and an explicit one is
+    kept (issue 19)."""
+    one = {"rules": "spades.standard", "strategy": "seed"}
+    assert build_experiment({**one, "hands": 10**6}).block_size == BLOCK_SIZES["hands"] == 50_000
+    assert build_experiment({**one, "games": 10**5}).block_size == BLOCK_SIZES["games"] == 20_000
+    games_file = write(tmp_path / "games.toml", 'rules = "spades.standard"\ngames = 100\n'
+                       "block_size = 7\n")
+    assert load_experiment(games_file).block_size == 7
+    assert load_experiment(games_file, {"games": 50}).block_size == 7
+    assert load_experiment(games_file, {"hands": 10**6}).block_size == 50_000
+    assert load_experiment(games_file, {"hands": 10**5, "block_size": 9}).block_size == 9
+    assert load_experiment(None, {"hands": 10**6}).block_size == 50_000  # the default experiment
+    assert load_experiment(None).block_size == 5000  # its own, for its games
 
 # --- errors: one line, exit code 2, the file and the key, nothing written ----------------------
 

@@ -54,7 +54,7 @@ from sim.spades.rules import PROGRESSIVE_HANDS, SIX_DECKS, TEAMS, SpadesRules
 from strategies import make_strategy
 from strategies.base import BY_GAME, allowed_range
 from test_cli import assert_user_error
-from whistlab.experiment import build_experiment
+from whistlab.experiment import BLOCK_SIZES, build_experiment
 
 ROOT = Path(__file__).resolve().parent.parent
 INT16, INT32, INT8 = (int(np.iinfo(t).max) for t in (np.int16, np.int32, np.int8))
@@ -757,7 +757,11 @@ def test_a_block_beyond_memory_names_the_limit(monkeypatch):
                                             rf"{unit}s needs .* per {unit}\), and 100.0 MB is "
                                             rf"available: at most {largest:,} {unit}s per block"):
             build_experiment({mode: largest + 1, "block_size": largest + 1}, source="x")
-        build_experiment({mode: largest + 1}, source="x")  # in blocks of 1000 (the default)
+        build_experiment({mode: largest + 1, "block_size": 1000}, source="x")  # smaller blocks
+        # the default block (BLOCK_SIZES, larger than what fits here) is refused the same way
+        assert largest + 1 <= BLOCK_SIZES[mode]
+        with pytest.raises(UserError, match=rf"a block of {largest + 1:,} {unit}s needs"):
+            build_experiment({mode: largest + 1}, source="x")
 
 
 def test_an_experiment_value_is_checked_by_the_api(tmp_path):

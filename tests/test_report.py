@@ -18,7 +18,7 @@ from page import Page, raw, table
 from reports import build_report
 from reports.bags import bags_per_hand
 from reports.data import open_results
-from reports.stats import mean_ci, proportion_ci, welch_ci
+from reports.stats import mean_ci, proportion_ci, t_quantile, welch_ci
 from sim.errors import UserError
 from whistlab.cli import main
 
@@ -362,6 +362,27 @@ def test_intervals_shrink_with_n(tmp_path):
         widths.append(row["bags_per_side_hand_hi"] - row["bags_per_side_hand_lo"])
     assert 0.35 < widths[1] / widths[0] < 0.65
 
+
+
+def test_intervals_are_scipy_stats_own():
+    """`reports.stats` computes the Wilson interval and the t quantiles with scipy.special so
+    that a run's summary does not import scipy.stats: the same floats as scipy.stats gives."""
+    for k, n in [(0, 1), (1, 1), (0, 7), (7, 7), (3, 7), (30, 100), (1, 10**6), (469477, 4000000),
+                 (2, 3), (999_999, 10**6), (123_456_789, 987_654_321)]:
+        ci = stats.binomtest(k, n, p=k / n).proportion_ci(0.95, method="wilson")
+        assert proportion_ci(k, n) == (k / n, float(ci.low), float(ci.high))
+    assert proportion_ci(np.int64(3), np.int64(7)) == proportion_ci(3, 7)
+    df = np.array([-1.0, 0.0, 0.5, 1.0, 2.0, 3.0, 17.0, 99.0, 1e3, 12345.0, 1e6, 1e9, np.nan])
+    assert_same = np.testing.assert_array_equal
+    assert_same(t_quantile(0.975, df), stats.t.ppf(0.975, df))
+    for one in df:
+        assert_same(t_quantile(0.975, one), stats.t.ppf(0.975, one))
+    n, mean, var = np.array([1, 2, 50, 10**6]), np.array([0.5, 1, 2, 3.0]), np.array([1, 2, 3, 4.0])
+    lo, hi = mean_ci(n, mean, var)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = stats.t.ppf(0.975, n - 1) * np.sqrt(var / n)
+    assert_same(lo[1:], (mean - half)[1:])
+    assert_same(hi[1:], (mean + half)[1:])
 
 # --- errors and the command line ---------------------------------------------------------------
 

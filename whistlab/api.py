@@ -75,16 +75,18 @@ def load(results: str | Path, table: str = "hands") -> pl.LazyFrame:
 
 
 def simulate(rules="spades.standard", strategy="seed", *, hands: int | None = None,
-             games: int | None = None, seed: int = 0, block_size: int = 50_000,
+             games: int | None = None, seed: int = 0, block_size: int | None = None,
              n_jobs: int = 1, table: str = "hands") -> pl.DataFrame:
     """Simulate one cell and return its ``hands`` (or ``games``) table as a DataFrame.
 
     ``rules``: a preset, a rules file or a table of keys; ``strategy``: a name, a table with
-    parameters or a list of four seats. Give ``hands`` (independent hands) or ``games``."""
+    parameters or a list of four seats. Give ``hands`` (independent hands) or ``games``;
+    ``block_size`` by default the mode's (`whistlab.experiment.BLOCK_SIZES`)."""
     if (hands is None) == (games is None):
         raise UserError("give either hands= or games=")
     count = {"hands": hands} if hands is not None else {"games": games}
     with tempfile.TemporaryDirectory(prefix="whistlab-") as tmp:
+        sizes = {} if block_size is None else {"block_size": block_size}
         run({"name": "simulate"}, tmp, n_jobs=n_jobs, rules=rules, strategy=strategy, seed=seed,
-            block_size=block_size, **count)
+            **sizes, **count)
         return load(tmp, table).collect()

@@ -154,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_run(args) -> int:
-    from reports import format_summary, summarize
+    from reports.summary import format_summary, summarize
 
     from .experiment import load_experiment
     from .runner import run_experiment

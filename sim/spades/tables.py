@@ -12,6 +12,7 @@ from collections.abc import Callable
 import numpy as np
 import pyarrow as pa
 
+from .. import arrow
 from ..blocks import BlockResult, finish_tables, stacked
 from .house import HOUSE_RULES
 from .rules import SpadesRules
@@ -94,7 +95,7 @@ def written(hands: pa.Table, rules: SpadesRules) -> pa.Table:
     (`absent_columns`), each checked to hold only the value it would have."""
     absent = absent_columns(rules)
     for column, default in absent.items():
-        values = hands.column(column).to_numpy()
+        values = arrow.values(hands.column(column))
         if values.size and not np.all(values == default):
             raise RuntimeError(f"column {column} varies although its rule is not in force "
                                "(docs/SCHEMA.md): an engine bug")

@@ -1,0 +1,210 @@
+"""Issue 19's speed targets, this checkout alternating with a peer checkout in one run.
+
+A script, not a test: it prints figures and never asserts a timing. Every figure is taken in a
+fresh subprocess, and with ``--peer DIR`` the same measurement is taken on the other checkout
+right after (its package put first on ``PYTHONPATH``), so that both share the machine's load
+(BENCHMARKS.md, "The restructuring's speed (issue 19)")::
+
+    git worktree add --detach /tmp/peer-c174 c174688
+    python bench/speed_targets.py --peer /tmp/peer-c174 --parts engine,openspiel,run,games,jobs
+
+Parts (``--parts``):
+
+``engine``
+    ``play_block`` of ``spades.standard`` in one process, independent hands in blocks of
+    ``--engine-block`` (default 50,000), for ``random``, ``seed`` and ``expert``: one warm-up
+    block, then ``--engine-reps`` timed blocks; the median hands/s.
+``openspiel``
+    OpenSpiel's C++ Spades with four uniform random bots through ``evaluate_bots`` (as
+    bench/bench.py), the median of 5 rounds of 4,000 games (per second of CPU time): the peer
+    rate the ratios divide by.
+``run``
+    The whole command, ``python -m whistlab run EXP --n-jobs 1 --quiet`` (``sim.cli`` on a
+    checkout from before the layers step), 1,000,000 independent hands of ``random`` and
+    ``seed``, Parquet written and the summary printed: wall time and CPU time (user + system of
+    the command and everything it started). ``--run-block`` sets ``block_size`` (default: none
+    given, so each checkout's default; the peer at c174688 then uses 1,000).
+``games``
+    ``play_block`` in whole games against independent hands (``seed``, one process): hands
+    played per second in blocks of ``--games-block`` games and ``--engine-block`` hands.
+``jobs``
+    The whole command for 1,000,000 ``seed`` hands with ``--n-jobs 1`` and ``--n-jobs 2``: wall
+    times and their ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+SEED = 20261130
+
+ENGINE = """
+import json, sys, time
+root, strategy, mode = sys.argv[1:4]
+size, reps, seed = (int(a) for a in sys.argv[4:7])
+sys.path.insert(0, root)
+from sim.games import game_of
+from sim.lineup import Lineup
+from sim.options import load_rules
+from strategies import make_strategy
+rules = load_rules("spades.standard")
+lineup = Lineup([make_strategy(strategy, game=rules.game)] * rules.players)
+play_block = game_of(rules).play_block
+play_block(rules, lineup, seed, 0, min(size, 5000), mode)
+out = []
+for block in range(1, reps + 1):
+    t0 = time.process_time()
+    result = play_block(rules, lineup, seed, block, size, mode)
+    out.append((result.game.shape[0], time.process_time() - t0))
+print(json.dumps(out))
+"""
+
+OPENSPIEL = """
+import json, sys, time, pyspiel
+seed = int(sys.argv[1])
+game = pyspiel.load_game("spades")
+bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(4)]
+for i in range(200):
+    pyspiel.evaluate_bots(game.new_initial_state(), bots, i)
+out = []
+n = 200
+for _ in range(5):
+    t0 = time.process_time()
+    for _ in range(4000):
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, n)
+        n += 1
+    out.append(4000 / (time.process_time() - t0))
+print(json.dumps(out))
+"""
+
+
+def loadavg() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def python(code: str, *args: str) -> object:
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          cwd="/", env={k: v for k, v in os.environ.items()
+                                        if k != "PYTHONPATH"})
+    if done.returncode:
+        raise RuntimeError(done.stderr)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def engine(root: Path, strategy: str, mode: str, size: int, reps: int) -> float:
+    """Median hands per second of ``reps`` blocks."""
+    got = python(ENGINE, str(root), strategy, mode, str(size), str(reps), str(SEED))
+    return statistics.median(rows / seconds for rows, seconds in got)
+
+
+def whole_run(root: Path, strategy: str, hands: int, block: int | None, jobs: int,
+              tmp: Path) -> dict:
+    """One ``whistlab run`` of the checkout ``root``: wall and CPU seconds."""
+    work = Path(tempfile.mkdtemp(prefix="speed-", dir=tmp))
+    try:
+        exp = work / "exp.toml"
+        exp.write_text(f'name = "speed"\nrules = "spades.standard"\nstrategy = "{strategy}"\n'
+                       f"hands = {hands}\nseed = {SEED}\n"
+                       + (f"block_size = {block}\n" if block else ""))
+        module = "whistlab" if (root / "whistlab" / "__main__.py").exists() else "sim.cli"
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", module, "run", str(exp), "--out",
+                               str(work / "out"), "--n-jobs", str(jobs), "--quiet"],
+                              capture_output=True, text=True, cwd=work,
+                              env={**os.environ, "PYTHONPATH": str(root)})
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode:
+            raise RuntimeError(done.stderr)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        disk = sum(f.stat().st_size for f in (work / "out" / "hands").glob("*.parquet"))
+        return {"wall": wall, "cpu": cpu, "bytes_per_hand": disk / hands}
+    finally:
+        subprocess.run(["rm", "-rf", str(work)], check=False)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--peer", type=Path, help="another checkout, timed alternately")
+    parser.add_argument("--parts", default="engine,openspiel,run,games,jobs")
+    parser.add_argument("--repeat", type=int, default=3, help="alternating rounds")
+    parser.add_argument("--engine-block", type=int, default=50_000)
+    parser.add_argument("--engine-reps", type=int, default=5)
+    parser.add_argument("--games-block", type=int, default=None,
+                        help="games per block (default: this checkout's default)")
+    parser.add_argument("--run-block", type=int, default=None)
+    parser.add_argument("--hands", type=int, default=1_000_000)
+    parser.add_argument("--strategies", default="random,seed,expert")
+    parser.add_argument("--tmp", type=Path, default=Path(tempfile.gettempdir()))
+    args = parser.parse_args()
+    roots = {"this": HERE} | ({"peer": args.peer.resolve()} if args.peer else {})
+    parts = args.parts.split(",")
+    strategies = args.strategies.split(",")
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')}; load {loadavg()}; {os.cpu_count()} cores; "
+          f"roots {', '.join(f'{k}={v}' for k, v in roots.items())}", flush=True)
+    results: dict = {}
+
+    def keep(key, value):
+        results.setdefault(key, []).append(value)
+
+    for k in range(args.repeat):
+        if "openspiel" in parts:
+            rate = statistics.median(python(OPENSPIEL, str(SEED)))
+            keep("openspiel", rate)
+            print(f"[{k}] openspiel {rate:,.0f} hands/s (load {loadavg()})", flush=True)
+        for name, root in roots.items():
+            if "engine" in parts:
+                for strategy in strategies:
+                    rate = engine(root, strategy, "hands", args.engine_block, args.engine_reps)
+                    keep(f"engine {strategy} {name}", rate)
+                    print(f"[{k}] engine {strategy:7s} {name}: {rate:,.0f} hands/s", flush=True)
+            if "games" in parts:
+                size = args.games_block or 10_000
+                hands = engine(root, "seed", "hands", args.engine_block, args.engine_reps)
+                games = engine(root, "seed", "games", size, max(2, args.engine_reps // 2))
+                keep(f"games/hands {name}", games / hands)
+                print(f"[{k}] games {name}: {games:,.0f} hands/s in games of blocks of {size:,}"
+                      f", {hands:,.0f} in independent hands: {games / hands:.2f}x", flush=True)
+            if "run" in parts:
+                for strategy in [s for s in strategies if s != "expert"]:
+                    r = whole_run(root, strategy, args.hands, args.run_block, 1, args.tmp)
+                    keep(f"run {strategy} {name}", r)
+                    print(f"[{k}] run {strategy:7s} {name}: wall {r['wall']:.2f} s, CPU "
+                          f"{r['cpu']:.2f} s ({args.hands / r['cpu']:,.0f} hands per CPU s), "
+                          f"{r['bytes_per_hand']:.1f} B/hand (load {loadavg()})", flush=True)
+            if "jobs" in parts:
+                one = whole_run(root, "seed", args.hands, args.run_block, 1, args.tmp)
+                two = whole_run(root, "seed", args.hands, args.run_block, 2, args.tmp)
+                keep(f"jobs {name}", one["wall"] / two["wall"])
+                print(f"[{k}] jobs {name}: --n-jobs 1 {one['wall']:.2f} s, --n-jobs 2 "
+                      f"{two['wall']:.2f} s: {one['wall'] / two['wall']:.2f}x "
+                      f"(load {loadavg()})", flush=True)
+    print(f"# medians (load {loadavg()})")
+    os_rate = statistics.median(results["openspiel"]) if "openspiel" in results else None
+    for key, values in results.items():
+        if key.startswith("run"):
+            cpu = statistics.median(v["cpu"] for v in values)
+            wall = statistics.median(v["wall"] for v in values)
+            ratio = f"; {args.hands / cpu / os_rate:.2f}x OpenSpiel on CPU time" if os_rate else ""
+            print(f"{key}: wall {wall:.2f} s, CPU {cpu:.2f} s{ratio}")
+        else:
+            value = statistics.median(values)
+            ratio = (f" = {value / os_rate:.2f}x OpenSpiel" if os_rate and key.startswith("engine")
+                     else "")
+            print(f"{key}: {value:,.2f}{ratio}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
