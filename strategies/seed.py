@@ -446,11 +446,13 @@ class SeedStrategy(Strategy):
                 partner_bid + est + self.seven_plus_stretch >= 7)
             want = np.where(stretch, 7 - partner_bid, want)
         if rules.book_made and self.book_made_max_opponents >= 0:
-            rows, seat = np.arange(len(view)), view.seat.astype(np.intp)
+            seat = view.seat.astype(np.intp)
             bids = np.maximum(view.bids, 0)
             last = (view.bids < 0).sum(axis=1) == 1  # the others have bid
             rest = 10 - bids.sum(axis=1)
-            opponents = bids[rows, seat ^ 1] + bids[rows, seat ^ 3]
+            mine = rules.table.side_of[seat]  # the other side's bids (RULES.md §4.7 sides)
+            theirs = rules.table.side_of[None, :] != mine[:, None]
+            opponents = (bids * theirs).sum(axis=1)
             book = last & (rest >= 1) & (opponents <= self.book_made_max_opponents)
             want = np.where(book, rest, want)
         return want, book

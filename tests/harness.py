@@ -92,6 +92,7 @@ class Sim:
     bags_taken: np.ndarray
     progressive_after: np.ndarray
     offers: Offers = None
+    wins_game: np.ndarray = None  # int8[H]: the side that won the game at once, -1 for none
 
 
 @dataclass(eq=False)
@@ -216,6 +217,7 @@ def simulate(rules, strategy: str, mode: str, size: int, seed: int, hand_offset:
         bags_after=cat(lambda o: o.score.bags_after), scores_after=cat(lambda o: o.scores_after),
         bags_taken=cat(lambda o: o.score.bags_taken),
         progressive_after=cat(lambda o: o.score.progressive_after), offers=offers,
+        wins_game=cat(lambda o: o.score.wins_game),
     )
 
 
@@ -256,6 +258,8 @@ def engine_row(run: Sim, i: int, rd: dict) -> dict:
         row["after"]["progressive"] = run.progressive_after[i].tolist()
     if rd.get("cancel_spades"):  # tricks won by nobody (RULES.md section 4.7)
         row["dead_tricks"] = int((run.winners[i] < 0).sum())
+    if ref._can_win_at_once(rd):  # moon, lexington, ...: the reference says who won at once
+        row["wins_game"] = None if run.wins_game[i] < 0 else int(run.wins_game[i])
     return row
 
 

@@ -68,6 +68,8 @@ VARIANTS: dict[str, dict] = {
     "six, single_jokers, whiz, exact=player, no_minus": {
         "players": 6, "deck": "single_jokers", "jokers": 2, "whiz": True, "blind_nil": False,
         "exact": "player", "no_minus": True},
+    # two decks: whiz counts a spade held twice twice (the fuzzer of test_combinations)
+    "six, solo, whiz": {"players": 6, "teams": "solo", "whiz": True, "blind_nil": False},
     "six, no_twos, mirror, quicksand": {"players": 6, "deck": "no_twos", "mirror": True,
                                         "blind_nil": False, "quicksand": True},
     "six, two threes, hook": {"players": 6, "teams": "two_threes", "hook": True},

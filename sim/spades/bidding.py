@@ -315,14 +315,16 @@ def _ask_contract(view, idx, lineup, rng, method="side_contract") -> np.ndarray:
 
 
 def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, rng,
-                public: dict | None = None) -> BidResult:
+                public: dict | None = None, twice: np.ndarray | None = None) -> BidResult:
     """One bid per seat, seat ``dealer + 1`` first. Strategies' answers are checked.
 
     A seat is asked, in this order: a blind side contract (its side's first bidder, before
     looking), a blind nil, a blind bid, a side contract after looking (first bidder), its bid,
     whether its nil is played in the dark, whether its bid is "no trump", a bemo (its side's
     second bidder); after all bids, raises. The partners of a side contract do not bid
-    (RULES.md §4.4). ``public``: view fields every seat sees (``face_up``, §4.1)."""
+    (RULES.md §4.4). ``public``: view fields every seat sees (``face_up``, §4.1); ``twice``:
+    uint64[N, P] the cards each seat holds both copies of (two decks, §4.7), which ``whiz`` and
+    ``mirror`` count twice."""
     n, players = hands.shape
     sides, pairs = rules.sides, rules.table.pairs
     public = public or {}
@@ -392,8 +394,13 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
                                                       idx, lineup, rng)
         bidding &= contracts[rows, side] == 0  # a side contract declared just now: no bid
         idx = np.flatnonzero(bidding)
-        legal = (bid_masks(bids, seat, rules, popcount(hand & spade_mask))
-                 if rules.whiz or rules.mirror else unseen)  # only they look at the cards
+        if rules.whiz or rules.mirror:  # only they look at the cards: the spades held, a
+            held = popcount(hand & spade_mask)  # card held twice counted twice (two decks)
+            if twice is not None:
+                held = held + popcount(twice[rows, seat] & spade_mask)
+            legal = bid_masks(bids, seat, rules, held)
+        else:
+            legal = unseen
         view = BidView(hand=hand, legal=legal, **common)
         view = view if idx.size == n else view.take(idx)
         bid = np.where(goes_blind[idx], blind_bid[idx], lineup.decide(view, "bid", rng, np.int8))

@@ -159,7 +159,8 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
     told = {**public, "trump_suit": reveals.trump} if rules.seven_trump_reveal else public
     if rules.kitty and rules.kitty_taker == "two_of_clubs":  # the taker is known (§4.1)
         told = {**told, "kitty_taker": kitty.taker}
-    bidding = run_bidding(hands, dealer, scores, bags, rules, deck, lineup, rng, told)
+    bidding = run_bidding(hands, dealer, scores, bags, rules, deck, lineup, rng, told,
+                          twice if deck.copies == 2 else None)
     if take and rules.kitty_taker == "high_bidder":  # after the bidding (RULES.md §4.1)
         hands, twice, kitty = _kitty(hands, twice, dealt, high_bidder(bidding.bids, dealer),
                                      bidding.bids, bidding.blind, scores, bags, lineup, rules,
