@@ -1083,11 +1083,12 @@ def _check_sections_4_2_4_3(r: dict) -> None:
       2C in the deck, and a club (not under ``deuces_high``, where it is a spade); the AS
       (``lead_ace_of_spades``) and the 9S (``dix``, ``last_trick_high_spade``) may not be
       removed;
-    * ``first_trick_clubs``, ``first_trick_lowest_club`` and ``first_lead`` each rule trick 1:
-      at most one, except ``first_trick_clubs`` with a ``first_lead`` (both lead a club); none
-      with ``mo_b`` (whose side leads trick 1);
+    * ``first_trick_clubs`` and ``first_lead`` name the first leader (the holder of the 2C or
+      of the lowest club): not with ``mo_b`` (whose side leads trick 1); with each other and
+      with ``first_trick_lowest_club`` (everyone plays his lowest club) they agree;
     * ``lead_ace_of_spades`` needs ``spades_broken = True``;
-    * ``must_trump`` already beats the highest spade: not with ``must_overtrump``;
+    * ``must_trump`` already beats the highest spade: not with ``must_overtrump = "always"``
+      (no effect); with ``"opponents"`` it beats only an opponent's (``_stages``);
     * ``suit_ladder`` has no trump: not with ``must_trump`` or ``must_overtrump``.
     * ``jokes_win`` (see ``_check_jokes``).
     """
@@ -1145,15 +1146,16 @@ def _check_sections_4_2_4_3(r: dict) -> None:
     if r["first_lead"] == "two_of_clubs" and "2C" in _removed(r):
         raise ValueError("first_lead: two_of_clubs, but the deck has no 2C (jokers_remove, or "
                          "a six-player deck)")
-    trick_one = [k for k in ("first_trick_clubs", "first_trick_lowest_club") if r[k]]
+    # the rules of trick 1 agree: the first leader leads the lowest club (the 2C is the lowest
+    # club where it is dealt), and first_trick_lowest_club has every player play his lowest
+    # club; only the leader named by mo_b ("the declaring side leads trick 1") is another
+    trick_one = ["first_trick_clubs"] if r["first_trick_clubs"] else []
     trick_one += ["first_lead"] if r["first_lead"] != "left_of_dealer" else []
-    if len(trick_one) > 1 and trick_one != ["first_trick_clubs", "first_lead"]:
-        raise ValueError(f"{trick_one[1]}: {trick_one[0]} already rules trick 1")
     if trick_one and r["mo_b"]:
         raise ValueError(f"{trick_one[0]}: mo_b's side leads trick 1")
     if r["lead_ace_of_spades"] and r["spades_broken"] is not True:
         raise ValueError("lead_ace_of_spades: needs spades_broken = True")
-    if r["must_trump"] and r["must_overtrump"] != "off":
+    if r["must_trump"] and r["must_overtrump"] == "always":
         raise ValueError("must_overtrump: must_trump already makes a player beat the spades")
     if order == "suit_ladder" and (r["must_trump"] or r["must_overtrump"] != "off"):
         raise ValueError("trump_order: suit_ladder has no trump for must_trump / must_overtrump")
@@ -1754,7 +1756,8 @@ def legal_plays(
        and fourth to play) plays his highest spade.
     3. ``must_trump``: void in the led suit, a spade if he has one; then, void in the led suit
        or following a spade lead (reading, the engine's: "also when spades were led"), one that
-       beats the highest spade in the trick if he can (an equal joker does not beat).
+       beats the highest spade in the trick if he can (an equal joker does not beat); with
+       ``must_overtrump = "opponents"`` only when an opponent holds the trick.
     4. ``must_overtrump``: void in a led non-spade suit with a spade in the trick: a spade that
        beats the highest one if he can; ``"opponents"``: only when the trick is held by an
        opponent (partners are the players two apart; at a table without partners every
@@ -1851,7 +1854,11 @@ def _stages(hand: list[str], trick: list[str], broken: bool, r: dict, trick_no: 
     if r["must_trump"]:
         if void:
             rule("must_trump", _narrow(stages[-1][1], spades))
-        if void or led == TRUMP:
+        # with must_overtrump = "opponents" ("only when an opponent's spade holds the trick")
+        # the duty to beat is owed to the opponents only (reading; the spade is still due)
+        held_by_partner = (r["must_overtrump"] == "opponents"
+                           and not (position - o.winning_index(trick)) % sides)
+        if (void or led == TRUMP) and not held_by_partner:
             rule("must_trump", _narrow(stages[-1][1], beating))
     if r["must_overtrump"] != "off" and void and led != TRUMP and in_trick:
         holder = o.winning_index(trick)  # a spade, since one is in the trick

@@ -37,6 +37,7 @@ from sim.errors import UserError
 from sim.lineup import Lineup
 from sim.options import rules_from_mapping
 from sim.replay import replay_records
+from sim.spades.contracts import NAMES as CONTRACT_NAMES
 from sim.spades.game import play_block
 from sim.spades.hand import deck_for
 from sim.tricks import IllegalPlay as EngineIllegalPlay
@@ -97,6 +98,19 @@ COMBINATIONS: dict[str, dict] = {
         "spades_broken": False, "must_overtrump": "opponents"},
     "bowers,must_trump,first_trick_lowest_club": {"trump_order": "bowers", "must_trump": True,
                                                   "first_trick_lowest_club": True},
+    # issue 19: the rules of trick 1 compose (the 2C's holder leads it, everyone plays his
+    # lowest club), and first_trick_lowest_club with mo_b's first leader
+    "two_of_clubs,first_trick_lowest_club": {"first_lead": "two_of_clubs",
+                                             "first_trick_lowest_club": True},
+    "lowest_club,first_trick_clubs,first_trick_lowest_club,jokers": {
+        "first_lead": "lowest_club", "first_trick_clubs": True, "first_trick_lowest_club": True,
+        **JOKERS2},
+    "mo_b,first_trick_lowest_club": {"mo_b": True, "first_trick_lowest_club": True},
+    # issue 19: must_trump beats only an opponent's spade under must_overtrump = "opponents"
+    "must_trump,must_overtrump=opponents": {"must_trump": True, "must_overtrump": "opponents"},
+    "must_trump,must_overtrump=opponents,jokers_high": {
+        "must_trump": True, "must_overtrump": "opponents", "trump_order": "jokers_high",
+        **JOKERS2},
     "two_of_clubs,first_trick_clubs,lead_ace_of_spades,must_trump": {
         "first_lead": "two_of_clubs", "first_trick_clubs": True, "lead_ace_of_spades": True,
         "must_trump": True},
@@ -230,7 +244,8 @@ def test_legal_cards_equal_the_reference(name, strategy):
     for i in range(n):
         rec = {"dealer": int(result.dealer[i]),
                "hands": [deck.names_of(h) for h in out.held[i]],
-               "plays": [deck.names[s] for s in out.play.plays[i]]}
+               "plays": [deck.names[s] for s in out.play.plays[i]],
+               "side_contracts": [CONTRACT_NAMES[c] for c in out.bidding.contracts[i]]}
         for k, (t, j, seat, hand, trick, broken, _) in enumerate(positions(rec, rd)):
             assert seat == out.play.seats[i, k]
             theirs = sorted(ref.legal_plays(hand, trick, broken, rd, trick_no=t))

@@ -96,14 +96,22 @@ def _beating(s: TrickState, deck):
 
 def _must_trump(rules, deck):
     """``must_trump``: void in the led suit, play a spade if you have one, and one that beats the
-    highest spade in the trick if you can (also when spades were led)."""
+    highest spade in the trick if you can (also when spades were led). With ``must_overtrump =
+    "opponents"`` (a reading of the two together, RULES.md §4.3: "only when an opponent's spade
+    holds the trick") the duty to beat holds only when an opponent holds the trick; the spade
+    is still due."""
+    only_opponents, table = rules.must_overtrump == "opponents", rules.table
+
     def part(s: TrickState):
         if not s.position:
             return s.legal
         void = (s.hand & s.led) == 0
         spades_led = (s.led & s.trump) != 0
         legal = pick(void, _narrow(s.legal, s.trump), s.legal)
-        return pick(void | spades_led, _narrow(legal, _beating(s, deck)), legal)
+        due = void | spades_led
+        if only_opponents:
+            due &= table.opponents(s.seat, s.winning_seat)
+        return pick(due, _narrow(legal, _beating(s, deck)), legal)
     return part
 
 

@@ -671,14 +671,15 @@ class SpadesRules:
         if self.first_lead == "two_of_clubs" and "2C" in self.removed_cards:
             raise UserError("first_lead = \"two_of_clubs\" needs the 2C, which jokers_remove "
                             "takes out", key="first_lead")
-        leads = [k for k in ("first_trick_clubs", "first_trick_lowest_club") if getattr(self, k)]
+        # The trick-1 rules compose (RULES.md §4.3): first_lead and first_trick_clubs name the
+        # holder of the lowest club as the first leader, leading it, and first_trick_lowest_club
+        # has everyone, him too, play his lowest club. mo_b names another first leader.
+        leads = ["first_trick_clubs"] if self.first_trick_clubs else []
         leads += ["first_lead"] if self.first_lead != "left_of_dealer" else []
-        if len(leads) > 1 and leads != ["first_trick_clubs", "first_lead"]:
-            raise UserError(f"{leads[0]} and {leads[1]} each rule trick 1: choose one",
-                            key=leads[1])
         if leads and self.mo_b:
-            raise UserError(f"{leads[0]} names the first leader, which mo_b also does: choose "
-                            "one", key=leads[0])
+            raise UserError(f"{leads[0]} makes the holder of the lowest club lead trick 1 "
+                            "(RULES.md §4.3), and mo_b the side that declared Mo (§4.4: \"the "
+                            "declaring side leads trick 1\"): choose one", key=leads[0])
         if self.lead_ace_of_spades and self.spades_broken is not True:
             raise UserError("lead_ace_of_spades needs spades_broken = true",
                             key="lead_ace_of_spades")
@@ -688,9 +689,11 @@ class SpadesRules:
         if self.seven_trump_reveal and self.no_trump_bids:
             raise UserError("no_trump_bids is about spades, which a revealed suit may replace: "
                             "choose one", key="seven_trump_reveal")
-        if self.must_trump and self.must_overtrump != "off":
-            raise UserError("must_trump already makes a player beat the highest spade: "
-                            "set must_overtrump = \"off\"", key="must_overtrump")
+        if self.must_trump and self.must_overtrump == "always":
+            raise UserError("must_overtrump = \"always\" has no effect with must_trump, which "
+                            "already makes a player void in the led suit beat the highest "
+                            "spade in the trick if he can (RULES.md §4.3); choose one",
+                            key="must_overtrump")
         if order == "suit_ladder" and (self.must_trump or self.must_overtrump != "off"
                                        or self.no_trump_bids):
             raise UserError("under suit_ladder no suit is trump: must_trump, must_overtrump "
