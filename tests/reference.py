@@ -801,8 +801,10 @@ def _check_section_4_6(r: dict) -> None:
     * one way of scoring the contract: at most one of ``three_b``, ``quicksand``, ``exact``;
     * ``bags_negative`` prices bags: not with ``three_b``, ``quicksand``, ``no_overs``;
     * ``highlander`` (its own contract, overtricks and bonus): not with ``three_b``,
-      ``quicksand``, ``exact``, ``no_overs``, ``double_over``, ``set_to_opponents``, ``no_minus``,
-      ``bags_negative``, ``seven_plus``, ``bags_in_units_digit``, ``bag_cancel_card``;
+      ``quicksand``, ``exact``, ``no_overs``, ``set_to_opponents``, ``bags_negative``,
+      ``seven_plus``, ``bags_in_units_digit``, ``bag_cancel_card`` (with ``double_over`` and
+      ``no_minus`` see ``_ordinary``: a side set under highlander is floored, one whose bidders
+      took twice the side bid loses 20 x it);
     * ``bags_in_units_digit``: a bag count of one digit needs ``bag_limit`` 1..10; not with
       ``three_b``, ``quicksand``, ``no_overs``, ``highlander``, ``bags_negative`` (no bags kept);
     * ``bag_cancel_card``: not where no bag exists (``three_b``, ``quicksand``, ``no_overs``,
@@ -831,9 +833,9 @@ def _check_section_4_6(r: dict) -> None:
                          "way: choose one")
     refusals = {
         "bags_negative": ("three_b", "quicksand", "no_overs"),
-        "highlander": ("three_b", "quicksand", "exact", "no_overs", "double_over",
-                       "set_to_opponents", "no_minus", "bags_negative", "seven_plus",
-                       "bags_in_units_digit", "bag_cancel_card"),
+        "highlander": ("three_b", "quicksand", "exact", "no_overs", "set_to_opponents",
+                       "bags_negative", "seven_plus", "bags_in_units_digit",
+                       "bag_cancel_card"),
         "bags_in_units_digit": ("three_b", "quicksand", "no_overs", "highlander",
                                 "bags_negative"),
         "bag_cancel_card": _BAGLESS,

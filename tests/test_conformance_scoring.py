@@ -87,6 +87,11 @@ COMBINATIONS: dict[str, dict] = {
         "exact": "side", "double_over": True, "set_to_opponents": True, "no_minus": True},
     "highlander,exact_pair_bonus,book_made": {"highlander": True, "exact_pair_bonus": True,
                                               "book_made": True},
+    # issue 19: highlander's set side floored, its double-over side losing 20 x bid
+    "highlander,no_minus,double_over": {"highlander": True, "no_minus": True,
+                                        "double_over": True},
+    "highlander,double_over,nil_tricks=count": {"highlander": True, "double_over": True,
+                                                "nil_tricks": "count"},
     "book_made,seven_plus=per_trick,exact_pair_bonus,set_to_opponents": {
         "book_made": True, "seven_plus": "per_trick", "exact_pair_bonus": True,
         "set_to_opponents": True},

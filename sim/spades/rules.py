@@ -578,8 +578,8 @@ class SpadesRules:
         """RULES.md §4.6: highlander is a scoring of its own; the rules that keep or cancel
         bags need bags to be counted."""
         if self.highlander:
-            clash = [*ways, *[k for k in ("no_overs", "double_over", "set_to_opponents",
-                                          "no_minus", "bags_negative", "seven_plus",
+            clash = [*ways, *[k for k in ("no_overs", "set_to_opponents",
+                                          "bags_negative", "seven_plus",
                                           "bags_in_units_digit", "bag_cancel_card",
                                           "partnership_bidding") if getattr(self, k)]]
             if clash:
