@@ -786,8 +786,15 @@ _BOOL_KEYS_4_6 = ("three_b", "no_overs", "double_over", "quicksand", "set_to_opp
                   "book_made", "highlander", "exact_pair_bonus", "bags_in_units_digit",
                   "bags_negative", "no_minus", "defeat_score", *TRICK_BONUSES)
 # The keys under which no bag exists (section 4.6; readings): what prices or cancels bags is
-# refused with them.
+# refused with them. three_b and quicksand price each overtrick at -10 instead of counting it,
+# unless bags_in_units_digit asks for the count (issue 19, a reading): see _bagless.
 _BAGLESS = ("three_b", "quicksand", "no_overs", "highlander")
+
+
+def _bagless(r: dict) -> list[str]:
+    """The keys in force under which no bag is counted."""
+    priced = ("three_b", "quicksand") if r["bags_in_units_digit"] else ()
+    return [k for k in _BAGLESS if r[k] and k not in priced]
 
 
 def _on(r: dict, key: str) -> bool:
@@ -806,9 +813,10 @@ def _check_section_4_6(r: dict) -> None:
       ``no_minus`` see ``_ordinary``: a side set under highlander is floored, one whose bidders
       took twice the side bid loses 20 x it);
     * ``bags_in_units_digit``: a bag count of one digit needs ``bag_limit`` 1..10; not with
-      ``three_b``, ``quicksand``, ``no_overs``, ``highlander``, ``bags_negative`` (no bags kept);
-    * ``bag_cancel_card``: not where no bag exists (``three_b``, ``quicksand``, ``no_overs``,
-      ``highlander``);
+      ``no_overs``, ``highlander``, ``bags_negative`` (no bags kept); with ``three_b`` or
+      ``quicksand`` the overtricks they price at -10 are also counted as bags (issue 19);
+    * ``bag_cancel_card``: not where no bag exists (``no_overs``, ``highlander``, ``three_b``
+      and ``quicksand`` without ``bags_in_units_digit``);
     * ``defeat_score`` is ``-target_score``: needs ``target_score``;
     * two rules that contradict each other (issue 17): ``no_overs`` with ``three_b`` or
       ``quicksand`` (each prices an overtrick at -10); ``no_minus`` with ``set_to_opponents``
@@ -836,9 +844,8 @@ def _check_section_4_6(r: dict) -> None:
         "highlander": ("three_b", "quicksand", "exact", "no_overs", "set_to_opponents",
                        "bags_negative", "seven_plus", "bags_in_units_digit",
                        "bag_cancel_card"),
-        "bags_in_units_digit": ("three_b", "quicksand", "no_overs", "highlander",
-                                "bags_negative"),
-        "bag_cancel_card": _BAGLESS,
+        "bags_in_units_digit": ("no_overs", "highlander", "bags_negative"),
+        "bag_cancel_card": _bagless(r),
         "no_overs": ("three_b", "quicksand"),
     }
     for key, others in refusals.items():
@@ -2021,7 +2028,7 @@ def _has_progressive(r: dict) -> bool:
 def _counts_bags(r: dict) -> bool:
     """Bags go into the running count (and its penalty) unless a section 4.6 key does away with
     them or prices them without a count (``bags_negative``)."""
-    return not any(r[k] for k in (*_BAGLESS, "bags_negative"))
+    return not (_bagless(r) or r["bags_negative"])
 
 
 def score_hand(
@@ -2108,7 +2115,9 @@ def score_hand(
       (scored by their own values) and a side of two nils (no contract) are not touched.
     * ``no_overs``: no bags at all (overtricks 0, no count, no penalty).
     * ``bags_negative``: each bag scores -1; no bag count, no penalty.
-    * ``bags_in_units_digit``: bags are counted (limit and penalty) but score 0.
+    * ``bags_in_units_digit``: bags are counted (limit and penalty) but score 0; under
+      ``three_b`` and ``quicksand`` too (issue 19, a reading: there they are the overtricks
+      those price at -10 each, and the nil bidders' tricks, as in section 3).
     * ``book_made``: when the four ordinary bids total exactly 10 (nil 0; no side contract in
       the hand): each side's contract is 10 * its bid whatever happened, made for every later
       part; no bags at all that hand (nil tricks included); nils as usual; exact, three_b,
@@ -2164,7 +2173,7 @@ def score_hand(
             won = _needs_play(bemo[side], None if winners is None else
                               [_side(w, r) == side for w in winners])
             sides[side].bemo = value if all(won[:first]) else -value
-        if any(r[k] for k in _BAGLESS):  # no bag exists under these, whatever the contract
+        if _bagless(r):  # no bag exists under these, whatever the contract
             sides[side].bags = 0
     gifts = [s.gift for s in sides]
     for side in range(n_sides):  # set_to_opponents: what a set side fell short goes to the other
@@ -2392,6 +2401,7 @@ def _ordinary(side: int, bids: list, blind: list, tricks: list, r: dict, book: b
         if r["quicksand"]:
             out.contract = 10 * bid if made else -10 * (bid - counted)
             out.over_points = -10 * over if made else 0
+            out.bags = (over if made else 0) + nil_bags  # counted under bags_in_units_digit
         elif made:
             out.contract = 10 * bid
             out.bags = over + nil_bags

@@ -87,6 +87,12 @@ COMBINATIONS: dict[str, dict] = {
         "exact": "side", "double_over": True, "set_to_opponents": True, "no_minus": True},
     "highlander,exact_pair_bonus,book_made": {"highlander": True, "exact_pair_bonus": True,
                                               "book_made": True},
+    # issue 19: quicksand's and three_b's overtricks counted in the units digit
+    "quicksand,bags_in_units_digit,bag_cancel_card=cut,short": {
+        "quicksand": True, "bags_in_units_digit": True, "bag_cancel_card": "cut",
+        "bag_limit": 5, "bag_penalty": 50},
+    "three_b,bags_in_units_digit,nil_tricks=count": {"three_b": True, "bags_in_units_digit": True,
+                                                     "nil_tricks": "count"},
     # issue 19: highlander's set side floored, its double-over side losing 20 x bid
     "highlander,no_minus,double_over": {"highlander": True, "no_minus": True,
                                         "double_over": True},

@@ -218,6 +218,17 @@ def test_bags_in_units_digit_rules_md_example():
     assert got["points"][0] == -50 and got["bags_after"][0] == 0
 
 
+def test_bags_in_units_digit_under_quicksand():
+    # issue 19: bid 5 takes 9 under quicksand: 50 - 40, and the 4 overtricks are bags, counted
+    # in the units digit (8 before: 12, -100, 2 left)
+    got = score({"bags_in_units_digit": True, "quicksand": True}, [3, 1, 2, 1], [5, 2, 4, 2],
+                bags_before=(8, 0))
+    assert got["contract"][0] == 50 and got["overtricks"][0] == -40
+    assert got["bag_penalty"][0] == -100 and got["bags_after"][0] == 2
+    got = score({"quicksand": True}, [3, 1, 2, 1], [5, 2, 4, 2], bags_before=(8, 0))
+    assert got["bag_penalty"][0] == 0 and got["bags_after"][0] == 8  # no bags without it
+
+
 def test_book_made():
     # bids 6 + 4 = 10: each side scores 10 x its bid whatever happens, no bags that hand
     got = score({"book_made": True}, [3, 2, 3, 2], [2, 4, 2, 5], bags_before=(9, 9))

@@ -99,6 +99,22 @@ def test_bags_in_units_digit_54():
     assert out["after"]["bags"][0] == 2
 
 
+def test_bags_in_units_digit_under_quicksand_and_three_b():
+    # issue 19, a reading: with the units digit asked for, the overtricks quicksand and three_b
+    # price at -10 are counted as bags too. Side 0 bids 5 and takes 9: 50 - 40, and 4 bags;
+    # with 8 before: 12 reach the limit, -100, 2 left. Side 1 bids 8, takes 4: set, no bag.
+    for key, set_ in (("quicksand", -40), ("three_b", -80)):
+        out = replay(sheet([3, 4, 2, 4], [5, 2, 4, 2], bags=(8, 0)), bags_in_units_digit=True,
+                     **{key: True})
+        assert nonzero(out, 0) == {"contract": 50, "overtricks": -40, "bag_penalty": -100}
+        assert nonzero(out, 1) == {"contract": set_}
+        assert out["after"]["bags"] == [2, 0]
+    # a nil bidder's trick is a bag too (bags_only), cancelled by the 7H's trick won by its side
+    # (bag_cancel_card needs the play: see the conformance test)
+    out = replay(sheet([0, 4, 5, 4], [1, 4, 4, 4]), bags_in_units_digit=True, quicksand=True)
+    assert nonzero(out, 0) == {"contract": -10, "nil": -100} and out["after"]["bags"][0] == 1
+
+
 # --- the first keys of issue 7, by hand --------------------------------------------------------
 
 
@@ -504,6 +520,7 @@ def test_defeat_score():
     ({"highlander": True, "set_to_opponents": True}, "highlander"),
     ({"bags_in_units_digit": True, "bag_limit": 11}, "bags_in_units_digit"),
     ({"bags_in_units_digit": True, "no_overs": True}, "bags_in_units_digit"),
+    ({"bag_cancel_card": "7H", "quicksand": True}, "bag_cancel_card"),
     ({"bag_cancel_card": "7H", "three_b": True}, "bag_cancel_card"),
     ({"bag_cancel_card": "10H"}, "bag_cancel_card"),
     ({"exact": "team"}, "exact"),
@@ -523,6 +540,8 @@ def test_possible_combinations():
                    "exact": "side"},
                   {"quicksand": True, "seven_plus": "progressive", "set_to_opponents": True},
                   {"bags_in_units_digit": True, "bag_limit": 10, "bag_cancel_card": "cut"},
+                  {"bags_in_units_digit": True, "quicksand": True, "bag_cancel_card": "7H"},
+                  {"bags_in_units_digit": True, "three_b": True},
                   {"bags_negative": True, "bag_cancel_card": "AS", "exact": "player"},
                   dict.fromkeys(ref.TRICK_BONUSES, True)):
         ref.resolve_rules(rules)

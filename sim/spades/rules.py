@@ -515,7 +515,7 @@ class SpadesRules:
         if self.bags_negative and bagless:
             raise UserError(f"bags_negative prices bags, which {bagless[0]} does away with",
                             key="bags_negative")
-        self._check_bag_rules(ways, bagless)
+        self._check_bag_rules(ways, [self.bagless] if self.bagless in bagless else [])
         self._check_voided()
         if self.defeat_score and self.target_score is None:
             raise UserError("defeat_score is -target_score: set target_score", key="defeat_score")
@@ -559,8 +559,7 @@ class SpadesRules:
         and why (RULES.md §3, §4.4, §4.6): the bag keys where no bag is counted, the nil keys
         where nobody bids nil (blind nil). They are allowed and change nothing."""
         out = {}
-        bagless = next((k for k in ("three_b", "quicksand", "no_overs", "highlander",
-                                    "bags_negative", "auction") if getattr(self, k)), None)
+        bagless = self.bagless or ("bags_negative" if self.bags_negative else None)
         if bagless:
             out.update(bag_limit=(bagless, "no bag is counted"),
                        bag_penalty=(bagless, "no bag is counted"))
@@ -573,6 +572,17 @@ class SpadesRules:
             if not self.nil_in_the_dark:  # a nil in the dark scores as blind nil (§4.4)
                 out["blind_nil_bonus"] = (blindless, "nobody bids blind nil")
         return out
+
+    @property
+    def bagless(self) -> str | None:
+        """The key under which no bag is counted (RULES.md §4.6), if any: ``no_overs``,
+        ``highlander``, the auction, and ``three_b`` and ``quicksand``, which price every
+        overtrick at -10 instead, unless ``bags_in_units_digit`` keeps them (a reading, issue
+        19: the bags are then counted in the units digit, their limit and penalty too, as §3
+        says; the scores of those two are multiples of 10, so the digit is free)."""
+        priced = ("three_b", "quicksand") if not self.bags_in_units_digit else ()
+        return next((k for k in (*priced, "no_overs", "highlander", "auction")
+                     if getattr(self, k)), None)
 
     def _check_bag_rules(self, ways: list[str], bagless: list[str]) -> None:
         """RULES.md §4.6: highlander is a scoring of its own; the rules that keep or cancel

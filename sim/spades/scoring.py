@@ -513,13 +513,14 @@ def _bags(t: Tally, f: Facts, bags_before) -> None:
     """Price the hand's bags (a point each) and add them to the running count: each time it
     reaches ``bag_limit``, ``bag_penalty`` is lost and the count drops by ``bag_limit``; extra
     bags carry over (RULES.md §3). ``three_b``, ``quicksand``, ``no_overs``, ``highlander``: no
-    bags at all (their overtricks are priced in ``overtricks`` already, or free);
-    ``bags_negative``: each bag -1, no count and no penalty;
-    ``bags_in_units_digit``: bags are counted but are not points (RULES.md §4.6)."""
+    bags at all (their overtricks are priced in ``overtricks`` already, or free; `SpadesRules.
+    bagless`); ``bags_negative``: each bag -1, no count and no penalty;
+    ``bags_in_units_digit``: bags are counted but are not points (RULES.md §4.6), under
+    ``three_b`` and ``quicksand`` too (their -10 per overtrick standing)."""
     rules = f.rules
     before = bags_before.astype(np.int32)
     t.contract = t.contract + t.opponents
-    if rules.three_b or rules.quicksand or rules.no_overs or rules.highlander:
+    if rules.bagless:
         t.bags = np.zeros_like(t.bags)  # no bags at all, a wheel's above 10 included (§4.6)
     if rules.bags_negative:
         t.overtricks = t.overtricks - t.bags
