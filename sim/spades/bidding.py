@@ -94,6 +94,7 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
         return np.broadcast_to(mask, seat.shape).astype(MASK)
     mask = np.broadcast_to(_span(rules.min_bid, top), seat.shape).copy()
     pairs = rules.table.pairs
+    halved = 0  # int[N]: 1 where the seat bids v and a half (its partner bid a half)
     if pairs:  # partners (RULES.md §3, §4.7): the second partner knows the first's bid
         partner_seat = rules.table.partner_of(seat)
         partner = bids[rows, partner_seat].astype(np.int32)
@@ -101,7 +102,7 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
         if rules.max_team_bid is not None:
             mask &= _span(0, rules.max_team_bid - np.where(second, partner, rules.least_bid))
         if half is not None and rules.half_trick_bids:  # the partner bid a half: so does he
-            halved = second & half[rows, partner_seat]
+            halved = (second & half[rows, partner_seat]).astype(np.int32)
             most = top - 1 if rules.max_team_bid is None else rules.max_team_bid - partner - 1
             mask = np.where(halved, _span(0, np.minimum(most, top - 1)), mask).astype(MASK)
     if not (rules.fledu or rules.suicide or rules.min_team_bid or rules.whiz or rules.mirror
@@ -119,6 +120,9 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
         completes = _span(np.maximum(k - partner, 1), top) | np.where(
             (partner == 0) | (partner >= k), nil, 0).astype(MASK)
         completes = np.where(partner == 0, nil | _span(k, top), completes).astype(MASK)
+        # after a partner's n and a half, v and a half completes n + v + 1 (bit 0: no nil)
+        completes = np.where(halved, _span(np.maximum(k - partner - 1, 0), top),
+                             completes).astype(MASK)
         mask &= np.where(second, completes, ~MASK(0)).astype(MASK)
     if spades is not None and rules.whiz:
         mask &= nil | _bit(spades)
@@ -127,15 +131,18 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
     banned = np.zeros(seat.shape, MASK)
     if rules.hook:  # two sides: four players, or six in two threes (RULES.md §4.7)
         others = np.where(bids >= 0, bids, 0).sum(axis=1) - np.maximum(bids[rows, seat], 0)
+        if half is not None and rules.half_trick_bids:  # the halves bid so far, and his own
+            halves = half.sum(axis=1) - half[rows, seat] + halved  # make a whole total
+            others = others + halves // 2
         last = (bids >= 0).sum(axis=1) - (bids[rows, seat] >= 0) == rules.players - 1
         banned |= np.where(last, _bit(top - others), 0).astype(MASK)
     if pairs and (rules.moon or rules.lexington):  # four players (a partner key)
         opponents = bids[rows, (seat + 1) % 4], bids[rows, (seat + 3) % 4]
         after_double_nil = second & (opponents[0] == 0) & (opponents[1] == 0)
         for on, total in ((rules.moon, top), (rules.lexington, top - 1)):  # a nil makes no moon
-            if on:
-                makes = after_double_nil & (partner > 0) & (partner < total)
-                banned |= np.where(makes, _bit(total - partner), 0).astype(MASK)
+            if on:  # (v and a half after a partner's half: two halves make one trick)
+                makes = after_double_nil & (partner > 0) & (partner + halved < total)
+                banned |= np.where(makes, _bit(total - partner - halved), 0).astype(MASK)
     kept = mask & ~banned
     return np.where(kept != 0, kept, mask).astype(MASK)
 

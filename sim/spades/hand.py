@@ -96,10 +96,10 @@ class HandOutcome:
     kitty: KittyResult
 
 
-def _passes(when: str, hands, bids, blind, scores, bags, lineup, rules, rng, deck):
+def _passes(when: str, hands, bids, blind, scores, bags, lineup, rules, rng, deck, half=None):
     """The card passing due ``when`` ("before_bid" or "after_bid"): ``pass_cards`` at its
     ``pass_when``, then after the bidding ``nil_pass`` (RULES.md §4.5). Returns the hands after
-    them and the cards each seat passed."""
+    them and the cards each seat passed. ``half``: the half bids (no nil, §4.4)."""
 
     passed = np.zeros_like(hands)
     context = dict(bids=bids, blind=blind, scores=scores, bags=bags, rules=rules, deck=deck)
@@ -108,7 +108,7 @@ def _passes(when: str, hands, bids, blind, scores, bags, lineup, rules, rng, dec
         counts = np.full(hands.shape, rules.pass_cards.count, np.int8)
         rounds.append((counts, rules.pass_cards.offset))
     if rules.nil_pass is not None and when == "after_bid":
-        rounds.append((nil_pass_counts(bids, blind, rules), 2))
+        rounds.append((nil_pass_counts(bids, blind, rules, half), 2))
     for counts, offset in rounds:
         hands, cards = pass_round(hands, counts, offset, context, lineup, rng)
         passed |= cards
@@ -167,7 +167,7 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
                                      rng, deck)
     if exchanges:
         hands, later = _passes("after_bid", hands, bidding.bids, bidding.blind, scores, bags,
-                               lineup, rules, rng, deck)
+                               lineup, rules, rng, deck, bidding.half)
         passed |= later
     trump = deck.suit_masks[reveals.trump]  # spades unless a suit was revealed (§4.2)
     context = dict(bids=bidding.bids, blind=bidding.blind, scores=scores, bags=bags, rules=rules,

@@ -22,11 +22,13 @@ class IllegalPass(IllegalDecision):
     phase = "card passing"
 
 
-def nil_pass_counts(bids: np.ndarray, blind: np.ndarray, rules) -> np.ndarray:
+def nil_pass_counts(bids: np.ndarray, blind: np.ndarray, rules,
+                    half: np.ndarray | None = None) -> np.ndarray:
     """int8[N, 4]: the cards each seat passes to its partner under ``nil_pass``: ``n`` on a side
-    with a nil bidder, ``m`` when one of its nils is blind, 0 on a side without a nil."""
+    with a nil bidder, ``m`` when one of its nils is blind, 0 on a side without a nil. ``half``:
+    bool[N, 4] bids of n and a half (``half_trick_bids``: 0 and a half is no nil)."""
     n_nil, n_blind = rules.nil_pass
-    nil = bids == 0
+    nil = bids == 0 if half is None else (bids == 0) & ~half
     side_nil = nil | nil[:, [2, 3, 0, 1]]  # the seat or its partner bid nil
     side_blind = (nil & blind) | (nil & blind)[:, [2, 3, 0, 1]]
     return np.where(side_blind, n_blind, np.where(side_nil, n_nil, 0)).astype(np.int8)

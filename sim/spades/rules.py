@@ -850,10 +850,8 @@ class SpadesRules:
                 raise UserError(f"an auction replaces the bids: it does not combine with "
                                 f"{clash[0]}", key="auction")
         if self.half_trick_bids:
-            clash = [k for k in ("fledu", "suicide", "min_team_bid", "whiz", "mirror", "hook",
-                                 "moon", "lexington", "partnership_bidding", "auction",
-                                 "nil_pass")
-                     if getattr(self, k)]
+            clash = [k for k in ("fledu", "suicide", "whiz", "mirror", "partnership_bidding",
+                                 "auction") if getattr(self, k)]
             if clash:
                 raise UserError(f"half-trick bids do not combine with {clash[0]} (a reading: "
                                 "its bid rules are written for whole bids)", key="half_trick_bids")

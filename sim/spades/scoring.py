@@ -444,7 +444,7 @@ def _wins_game(t: Tally, f: Facts) -> None:
         for side in (0, 1):
             out[both_blind[:, side] & both_made[:, side]] = side
     no_nil = f.side(f.is_nil.astype(np.int32)) == 0
-    ordinary, taken = f.side(f.bids), f.side(f.tricks)
+    ordinary, taken = f.bid, f.side(f.tricks)  # the side's bids (two halves make a trick)
     for on, total in ((rules.moon, 13), (rules.lexington, 12)):
         if on:
             won = no_nil & (ordinary == total) & (taken >= total)
