@@ -523,6 +523,8 @@ class SeedStrategy(Strategy):
             est = self.estimate(_as_spades(view), view.deck)
             rows = np.arange(len(view))
             side_est = np.maximum(view.bids[rows, _partner(view)], 0) + est
+            if view.rules.partnership_bidding:  # a joint bid: the partner's hand unseen
+                side_est = side_est + self.partner_estimate
             wants = [(sc.BIG_BEMO, side_est >= self.big_bemo_at),
                      (sc.LITTLE_BEMO, side_est >= self.little_bemo_at),
                      (sc.BIG_MO, est >= self.big_mo_min_estimate),

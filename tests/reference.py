@@ -711,8 +711,9 @@ def _check_section_4_4(r: dict) -> None:
     ``ten_for_200_fail`` (other than 200), ``ten_for_200_exact`` and ``tens_are_wheels`` without
     ``ten_for_two_hundred``; ``blind_six_at_least`` without ``blind_six``;
     ``double_blind_nil_reward`` (other than "double") without ``double_blind_nil``; any side contract key
-    (or ``bemo``, as the engine reads it) with ``min_team_bid``, ``suicide``, ``whiz`` or
-    ``mirror``, the rules of a side's two ordinary bids.
+    with ``suicide``, ``whiz`` or ``mirror``, under which every side bids (``min_team_bid`` binds
+    the sides that bid, issue 19); ``bemo`` with ``suicide`` (bemo comes on top of two non-nil
+    bids, which suicide never leaves).
     """
     for key, off in _NOT_IMPLEMENTED.items():
         if r[key] != off:
@@ -737,12 +738,14 @@ def _check_section_4_4(r: dict) -> None:
             raise ValueError(f"{key}: needs {needs} = True")
     if r["mo_a"] and r["mo_b"]:
         raise ValueError("mo_a and mo_b: two versions of Mo, choose one (mo_b)")
-    declared = [k for k in _SIDE_CONTRACT_KEYS if r[k]]
-    if declared:
-        for key in ("min_team_bid", "suicide", "whiz", "mirror"):
+    declared = [k for k in _SIDE_CONTRACT_KEYS if r[k] and k != "bemo"]
+    if declared:  # (min_team_bid binds the sides that bid: issue 19)
+        for key in ("suicide", "whiz", "mirror"):
             if r[key] not in (None, False):
-                raise ValueError(f"{key}: rules a side's two ordinary bids; the side contracts "
-                                 f"{declared} replace them (or add bemo): choose one")
+                raise ValueError(f"{key}: every side bids under it; the side contracts "
+                                 f"{declared} replace a side's bids: choose one")
+    if r["bemo"] and r["suicide"]:  # bemo needs two non-nil bids, suicide a nil in each side
+        raise ValueError("bemo: on top of two ordinary bids, which suicide never leaves")
     checks = [
         ("min_team_bid", r["min_team_bid"] is not None and r["max_team_bid"] is not None
          and r["min_team_bid"] > r["max_team_bid"],

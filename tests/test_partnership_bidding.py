@@ -64,6 +64,28 @@ def test_records_and_score_sheets(tmp_path, capsys):
     assert "bids for both" in rt.refused(tmp_path, both, capsys)
 
 
+@pytest.mark.parametrize("strategy", ["random", "seed"])
+def test_side_contracts_replace_the_joint_bid(strategy):
+    """Issue 19: under partnership bidding a side's joint bidder may declare a side contract
+    instead (the wheel, Mo, blind six, blind moon; RULES.md §4.4), the partner bidding nothing,
+    and bemo on top of the joint bid; team nil stays refused (partnership bidding has no nil)."""
+    rules = load_rules({"partnership_bidding": True, "ten_for_two_hundred": True, "mo_a": True,
+                        "blind_six": True, "blind_moon": True, "bemo": True,
+                        "blind_nil": False})
+    result = GAMES["spades"].play_block(rules, Lineup([make_strategy(strategy)] * 4), 3, 0, 3000,
+                                        "hands")
+    b = result.outcomes[0].bidding
+    declared = b.contracts != 0
+    for side in (0, 1):
+        bidders = (b.bids[:, side] >= 0).astype(int) + (b.bids[:, side + 2] >= 0)
+        assert (bidders == np.where(declared[:, side], 0, 1)).all()  # one joint bid, or none
+        joint = np.maximum(b.bids[:, side], b.bids[:, side + 2])
+        assert ((b.bemo[:, side] == 0) | ((joint > 0) & ~declared[:, side])).all()
+    assert declared.any() and (b.bemo != 0).any()
+    with pytest.raises(UserError, match="team_nil"):
+        load_rules({"partnership_bidding": True, "team_nil": True})
+
+
 def test_combinations_are_checked():
     for bad in ({"no_nine_no_blind": True},
                 {"partnership_bidding": True, "no_nine_no_blind": True, "blind_bids": True},

@@ -249,6 +249,8 @@ def _check_declarations(bids, blind, dealer, rules, contracts, bemo) -> None:
         return
     if bemo is not None:
         ordinary = (bids[:, [0, 1]] > 0) & (bids[:, [2, 3]] > 0)
+        if rules.partnership_bidding:  # one joint bid (RULES.md §4.4), the other null
+            ordinary = np.maximum(bids[:, [0, 1]], bids[:, [2, 3]]) > 0
         no_contract = contracts == 0 if contracts is not None else True
         bad = (bemo != 0) & ~(rules.bemo & ordinary & no_contract)
         if bad.any():
@@ -290,9 +292,11 @@ def _side_contract_masks(stage: str, seat, bids, blind, contracts, rules) -> np.
     side, partner = (seat & 1).astype(np.intp), bids[rows, seat ^ 2]
     first = (partner < 0) & (contracts[rows, side] == 0)
     theirs = contracts[rows, 1 - side]
-    if stage == "bemo":
-        mask = np.where((partner > 0) & (bids[rows, seat] > 0) & (contracts[rows, side] == 0),
-                        sc.bemo_codes(rules), 0)
+    if stage == "bemo":  # after the side's two ordinary bids (no nil), or its joint bid
+        bid = (partner > 0) & (bids[rows, seat] > 0)
+        if rules.partnership_bidding:
+            bid = (partner < 0) & (bids[rows, seat] > 0)
+        mask = np.where(bid & (contracts[rows, side] == 0), sc.bemo_codes(rules), 0)
         return mask.astype(np.uint16)
     codes = sc.blind_codes(rules) if stage == "blind" else sc.sighted_codes(rules)
     mask = np.where(first, codes, 0).astype(np.uint16)

@@ -619,12 +619,22 @@ class SpadesRules:
                            ("double_blind_nil_reward", "double_blind_nil")):
             if getattr(self, key) != getattr(defaults, key) and not getattr(self, needs):
                 raise UserError(f"{key} needs {needs} = true", key=key)
-        if self.side_contracts or self.bemo:
-            for key in ("min_team_bid", "suicide", "whiz", "mirror"):
+        # A side contract replaces the side's bids (README, readings): the bid rules bind the
+        # sides that bid (min_team_bid among them); bemo comes on top of two ordinary bids.
+        if self.side_contracts:
+            says = {"suicide": "each side must contain a nil bid",
+                    "whiz": "each player bids exactly the number of spades he holds, or nil",
+                    "mirror": "each player bids exactly the number of spades he holds"}
+            for key, why in says.items():
                 if getattr(self, key):
-                    raise UserError(f"{key} rules the two ordinary bids of a side; side "
-                                    "contracts (team_nil, wheels, Mo, bemo, blind six, blind "
-                                    "moon) replace them: choose one", key=key)
+                    raise UserError(f"{key} (RULES.md §4.4: \"{why}\") leaves no side "
+                                    "without its bids, which a side contract (team_nil, wheels, "
+                                    "Mo, blind six, blind moon) replaces: choose one", key=key)
+        if self.bemo and self.suicide:
+            raise UserError("bemo has no effect with suicide: bemo comes on top of a side's "
+                            "ordinary bids, two of them and no nil (RULES.md §4.4 \"on top of "
+                            "its normal bid\"), and suicide puts a nil in every side; choose "
+                            "one", key="bemo")
 
     def _check_cards(self) -> None:
         """RULES.md §4.2 and §4.3: card orders that need jokers, removals that keep hands even,
@@ -861,10 +871,10 @@ class SpadesRules:
         if self.no_nine_no_blind and self.blind_bids:
             raise UserError("no_nine_no_blind allows no blind bids: set blind_bids = false",
                             key="no_nine_no_blind")
-        if self.partnership_bidding:
+        if self.partnership_bidding:  # a side contract replaces the joint bid, bemo adds to it
             clash = [k for k in ("suicide", "whiz", "mirror", "hook", "fledu", "double_nil",
-                                 "double_blind_nil", "nil_pass") if getattr(self, k)]
-            clash += ["side contracts"] if self.side_contracts or self.bemo else []
+                                 "double_blind_nil", "nil_pass", "team_nil", "team_blind_nil")
+                     if getattr(self, k)]
             if clash:
                 raise UserError(f"partnership bidding (one joint bid per side, no nil) does not "
                                 f"combine with {clash[0]}", key="partnership_bidding")
