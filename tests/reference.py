@@ -507,14 +507,6 @@ def resolve_rules(rules: dict | str | None = None) -> dict:
 
 KITTY_TAKERS = ("two_of_clubs", "high_bidder")
 JOKES_TIES = ("higher_joker", "first_joker", "suit")
-# Section 4.7 (the issue 8 spec): the keys two-deck games (double_minus_2c, double_jokers,
-# double_kitty, cancel_spades) do not play, refused when not at the standard game's value (the
-# engine's seven_trump_reveal, face_up_cards and redeal_poor_hands too, unknown to this
-# reference); trump_order is "standard" (cancel_spades has its own order).
-TWO_DECK_REFUSED = ("pass_cards", "nil_pass", "bag_cancel_card", "dix", "last_trick_ace",
-                    "last_trick_ace_nil", "last_trick_deuce", "last_trick_high_spade",
-                    "first_lead", "first_trick_clubs", "first_trick_lowest_club",
-                    "must_overtrump", "must_trump", "trump_order")
 SIX_DECK_JOKERS = {"double_jokers": 4, "single_jokers": 2}  # the jokers a six-player deck needs
 
 
@@ -524,8 +516,9 @@ def _check_big_tables(r: dict) -> None:
     under cancel_spades; each six-player deck with its jokers (double_jokers 4, single_jokers 2,
     the others none) and double_kitty with the kitty (and the kitty at six players only with
     it); four jokers only with double_jokers; ``duplicate_wins = "last"`` only in a two-deck
-    game other than cancel_spades; in a two-deck game ``TWO_DECK_REFUSED`` (the message says
-    "two decks"); cancel_spades see ``_check_cancel_spades``."""
+    game other than cancel_spades; cancel_spades see ``_check_cancel_spades``. (Issue 19: the
+    other keys play with two decks too, a card being there twice: see ``first_leader``,
+    ``_stages``, ``_bag_cancel_sides``.)"""
     players = r["players"]
     if players == 8 and not r["cancel_spades"]:
         raise ValueError("players: eight players play cancel_spades only (set cancel_spades = "
@@ -549,10 +542,6 @@ def _check_big_tables(r: dict) -> None:
                          "decks have (and cancel_spades cancels them)")
     if r["cancel_spades"]:
         _check_cancel_spades(r)
-    elif _copies(r) == 2:
-        clash = [k for k in TWO_DECK_REFUSED if r[k] != STANDARD[k]]
-        if clash:
-            raise ValueError(f"{clash[0]}: not played with two decks (deck {_six_deck(r)!r})")
 
 
 # Cancel spades is a game of its own (reading, as the engine reads it): only these keys may
@@ -985,7 +974,10 @@ class _Order:
             return max(pool, key=lambda k: self.power[cards[k]]) if pool else None
         strengths = [self.strength(c, led) for c in cards]
         best = max(strengths)
-        if self.last_of_equals:
+        # of identical cards the last played under duplicate_wins = "last"; of two jokers under
+        # jokers_first_wins the first played, identical or not (its own words, section 4.2)
+        first_joker = self.order == "jokers_first_wins" and cards[strengths.index(best)] in JOKERS
+        if self.last_of_equals and not first_joker:
             return len(strengths) - 1 - strengths[::-1].index(best)
         return strengths.index(best)
 
@@ -1122,7 +1114,7 @@ def _check_sections_4_2_4_3(r: dict) -> None:
                 "lead_ace_of_spades", "must_trump"):
         if r[key] is not True and r[key] is not False:
             raise ValueError(f"{key} must be True or False, not {r[key]!r}")
-    if order in _JOKER_ORDERS and r["jokers"] != 2:
+    if order in _JOKER_ORDERS and r["jokers"] != 2 * _copies(r):  # two decks: BJ, LJ twice
         raise ValueError(f"trump_order: {order} ranks the two jokers, set jokers = 2")
     _check_jokes(r)
     if r["jokers"] and order in _NO_JOKERS:
@@ -1575,9 +1567,11 @@ def first_leader(dealer: int, side_contracts: list[str | None] | None, rules: di
             raise ValueError(f"the holder of {card} leads trick 1: give the hands")
         card = _dealt_lead_card(card, hands, r)
         holders = [seat for seat, hand in enumerate(hands) if card in hand]
-        if len(holders) != 1:
+        if not holders or len(holders) > _copies(r):
             raise ValueError(f"{card} leads trick 1, but {len(holders)} hands hold it")
-        return holders[0]
+        # two decks (section 4.7): both copies may be dealt; the first holder from the
+        # dealer's left leads (reading)
+        return min(holders, key=lambda seat: (seat - left) % _players(r))
     if r["mo_b"]:
         for side, code in enumerate(_declared(side_contracts)):
             if code in MO:
@@ -1861,7 +1855,12 @@ def _stages(hand: list[str], trick: list[str], broken: bool, r: dict, trick_no: 
             top = max(spades, key=lambda c: o.power[c])
             rule("joker_high_alternate", _narrow(stages[-1][1], [top]))
     in_trick = [o.power[c] for c in trick if o.suit[c] == TRUMP]
-    beating = [c for c in spades if not in_trick or o.power[c] > max(in_trick)]
+    # a spade that would win over the highest one: with two decks under duplicate_wins =
+    # "last" its other copy too (section 4.7), not a joker equal to it (section 4.2)
+    top = [c for c in trick if o.suit[c] == TRUMP and o.power[c] == max(in_trick)][:1]
+    beating = [c for c in spades if not in_trick or o.power[c] > max(in_trick)
+               or (o.last_of_equals and c in top
+                   and not (o.order == "jokers_first_wins" and c in JOKERS))]
     void = not own
     if r["must_trump"]:
         if void:
@@ -2183,9 +2182,9 @@ def score_hand(
         sides[side].contract += sum(gifts) - gifts[side]
     if r["bag_cancel_card"] is not None:
         card = cancel_card if r["bag_cancel_card"] == "cut" else r["bag_cancel_card"]
-        taker = _bag_cancel_side(card, _needs_play("bag_cancel_card", played), r)
-        if taker is not None and sides[taker].bags > 0 and not sides[taker].set_:
-            sides[taker].bags -= 1
+        for taker in _bag_cancel_sides(card, _needs_play("bag_cancel_card", played), r):
+            if sides[taker].bags > 0 and not sides[taker].set_:
+                sides[taker].bags -= 1
     if any(r[k] for k in TRICK_BONUSES):
         for side, pts in enumerate(_trick_bonuses(
                 _needs_play("the trick bonuses", played), bids, tricks, r)):
@@ -2448,17 +2447,18 @@ def _trick_winning_card(trick: list[tuple[int, str]], r: dict) -> tuple[int, str
     return seat, dict(trick)[seat]
 
 
-def _bag_cancel_side(card: str, played: list, r: dict) -> int | None:
-    """The side that won the trick holding ``card`` (section 4.6 ``bag_cancel_card``); None
-    when the card was left undealt (section 4.7, ``remove = "last"``: it cancels nothing)."""
+def _bag_cancel_sides(card: str, played: list, r: dict) -> list[int]:
+    """The side that won the trick holding ``card`` (section 4.6 ``bag_cancel_card``), once
+    per copy played (two decks, section 4.7: each copy is the designated card, reading); none
+    for a copy left undealt (section 4.7, ``remove = "last"``) or in the kitty (section 4.1):
+    it cancels nothing."""
     if card not in _order_of(r).suit:
         raise ValueError(f"bag_cancel_card {card!r} is not a card of this deck")
-    for trick in played:
-        if card in [c for _, c in trick]:
-            return _side(_trick_winning_card(trick, r)[0], r)
-    if _undealt(r) and len(played) == _cards_each(r):
-        return None
-    raise ValueError(f"bag_cancel_card {card!r} was not played")
+    sides = [_side(_trick_winning_card(trick, r)[0], r)
+             for trick in played for _, c in trick if c == card]
+    if len(sides) < _copies(r) and not (_undealt(r) and len(played) == _cards_each(r)):
+        raise ValueError(f"bag_cancel_card {card!r} was not played")
+    return sides
 
 
 def _trick_bonuses(played: list, bids: list, tricks: list, r: dict) -> list[int]:

@@ -68,6 +68,36 @@ VARIANTS: dict[str, dict] = {
     "six, single_jokers, whiz, exact=player, no_minus": {
         "players": 6, "deck": "single_jokers", "jokers": 2, "whiz": True, "blind_nil": False,
         "exact": "player", "no_minus": True},
+    # issue 19: the keys of one named card, the first trick and the trump order with two
+    # decks (a card held twice, both copies in a trick, the first holder of the lowest club)
+    "six, trick bonuses, bag_cancel_card=cut": {
+        "players": 6, "bag_cancel_card": "cut", "dix": True, "last_trick_ace": True,
+        "last_trick_ace_nil": True, "last_trick_deuce": True, "last_trick_high_spade": True,
+        "last_trick_bonus": True},
+    "six, solo, bag_cancel_card=AS, dix, last wins": {
+        "players": 6, "teams": "solo", "bag_cancel_card": "AS", "dix": True,
+        "duplicate_wins": "last"},
+    "six, double_jokers, jokers_high, must_trump, last wins, solo": {
+        "players": 6, "deck": "double_jokers", "jokers": 4, "teams": "solo",
+        "trump_order": "jokers_high", "must_trump": True, "duplicate_wins": "last"},
+    "six, double_jokers, jokers_first_wins, must_overtrump, last wins": {
+        "players": 6, "deck": "double_jokers", "jokers": 4, "trump_order": "jokers_first_wins",
+        "must_overtrump": "always", "duplicate_wins": "last"},
+    "six, two threes, lowest_club, first_trick_lowest_club, must_overtrump=opponents": {
+        "players": 6, "teams": "two_threes", "first_lead": "lowest_club",
+        "first_trick_lowest_club": True, "must_overtrump": "opponents"},
+    "six, double_kitty, two_of_clubs, first_trick_clubs, bag_cancel_card=2C": {
+        "players": 6, "deck": "double_kitty", "kitty": True, "first_lead": "two_of_clubs",
+        "first_trick_clubs": True, "bag_cancel_card": "2C", "last_trick_deuce": True},
+    "six, deuces_high, must_overtrump=always, last wins": {
+        "players": 6, "trump_order": "deuces_high", "must_overtrump": "always",
+        "duplicate_wins": "last", "last_trick_high_spade": True},
+    "six, two threes, bowers, must_trump": {
+        "players": 6, "teams": "two_threes", "trump_order": "bowers", "must_trump": True},
+    "six, double_jokers, joker_high_alternate, no_spade_lead": {
+        "players": 6, "deck": "double_jokers", "jokers": 4,
+        "trump_order": "joker_high_alternate", "no_spade_lead_first_trick": True,
+        "spades_broken": False},
     # two decks: whiz counts a spade held twice twice (the fuzzer of test_combinations)
     "six, solo, whiz": {"players": 6, "teams": "solo", "whiz": True, "blind_nil": False},
     "six, no_twos, mirror, quicksand": {"players": 6, "deck": "no_twos", "mirror": True,

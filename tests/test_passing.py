@@ -179,3 +179,57 @@ def test_passing_keys_are_checked():
         with pytest.raises(UserError):
             load_rules(bad)
     assert popcount(np.array([SPADES], np.uint64))[0] == 13
+
+
+# --- issue 19: two decks (RULES.md §4.7), a card held twice ------------------------------------
+
+TWO_DECKS = {
+    "left before": {"pass_cards": {"count": 3, "direction": "left"}, "pass_when": "before_bid"},
+    "right, solo": {"pass_cards": {"count": 2, "direction": "right"}, "teams": "solo"},
+    "left, double_jokers, two threes": {"pass_cards": {"count": 4, "direction": "left"},
+                                        "deck": "double_jokers", "jokers": 4,
+                                        "teams": "two_threes"},
+}
+
+
+@pytest.mark.parametrize("strategy", ["random", "seed"])
+@pytest.mark.parametrize("case", list(TWO_DECKS))
+def test_two_deck_passes_move_one_copy(case, strategy):
+    """Each seat passes ``count`` different cards of its own (one copy of a card it holds
+    twice: a reading, as the kitty's discard), and its hand at the start of play is the one
+    dealt, less what it passed, plus what its neighbour passed to it, counted copy by copy;
+    the table still holds the two decks."""
+    from collections import Counter
+
+    from sim.spades.hand import deck_for
+
+    rules = load_rules({"players": 6, **TWO_DECKS[case]})
+    deck = deck_for(rules)
+    result = GAMES["spades"].play_block(rules, Lineup([make_strategy(strategy)] * 6), 4, 0, 300,
+                                        "hands")
+    out = result.outcomes[0]
+    offset = rules.pass_cards.offset
+
+    def cards(h, t):
+        return Counter(deck.names_of(int(h))) + Counter(deck.names_of(int(t)))
+
+    whole = sum((Counter(deck.names_of(int(h))) for h in result.hands[0]), Counter())
+    whole += sum((Counter(deck.names_of(int(t))) for t in result.twice[0]), Counter())
+    moved_twice = 0
+    for i in range(300):
+        table = Counter()
+        for s in range(6):
+            giver = (s - offset) % 6
+            passed = Counter(deck.names_of(int(out.passed[i, s])))
+            assert sum(passed.values()) == rules.pass_cards.count
+            dealt = cards(result.hands[i, s], result.twice[i, s])
+            assert not passed - dealt  # his own cards
+            held = cards(out.held[i, s], out.twice[i, s])
+            want = dealt - passed + Counter(deck.names_of(int(out.passed[i, giver])))
+            assert held == want, (case, i, s)
+            assert sum(held.values()) == rules.cards_each
+            moved_twice += any(n == 2 for n in held.values()) and any(
+                dealt[c] != held[c] for c in held)
+            table += held
+        assert table == whole
+    assert moved_twice > 0

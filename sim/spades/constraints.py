@@ -85,9 +85,12 @@ def _no_spade_lead_first_trick(rules, deck):
 
 def _beating(s: TrickState, deck):
     """The trumps of the hand that beat the highest trump in the trick (all of them when none
-    was played)."""
+    was played): with two decks and ``duplicate_wins = "last"`` (RULES.md §4.7) the other copy
+    of it too."""
     top = highest_bit(s.in_trick & s.trump)
     higher = s.hand & s.trump & ~at_or_below(top, deck)
+    if deck.duplicates == "last":
+        higher |= s.hand & top
     for group in deck.equal:  # an equal card does not beat (RULES.md §4.2)
         group = np.uint64(group)
         higher &= ~pick((top & group) != 0, group, np.uint64(0))

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..cards import CLUBS, SPADES, U64, Deck, lowest_bit, pick
+from ..cards import SPADES, U64, Deck, pick
 from ..tricks import TrickResult, play_tricks
 from .bidding import BidResult, run_bidding
 from .constraints import constraint_for
@@ -59,12 +59,12 @@ def first_leader(dealer: np.ndarray, contracts: np.ndarray, rules: SpadesRules,
     """int8[N]: the left of the dealer leads (RULES.md §3); under ``mo_b`` a side that declared
     Mo leads: its first player in the rotation from the dealer's left (§4.4); under
     ``first_lead = "two_of_clubs" | "lowest_club"`` or ``first_trick_clubs`` the holder of the 2C
-    / of the lowest club in ``hands`` (uint64[N, 4]; §4.3)."""
+    / of the lowest club in ``hands`` (uint64[N, P]; §4.3; the lowest club dealt is the 2C if it
+    is there), with two decks the first holder of it from the dealer's left (a reading, §4.7:
+    both copies may be dealt)."""
     left = ((dealer + 1) % rules.players).astype(np.int8)
     if rules.first_lead != "left_of_dealer" or rules.first_trick_clubs:
-        clubs = hands & deck.suit_masks[CLUBS]  # the lowest club dealt is the 2C if it is there
-        lowest = np.where(clubs != 0, lowest_bit(clubs), ~U64(0))
-        return np.argmin(lowest, axis=1).astype(np.int8)
+        return lowest_club_holder(hands, dealer, deck)
     if not rules.mo_b:
         return left
 
@@ -96,10 +96,12 @@ class HandOutcome:
     kitty: KittyResult
 
 
-def _passes(when: str, hands, bids, blind, scores, bags, lineup, rules, rng, deck, half=None):
+def _passes(when: str, hands, twice, bids, blind, scores, bags, lineup, rules, rng, deck,
+            half=None):
     """The card passing due ``when`` ("before_bid" or "after_bid"): ``pass_cards`` at its
     ``pass_when``, then after the bidding ``nil_pass`` (RULES.md §4.5). Returns the hands after
-    them and the cards each seat passed. ``half``: the half bids (no nil, §4.4)."""
+    them, the cards they hold twice (two decks, §4.7) and the cards each seat passed.
+    ``half``: the half bids (no nil, §4.4)."""
 
     passed = np.zeros_like(hands)
     context = dict(bids=bids, blind=blind, scores=scores, bags=bags, rules=rules, deck=deck)
@@ -109,10 +111,13 @@ def _passes(when: str, hands, bids, blind, scores, bags, lineup, rules, rng, dec
         rounds.append((counts, rules.pass_cards.offset))
     if rules.nil_pass is not None and when == "after_bid":
         rounds.append((nil_pass_counts(bids, blind, rules, half), 2))
+    two_decks = deck.copies == 2
     for counts, offset in rounds:
-        hands, cards = pass_round(hands, counts, offset, context, lineup, rng)
+        hands, held_twice, cards = pass_round(hands, counts, offset, context, lineup, rng,
+                                              twice if two_decks else None)
+        twice = held_twice if two_decks else twice
         passed |= cards
-    return hands, passed
+    return hands, twice, passed
 
 
 def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: np.ndarray,
@@ -151,11 +156,13 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
     exchanges = passing and (rules.pass_cards is not None or rules.nil_pass is not None)
     if exchanges:
         unbid = np.full(hands.shape, -1, np.int8)
-        hands, passed = _passes("before_bid", hands, unbid, np.zeros(hands.shape, bool), scores,
-                                bags, lineup, rules, rng, deck)
+        hands, twice, passed = _passes("before_bid", hands, twice, unbid,
+                                       np.zeros(hands.shape, bool), scores, bags, lineup, rules,
+                                       rng, deck)
     public = {} if face_up is None or not rules.face_up_cards else {"face_up": face_up}
     if reveals is None:
-        reveals = reveal_trumps(hands, dealer, scores, bags, rules, deck, lineup, rng, public)
+        reveals = reveal_trumps(hands, dealer, scores, bags, rules, deck, lineup, rng, public,
+                                twice)
     told = {**public, "trump_suit": reveals.trump} if rules.seven_trump_reveal else public
     if rules.kitty and rules.kitty_taker == "two_of_clubs":  # the taker is known (§4.1)
         told = {**told, "kitty_taker": kitty.taker}
@@ -166,8 +173,8 @@ def play_hands(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
                                      bidding.bids, bidding.blind, scores, bags, lineup, rules,
                                      rng, deck)
     if exchanges:
-        hands, later = _passes("after_bid", hands, bidding.bids, bidding.blind, scores, bags,
-                               lineup, rules, rng, deck, bidding.half)
+        hands, twice, later = _passes("after_bid", hands, twice, bidding.bids, bidding.blind,
+                                      scores, bags, lineup, rules, rng, deck, bidding.half)
         passed |= later
     trump = deck.suit_masks[reveals.trump]  # spades unless a suit was revealed (§4.2)
     context = dict(bids=bidding.bids, blind=bidding.blind, scores=scores, bags=bags, rules=rules,

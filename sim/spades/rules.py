@@ -36,12 +36,6 @@ TWO_DECKS = SIX_DECKS[:3]
 SIX_DECK_JOKERS = {"double_jokers": 4, "single_jokers": 2}  # the jokers each deck needs
 TEAMS = ("three_pairs", "two_threes", "solo")
 TEAM_SIDES = {"three_pairs": 3, "two_threes": 2, "solo": 6}
-# keys the two-deck games do not play (the readings of README "Readings the rules left open")
-TWO_DECK_REFUSED = ("pass_cards", "nil_pass", "seven_trump_reveal", "bag_cancel_card",
-                    "face_up_cards", "redeal_poor_hands", "dix", "last_trick_ace",
-                    "last_trick_ace_nil", "last_trick_deuce", "last_trick_high_spade",
-                    "first_lead", "first_trick_clubs", "first_trick_lowest_club",
-                    "must_overtrump", "must_trump", "trump_order")
 # cancel_spades is a game of its own (RULES.md §4.7): only these keys may differ from the
 # standard game, and the game end is fixed (one deal per player)
 CANCEL_KEYS = frozenset("players cancel_spades blind_nil target_score mercy_score max_hands "
@@ -640,9 +634,9 @@ class SpadesRules:
         """RULES.md §4.2 and §4.3: card orders that need jokers, removals that keep hands even,
         lead rules that need the card they name."""
         order = self.trump_order
-        if order in JOKER_ORDERS and self.jokers != 2:
-            raise UserError(f"trump_order = {order!r} ranks two jokers: set jokers = 2",
-                            key="trump_order")
+        if order in JOKER_ORDERS and self.jokers // self.copies != 2:  # two decks: two of each
+            raise UserError(f"trump_order = {order!r} ranks two jokers: set jokers = 2 (four "
+                            "with two decks)", key="trump_order")
         if order == "jokes_win" and (self.players != 4 or not self.partnerships):
             raise UserError("jokes_win turns a partner's card into a joke trump: it needs four "
                             "players in partnerships", key="trump_order")
@@ -766,11 +760,6 @@ class SpadesRules:
                                 f"player: set max_hands = {self.players}, target_score = "
                                 "\"off\", mercy_score = \"off\" (the preset spades.cancel "
                                 "does)", key="max_hands")
-        elif self.copies == 2:
-            clash = [k for k in self._changed() if k in TWO_DECK_REFUSED]
-            if clash:
-                raise UserError(f"{clash[0]} is not played with two decks (RULES.md §4.7; "
-                                "README: readings)", key=clash[0])
 
     def _check_kitty(self) -> None:
         """RULES.md §4.1: a kitty needs leftover cards (or the extra trick) and replaces the

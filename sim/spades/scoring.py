@@ -498,15 +498,15 @@ def _exact_pair_bonus(t: Tally, f: Facts) -> None:
 
 def _bag_cancel(t: Tally, f: Facts) -> None:
     """RULES.md §4.6 ``bag_cancel_card``: the side that wins the trick holding the card has one
-    of this hand's bags cancelled, unless it took none or was set."""
+    of this hand's bags cancelled, unless it took none or was set. With two decks (§4.7) each
+    copy of the card cancels one (a reading: both are the designated card)."""
     if not f.rules.bag_cancel_card:
         return
-    where = f.plays == f.cancel_card[:, None]
-    at = np.argmax(where, axis=1)  # the card's place in the play (RULES.md §4.7: maybe undealt)
-    players, sides = f.table.players, f.table.sides
-    side = f.winners[np.arange(f.n), at // players].astype(np.intp) % sides
-    wins = (np.arange(sides)[None, :] == side[:, None]) & where.any(axis=1)[:, None]
-    t.bags = t.bags - (wins & (t.bags > 0) & t.made)
+    where = f.plays == f.cancel_card[:, None]  # the card's places in the play (maybe none:
+    players, sides = f.table.players, f.table.sides  # undealt, §4.7, or discarded, §4.1)
+    side = f.winners[:, np.arange(where.shape[1]) // players].astype(np.intp) % sides
+    wins = ((side[:, :, None] == np.arange(sides)) & where[:, :, None]).sum(axis=1)
+    t.bags = t.bags - np.minimum(wins, np.maximum(t.bags, 0)) * t.made
 
 
 def _bags(t: Tally, f: Facts, bags_before) -> None:
