@@ -522,7 +522,9 @@ class SeedStrategy(Strategy):
         else:
             est = self.estimate(_as_spades(view), view.deck)
             rows = np.arange(len(view))
-            side_est = np.maximum(view.bids[rows, _partner(view)], 0) + est
+            mates = view.rules.table.members[view.rules.table.side_of[view.seat]]
+            others = mates != view.seat[:, None]  # the side's other players' bids so far
+            side_est = (np.maximum(view.bids[rows[:, None], mates], 0) * others).sum(axis=1) + est
             if view.rules.partnership_bidding:  # a joint bid: the partner's hand unseen
                 side_est = side_est + self.partner_estimate
             wants = [(sc.BIG_BEMO, side_est >= self.big_bemo_at),

@@ -55,10 +55,13 @@ each, ``"XJ"`` ranking below ``"LJ"``) or 6 (issue 8 spec): ``deck`` ``"double_m
 ``"two_threes"`` (0-2-4 against 1-3-5) or ``"solo"``. Seat s plays for side s mod S (S sides);
 without partners each player is a side, numbered by seat; bids are 0..the tricks of the hand;
 records carry one entry per seat in ``bids``/``blind``/``tricks``/``hands`` and one per side in
-``before`` and the results. The keys written for partners are refused at a table without pairs
-of partners (``PARTNER_KEYS``; two threes have none), and, as the engine reads them (README,
-readings), also at six players in three pairs: they are written for two partnerships of four;
-those written for two sides at a table of more (``TWO_SIDE_KEYS``; two threes are two sides).
+``before`` and the results. A key written for a side applies to every side, one player
+without partners (section 4); those written for two partners are refused at a table without
+pairs (``PARTNER_KEYS``; two threes have sides of three), those for partners at one without
+(``PARTY_KEYS``), those written for two sides at a table of more (``TWO_SIDE_KEYS``; two
+threes are two sides). The keys of a side's total follow the side: ``min_team_bid`` without
+partners is each player's nil or at least k; a side contract or bemo is declared by the
+side's first bidder or asked of its last (``legal_side_contracts``, ``legal_bemo``).
 
 Two decks (``double_minus_2c``, ``double_jokers``, ``double_kitty``; cancel_spades): a card
 name is there twice, in ``deck_of`` and in records (a hand may hold "AS" twice; plays name the
@@ -614,37 +617,38 @@ def _check_jokes(r: dict) -> None:
                          "partner's joker comes: must_trump and must_overtrump do not apply")
 
 
-# Section 4.7: the keys written for partners (a partner's bid, a side of two, "both partners"),
-# refused at a table without partners, and those written for two sides (the opponents' gain,
-# the two sides' bids totalling 10, the bids of four players totalling 13), refused at a table
-# of more. A key counts as used when it is not at its default. (RULES.md's min_team_bid names a
-# reading without partners; the engine refuses it there, and so does the reference.)
-PARTNER_KEYS = ("double_nil", "double_blind_nil", "double_blind_nil_reward", "team_nil",
-                "team_blind_nil", "min_team_bid", "suicide", "suicide_min_bid", "max_team_bid",
-                "ten_for_two_hundred", "ten_for_200_fail", "ten_for_200_exact",
-                "tens_are_wheels", "mo_a", "mo_b", "bemo", "blind_six", "blind_six_at_least",
-                "blind_moon", "moon", "lexington", "lexington_points", "nil_pass", "highlander",
-                "exact_pair_bonus")
-TWO_SIDE_KEYS = ("set_to_opponents", "book_made", "hook")
+# Section 4 reads '"Side" = partnership, or a single player in games without partners': a key
+# written for a side (the side contracts, moon, lexington, bemo, hook, ...) is played at every
+# table of section 4.7 (issue 19). These are written for more (a key counts as used when it is
+# not at its default): PARTNER_KEYS for two partners ("both partners", "the first partner ...
+# the second", "a partnership's two bids", "between the partners"), played by pairs (four
+# players, six in three pairs); min_team_bid also without partners ("each player bids nil or at
+# least k"); PARTY_KEYS for partners ("a side (not a player)", "one joint bid", "each
+# partner"), played by sides of two or three; TWO_SIDE_KEYS for two sides.
+PARTNER_KEYS = ("double_nil", "double_blind_nil", "suicide", "max_team_bid", "nil_pass",
+                "exact_pair_bonus", "min_team_bid")
+PARTY_KEYS = ("team_nil", "team_blind_nil", "highlander")
+TWO_SIDE_KEYS = ("set_to_opponents", "book_made")
 
 
 def _check_section_4_7(r: dict) -> None:
-    """The partnership keys at a table without pairs of partners (cutthroat, three, five, six
-    players solo or in two threes) and the two-side keys at a table of more than two sides
-    (section 4.7), each a ValueError naming the key. (``remove`` and
-    ``partnerships`` themselves are checked with the deck, ``_check_sections_4_2_4_3``.)"""
-    used = [k for k in (*PARTNER_KEYS, *TWO_SIDE_KEYS) if r[k] != STANDARD[k]]
-    partner_keys = [k for k in used if k in PARTNER_KEYS]
-    if partner_keys and _pairs(r) and r["players"] != 4:  # README: readings
-        raise ValueError(f"{partner_keys[0]}: written for two partnerships of four players; "
-                         f"{r['players']} players in pairs do not play it")
+    """The keys of two partners at a table without pairs (cutthroat, three, five, six players
+    solo or in two threes; ``min_team_bid`` is allowed without partners), of partners at one
+    without partners and of two sides at a table of more (section 4.7), each a ValueError
+    naming the key. (``remove`` and ``partnerships`` themselves are checked with the deck,
+    ``_check_sections_4_2_4_3``.)"""
+    used = [k for k in (*PARTNER_KEYS, *PARTY_KEYS, *TWO_SIDE_KEYS) if r[k] != STANDARD[k]]
+    solo = _sides(r) == _players(r)
     if not _pairs(r):
-        clash = [k for k in used if k in PARTNER_KEYS]
+        clash = [k for k in used if k in PARTNER_KEYS and not (k == "min_team_bid" and solo)]
         if clash:
-            shape = ("in cutthroat " if r["players"] == 4 else "in two threes "
-                     if _sides(r) == 2 else "")
-            raise ValueError(f"{clash[0]}: needs partners in pairs; {r['players']} players "
-                             f"{shape}have none")
+            raise ValueError(f"{clash[0]}: written for two partners; {r['players']} players "
+                             f"have {'no partners' if solo else 'sides of three'}")
+    if solo:
+        clash = [k for k in used if k in PARTY_KEYS]
+        if clash:
+            raise ValueError(f"{clash[0]}: written for partners; {r['players']} players have "
+                             "none")
     if _sides(r) != 2:
         clash = [k for k in used if k in TWO_SIDE_KEYS]
         if clash:
@@ -1270,6 +1274,8 @@ def _min_team_bid_rule(bid: int, t: _Turn, r: dict) -> str | None:
     # section 4.4 `min_team_bid = k`: the second partner bids nil or at least k after a nil; after
     # a non-nil p, at least k - p (and at least 1), or nil only if p >= k. The first is free.
     k = r["min_team_bid"]
+    if k is not None and t.partner_seat is None and bid != 0 and bid < k:
+        return f"min_team_bid = {k}: without partners each player bids nil or at least {k}"
     if k is None or t.partner is None:
         return None
     p = t.partner
@@ -1512,12 +1518,12 @@ def legal_side_contracts(
     r = resolve_rules(rules)
     declared = _declared(side_contracts, r)
     side = _side(seat, r)
-    if (declared[side] is not None or seat in bids_so_far
-            or _partner(seat, r) in bids_so_far):
+    if declared[side] is not None or any(s in bids_so_far for s in _seats_of(side, r)):
         return {"blind": [], "sighted": []}
     blind_so_far = blind_so_far or {}
-    double_blind = any(all(bids_so_far.get(s) == 0 and blind_so_far.get(s)
-                           for s in _seats_of(k, r)) for k in range(_sides(r)) if k != side)
+    double_blind = _pairs(r) and any(  # double blind nil: both partners of another side
+        all(bids_so_far.get(s) == 0 and blind_so_far.get(s) for s in _seats_of(k, r))
+        for k in range(_sides(r)) if k != side)
     out: dict[str, list[str]] = {"blind": [], "sighted": []}
     for code, (_, blind) in SIDE_CONTRACTS.items():
         if not _contract_on(code, r):
@@ -1545,8 +1551,9 @@ def legal_bemo(
     r = resolve_rules(rules)
     if not r["bemo"] or _declared(side_contracts, r)[_side(seat, r)] is not None:
         return []
-    own, partner = bids_so_far.get(seat), bids_so_far.get(_partner(seat, r))
-    if own is None or partner is None or own == 0 or partner == 0:
+    # the side's last bidder: all its players have bid, none nil (one player: his own bid)
+    made = [bids_so_far.get(s) for s in _seats_of(_side(seat, r), r)]
+    if seat not in bids_so_far or any(b is None or b == 0 for b in made):
         return []
     return list(BEMOS)
 

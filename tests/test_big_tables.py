@@ -254,7 +254,7 @@ def test_jokes_win_examples():
     ({"jokers_tie": "suit"}, None),
     ({"jokes_tie": "suit"}, "jokes_tie"),
     ({"jokers": 2, "trump_order": "jokes_win", "partnerships": False}, "trump_order"),
-    ({"players": 6, "double_nil": True}, "double_nil"),
+    ({"players": 6, "teams": "two_threes", "double_nil": True}, "double_nil"),
     ({"players": 6, "teams": "two_threes", "nil_pass": [1, 2]}, "nil_pass"),
 ])
 def test_refused(over, key):

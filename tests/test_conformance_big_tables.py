@@ -23,6 +23,7 @@ import itertools
 import pytest
 
 from sim.options import PRESETS, preset_names
+from sim.spades.contracts import NAMES as CONTRACT_NAMES
 
 try:
     from tests.harness import compare_records, ref, simulate
@@ -98,6 +99,25 @@ VARIANTS: dict[str, dict] = {
         "players": 6, "deck": "double_jokers", "jokers": 4,
         "trump_order": "joker_high_alternate", "no_spade_lead_first_trick": True,
         "spades_broken": False},
+    # issue 19: three pairs play the keys of two partners; a side of partners (two or three)
+    # or a single player plays the keys of a side (RULES.md section 4)
+    "six, three pairs, double nils, max_team_bid, exact_pair_bonus, min_team_bid": {
+        "players": 6, "double_nil": True, "double_blind_nil": True, "max_team_bid": 14,
+        "exact_pair_bonus": True, "min_team_bid": 5},
+    "six, no_twos, suicide": {"players": 6, "deck": "no_twos", "suicide": True,
+                              "suicide_min_bid": 2},
+    "six, three pairs, side contracts, moon, lexington": {
+        "players": 6, "team_nil": True, "team_blind_nil": True, "mo_b": True, "bemo": True,
+        "blind_moon": True, "moon": True, "lexington": True},
+    "six, two threes, team_nil, mo_a, wheel, highlander": {
+        "players": 6, "teams": "two_threes", "team_nil": True, "mo_a": True,
+        "ten_for_two_hundred": True, "highlander": True},
+    "six, solo, single_jokers, blind six, mo_a, moon, min_team_bid": {
+        "players": 6, "teams": "solo", "deck": "single_jokers", "jokers": 2, "blind_six": True,
+        "mo_a": True, "moon": True, "min_team_bid": 3},
+    "six, three pairs, double_blind_nil=win, highlander": {
+        "players": 6, "deck": "no_twos", "double_blind_nil": True,
+        "double_blind_nil_reward": "win", "highlander": True},
     # two decks: whiz counts a spade held twice twice (the fuzzer of test_combinations)
     "six, solo, whiz": {"players": 6, "teams": "solo", "whiz": True, "blind_nil": False},
     "six, no_twos, mirror, quicksand": {"players": 6, "deck": "no_twos", "mirror": True,
@@ -227,7 +247,8 @@ def test_legal_cards_equal_the_reference(name):
     deck = deck_for(rules)
     bad, k = [], 0
     for i in range(n):
-        rec = {"dealer": int(result.dealer[i]),
+        rec = {"side_contracts": [CONTRACT_NAMES[c] for c in out.bidding.contracts[i]],
+               "dealer": int(result.dealer[i]),
                "hands": [card_names(deck, h, t)
                          for h, t in zip(out.held[i], out.twice[i], strict=True)],
                "plays": [deck.names[s] for s in out.play.plays[i]]}

@@ -31,6 +31,7 @@ import pytest
 from sim.errors import UserError
 from sim.lineup import Lineup
 from sim.options import PRESETS, rules_from_mapping
+from sim.spades.contracts import NAMES as CONTRACT_NAMES
 from sim.spades.game import play_block
 from sim.spades.hand import deck_for
 from strategies import make_strategy
@@ -75,6 +76,19 @@ COMBINATIONS: dict[str, dict] = {
     "three, joker_high_alternate, seven_plus=per_trick, no_overs": {
         "players": 3, "jokers": 2, "trump_order": "joker_high_alternate",
         "seven_plus": "per_trick", "no_overs": True},
+    # issue 19: a side is a single player without partners (RULES.md section 4): the keys of a
+    # side's bid or contract are his, min_team_bid too, and the hook is every table's
+    "three, min_team_bid, moon, lexington, hook": {
+        "players": 3, "min_team_bid": 4, "moon": True, "lexington": True, "hook": True},
+    "cutthroat, mo_a, wheel, blind six, blind moon, bemo, lexington_points": {
+        "partnerships": False, "mo_a": True, "ten_for_two_hundred": True, "blind_six": True,
+        "blind_moon": True, "bemo": True, "lexington_points": True},
+    "five, mo_b, tens_are_wheels, exact wheel, hook": {
+        "players": 5, "mo_b": True, "ten_for_two_hundred": True, "tens_are_wheels": True,
+        "ten_for_200_exact": True, "hook": True},
+    "cutthroat, blind_six_at_least, moon, min_team_bid": {
+        "partnerships": False, "blind_six": True, "blind_six_at_least": True, "moon": True,
+        "min_team_bid": 3},
 }
 VARIANTS = {**TABLES, **COMBINATIONS}
 
@@ -154,7 +168,7 @@ def seat_plays(rec: dict, rd: dict):
     players = len(rec["hands"])
     spade = {c: ref.card_suit(c, rd) == "S" for h in rec["hands"] for c in h}
     held = [list(h) for h in rec["hands"]]
-    seat = ref.first_leader(rec["dealer"], None, rd, rec["hands"])
+    seat = ref.first_leader(rec["dealer"], rec.get("side_contracts"), rd, rec["hands"])
     broken = False
     for start in range(0, len(rec["plays"]), players):
         trick = rec["plays"][start:start + players]
@@ -211,7 +225,8 @@ def test_offered_bids_and_cards_equal_the_reference(name):
     positions = 0
     for hand_no, out in enumerate(result.outcomes, start=1):
         for i in range(out.play.plays.shape[0]):
-            rec = {"dealer": int(result.dealer[result.hand_no == hand_no][i]),
+            rec = {"side_contracts": [CONTRACT_NAMES[c] for c in out.bidding.contracts[i]],
+                   "dealer": int(result.dealer[result.hand_no == hand_no][i]),
                    "hands": [deck.names_of(h) for h in out.held[i]],
                    "plays": [deck.names[s] for s in out.play.plays[i]]}
             for k, (t, hand, trick, broken) in enumerate(seat_plays(rec, rd)):

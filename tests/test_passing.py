@@ -233,3 +233,55 @@ def test_two_deck_passes_move_one_copy(case, strategy):
             table += held
         assert table == whole
     assert moved_twice > 0
+
+
+@pytest.mark.parametrize("over", [{"pass_cards": {"count": 2, "direction": "partner"}},
+                                  {"nil_pass": [1, 2], "blind_nil_min_deficit": 0}])
+def test_three_pairs_pass_to_the_partner_opposite(over):
+    """Issue 19, six players in three pairs (RULES.md §4.7: partners 0-3, 1-4, 2-5; one deck,
+    no_twos): the partner of pass_cards and nil_pass sits three seats on; nil_pass counts the
+    nils of the seat's own pair."""
+    rules = load_rules({"players": 6, "deck": "no_twos", **over})
+    result = GAMES["spades"].play_block(rules, Lineup([make_strategy("random")] * 6), 2, 0, 500,
+                                        "hands")
+    out = result.outcomes[0]
+    b = out.bidding
+    seen = 0
+    for i in range(500):
+        dealt, held, passed = (result.hands[i].tolist(), out.held[i].tolist(),
+                               out.passed[i].tolist())
+        for s in range(6):
+            p = (s + 3) % 6
+            nils = [x for x in (s, p) if b.bids[i, x] == 0]
+            want = 2 if "pass_cards" in over else (
+                0 if not nils else 2 if any(b.blind[i, x] for x in nils) else 1)
+            assert bin(passed[s]).count("1") == want
+            assert held[s] == (dealt[s] & ~passed[s]) | passed[p]
+            seen += want > 0
+    assert seen > 100
+
+
+@pytest.mark.parametrize("over", [
+    {"jokers": 2, "kitty": True, "pass_cards": {"count": 3, "direction": "left"}},
+    {"jokers": 2, "kitty": True, "kitty_taker": "high_bidder", "nil_pass": [1, 2]},
+    {"players": 6, "deck": "double_kitty", "kitty": True, "pass_when": "before_bid",
+     "pass_cards": {"count": 2, "direction": "right"}, "first_lead": "two_of_clubs"},
+])
+def test_records_with_a_kitty_and_passing_replay(over):
+    """The kitty's checks of a replayed record (RULES.md §4.1: the taker's dealt hand, the
+    holder of the lowest club dealt) look through the passing (§4.5: the record's ``passed``):
+    found by the fuzzer of tests/test_combinations.py (issue 19)."""
+    from sim.replay import replay_records
+
+    rules = load_rules(over)
+    result = GAMES["spades"].play_block(rules, Lineup([make_strategy("seed")] * rules.players),
+                                        6, 0, 200, "hands")
+    from sim.spades.records import block_records
+    from whistlab.experiment import build_experiment
+
+    table = {k: list(v) if isinstance(v, tuple) else v for k, v in over.items()}
+    exp = build_experiment({"rules": table, "strategy": "seed", "hands": 200, "seed": 6,
+                            "block_size": 200})
+    records = block_records(result, exp, 0)
+    out = replay_records(list(enumerate(records, 1)))
+    assert [o["points"] for o in out] == result.outcomes[0].score.points.tolist()

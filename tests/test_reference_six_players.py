@@ -287,11 +287,16 @@ def test_three_pairs_score_sheet_with_scores_and_bags_before():
 
 
 def test_three_pairs_partnership_keys():
-    # the section 4.4 partner keys are written for two partnerships of four players: three pairs
-    # of six players do not play them (README, readings), two threes have no pairs at all
-    for key, value in (("double_nil", True), ("max_team_bid", 10), ("team_nil", True)):
-        with pytest.raises(ValueError, match=f"^{key}: written for two partnerships of four"):
-            ref.resolve_rules({**SIX, key: value})
+    # issue 19: the section 4.4 keys of two partners are played by three pairs as by two (each
+    # side is two partners); two threes have sides of three, not pairs; a side's keys (team
+    # nil, the side contracts) are played by any side of partners
+    for key, value in (("double_nil", True), ("max_team_bid", 10), ("team_nil", True),
+                       ("suicide", True), ("exact_pair_bonus", True), ("min_team_bid", 4)):
+        ref.resolve_rules({**SIX, key: value})
+        if key != "team_nil":
+            with pytest.raises(ValueError, match=f"^{key}: written for two partners"):
+                ref.resolve_rules(six(teams="two_threes", **{key: value}))
+    ref.resolve_rules(six(teams="two_threes", team_nil=True, moon=True, mo_a=True))
 
 
 def test_the_game_ends_with_the_highest_unshared_score():
@@ -329,10 +334,10 @@ def test_the_game_ends_with_the_highest_unshared_score():
     # partner-only keys need pairs; two-side keys need two sides
     ({**SIX, "teams": "two_threes", "double_nil": True}, "double_nil"),
     ({**SIX, "teams": "solo", "max_team_bid": 10}, "max_team_bid"),
-    ({**SIX, "teams": "two_threes", "deck": "no_twos", "bemo": True}, "bemo"),
+    ({**SIX, "teams": "two_threes", "deck": "no_twos", "suicide": True}, "suicide"),
+    ({**SIX, "teams": "solo", "team_nil": True}, "team_nil"),  # "a side (not a player)"
     ({**SIX, "book_made": True}, "book_made"),  # three pairs: three sides
     ({**SIX, "teams": "solo", "set_to_opponents": True}, "set_to_opponents"),
-    ({**SIX, "hook": True}, "hook"),
 ])
 def test_refusals(rules, key):
     with pytest.raises(ValueError, match=f"^{key}"):

@@ -115,7 +115,9 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
         if rules.suicide_min_bid is not None:
             mask &= nil | _span(rules.suicide_min_bid, top)
         mask &= np.where(second & (partner != 0), nil, ~MASK(0)).astype(MASK)
-    if rules.min_team_bid is not None:
+    if rules.min_team_bid is not None and not pairs:  # RULES.md §4.4: "Without partners each
+        mask &= nil | _span(rules.min_team_bid, top)  # player bids nil or at least k"
+    elif rules.min_team_bid is not None:
         k = rules.min_team_bid
         completes = _span(np.maximum(k - partner, 1), top) | np.where(
             (partner == 0) | (partner >= k), nil, 0).astype(MASK)
@@ -136,15 +138,23 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
             others = others + halves // 2
         last = (bids >= 0).sum(axis=1) - (bids[rows, seat] >= 0) == rules.players - 1
         banned |= np.where(last, _bit(top - others), 0).astype(MASK)
-    if pairs and (rules.moon or rules.lexington):  # four players (a partner key)
-        opponents = bids[rows, (seat + 1) % 4], bids[rows, (seat + 3) % 4]
-        after_double_nil = second & (opponents[0] == 0) & (opponents[1] == 0)
+    if pairs and (rules.moon or rules.lexington):  # not after another side's double nil
+        after_double_nil = second & _others_all(bids == 0, seat, rules)
         for on, total in ((rules.moon, top), (rules.lexington, top - 1)):  # a nil makes no moon
             if on:  # (v and a half after a partner's half: two halves make one trick)
                 makes = after_double_nil & (partner > 0) & (partner + halved < total)
                 banned |= np.where(makes, _bit(total - partner - halved), 0).astype(MASK)
     kept = mask & ~banned
     return np.where(kept != 0, kept, mask).astype(MASK)
+
+
+def _others_all(per_seat: np.ndarray, seat: np.ndarray, rules: SpadesRules) -> np.ndarray:
+    """bool[N]: some side other than ``seat``'s has ``per_seat`` (bool[N, P]) true for every one
+    of its players (RULES.md §4.7 sides: each the seats ``members``)."""
+    table = rules.table
+    every = per_seat[:, table.members].all(axis=2)  # [N, S]
+    every[np.arange(seat.shape[0]), table.side_of[seat]] = False
+    return every.any(axis=1)
 
 
 def _trailing(seat: np.ndarray, scores: np.ndarray, deficit: int) -> np.ndarray:
@@ -186,7 +196,7 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
     players, sides = bids.shape[1], rules.sides
     made = np.full((n, players), -1, dtype=np.int8)
     for side, codes, offered in ((c, contracts, sc.blind_codes(rules) | sc.sighted_codes(rules))
-                                 for c in (0, 1)):
+                                 for c in range(sides)):
         code = codes[:, side] if codes is not None else np.zeros(n, np.int8)
         bad = (code != 0) & ((np.int64(offered) >> np.clip(code, 0, 15).astype(np.int64)) & 1
                              == 0)
@@ -204,7 +214,8 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
         side = (seat % sides).astype(np.intp)
         contract = contracts[rows, side] if contracts is not None else np.zeros(n, np.int8)
         # no bid: a side contract's partners, or under partnership bidding the joint bidder's
-        joint = rules.partnership_bidding & (made[rows, partner] >= 0)
+        mates = rules.table.members[side]
+        joint = rules.partnership_bidding & (made[rows[:, None], mates] >= 0).any(axis=1)
         missing = (bid < 0) & (contract == 0) & ~joint
         extra = (bid >= 0) & ((contract != 0) | joint)
         if (missing | extra).any():
@@ -245,20 +256,20 @@ def _check_declarations(bids, blind, dealer, rules, contracts, bemo) -> None:
 
     n = bids.shape[0]
     rows = np.arange(n)
-    if not rules.table.pairs or rules.players != 4:  # no bemo, no blind moon (RULES.md §4.7)
-        return
-    if bemo is not None:
-        ordinary = (bids[:, [0, 1]] > 0) & (bids[:, [2, 3]] > 0)
-        if rules.partnership_bidding:  # one joint bid (RULES.md §4.4), the other null
-            ordinary = np.maximum(bids[:, [0, 1]], bids[:, [2, 3]]) > 0
+    members = rules.table.members
+    if bemo is not None:  # a side's ordinary bids, none nil (its players', or one joint bid)
+        ordinary = (bids[:, members] > 0).all(axis=2)
+        if rules.partnership_bidding:  # one joint bid (RULES.md §4.4), the others null
+            ordinary = ((bids[:, members] > 0).sum(axis=2) == 1) & (
+                (bids[:, members] < 0).sum(axis=2) == members.shape[1] - 1)
         no_contract = contracts == 0 if contracts is not None else True
         bad = (bemo != 0) & ~(rules.bemo & ordinary & no_contract)
         if bad.any():
             i, side = (int(v[0]) for v in np.nonzero(bad))
             raise IllegalBid("a bemo needs bemo = true and two ordinary bids (no nil) on its "
                              "side", row=i, seat=side)
-    if contracts is None or not rules.blind_moon:
-        return
+    if contracts is None or not rules.blind_moon or rules.players != 4 or not rules.table.pairs:
+        return  # the first of blind moon and double blind nil: two pairs (checked below)
     acted = np.zeros((n, 4), dtype=bool)
     for j in range(4):
         seat = ((dealer + 1 + j) % 4).astype(np.int8)
@@ -289,23 +300,26 @@ def _side_contract_masks(stage: str, seat, bids, blind, contracts, rules) -> np.
     if not (rules.side_contracts or rules.bemo):  # the usual game: nothing to declare
         return np.zeros(seat.shape, np.uint16)
     rows = np.arange(seat.shape[0])
-    side, partner = (seat & 1).astype(np.intp), bids[rows, seat ^ 2]
-    first = (partner < 0) & (contracts[rows, side] == 0)
-    theirs = contracts[rows, 1 - side]
-    if stage == "bemo":  # after the side's two ordinary bids (no nil), or its joint bid
-        bid = (partner > 0) & (bids[rows, seat] > 0)
+    table = rules.table  # a side: its partners, or one player (RULES.md §4, §4.7)
+    side = table.side_of[seat].astype(np.intp)
+    mates = table.members[side]  # [N, P / S]: the seats of the seat's side, his own included
+    mate_bids = bids[rows[:, None], mates]
+    others = mates != seat[:, None]
+    first = ~((mate_bids >= 0) & others).any(axis=1) & (contracts[rows, side] == 0)
+    other_side = np.arange(table.sides)[None, :] != side[:, None]
+    if stage == "bemo":  # after the side's ordinary bids, all made and none nil, or its joint
+        bid = (mate_bids > 0).all(axis=1)  # bid (partnership bidding)
         if rules.partnership_bidding:
-            bid = (partner < 0) & (bids[rows, seat] > 0)
+            bid = first & (bids[rows, seat] > 0)
         mask = np.where(bid & (contracts[rows, side] == 0), sc.bemo_codes(rules), 0)
         return mask.astype(np.uint16)
     codes = sc.blind_codes(rules) if stage == "blind" else sc.sighted_codes(rules)
     mask = np.where(first, codes, 0).astype(np.uint16)
-    if stage == "blind" and rules.blind_moon:  # the first of blind moon and double blind nil
-        opp = [(seat + 1) % 4, (seat + 3) % 4]
-        double_blind = np.all([(bids[rows, o] == 0) & blind[rows, o] for o in opp], axis=0)
+    if stage == "blind" and rules.blind_moon and table.pairs:  # the first of blind moon and
+        double_blind = _others_all((bids == 0) & blind, seat, rules)  # double blind nil
         mask &= np.where(double_blind, ~np.uint16(1 << sc.BLIND_MOON), ~np.uint16(0))
     if stage == "sighted" and rules.mo_b:  # one side leads trick 1 on its Mo
-        mo = (theirs == sc.LITTLE_MO) | (theirs == sc.BIG_MO)
+        mo = (((contracts == sc.LITTLE_MO) | (contracts == sc.BIG_MO)) & other_side).any(axis=1)
         mask &= np.where(mo, ~np.uint16((1 << sc.LITTLE_MO) | (1 << sc.BIG_MO)),
                          ~np.uint16(0))
     return np.where(mask == 1, 0, mask).astype(np.uint16)  # "none" alone is no choice
@@ -370,16 +384,17 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
             contracts[idx, side[idx]] = _ask_contract(BlindView(legal=offered, **common), idx,
                                                       lineup, rng)
         bidding = contracts[rows, side] == 0
-        if rules.partnership_bidding:  # the side's first bidder bid for both
-            bidding &= bids[rows, partner] < 0
+        mates = rules.table.members[side]  # [N, P / S] the seats of the seat's side
+        if rules.partnership_bidding:  # the side's first bidder bid for all its players
+            bidding &= ~(bids[rows[:, None], mates] >= 0).any(axis=1)
         unseen = bid_masks(bids, seat, rules, half=half)  # before looking at the cards
         after_half = half[rows, partner] & pairs  # bit 0 is then a bid of a half, not a nil
         may_blind = (blind_nil_allowed(seat, scores, rules) & (unseen & 1 != 0) & bidding
                      & ~after_half)
-        if rules.blind_moon:  # no double blind nil after the opponents' blind moon
-
+        if rules.blind_moon and pairs:  # no double blind nil after another side's blind moon
             partner_blind = blind[rows, partner] & (bids[rows, partner] == 0)
-            may_blind &= ~(partner_blind & (contracts[rows, 1 - side] == BLIND_MOON))
+            theirs = (contracts == BLIND_MOON) & (np.arange(sides) != side[:, None])
+            may_blind &= ~(partner_blind & theirs.any(axis=1))
         may_blind = np.flatnonzero(may_blind)
         goes_blind = np.zeros(n, dtype=bool)
         if may_blind.size:

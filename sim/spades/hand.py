@@ -67,11 +67,11 @@ def first_leader(dealer: np.ndarray, contracts: np.ndarray, rules: SpadesRules,
         return lowest_club_holder(hands, dealer, deck)
     if not rules.mo_b:
         return left
-
-    rows = np.arange(dealer.shape[0])
-    other = contracts[rows, 1 - (left & 1)]  # the side of the dealer's right-hand seat
-    mo = (other == LITTLE_MO) | (other == BIG_MO)
-    return np.where(mo, (left + 1) % 4, left).astype(np.int8)
+    mo = (contracts == LITTLE_MO) | (contracts == BIG_MO)  # [N, S]: at most one side
+    seats = (left[:, None] + np.arange(rules.players)) % rules.players  # from the dealer's left
+    theirs = mo[np.arange(dealer.shape[0])[:, None], rules.table.side_of[seats]]
+    return np.where(mo.any(axis=1), seats[np.arange(seats.shape[0]), np.argmax(theirs, axis=1)],
+                    left).astype(np.int8)
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,11 +106,13 @@ def _passes(when: str, hands, twice, bids, blind, scores, bags, lineup, rules, r
     passed = np.zeros_like(hands)
     context = dict(bids=bids, blind=blind, scores=scores, bags=bags, rules=rules, deck=deck)
     rounds = []
-    if rules.pass_cards is not None and rules.pass_when == when:
+    partner = int(rules.table.partner_of(0)) if rules.table.pairs else None  # his seat minus
+    if rules.pass_cards is not None and rules.pass_when == when:  # one's, mod P (§4.7 pairs)
         counts = np.full(hands.shape, rules.pass_cards.count, np.int8)
-        rounds.append((counts, rules.pass_cards.offset))
+        offset = rules.pass_cards.offset
+        rounds.append((counts, partner if rules.pass_cards.direction == "partner" else offset))
     if rules.nil_pass is not None and when == "after_bid":
-        rounds.append((nil_pass_counts(bids, blind, rules, half), 2))
+        rounds.append((nil_pass_counts(bids, blind, rules, half), partner))
     two_decks = deck.copies == 2
     for counts, offset in rounds:
         hands, held_twice, cards = pass_round(hands, counts, offset, context, lineup, rng,

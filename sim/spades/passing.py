@@ -29,8 +29,9 @@ def nil_pass_counts(bids: np.ndarray, blind: np.ndarray, rules,
     bool[N, 4] bids of n and a half (``half_trick_bids``: 0 and a half is no nil)."""
     n_nil, n_blind = rules.nil_pass
     nil = bids == 0 if half is None else (bids == 0) & ~half
-    side_nil = nil | nil[:, [2, 3, 0, 1]]  # the seat or its partner bid nil
-    side_blind = (nil & blind) | (nil & blind)[:, [2, 3, 0, 1]]
+    partner = rules.table.partner_of(np.arange(bids.shape[1]))  # pairs (RULES.md §4.7)
+    side_nil = nil | nil[:, partner]  # the seat or its partner bid nil
+    side_blind = (nil & blind) | (nil & blind)[:, partner]
     return np.where(side_blind, n_blind, np.where(side_nil, n_nil, 0)).astype(np.int8)
 
 

@@ -76,15 +76,36 @@ def _nil_pass(value) -> tuple[int, int]:
     return tuple(value)
 SPADES_BROKEN = (True, False, "never")
 FIRST_LEADS = ("left_of_dealer", "two_of_clubs", "lowest_club")
-# keys that need partners (RULES.md §3, §4.4-4.6), refused at tables without them (§4.7)
-PARTNER_KEYS = frozenset(
-    "double_nil double_blind_nil double_blind_nil_reward team_nil team_blind_nil min_team_bid "
-    "partnership_bidding no_nine_no_blind suicide suicide_min_bid max_team_bid "
-    "ten_for_two_hundred ten_for_200_fail ten_for_200_exact tens_are_wheels mo_a mo_b bemo "
-    "blind_six blind_six_at_least blind_moon moon lexington lexington_points half_trick_bids "
-    "nil_pass highlander exact_pair_bonus auction".split())
-# keys written for two sides: the opponents' gain, the two sides' bids (§4.6), the auction
-TWO_SIDE_KEYS = frozenset("set_to_opponents book_made auction hook".split())
+# RULES.md §4: '"Side" = partnership, or a single player in games without partners.' A key
+# worded for a side (the side contracts, moon, lexington, bemo, hook, ...) applies at every
+# table of §4.7. The keys below are worded for more, each with the words that need it; a table
+# without that is refused them. Pairs: four players in partnerships, six in three pairs.
+PAIR_KEYS = {
+    "double_nil": "both partners bid nil",
+    "double_blind_nil": "both partners bid blind nil",
+    "max_team_bid": "a partnership's two bids may not total more than this",
+    "suicide": "if the first partner to bid does not bid nil, the second must",
+    "half_trick_bids": "the first partner of a side may bid in halves (3.5); the second must "
+                       "make the side's total whole",
+    "nil_pass": "a side with a nil (or blind nil) bidder exchanges that many cards between the "
+                "partners",
+    "exact_pair_bonus": "if both partners take exactly their own bids",
+    "min_team_bid": "a partner of a nil bidder must bid at least k himself unless both bid nil. "
+                    "Without partners each player bids nil or at least k",
+}
+# partners: a side of two or three players
+PARTNERSHIP_KEYS = {
+    "team_nil": "a side (not a player) bids to take no trick",
+    "team_blind_nil": "a side (not a player) bids to take no trick",
+    "partnership_bidding": "each side makes one joint bid",
+    "highlander": "each partner must make his own bid",
+}
+# two sides
+TWO_SIDE_KEYS = {
+    "book_made": "if the two sides' bids total exactly 10",
+    "set_to_opponents": "a set side scores 0 and the opponents score 10 per trick it fell short",
+    "auction": "when the others have passed, the last bidder's side is declarer",
+}
 
 
 def _conditions(value) -> tuple[str, ...]:
@@ -781,26 +802,34 @@ class SpadesRules:
                             "players: a kitty needs kitty_extra_trick = true", key="kitty")
 
     def _check_table(self) -> None:
-        """RULES.md §4.7: the rules written for partners, or for two sides, need them."""
-        changed = self._changed()
-        if not self.table.pairs or self.players != 4:
-            clash = [k for k in changed if k in PARTNER_KEYS]
-            if self.pass_cards is not None and self.pass_cards.direction == "partner":
-                clash.append("pass_cards")
-            if clash and self.players == 6 and self.table.pairs:
-                raise UserError(f"{clash[0]} is written for two partnerships of four players "
-                                "(RULES.md §4.4); six players in three pairs do not play it",
-                                key=clash[0])
+        """RULES.md §4.7: the rules worded for pairs of partners, for partners or for two sides
+        (`PAIR_KEYS`, `PARTNERSHIP_KEYS`, `TWO_SIDE_KEYS`) need them; the rest apply to every
+        side, a single player in games without partners (§4)."""
+        table, changed = self.table, self._changed()
+        players = f"{self.players} players" + (" in cutthroat" if self.players == 4 else "")
+        where = (f"{players} in two threes are sides of three partners" if table.partnerships
+                 and not table.pairs else f"{players} have no partners (RULES.md §4.7)")
+        if not table.pairs:
+            clash = [k for k in changed if k in PAIR_KEYS]
+            if clash == ["min_team_bid"] and not table.partnerships:
+                clash = []  # "Without partners each player bids nil or at least k"
             if clash:
-                shape = ("in cutthroat " if self.players == 4 else "in two threes "
-                         if self.sides == 2 else "")
-                raise UserError(f"{clash[0]} needs partners; {self.players} players "
-                                f"{shape}have none (RULES.md §4.7)", key=clash[0])
+                raise UserError(f"{clash[0]} is written for two partners (RULES.md §4.4-4.6: "
+                                f"\"{PAIR_KEYS[clash[0]]}\"); {where}", key=clash[0])
+            if self.pass_cards is not None and self.pass_cards.direction == "partner":
+                raise UserError(f"pass_cards to the partner (RULES.md §4.5) needs one partner; "
+                                f"{where}", key="pass_cards")
+        if not table.partnerships:
+            clash = [k for k in changed if k in PARTNERSHIP_KEYS]
+            if clash:
+                raise UserError(f"{clash[0]} is written for partners (RULES.md §4.4-4.6: "
+                                f"\"{PARTNERSHIP_KEYS[clash[0]]}\"); {where}", key=clash[0])
         if self.sides != 2:
             clash = [k for k in changed if k in TWO_SIDE_KEYS]
             if clash:
-                raise UserError(f"{clash[0]} is written for two sides; this table has "
-                                f"{self.sides} (RULES.md §4.7)", key=clash[0])
+                raise UserError(f"{clash[0]} is written for two sides (RULES.md §4.4-4.6: "
+                                f"\"{TWO_SIDE_KEYS[clash[0]]}\"); this table has "
+                                f"{self.sides}", key=clash[0])
         if self.pass_cards is not None and self.pass_cards.count >= self.cards_each:
             raise UserError(f"pass_cards: {self.pass_cards.count} cards of {self.cards_each}",
                             key="pass_cards")

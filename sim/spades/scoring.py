@@ -439,16 +439,18 @@ def _wins_game(t: Tally, f: Facts) -> None:
     out = t.wins_game = np.full(f.n, -1, dtype=np.int8)
     if not (rules.moon or rules.lexington or rules.double_blind_nil):
         return
+    sides = range(f.table.sides)
     if rules.double_blind_nil and rules.double_blind_nil_reward == "win":
         _, both_blind, both_made = _double_nils(f)
-        for side in (0, 1):
+        for side in sides:
             out[both_blind[:, side] & both_made[:, side]] = side
     no_nil = f.side(f.is_nil.astype(np.int32)) == 0
     ordinary, taken = f.bid, f.side(f.tricks)  # the side's bids (two halves make a trick)
-    for on, total in ((rules.moon, 13), (rules.lexington, 12)):
+    every = rules.tricks_per_hand  # 13 at four players: "all 13 tricks" (all the hand's, §4.7)
+    for on, total in ((rules.moon, every), (rules.lexington, every - 1)):
         if on:
             won = no_nil & (ordinary == total) & (taken >= total)
-            for side in (0, 1):
+            for side in sides:
                 out[won[:, side]] = side
 
 
@@ -458,8 +460,9 @@ def _side_contracts(t: Tally, f: Facts) -> None:
     if not ((f.codes != 0).any() or (f.bemo is not None and (f.bemo != 0).any())):
         return
     taken = f.side(f.tricks)
-    for side in (0, 1):
-        won = None if f.winners is None else (f.winners.astype(np.int64) & 1) == side
+    side_of = f.table.side_of
+    for side in range(f.table.sides):
+        won = None if f.winners is None else side_of[f.winners.astype(np.intp)] == side
         has = f.codes[:, side] != 0
         pts, extra, wins = sc.contract_points(f.codes[:, side], taken[:, side], won, f.rules)
         for name, value in (("contract", pts), ("bags", extra), ("bags_taken", extra),
