@@ -93,3 +93,20 @@ def test_combinations_are_checked():
                 {"partnership_bidding": True, "team_nil": True}):
         with pytest.raises(UserError):
             load_rules(bad)
+
+
+@pytest.mark.parametrize("teams", ["three_pairs", "two_threes"])
+def test_six_players_bid_one_joint_bid_per_side(teams):
+    """Issue 19: RULES.md §4.4 "each side makes one joint bid" at six players (RULES.md §4.7):
+    the side's first bidder in the rotation bids for its two or three players, at least
+    min_team_bid (4), no nil; the others bid nothing."""
+    rules = load_rules({"players": 6, "teams": teams, "partnership_bidding": True})
+    result = GAMES["spades"].play_block(rules, Lineup([make_strategy("random")] * 6), 7, 0, 600,
+                                        "hands")
+    b = result.outcomes[0].bidding
+    for i in range(600):
+        order = [(int(result.dealer[i]) + 1 + j) % 6 for j in range(6)]
+        for side in range(rules.sides):
+            seats = [s for s in order if s % rules.sides == side]
+            assert b.bids[i, seats[0]] >= 4
+            assert (b.bids[i, seats[1:]] == -1).all()
