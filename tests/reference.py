@@ -681,9 +681,11 @@ def _check_section_4_4(r: dict) -> None:
     """Values of the section 4.4 keys, then the combinations that cannot be played, each a
     ValueError naming the key.
 
-    From RULES.md / the brief: ``min_team_bid`` above ``max_team_bid``; ``hook`` with ``whiz`` or
-    ``mirror`` (the bid is forced by the spades held); ``whiz`` or ``mirror`` with ``blind_nil`` (no
-    blind bids); ``mirror`` with ``whiz``; ``suicide_min_bid`` without ``suicide``.
+    From RULES.md / the brief: ``min_team_bid`` above ``max_team_bid``; ``hook`` with ``mirror``
+    (the bid is forced by the spades held, so the hook would give way every time: no effect;
+    with ``whiz`` it forbids the count or the nil, issue 19); ``whiz`` or ``mirror`` with
+    ``blind_nil`` (no blind bids); ``mirror`` with ``whiz``; ``suicide_min_bid`` without
+    ``suicide``.
 
     Readings added here (a seat could be left with no legal bid otherwise):
 
@@ -743,7 +745,6 @@ def _check_section_4_4(r: dict) -> None:
         ("min_team_bid", r["min_team_bid"] is not None and r["max_team_bid"] is not None
          and r["min_team_bid"] > r["max_team_bid"],
          f"min_team_bid = {r['min_team_bid']} is above max_team_bid = {r['max_team_bid']}"),
-        ("hook", r["hook"] and r["whiz"], "hook with whiz: the bid is forced by the spades held"),
         ("hook", r["hook"] and r["mirror"],
          "hook with mirror: the bid is forced by the spades held"),
         ("whiz", r["whiz"] and r["blind_nil"], "whiz allows no blind bid: set blind_nil = False"),

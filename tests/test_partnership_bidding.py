@@ -110,3 +110,15 @@ def test_six_players_bid_one_joint_bid_per_side(teams):
             seats = [s for s in order if s % rules.sides == side]
             assert b.bids[i, seats[0]] >= 4
             assert (b.bids[i, seats[1:]] == -1).all()
+
+
+def test_the_hook_forbids_the_last_joint_bid_that_makes_the_total():
+    """Issue 19: RULES.md §4.4 hook, "the last bidder may not make the total of all bids equal
+    the number of tricks", under partnership bidding: the second joint bid may not complete 13
+    (where another bid is left)."""
+    rules = load_rules({"partnership_bidding": True, "hook": True})
+    dealer, b = bidding(rules, n=3000)
+    totals = np.maximum(b.bids, 0).sum(axis=1)
+    assert (totals != 13).all()
+    dealer, b = bidding(load_rules({"partnership_bidding": True}), n=3000)
+    assert (np.maximum(b.bids, 0).sum(axis=1) == 13).any()  # the test can fail

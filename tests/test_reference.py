@@ -708,7 +708,6 @@ def test_whiz_and_mirror_in_full_records():
     ("rules", "key"),
     [
         ({"min_team_bid": 10, "max_team_bid": 9}, "min_team_bid"),
-        ({"hook": True, "whiz": True, "blind_nil": False}, "hook"),
         ({"hook": True, "mirror": True, "blind_nil": False}, "hook"),
         ({"whiz": True}, "whiz"),  # blind_nil is on by default
         ({"mirror": True}, "mirror"),

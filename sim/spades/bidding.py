@@ -88,10 +88,15 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
     top = rules.tricks_per_hand  # no bid above the tricks of the hand
     if rules.partnership_bidding:  # one joint bid per side, no nil (RULES.md §4.4)
         most = top if rules.max_team_bid is None else min(rules.max_team_bid, top)
-        mask = _span(rules.min_team_bid or 4, most)
+        mask = np.broadcast_to(_span(rules.min_team_bid or 4, most), seat.shape).astype(MASK)
         if rules.no_nine_no_blind:
             mask &= ~MASK(1 << 9)
-        return np.broadcast_to(mask, seat.shape).astype(MASK)
+        if rules.hook:  # the last joint bid may not make the total the tricks of the hand
+            made = np.where(bids >= 0, bids, 0).sum(axis=1)
+            last = (bids >= 0).sum(axis=1) == rules.sides - 1
+            kept = mask & ~np.where(last, _bit(top - made), 0).astype(MASK)
+            mask = np.where(kept != 0, kept, mask).astype(MASK)
+        return mask
     mask = np.broadcast_to(_span(rules.min_bid, top), seat.shape).copy()
     pairs = rules.table.pairs
     halved = 0  # int[N]: 1 where the seat bids v and a half (its partner bid a half)

@@ -558,7 +558,9 @@ class SpadesRules:
         limit where no bag is counted: `voided_by`) is not refused: a preset may carry it (the
         short game's bag_limit 5 under three_b), and it changes nothing."""
         voided = [("no_overs", "three_b", "three_b prices every overtrick at -10"),
-                  ("no_overs", "quicksand", "quicksand prices every overtrick at -10")]
+                  ("no_overs", "quicksand", "quicksand prices every overtrick at -10"),
+                  ("hook", "mirror", "mirror leaves the last bidder one bid, which the hook "
+                   "may forbid only where another is left")]
         for key, by, why in voided:
             if getattr(self, key) and getattr(self, by):
                 raise UserError(f"{key} has no effect with {by}: {why}; choose one", key=key)
@@ -858,7 +860,7 @@ class SpadesRules:
             if not self.nil:
                 raise UserError(f"{fixed} needs nil = true (a player may hold no spade)",
                                 key=fixed)
-            clash = [k for k in ("hook", "min_team_bid") if getattr(self, k)]
+            clash = ["min_team_bid"] if self.min_team_bid is not None else []
             if fixed == "mirror":
                 clash += [k for k in ("fledu", "suicide", "max_team_bid") if getattr(self, k)]
             if clash:
@@ -890,15 +892,17 @@ class SpadesRules:
             raise UserError("no_nine_no_blind allows no blind bids: set blind_bids = false",
                             key="no_nine_no_blind")
         if self.partnership_bidding:  # a side contract replaces the joint bid, bemo adds to it
-            clash = [k for k in ("suicide", "whiz", "mirror", "hook", "fledu", "double_nil",
+            clash = [k for k in ("suicide", "whiz", "mirror", "fledu", "double_nil",
                                  "double_blind_nil", "nil_pass", "team_nil", "team_blind_nil")
                      if getattr(self, k)]
             if clash:
                 raise UserError(f"partnership bidding (one joint bid per side, no nil) does not "
                                 f"combine with {clash[0]}", key="partnership_bidding")
-        if self.suicide and self.min_team_bid is not None:
-            raise UserError("suicide forces a nil after a small first bid, which min_team_bid "
-                            "forbids: choose one", key="suicide")
+        if self.suicide and self.min_team_bid is not None and (
+                self.suicide_min_bid or 1) < self.min_team_bid:
+            raise UserError("suicide forces a nil after a first bid below min_team_bid, which "
+                            "min_team_bid forbids: set suicide_min_bid to at least it",
+                            key="suicide")
         if self.suicide_min_bid is not None and not self.suicide:
             raise UserError("suicide_min_bid needs suicide = true", key="suicide_min_bid")
         if (self.min_team_bid is not None and self.max_team_bid is not None
