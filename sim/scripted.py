@@ -37,7 +37,7 @@ class Scripted:
         """The record's side contract when this is the stage that offers it (its code is in
         ``view.legal``), its bemo at the bemo stage, else none; a code the stage does not offer
         is returned too, for the engine to refuse."""
-        side = (view.seat & 1).astype(np.intp)
+        side = view.rules.table.side_of[view.seat].astype(np.intp)  # RULES.md §4.7 sides
         contract, bemo = self.contracts[view.rows, side], self.bemo[view.rows, side]
         bemo_stage = (view.legal >> 8) & 1 == 1  # bit LITTLE_BEMO (sim.spades.contracts)
         offered = (view.legal >> np.clip(contract, 0, 15)) & 1 == 1

@@ -124,6 +124,7 @@ class PassView(_Batched):
     bags: np.ndarray
     rules: object
     deck: Deck
+    twice: np.ndarray | None = None  # uint64[n]: the cards of ``hand`` held twice (two decks)
 
 
 @dataclass(frozen=True, eq=False)

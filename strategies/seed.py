@@ -453,11 +453,13 @@ class SeedStrategy(Strategy):
                 partner_bid + est + self.seven_plus_stretch >= 7)
             want = np.where(stretch, 7 - partner_bid, want)
         if rules.book_made and self.book_made_max_opponents >= 0:
-            rows, seat = np.arange(len(view)), view.seat.astype(np.intp)
+            seat = view.seat.astype(np.intp)
             bids = np.maximum(view.bids, 0)
             last = (view.bids < 0).sum(axis=1) == 1  # the others have bid
             rest = 10 - bids.sum(axis=1)
-            opponents = bids[rows, seat ^ 1] + bids[rows, seat ^ 3]
+            mine = rules.table.side_of[seat]  # the other side's bids (RULES.md §4.7 sides)
+            theirs = rules.table.side_of[None, :] != mine[:, None]
+            opponents = (bids * theirs).sum(axis=1)
             book = last & (rest >= 1) & (opponents <= self.book_made_max_opponents)
             want = np.where(book, rest, want)
         return want, book
@@ -527,7 +529,11 @@ class SeedStrategy(Strategy):
         else:
             est = self.estimate(_as_spades(view), view.deck)
             rows = np.arange(len(view))
-            side_est = np.maximum(view.bids[rows, _partner(view)], 0) + est
+            mates = view.rules.table.members[view.rules.table.side_of[view.seat]]
+            others = mates != view.seat[:, None]  # the side's other players' bids so far
+            side_est = (np.maximum(view.bids[rows[:, None], mates], 0) * others).sum(axis=1) + est
+            if view.rules.partnership_bidding:  # a joint bid: the partner's hand unseen
+                side_est = side_est + self.partner_estimate
             wants = [(sc.BIG_BEMO, side_est >= self.big_bemo_at),
                      (sc.LITTLE_BEMO, side_est >= self.little_bemo_at),
                      (sc.BIG_MO, est >= self.big_mo_min_estimate),

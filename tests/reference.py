@@ -55,10 +55,13 @@ each, ``"XJ"`` ranking below ``"LJ"``) or 6 (issue 8 spec): ``deck`` ``"double_m
 ``"two_threes"`` (0-2-4 against 1-3-5) or ``"solo"``. Seat s plays for side s mod S (S sides);
 without partners each player is a side, numbered by seat; bids are 0..the tricks of the hand;
 records carry one entry per seat in ``bids``/``blind``/``tricks``/``hands`` and one per side in
-``before`` and the results. The keys written for partners are refused at a table without pairs
-of partners (``PARTNER_KEYS``; two threes have none), and, as the engine reads them (README,
-readings), also at six players in three pairs: they are written for two partnerships of four;
-those written for two sides at a table of more (``TWO_SIDE_KEYS``; two threes are two sides).
+``before`` and the results. A key written for a side applies to every side, one player
+without partners (section 4); those written for two partners are refused at a table without
+pairs (``PARTNER_KEYS``; two threes have sides of three), those for partners at one without
+(``PARTY_KEYS``), those written for two sides at a table of more (``TWO_SIDE_KEYS``; two
+threes are two sides). The keys of a side's total follow the side: ``min_team_bid`` without
+partners is each player's nil or at least k; a side contract or bemo is declared by the
+side's first bidder or asked of its last (``legal_side_contracts``, ``legal_bemo``).
 
 Two decks (``double_minus_2c``, ``double_jokers``, ``double_kitty``; cancel_spades): a card
 name is there twice, in ``deck_of`` and in records (a hand may hold "AS" twice; plays name the
@@ -507,14 +510,6 @@ def resolve_rules(rules: dict | str | None = None) -> dict:
 
 KITTY_TAKERS = ("two_of_clubs", "high_bidder")
 JOKES_TIES = ("higher_joker", "first_joker", "suit")
-# Section 4.7 (the issue 8 spec): the keys two-deck games (double_minus_2c, double_jokers,
-# double_kitty, cancel_spades) do not play, refused when not at the standard game's value (the
-# engine's seven_trump_reveal, face_up_cards and redeal_poor_hands too, unknown to this
-# reference); trump_order is "standard" (cancel_spades has its own order).
-TWO_DECK_REFUSED = ("pass_cards", "nil_pass", "bag_cancel_card", "dix", "last_trick_ace",
-                    "last_trick_ace_nil", "last_trick_deuce", "last_trick_high_spade",
-                    "first_lead", "first_trick_clubs", "first_trick_lowest_club",
-                    "must_overtrump", "must_trump", "trump_order")
 SIX_DECK_JOKERS = {"double_jokers": 4, "single_jokers": 2}  # the jokers a six-player deck needs
 
 
@@ -524,8 +519,9 @@ def _check_big_tables(r: dict) -> None:
     under cancel_spades; each six-player deck with its jokers (double_jokers 4, single_jokers 2,
     the others none) and double_kitty with the kitty (and the kitty at six players only with
     it); four jokers only with double_jokers; ``duplicate_wins = "last"`` only in a two-deck
-    game other than cancel_spades; in a two-deck game ``TWO_DECK_REFUSED`` (the message says
-    "two decks"); cancel_spades see ``_check_cancel_spades``."""
+    game other than cancel_spades; cancel_spades see ``_check_cancel_spades``. (Issue 19: the
+    other keys play with two decks too, a card being there twice: see ``first_leader``,
+    ``_stages``, ``_bag_cancel_sides``.)"""
     players = r["players"]
     if players == 8 and not r["cancel_spades"]:
         raise ValueError("players: eight players play cancel_spades only (set cancel_spades = "
@@ -549,10 +545,6 @@ def _check_big_tables(r: dict) -> None:
                          "decks have (and cancel_spades cancels them)")
     if r["cancel_spades"]:
         _check_cancel_spades(r)
-    elif _copies(r) == 2:
-        clash = [k for k in TWO_DECK_REFUSED if r[k] != STANDARD[k]]
-        if clash:
-            raise ValueError(f"{clash[0]}: not played with two decks (deck {_six_deck(r)!r})")
 
 
 # Cancel spades is a game of its own (reading, as the engine reads it): only these keys may
@@ -625,37 +617,38 @@ def _check_jokes(r: dict) -> None:
                          "partner's joker comes: must_trump and must_overtrump do not apply")
 
 
-# Section 4.7: the keys written for partners (a partner's bid, a side of two, "both partners"),
-# refused at a table without partners, and those written for two sides (the opponents' gain,
-# the two sides' bids totalling 10, the bids of four players totalling 13), refused at a table
-# of more. A key counts as used when it is not at its default. (RULES.md's min_team_bid names a
-# reading without partners; the engine refuses it there, and so does the reference.)
-PARTNER_KEYS = ("double_nil", "double_blind_nil", "double_blind_nil_reward", "team_nil",
-                "team_blind_nil", "min_team_bid", "suicide", "suicide_min_bid", "max_team_bid",
-                "ten_for_two_hundred", "ten_for_200_fail", "ten_for_200_exact",
-                "tens_are_wheels", "mo_a", "mo_b", "bemo", "blind_six", "blind_six_at_least",
-                "blind_moon", "moon", "lexington", "lexington_points", "nil_pass", "highlander",
-                "exact_pair_bonus")
-TWO_SIDE_KEYS = ("set_to_opponents", "book_made", "hook")
+# Section 4 reads '"Side" = partnership, or a single player in games without partners': a key
+# written for a side (the side contracts, moon, lexington, bemo, hook, ...) is played at every
+# table of section 4.7 (issue 19). These are written for more (a key counts as used when it is
+# not at its default): PARTNER_KEYS for two partners ("both partners", "the first partner ...
+# the second", "a partnership's two bids", "between the partners"), played by pairs (four
+# players, six in three pairs); min_team_bid also without partners ("each player bids nil or at
+# least k"); PARTY_KEYS for partners ("a side (not a player)", "one joint bid", "each
+# partner"), played by sides of two or three; TWO_SIDE_KEYS for two sides.
+PARTNER_KEYS = ("double_nil", "double_blind_nil", "suicide", "max_team_bid", "nil_pass",
+                "exact_pair_bonus", "min_team_bid")
+PARTY_KEYS = ("team_nil", "team_blind_nil", "highlander")
+TWO_SIDE_KEYS = ("set_to_opponents", "book_made")
 
 
 def _check_section_4_7(r: dict) -> None:
-    """The partnership keys at a table without pairs of partners (cutthroat, three, five, six
-    players solo or in two threes) and the two-side keys at a table of more than two sides
-    (section 4.7), each a ValueError naming the key. (``remove`` and
-    ``partnerships`` themselves are checked with the deck, ``_check_sections_4_2_4_3``.)"""
-    used = [k for k in (*PARTNER_KEYS, *TWO_SIDE_KEYS) if r[k] != STANDARD[k]]
-    partner_keys = [k for k in used if k in PARTNER_KEYS]
-    if partner_keys and _pairs(r) and r["players"] != 4:  # README: readings
-        raise ValueError(f"{partner_keys[0]}: written for two partnerships of four players; "
-                         f"{r['players']} players in pairs do not play it")
+    """The keys of two partners at a table without pairs (cutthroat, three, five, six players
+    solo or in two threes; ``min_team_bid`` is allowed without partners), of partners at one
+    without partners and of two sides at a table of more (section 4.7), each a ValueError
+    naming the key. (``remove`` and ``partnerships`` themselves are checked with the deck,
+    ``_check_sections_4_2_4_3``.)"""
+    used = [k for k in (*PARTNER_KEYS, *PARTY_KEYS, *TWO_SIDE_KEYS) if r[k] != STANDARD[k]]
+    solo = _sides(r) == _players(r)
     if not _pairs(r):
-        clash = [k for k in used if k in PARTNER_KEYS]
+        clash = [k for k in used if k in PARTNER_KEYS and not (k == "min_team_bid" and solo)]
         if clash:
-            shape = ("in cutthroat " if r["players"] == 4 else "in two threes "
-                     if _sides(r) == 2 else "")
-            raise ValueError(f"{clash[0]}: needs partners in pairs; {r['players']} players "
-                             f"{shape}have none")
+            raise ValueError(f"{clash[0]}: written for two partners; {r['players']} players "
+                             f"have {'no partners' if solo else 'sides of three'}")
+    if solo:
+        clash = [k for k in used if k in PARTY_KEYS]
+        if clash:
+            raise ValueError(f"{clash[0]}: written for partners; {r['players']} players have "
+                             "none")
     if _sides(r) != 2:
         clash = [k for k in used if k in TWO_SIDE_KEYS]
         if clash:
@@ -688,9 +681,11 @@ def _check_section_4_4(r: dict) -> None:
     """Values of the section 4.4 keys, then the combinations that cannot be played, each a
     ValueError naming the key.
 
-    From RULES.md / the brief: ``min_team_bid`` above ``max_team_bid``; ``hook`` with ``whiz`` or
-    ``mirror`` (the bid is forced by the spades held); ``whiz`` or ``mirror`` with ``blind_nil`` (no
-    blind bids); ``mirror`` with ``whiz``; ``suicide_min_bid`` without ``suicide``.
+    From RULES.md / the brief: ``min_team_bid`` above ``max_team_bid``; ``hook`` with ``mirror``
+    (the bid is forced by the spades held, so the hook would give way every time: no effect;
+    with ``whiz`` it forbids the count or the nil, issue 19); ``whiz`` or ``mirror`` with
+    ``blind_nil`` (no blind bids); ``mirror`` with ``whiz``; ``suicide_min_bid`` without
+    ``suicide``.
 
     Readings added here (a seat could be left with no legal bid otherwise):
 
@@ -711,8 +706,9 @@ def _check_section_4_4(r: dict) -> None:
     ``ten_for_200_fail`` (other than 200), ``ten_for_200_exact`` and ``tens_are_wheels`` without
     ``ten_for_two_hundred``; ``blind_six_at_least`` without ``blind_six``;
     ``double_blind_nil_reward`` (other than "double") without ``double_blind_nil``; any side contract key
-    (or ``bemo``, as the engine reads it) with ``min_team_bid``, ``suicide``, ``whiz`` or
-    ``mirror``, the rules of a side's two ordinary bids.
+    with ``suicide``, ``whiz`` or ``mirror``, under which every side bids (``min_team_bid`` binds
+    the sides that bid, issue 19); ``bemo`` with ``suicide`` (bemo comes on top of two non-nil
+    bids, which suicide never leaves).
     """
     for key, off in _NOT_IMPLEMENTED.items():
         if r[key] != off:
@@ -737,17 +733,18 @@ def _check_section_4_4(r: dict) -> None:
             raise ValueError(f"{key}: needs {needs} = True")
     if r["mo_a"] and r["mo_b"]:
         raise ValueError("mo_a and mo_b: two versions of Mo, choose one (mo_b)")
-    declared = [k for k in _SIDE_CONTRACT_KEYS if r[k]]
-    if declared:
-        for key in ("min_team_bid", "suicide", "whiz", "mirror"):
+    declared = [k for k in _SIDE_CONTRACT_KEYS if r[k] and k != "bemo"]
+    if declared:  # (min_team_bid binds the sides that bid: issue 19)
+        for key in ("suicide", "whiz", "mirror"):
             if r[key] not in (None, False):
-                raise ValueError(f"{key}: rules a side's two ordinary bids; the side contracts "
-                                 f"{declared} replace them (or add bemo): choose one")
+                raise ValueError(f"{key}: every side bids under it; the side contracts "
+                                 f"{declared} replace a side's bids: choose one")
+    if r["bemo"] and r["suicide"]:  # bemo needs two non-nil bids, suicide a nil in each side
+        raise ValueError("bemo: on top of two ordinary bids, which suicide never leaves")
     checks = [
         ("min_team_bid", r["min_team_bid"] is not None and r["max_team_bid"] is not None
          and r["min_team_bid"] > r["max_team_bid"],
          f"min_team_bid = {r['min_team_bid']} is above max_team_bid = {r['max_team_bid']}"),
-        ("hook", r["hook"] and r["whiz"], "hook with whiz: the bid is forced by the spades held"),
         ("hook", r["hook"] and r["mirror"],
          "hook with mirror: the bid is forced by the spades held"),
         ("whiz", r["whiz"] and r["blind_nil"], "whiz allows no blind bid: set blind_nil = False"),
@@ -786,8 +783,15 @@ _BOOL_KEYS_4_6 = ("three_b", "no_overs", "double_over", "quicksand", "set_to_opp
                   "book_made", "highlander", "exact_pair_bonus", "bags_in_units_digit",
                   "bags_negative", "no_minus", "defeat_score", *TRICK_BONUSES)
 # The keys under which no bag exists (section 4.6; readings): what prices or cancels bags is
-# refused with them.
+# refused with them. three_b and quicksand price each overtrick at -10 instead of counting it,
+# unless bags_in_units_digit asks for the count (issue 19, a reading): see _bagless.
 _BAGLESS = ("three_b", "quicksand", "no_overs", "highlander")
+
+
+def _bagless(r: dict) -> list[str]:
+    """The keys in force under which no bag is counted."""
+    priced = ("three_b", "quicksand") if r["bags_in_units_digit"] else ()
+    return [k for k in _BAGLESS if r[k] and k not in priced]
 
 
 def _on(r: dict, key: str) -> bool:
@@ -801,12 +805,15 @@ def _check_section_4_6(r: dict) -> None:
     * one way of scoring the contract: at most one of ``three_b``, ``quicksand``, ``exact``;
     * ``bags_negative`` prices bags: not with ``three_b``, ``quicksand``, ``no_overs``;
     * ``highlander`` (its own contract, overtricks and bonus): not with ``three_b``,
-      ``quicksand``, ``exact``, ``no_overs``, ``double_over``, ``set_to_opponents``, ``no_minus``,
-      ``bags_negative``, ``seven_plus``, ``bags_in_units_digit``, ``bag_cancel_card``;
+      ``quicksand``, ``exact``, ``no_overs``, ``set_to_opponents``, ``bags_negative``,
+      ``seven_plus``, ``bags_in_units_digit``, ``bag_cancel_card`` (with ``double_over`` and
+      ``no_minus`` see ``_ordinary``: a side set under highlander is floored, one whose bidders
+      took twice the side bid loses 20 x it);
     * ``bags_in_units_digit``: a bag count of one digit needs ``bag_limit`` 1..10; not with
-      ``three_b``, ``quicksand``, ``no_overs``, ``highlander``, ``bags_negative`` (no bags kept);
-    * ``bag_cancel_card``: not where no bag exists (``three_b``, ``quicksand``, ``no_overs``,
-      ``highlander``);
+      ``no_overs``, ``highlander``, ``bags_negative`` (no bags kept); with ``three_b`` or
+      ``quicksand`` the overtricks they price at -10 are also counted as bags (issue 19);
+    * ``bag_cancel_card``: not where no bag exists (``no_overs``, ``highlander``, ``three_b``
+      and ``quicksand`` without ``bags_in_units_digit``);
     * ``defeat_score`` is ``-target_score``: needs ``target_score``;
     * two rules that contradict each other (issue 17): ``no_overs`` with ``three_b`` or
       ``quicksand`` (each prices an overtrick at -10); ``no_minus`` with ``set_to_opponents``
@@ -831,12 +838,11 @@ def _check_section_4_6(r: dict) -> None:
                          "way: choose one")
     refusals = {
         "bags_negative": ("three_b", "quicksand", "no_overs"),
-        "highlander": ("three_b", "quicksand", "exact", "no_overs", "double_over",
-                       "set_to_opponents", "no_minus", "bags_negative", "seven_plus",
-                       "bags_in_units_digit", "bag_cancel_card"),
-        "bags_in_units_digit": ("three_b", "quicksand", "no_overs", "highlander",
-                                "bags_negative"),
-        "bag_cancel_card": _BAGLESS,
+        "highlander": ("three_b", "quicksand", "exact", "no_overs", "set_to_opponents",
+                       "bags_negative", "seven_plus", "bags_in_units_digit",
+                       "bag_cancel_card"),
+        "bags_in_units_digit": ("no_overs", "highlander", "bags_negative"),
+        "bag_cancel_card": _bagless(r),
         "no_overs": ("three_b", "quicksand"),
     }
     for key, others in refusals.items():
@@ -973,7 +979,10 @@ class _Order:
             return max(pool, key=lambda k: self.power[cards[k]]) if pool else None
         strengths = [self.strength(c, led) for c in cards]
         best = max(strengths)
-        if self.last_of_equals:
+        # of identical cards the last played under duplicate_wins = "last"; of two jokers under
+        # jokers_first_wins the first played, identical or not (its own words, section 4.2)
+        first_joker = self.order == "jokers_first_wins" and cards[strengths.index(best)] in JOKERS
+        if self.last_of_equals and not first_joker:
             return len(strengths) - 1 - strengths[::-1].index(best)
         return strengths.index(best)
 
@@ -1083,11 +1092,12 @@ def _check_sections_4_2_4_3(r: dict) -> None:
       2C in the deck, and a club (not under ``deuces_high``, where it is a spade); the AS
       (``lead_ace_of_spades``) and the 9S (``dix``, ``last_trick_high_spade``) may not be
       removed;
-    * ``first_trick_clubs``, ``first_trick_lowest_club`` and ``first_lead`` each rule trick 1:
-      at most one, except ``first_trick_clubs`` with a ``first_lead`` (both lead a club); none
-      with ``mo_b`` (whose side leads trick 1);
+    * ``first_trick_clubs`` and ``first_lead`` name the first leader (the holder of the 2C or
+      of the lowest club): not with ``mo_b`` (whose side leads trick 1); with each other and
+      with ``first_trick_lowest_club`` (everyone plays his lowest club) they agree;
     * ``lead_ace_of_spades`` needs ``spades_broken = True``;
-    * ``must_trump`` already beats the highest spade: not with ``must_overtrump``;
+    * ``must_trump`` already beats the highest spade: not with ``must_overtrump = "always"``
+      (no effect); with ``"opponents"`` it beats only an opponent's (``_stages``);
     * ``suit_ladder`` has no trump: not with ``must_trump`` or ``must_overtrump``.
     * ``jokes_win`` (see ``_check_jokes``).
     """
@@ -1109,7 +1119,7 @@ def _check_sections_4_2_4_3(r: dict) -> None:
                 "lead_ace_of_spades", "must_trump"):
         if r[key] is not True and r[key] is not False:
             raise ValueError(f"{key} must be True or False, not {r[key]!r}")
-    if order in _JOKER_ORDERS and r["jokers"] != 2:
+    if order in _JOKER_ORDERS and r["jokers"] != 2 * _copies(r):  # two decks: BJ, LJ twice
         raise ValueError(f"trump_order: {order} ranks the two jokers, set jokers = 2")
     _check_jokes(r)
     if r["jokers"] and order in _NO_JOKERS:
@@ -1145,15 +1155,16 @@ def _check_sections_4_2_4_3(r: dict) -> None:
     if r["first_lead"] == "two_of_clubs" and "2C" in _removed(r):
         raise ValueError("first_lead: two_of_clubs, but the deck has no 2C (jokers_remove, or "
                          "a six-player deck)")
-    trick_one = [k for k in ("first_trick_clubs", "first_trick_lowest_club") if r[k]]
+    # the rules of trick 1 agree: the first leader leads the lowest club (the 2C is the lowest
+    # club where it is dealt), and first_trick_lowest_club has every player play his lowest
+    # club; only the leader named by mo_b ("the declaring side leads trick 1") is another
+    trick_one = ["first_trick_clubs"] if r["first_trick_clubs"] else []
     trick_one += ["first_lead"] if r["first_lead"] != "left_of_dealer" else []
-    if len(trick_one) > 1 and trick_one != ["first_trick_clubs", "first_lead"]:
-        raise ValueError(f"{trick_one[1]}: {trick_one[0]} already rules trick 1")
     if trick_one and r["mo_b"]:
         raise ValueError(f"{trick_one[0]}: mo_b's side leads trick 1")
     if r["lead_ace_of_spades"] and r["spades_broken"] is not True:
         raise ValueError("lead_ace_of_spades: needs spades_broken = True")
-    if r["must_trump"] and r["must_overtrump"] != "off":
+    if r["must_trump"] and r["must_overtrump"] == "always":
         raise ValueError("must_overtrump: must_trump already makes a player beat the spades")
     if order == "suit_ladder" and (r["must_trump"] or r["must_overtrump"] != "off"):
         raise ValueError("trump_order: suit_ladder has no trump for must_trump / must_overtrump")
@@ -1264,6 +1275,8 @@ def _min_team_bid_rule(bid: int, t: _Turn, r: dict) -> str | None:
     # section 4.4 `min_team_bid = k`: the second partner bids nil or at least k after a nil; after
     # a non-nil p, at least k - p (and at least 1), or nil only if p >= k. The first is free.
     k = r["min_team_bid"]
+    if k is not None and t.partner_seat is None and bid != 0 and bid < k:
+        return f"min_team_bid = {k}: without partners each player bids nil or at least {k}"
     if k is None or t.partner is None:
         return None
     p = t.partner
@@ -1506,12 +1519,12 @@ def legal_side_contracts(
     r = resolve_rules(rules)
     declared = _declared(side_contracts, r)
     side = _side(seat, r)
-    if (declared[side] is not None or seat in bids_so_far
-            or _partner(seat, r) in bids_so_far):
+    if declared[side] is not None or any(s in bids_so_far for s in _seats_of(side, r)):
         return {"blind": [], "sighted": []}
     blind_so_far = blind_so_far or {}
-    double_blind = any(all(bids_so_far.get(s) == 0 and blind_so_far.get(s)
-                           for s in _seats_of(k, r)) for k in range(_sides(r)) if k != side)
+    double_blind = _pairs(r) and any(  # double blind nil: both partners of another side
+        all(bids_so_far.get(s) == 0 and blind_so_far.get(s) for s in _seats_of(k, r))
+        for k in range(_sides(r)) if k != side)
     out: dict[str, list[str]] = {"blind": [], "sighted": []}
     for code, (_, blind) in SIDE_CONTRACTS.items():
         if not _contract_on(code, r):
@@ -1539,8 +1552,9 @@ def legal_bemo(
     r = resolve_rules(rules)
     if not r["bemo"] or _declared(side_contracts, r)[_side(seat, r)] is not None:
         return []
-    own, partner = bids_so_far.get(seat), bids_so_far.get(_partner(seat, r))
-    if own is None or partner is None or own == 0 or partner == 0:
+    # the side's last bidder: all its players have bid, none nil (one player: his own bid)
+    made = [bids_so_far.get(s) for s in _seats_of(_side(seat, r), r)]
+    if seat not in bids_so_far or any(b is None or b == 0 for b in made):
         return []
     return list(BEMOS)
 
@@ -1561,9 +1575,11 @@ def first_leader(dealer: int, side_contracts: list[str | None] | None, rules: di
             raise ValueError(f"the holder of {card} leads trick 1: give the hands")
         card = _dealt_lead_card(card, hands, r)
         holders = [seat for seat, hand in enumerate(hands) if card in hand]
-        if len(holders) != 1:
+        if not holders or len(holders) > _copies(r):
             raise ValueError(f"{card} leads trick 1, but {len(holders)} hands hold it")
-        return holders[0]
+        # two decks (section 4.7): both copies may be dealt; the first holder from the
+        # dealer's left leads (reading)
+        return min(holders, key=lambda seat: (seat - left) % _players(r))
     if r["mo_b"]:
         for side, code in enumerate(_declared(side_contracts)):
             if code in MO:
@@ -1754,7 +1770,8 @@ def legal_plays(
        and fourth to play) plays his highest spade.
     3. ``must_trump``: void in the led suit, a spade if he has one; then, void in the led suit
        or following a spade lead (reading, the engine's: "also when spades were led"), one that
-       beats the highest spade in the trick if he can (an equal joker does not beat).
+       beats the highest spade in the trick if he can (an equal joker does not beat); with
+       ``must_overtrump = "opponents"`` only when an opponent holds the trick.
     4. ``must_overtrump``: void in a led non-spade suit with a spade in the trick: a spade that
        beats the highest one if he can; ``"opponents"``: only when the trick is held by an
        opponent (partners are the players two apart; at a table without partners every
@@ -1846,12 +1863,21 @@ def _stages(hand: list[str], trick: list[str], broken: bool, r: dict, trick_no: 
             top = max(spades, key=lambda c: o.power[c])
             rule("joker_high_alternate", _narrow(stages[-1][1], [top]))
     in_trick = [o.power[c] for c in trick if o.suit[c] == TRUMP]
-    beating = [c for c in spades if not in_trick or o.power[c] > max(in_trick)]
+    # a spade that would win over the highest one: with two decks under duplicate_wins =
+    # "last" its other copy too (section 4.7), not a joker equal to it (section 4.2)
+    top = [c for c in trick if o.suit[c] == TRUMP and o.power[c] == max(in_trick)][:1]
+    beating = [c for c in spades if not in_trick or o.power[c] > max(in_trick)
+               or (o.last_of_equals and c in top
+                   and not (o.order == "jokers_first_wins" and c in JOKERS))]
     void = not own
     if r["must_trump"]:
         if void:
             rule("must_trump", _narrow(stages[-1][1], spades))
-        if void or led == TRUMP:
+        # with must_overtrump = "opponents" ("only when an opponent's spade holds the trick")
+        # the duty to beat is owed to the opponents only (reading; the spade is still due)
+        held_by_partner = (r["must_overtrump"] == "opponents"
+                           and not (position - o.winning_index(trick)) % sides)
+        if (void or led == TRUMP) and not held_by_partner:
             rule("must_trump", _narrow(stages[-1][1], beating))
     if r["must_overtrump"] != "off" and void and led != TRUMP and in_trick:
         holder = o.winning_index(trick)  # a spade, since one is in the trick
@@ -2012,7 +2038,7 @@ def _has_progressive(r: dict) -> bool:
 def _counts_bags(r: dict) -> bool:
     """Bags go into the running count (and its penalty) unless a section 4.6 key does away with
     them or prices them without a count (``bags_negative``)."""
-    return not any(r[k] for k in (*_BAGLESS, "bags_negative"))
+    return not (_bagless(r) or r["bags_negative"])
 
 
 def score_hand(
@@ -2099,7 +2125,9 @@ def score_hand(
       (scored by their own values) and a side of two nils (no contract) are not touched.
     * ``no_overs``: no bags at all (overtricks 0, no count, no penalty).
     * ``bags_negative``: each bag scores -1; no bag count, no penalty.
-    * ``bags_in_units_digit``: bags are counted (limit and penalty) but score 0.
+    * ``bags_in_units_digit``: bags are counted (limit and penalty) but score 0; under
+      ``three_b`` and ``quicksand`` too (issue 19, a reading: there they are the overtricks
+      those price at -10 each, and the nil bidders' tricks, as in section 3).
     * ``book_made``: when the four ordinary bids total exactly 10 (nil 0; no side contract in
       the hand): each side's contract is 10 * its bid whatever happened, made for every later
       part; no bags at all that hand (nil tricks included); nils as usual; exact, three_b,
@@ -2155,16 +2183,16 @@ def score_hand(
             won = _needs_play(bemo[side], None if winners is None else
                               [_side(w, r) == side for w in winners])
             sides[side].bemo = value if all(won[:first]) else -value
-        if any(r[k] for k in _BAGLESS):  # no bag exists under these, whatever the contract
+        if _bagless(r):  # no bag exists under these, whatever the contract
             sides[side].bags = 0
     gifts = [s.gift for s in sides]
     for side in range(n_sides):  # set_to_opponents: what a set side fell short goes to the other
         sides[side].contract += sum(gifts) - gifts[side]
     if r["bag_cancel_card"] is not None:
         card = cancel_card if r["bag_cancel_card"] == "cut" else r["bag_cancel_card"]
-        taker = _bag_cancel_side(card, _needs_play("bag_cancel_card", played), r)
-        if taker is not None and sides[taker].bags > 0 and not sides[taker].set_:
-            sides[taker].bags -= 1
+        for taker in _bag_cancel_sides(card, _needs_play("bag_cancel_card", played), r):
+            if sides[taker].bags > 0 and not sides[taker].set_:
+                sides[taker].bags -= 1
     if any(r[k] for k in TRICK_BONUSES):
         for side, pts in enumerate(_trick_bonuses(
                 _needs_play("the trick bonuses", played), bids, tricks, r)):
@@ -2383,6 +2411,7 @@ def _ordinary(side: int, bids: list, blind: list, tricks: list, r: dict, book: b
         if r["quicksand"]:
             out.contract = 10 * bid if made else -10 * (bid - counted)
             out.over_points = -10 * over if made else 0
+            out.bags = (over if made else 0) + nil_bags  # counted under bags_in_units_digit
         elif made:
             out.contract = 10 * bid
             out.bags = over + nil_bags
@@ -2426,17 +2455,18 @@ def _trick_winning_card(trick: list[tuple[int, str]], r: dict) -> tuple[int, str
     return seat, dict(trick)[seat]
 
 
-def _bag_cancel_side(card: str, played: list, r: dict) -> int | None:
-    """The side that won the trick holding ``card`` (section 4.6 ``bag_cancel_card``); None
-    when the card was left undealt (section 4.7, ``remove = "last"``: it cancels nothing)."""
+def _bag_cancel_sides(card: str, played: list, r: dict) -> list[int]:
+    """The side that won the trick holding ``card`` (section 4.6 ``bag_cancel_card``), once
+    per copy played (two decks, section 4.7: each copy is the designated card, reading); none
+    for a copy left undealt (section 4.7, ``remove = "last"``) or in the kitty (section 4.1):
+    it cancels nothing."""
     if card not in _order_of(r).suit:
         raise ValueError(f"bag_cancel_card {card!r} is not a card of this deck")
-    for trick in played:
-        if card in [c for _, c in trick]:
-            return _side(_trick_winning_card(trick, r)[0], r)
-    if _undealt(r) and len(played) == _cards_each(r):
-        return None
-    raise ValueError(f"bag_cancel_card {card!r} was not played")
+    sides = [_side(_trick_winning_card(trick, r)[0], r)
+             for trick in played for _, c in trick if c == card]
+    if len(sides) < _copies(r) and not (_undealt(r) and len(played) == _cards_each(r)):
+        raise ValueError(f"bag_cancel_card {card!r} was not played")
+    return sides
 
 
 def _trick_bonuses(played: list, bids: list, tricks: list, r: dict) -> list[int]:

@@ -50,6 +50,11 @@ VARIANTS: dict[str, dict] = {
     "suicide,suicide_min_bid=4": {"suicide": True, "suicide_min_bid": 4, **ANY_BLIND},
     "suicide,hook": {"suicide": True, "hook": True, **ANY_BLIND},
     "whiz": {"whiz": True, **NO_BLIND},
+    # issue 19: the hook forbids whiz's count or its nil, giving way where it leaves no bid;
+    # suicide with min_team_bid where suicide_min_bid reaches it
+    "whiz,hook": {"whiz": True, "hook": True, **NO_BLIND},
+    "suicide,suicide_min_bid=4,min_team_bid=4": {"suicide": True, "suicide_min_bid": 4,
+                                                 "min_team_bid": 4, **ANY_BLIND},
     "mirror": {"mirror": True, **NO_BLIND},
     "mirror,moon": {"mirror": True, "moon": True, **NO_BLIND},
     "fledu": {"fledu": True, **ANY_BLIND},
@@ -556,8 +561,7 @@ def test_illegal_bids_rejected_like_the_reference(case, mode):
 # Refused at load by RULES.md / the brief of these keys.
 IMPOSSIBLE = [
     ({"min_team_bid": 10, "max_team_bid": 9}, "min_team_bid"),
-    ({"hook": True, "whiz": True, "blind_nil": False}, ("hook", "whiz")),
-    ({"hook": True, "mirror": True, "blind_nil": False}, ("hook", "mirror")),
+    ({"hook": True, "mirror": True, "blind_nil": False}, ("hook", "mirror")),  # no effect
     ({"whiz": True}, "whiz"),  # blind_nil is on by default
     ({"mirror": True}, "mirror"),
     ({"mirror": True, "whiz": True, "blind_nil": False}, ("mirror", "whiz")),

@@ -242,9 +242,8 @@ def test_jokes_win_examples():
     ({"deck": "no_twos"}, "deck"),
     ({"players": 6, "teams": "solo", "cancel_spades": True}, "teams"),
     ({"duplicate_wins": "last"}, "duplicate_wins"),
-    ({"players": 6, "dix": True}, "dix"),
-    ({"players": 6, "trump_order": "jokers_high", "jokers": 4, "deck": "double_jokers"},
-     "trump_order"),
+    ({"players": 6, "trump_order": "jokers_high"}, "trump_order"),  # no jokers in the deck
+    ({"players": 6, "first_lead": "two_of_clubs"}, "first_lead"),  # both 2C out
     ({"players": 6, **CANCEL, "bag_limit": 5}, "bag_limit"),
     ({"players": 6, **CANCEL, "max_hands": 10}, "max_hands"),
     ({"players": 6, "cancel_spades": True}, "blind_nil"),
@@ -255,7 +254,7 @@ def test_jokes_win_examples():
     ({"jokers_tie": "suit"}, None),
     ({"jokes_tie": "suit"}, "jokes_tie"),
     ({"jokers": 2, "trump_order": "jokes_win", "partnerships": False}, "trump_order"),
-    ({"players": 6, "double_nil": True}, "double_nil"),
+    ({"players": 6, "teams": "two_threes", "double_nil": True}, "double_nil"),
     ({"players": 6, "teams": "two_threes", "nil_pass": [1, 2]}, "nil_pass"),
 ])
 def test_refused(over, key):

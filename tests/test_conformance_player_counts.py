@@ -88,7 +88,7 @@ def seat_plays(rec: dict, rd: dict):
     players = len(rec["hands"])
     spade = {c: ref.card_suit(c, rd) == "S" for h in rec["hands"] for c in h}
     held = [list(h) for h in rec["hands"]]
-    seat = ref.first_leader(rec["dealer"], None, rd, rec["hands"])
+    seat = ref.first_leader(rec["dealer"], rec.get("side_contracts"), rd, rec["hands"])
     broken = False
     for start in range(0, len(rec["plays"]), players):
         trick = rec["plays"][start:start + players]

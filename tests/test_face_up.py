@@ -87,3 +87,18 @@ def test_records_show_the_face_up_cards(tmp_path):
     for rec in rt.records:
         assert [len(c) for c in rec["face_up"]] == [2, 2, 2, 2]
         assert all(set(c) <= set(h) for c, h in zip(rec["face_up"], rec["hands"], strict=True))
+
+
+def test_two_decks_show_the_face_up_cards():
+    """Issue 19, six players with two decks (RULES.md §4.7): the face-up cards are cards of the
+    hand (a card dealt twice face up shows once: the views name cards, not copies), every view
+    shows them."""
+    rules = load_rules({"players": 6, "face_up_cards": 3, "blind_nil_min_deficit": 0})
+    watcher = Watcher(blind_nil_deficit=0)
+    result = GAMES["spades"].play_block(rules, Lineup([watcher] * 6), 8, 0, 400, "hands")
+    face = result.face_up
+    counts = np.bitwise_count(face)
+    assert ((counts >= 2) & (counts <= 3)).all() and (counts == 3).mean() > 0.9
+    assert ((face & ~result.hands) == 0).all()
+    for _, rows, shown in watcher.seen:
+        assert (shown == face[rows]).all()

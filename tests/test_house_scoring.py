@@ -169,6 +169,19 @@ def test_highlander_both_made_and_the_progressive_bonus():
     assert got["progressive_after"] == [0, 1]
 
 
+def test_highlander_with_no_minus_and_double_over():
+    # issue 19: a side set under highlander scores 0 for its contract under no_minus (Tom and
+    # Harry: -80 -> 0, Harry's overtrick +5); under double_over bidders taking twice the side bid
+    # (1 + 2, taking 3 + 4) lose 20 x 3 instead of 30 + 6 x 5, the 7-trick bonus standing
+    got = score({"highlander": True, "no_minus": True}, [5, 2, 3, 2], [4, 2, 4, 3])
+    assert got["contract"][0] == 0 and got["overtricks"][0] == 5
+    got = score({"highlander": True, "double_over": True}, [1, 1, 2, 1], [3, 2, 4, 4])
+    assert got["contract"] == [-60, -40] and got["overtricks"] == [0, 0]
+    assert got["bonus"] == [10, 0]
+    got = score({"highlander": True, "double_over": True}, [1, 3, 2, 4], [3, 2, 4, 4])
+    assert got["contract"] == [-60, -70] and got["overtricks"] == [0, 0]
+
+
 def test_exact_pair_rules_md_example():
     # Tom bids 3 takes 3, Harry bids 4 takes 4: 70 + 30 = 100; one off: no bonus
     assert score({"exact_pair_bonus": True}, [3, 3, 4, 3], [3, 3, 4, 3])["points"][0] == 100
@@ -203,6 +216,17 @@ def test_bags_in_units_digit_rules_md_example():
     got = score({"bags_in_units_digit": True}, [3, 1, 2, 1], [5, 2, 6, 0], bags_before=(4, 0))
     assert got["overtricks"][0] == 0 and got["bag_penalty"][0] == -100
     assert got["points"][0] == -50 and got["bags_after"][0] == 0
+
+
+def test_bags_in_units_digit_under_quicksand():
+    # issue 19: bid 5 takes 9 under quicksand: 50 - 40, and the 4 overtricks are bags, counted
+    # in the units digit (8 before: 12, -100, 2 left)
+    got = score({"bags_in_units_digit": True, "quicksand": True}, [3, 1, 2, 1], [5, 2, 4, 2],
+                bags_before=(8, 0))
+    assert got["contract"][0] == 50 and got["overtricks"][0] == -40
+    assert got["bag_penalty"][0] == -100 and got["bags_after"][0] == 2
+    got = score({"quicksand": True}, [3, 1, 2, 1], [5, 2, 4, 2], bags_before=(8, 0))
+    assert got["bag_penalty"][0] == 0 and got["bags_after"][0] == 8  # no bags without it
 
 
 def test_book_made():

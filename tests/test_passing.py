@@ -179,3 +179,109 @@ def test_passing_keys_are_checked():
         with pytest.raises(UserError):
             load_rules(bad)
     assert popcount(np.array([SPADES], np.uint64))[0] == 13
+
+
+# --- issue 19: two decks (RULES.md §4.7), a card held twice ------------------------------------
+
+TWO_DECKS = {
+    "left before": {"pass_cards": {"count": 3, "direction": "left"}, "pass_when": "before_bid"},
+    "right, solo": {"pass_cards": {"count": 2, "direction": "right"}, "teams": "solo"},
+    "left, double_jokers, two threes": {"pass_cards": {"count": 4, "direction": "left"},
+                                        "deck": "double_jokers", "jokers": 4,
+                                        "teams": "two_threes"},
+}
+
+
+@pytest.mark.parametrize("strategy", ["random", "seed"])
+@pytest.mark.parametrize("case", list(TWO_DECKS))
+def test_two_deck_passes_move_one_copy(case, strategy):
+    """Each seat passes ``count`` different cards of its own (one copy of a card it holds
+    twice: a reading, as the kitty's discard), and its hand at the start of play is the one
+    dealt, less what it passed, plus what its neighbour passed to it, counted copy by copy;
+    the table still holds the two decks."""
+    from collections import Counter
+
+    from sim.spades.hand import deck_for
+
+    rules = load_rules({"players": 6, **TWO_DECKS[case]})
+    deck = deck_for(rules)
+    result = GAMES["spades"].play_block(rules, Lineup([make_strategy(strategy)] * 6), 4, 0, 300,
+                                        "hands")
+    out = result.outcomes[0]
+    offset = rules.pass_cards.offset
+
+    def cards(h, t):
+        return Counter(deck.names_of(int(h))) + Counter(deck.names_of(int(t)))
+
+    whole = sum((Counter(deck.names_of(int(h))) for h in result.hands[0]), Counter())
+    whole += sum((Counter(deck.names_of(int(t))) for t in result.twice[0]), Counter())
+    moved_twice = 0
+    for i in range(300):
+        table = Counter()
+        for s in range(6):
+            giver = (s - offset) % 6
+            passed = Counter(deck.names_of(int(out.passed[i, s])))
+            assert sum(passed.values()) == rules.pass_cards.count
+            dealt = cards(result.hands[i, s], result.twice[i, s])
+            assert not passed - dealt  # his own cards
+            held = cards(out.held[i, s], out.twice[i, s])
+            want = dealt - passed + Counter(deck.names_of(int(out.passed[i, giver])))
+            assert held == want, (case, i, s)
+            assert sum(held.values()) == rules.cards_each
+            moved_twice += any(n == 2 for n in held.values()) and any(
+                dealt[c] != held[c] for c in held)
+            table += held
+        assert table == whole
+    assert moved_twice > 0
+
+
+@pytest.mark.parametrize("over", [{"pass_cards": {"count": 2, "direction": "partner"}},
+                                  {"nil_pass": [1, 2], "blind_nil_min_deficit": 0}])
+def test_three_pairs_pass_to_the_partner_opposite(over):
+    """Issue 19, six players in three pairs (RULES.md §4.7: partners 0-3, 1-4, 2-5; one deck,
+    no_twos): the partner of pass_cards and nil_pass sits three seats on; nil_pass counts the
+    nils of the seat's own pair."""
+    rules = load_rules({"players": 6, "deck": "no_twos", **over})
+    result = GAMES["spades"].play_block(rules, Lineup([make_strategy("random")] * 6), 2, 0, 500,
+                                        "hands")
+    out = result.outcomes[0]
+    b = out.bidding
+    seen = 0
+    for i in range(500):
+        dealt, held, passed = (result.hands[i].tolist(), out.held[i].tolist(),
+                               out.passed[i].tolist())
+        for s in range(6):
+            p = (s + 3) % 6
+            nils = [x for x in (s, p) if b.bids[i, x] == 0]
+            want = 2 if "pass_cards" in over else (
+                0 if not nils else 2 if any(b.blind[i, x] for x in nils) else 1)
+            assert bin(passed[s]).count("1") == want
+            assert held[s] == (dealt[s] & ~passed[s]) | passed[p]
+            seen += want > 0
+    assert seen > 100
+
+
+@pytest.mark.parametrize("over", [
+    {"jokers": 2, "kitty": True, "pass_cards": {"count": 3, "direction": "left"}},
+    {"jokers": 2, "kitty": True, "kitty_taker": "high_bidder", "nil_pass": [1, 2]},
+    {"players": 6, "deck": "double_kitty", "kitty": True, "pass_when": "before_bid",
+     "pass_cards": {"count": 2, "direction": "right"}, "first_lead": "two_of_clubs"},
+])
+def test_records_with_a_kitty_and_passing_replay(over):
+    """The kitty's checks of a replayed record (RULES.md §4.1: the taker's dealt hand, the
+    holder of the lowest club dealt) look through the passing (§4.5: the record's ``passed``):
+    found by the fuzzer of tests/test_combinations.py (issue 19)."""
+    from sim.replay import replay_records
+
+    rules = load_rules(over)
+    result = GAMES["spades"].play_block(rules, Lineup([make_strategy("seed")] * rules.players),
+                                        6, 0, 200, "hands")
+    from sim.spades.records import block_records
+    from whistlab.experiment import build_experiment
+
+    table = {k: list(v) if isinstance(v, tuple) else v for k, v in over.items()}
+    exp = build_experiment({"rules": table, "strategy": "seed", "hands": 200, "seed": 6,
+                            "block_size": 200})
+    records = block_records(result, exp, 0)
+    out = replay_records(list(enumerate(records, 1)))
+    assert [o["points"] for o in out] == result.outcomes[0].score.points.tolist()

@@ -191,7 +191,6 @@ def test_illegal_records_name_the_rule(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("over, key", [
-    ({"first_trick_clubs": True, "first_trick_lowest_club": True}, "first_trick_lowest_club"),
     ({"first_lead": "two_of_clubs", "jokers": 2}, "first_lead"),
     ({"first_lead": "lowest_club", "mo_b": True}, "first_lead"),
     ({"lead_ace_of_spades": True, "spades_broken": False}, "lead_ace_of_spades"),

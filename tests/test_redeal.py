@@ -94,3 +94,18 @@ def test_records_carry_the_misdeals(tmp_path):
 def test_bad_conditions_are_refused(value):
     with pytest.raises(UserError, match="redeal_poor_hands"):
         load_rules({"redeal_poor_hands": value})
+
+
+def test_two_decks_count_a_spade_held_twice():
+    """Issue 19, six players with two decks (RULES.md §4.7): a hand holding one spade twice
+    holds two, and is not poor under one_spade_or_less; a player who always calls plays no
+    hand of one spade or none, counted copy by copy."""
+    rules, result = play({"players": 6, "redeal_poor_hands": ["one_spade_or_less"]}, n=3000)
+    deck = deck_for(rules)
+    spades = (np.bitwise_count(result.hands & deck.suit_masks[3])
+              + np.bitwise_count(result.twice & deck.suit_masks[3]))
+    assert (spades >= 2).all() and result.redeals.max() >= 1
+    hands = np.full((1, 6), np.uint64(1) << np.uint64(deck.bit_of("AS")), np.uint64)
+    twice = hands.copy()  # the AS twice: two spades
+    assert not poor_hands(hands, rules, deck, twice).any()
+    assert poor_hands(hands, rules, deck).all()

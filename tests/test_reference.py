@@ -705,7 +705,6 @@ def test_whiz_and_mirror_in_full_records():
     ("rules", "key"),
     [
         ({"min_team_bid": 10, "max_team_bid": 9}, "min_team_bid"),
-        ({"hook": True, "whiz": True, "blind_nil": False}, "hook"),
         ({"hook": True, "mirror": True, "blind_nil": False}, "hook"),
         ({"whiz": True}, "whiz"),  # blind_nil is on by default
         ({"mirror": True}, "mirror"),
@@ -1288,7 +1287,6 @@ def test_illegal_declarations_in_records(rules, record, match):
         ({"ten_for_200_fail": 100}, "ten_for_200_fail"),
         ({"ten_for_200_fail": -1, "ten_for_two_hundred": True}, "ten_for_200_fail"),
         ({"blind_six_at_least": True}, "blind_six_at_least"),
-        ({"team_nil": True, "min_team_bid": 4}, "min_team_bid"),
         ({"blind_moon": True, "suicide": True}, "suicide"),
         ({"mo_a": True, "whiz": True, "blind_nil": False}, "whiz"),
         ({"blind_six": True, "mirror": True, "blind_nil": False}, "mirror"),
@@ -1299,6 +1297,14 @@ def test_illegal_declarations_in_records(rules, record, match):
 def test_side_contract_impossible_combinations(rules, key):
     with pytest.raises(ValueError, match=key):
         ref.resolve_rules(rules)
+
+
+def test_side_contracts_with_min_team_bid():
+    # issue 19: a side contract replaces the side's bids; min_team_bid binds the sides that bid
+    rules = {"team_nil": True, "min_team_bid": 4}
+    ref.resolve_rules(rules)
+    assert ref.legal_bids(2, {0: 2}, [0, 0], rules, side_contracts=[None, "team_nil"])[
+        "bids"] == list(range(2, 14))
 
 
 def test_side_contract_possible_combinations():

@@ -175,6 +175,17 @@ def test_first_leader_needs_the_hands():
     ({"must_overtrump": "always"}, ["9S", "3S", "2D"], ["5H", "6S", "2H"], False, 2, ["9S"]),
     # ... while an opponent's 7S (position 2) over the partner's 6S holds the trick
     ({"must_overtrump": "opponents"}, ["9S", "3S", "2D"], ["5H", "6S", "7S"], False, 2, ["9S"]),
+    # must_trump with must_overtrump = "opponents" (issue 19, a reading): void, a spade is
+    # due; beating it only when an opponent holds the trick (the partner's 6S at position 1 of
+    # position 3), also when spades were led
+    ({"must_trump": True, "must_overtrump": "opponents"}, ["9S", "3S", "2D"],
+     ["5H", "6S", "2H"], False, 2, ["9S", "3S"]),
+    ({"must_trump": True, "must_overtrump": "opponents"}, ["9S", "3S", "2D"],
+     ["5H", "6S"], False, 2, ["9S"]),
+    ({"must_trump": True, "must_overtrump": "opponents"}, ["9S", "3S", "2D"],
+     ["5S", "6S", "4S"], True, 2, ["9S", "3S"]),
+    ({"must_trump": True, "must_overtrump": "opponents"}, ["9S", "3S", "2D"],
+     ["5S", "4S", "6S"], True, 2, ["9S"]),
     # joker_high_alternate: a led BJ calls each opponent's highest spade
     (order("joker_high_alternate"), ["LJ", "3S", "AH"], ["BJ"], True, 2, ["LJ"]),
     (order("joker_high_alternate"), ["AS", "3S"], ["BJ", "LJ"], True, 2, ["AS", "3S"]),
@@ -294,11 +305,10 @@ def test_illegal_plays_name_the_rule():
     ({**JOKERS, "jokers_remove": ["2C", "1H"]}, "jokers_remove"),
     ({**JOKERS, "bag_cancel_card": "2D"}, "bag_cancel_card"),
     ({**JOKERS, "first_lead": "two_of_clubs"}, "first_lead"),
-    ({"first_lead": "two_of_clubs", "first_trick_lowest_club": True}, "first_lead"),
-    ({"first_trick_clubs": True, "first_trick_lowest_club": True}, "first_trick_lowest_club"),
     ({"first_trick_clubs": True, "mo_b": True}, "first_trick_clubs"),
+    ({"first_lead": "lowest_club", "mo_b": True}, "first_lead"),
     ({"lead_ace_of_spades": True, "spades_broken": "never"}, "lead_ace_of_spades"),
-    ({"must_trump": True, "must_overtrump": "opponents"}, "must_overtrump"),
+    ({"must_trump": True, "must_overtrump": "always"}, "must_overtrump"),
     ({"trump_order": "suit_ladder", "must_overtrump": "always"}, "trump_order"),
     ({"must_overtrump": "sometimes"}, "must_overtrump"),
     ({"first_lead": "dealer"}, "first_lead"),
@@ -314,6 +324,11 @@ def test_impossible_combinations(rules, key):
 def test_possible_combinations():
     for rules in ({"first_trick_clubs": True, "first_lead": "lowest_club", **JOKERS},
                   {"first_trick_clubs": True, "first_lead": "two_of_clubs"},
+                  # issue 19: the rules of trick 1 agree (RULES.md section 4.3)
+                  {"first_lead": "two_of_clubs", "first_trick_lowest_club": True},
+                  {"first_trick_clubs": True, "first_trick_lowest_club": True,
+                   "first_lead": "lowest_club"},
+                  {"first_trick_lowest_club": True, "mo_b": True},
                   {**JOKERS, "jokers_remove": ["2C", "2H"], "bag_cancel_card": "2D"},
                   {"trump_order": "deuces_high", **JOKERS, "must_trump": True},
                   {"trump_order": "suit_ladder", "first_trick_lowest_club": True,

@@ -95,6 +95,22 @@ def test_bags_in_units_digit_54():
     assert out["after"]["bags"][0] == 2
 
 
+def test_bags_in_units_digit_under_quicksand_and_three_b():
+    # issue 19, a reading: with the units digit asked for, the overtricks quicksand and three_b
+    # price at -10 are counted as bags too. Side 0 bids 5 and takes 9: 50 - 40, and 4 bags;
+    # with 8 before: 12 reach the limit, -100, 2 left. Side 1 bids 8, takes 4: set, no bag.
+    for key, set_ in (("quicksand", -40), ("three_b", -80)):
+        out = replay(sheet([3, 4, 2, 4], [5, 2, 4, 2], bags=(8, 0)), bags_in_units_digit=True,
+                     **{key: True})
+        assert nonzero(out, 0) == {"contract": 50, "overtricks": -40, "bag_penalty": -100}
+        assert nonzero(out, 1) == {"contract": set_}
+        assert out["after"]["bags"] == [2, 0]
+    # a nil bidder's trick is a bag too (bags_only), cancelled by the 7H's trick won by its side
+    # (bag_cancel_card needs the play: see the conformance test)
+    out = replay(sheet([0, 4, 5, 4], [1, 4, 4, 4]), bags_in_units_digit=True, quicksand=True)
+    assert nonzero(out, 0) == {"contract": -10, "nil": -100} and out["after"]["bags"][0] == 1
+
+
 # --- the first keys of issue 7, by hand --------------------------------------------------------
 
 
@@ -262,6 +278,22 @@ def test_highlander_nil_partner_and_two_nils():
     assert nonzero(out, 1) == {}
     assert out["after"] == {"scores": [-25, 0], "bags": [0, 0], "progressive": [1, 0]}
     assert nonzero(replay(sheet([0, 0, 6, 0], [1, 0, 7, 5])), 1) == {"overtricks": 5}
+
+
+def test_highlander_with_no_minus_and_double_over():
+    # issue 19, RULES.md section 4.6 read together. no_minus: Tom and Harry's side (-80 + 5) is
+    # set, its contract scores 0 and Harry's overtrick still 5; side 1 made: unchanged.
+    out = replay(sheet([5, 2, 3, 2], [4, 3, 4, 2]), highlander=True, no_minus=True)
+    assert nonzero(out, 0) == {"overtricks": 5} and out["points"] == [5, 45]
+    # double_over: side 0 bids 1 + 2 = 3 and its bidders take 3 + 4 = 7 >= 6: -20 x 3 instead of
+    # +30 and 6 overtricks x 5; both made with 7 tricks: the first progressive bonus stands.
+    # Side 1 bids 1 + 1 and takes 2 + 4 >= 4: -40 too, its 6 tricks earning no bonus.
+    out = replay(sheet([1, 1, 2, 1], [3, 2, 4, 4]), highlander=True, double_over=True)
+    assert nonzero(out, 0) == {"contract": -60, "bonus": 10}
+    assert nonzero(out, 1) == {"contract": -40}
+    # a nil partner's tricks count for nobody: bid 0 + 3, the bidder takes 5 (< 6), the nil 4
+    out = replay(sheet([0, 1, 3, 1], [4, 2, 5, 2]), highlander=True, double_over=True)
+    assert nonzero(out, 0) == {"contract": 30, "overtricks": 10, "nil": -100}
 
 
 # --- seven_plus = "progressive" ----------------------------------------------------------------
@@ -481,11 +513,10 @@ def test_defeat_score():
     ({"highlander": True, "seven_plus": "per_trick"}, "highlander"),
     ({"highlander": True, "bag_cancel_card": "7H"}, "highlander"),
     ({"highlander": True, "bags_in_units_digit": True}, "highlander"),
-    ({"highlander": True, "double_over": True}, "highlander"),
     ({"highlander": True, "set_to_opponents": True}, "highlander"),
-    ({"highlander": True, "no_minus": True}, "highlander"),
     ({"bags_in_units_digit": True, "bag_limit": 11}, "bags_in_units_digit"),
     ({"bags_in_units_digit": True, "no_overs": True}, "bags_in_units_digit"),
+    ({"bag_cancel_card": "7H", "quicksand": True}, "bag_cancel_card"),
     ({"bag_cancel_card": "7H", "three_b": True}, "bag_cancel_card"),
     ({"bag_cancel_card": "10H"}, "bag_cancel_card"),
     ({"exact": "team"}, "exact"),
@@ -500,10 +531,13 @@ def test_impossible_combinations(rules, key):
 
 def test_possible_combinations():
     for rules in ({"highlander": True, "exact_pair_bonus": True, "book_made": True},
+                  {"highlander": True, "no_minus": True, "double_over": True},
                   {"double_over": True, "set_to_opponents": True, "no_minus": True,
                    "exact": "side"},
                   {"quicksand": True, "seven_plus": "progressive", "set_to_opponents": True},
                   {"bags_in_units_digit": True, "bag_limit": 10, "bag_cancel_card": "cut"},
+                  {"bags_in_units_digit": True, "quicksand": True, "bag_cancel_card": "7H"},
+                  {"bags_in_units_digit": True, "three_b": True},
                   {"bags_negative": True, "bag_cancel_card": "AS", "exact": "player"},
                   dict.fromkeys(ref.TRICK_BONUSES, True)):
         ref.resolve_rules(rules)

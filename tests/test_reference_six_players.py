@@ -284,11 +284,16 @@ def test_three_pairs_score_sheet_with_scores_and_bags_before():
 
 
 def test_three_pairs_partnership_keys():
-    # the section 4.4 partner keys are written for two partnerships of four players: three pairs
-    # of six players do not play them (README, readings), two threes have no pairs at all
-    for key, value in (("double_nil", True), ("max_team_bid", 10), ("team_nil", True)):
-        with pytest.raises(ValueError, match=f"^{key}: written for two partnerships of four"):
-            ref.resolve_rules({**SIX, key: value})
+    # issue 19: the section 4.4 keys of two partners are played by three pairs as by two (each
+    # side is two partners); two threes have sides of three, not pairs; a side's keys (team
+    # nil, the side contracts) are played by any side of partners
+    for key, value in (("double_nil", True), ("max_team_bid", 10), ("team_nil", True),
+                       ("suicide", True), ("exact_pair_bonus", True), ("min_team_bid", 4)):
+        ref.resolve_rules({**SIX, key: value})
+        if key != "team_nil":
+            with pytest.raises(ValueError, match=f"^{key}: written for two partners"):
+                ref.resolve_rules(six(teams="two_threes", **{key: value}))
+    ref.resolve_rules(six(teams="two_threes", team_nil=True, moon=True, mo_a=True))
 
 
 def test_the_game_ends_with_the_highest_unshared_score():
@@ -326,10 +331,10 @@ def test_the_game_ends_with_the_highest_unshared_score():
     # partner-only keys need pairs; two-side keys need two sides
     ({**SIX, "teams": "two_threes", "double_nil": True}, "double_nil"),
     ({**SIX, "teams": "solo", "max_team_bid": 10}, "max_team_bid"),
-    ({**SIX, "teams": "two_threes", "deck": "no_twos", "bemo": True}, "bemo"),
+    ({**SIX, "teams": "two_threes", "deck": "no_twos", "suicide": True}, "suicide"),
+    ({**SIX, "teams": "solo", "team_nil": True}, "team_nil"),  # "a side (not a player)"
     ({**SIX, "book_made": True}, "book_made"),  # three pairs: three sides
     ({**SIX, "teams": "solo", "set_to_opponents": True}, "set_to_opponents"),
-    ({**SIX, "hook": True}, "hook"),
 ])
 def test_refusals(rules, key):
     with pytest.raises(ValueError, match=f"^{key}"):
@@ -348,9 +353,44 @@ TWO_DECK_KEYS = [("bag_cancel_card", "7H"), ("dix", True), ("last_trick_ace", Tr
 
 @pytest.mark.parametrize(("key", "value"), TWO_DECK_KEYS)
 @pytest.mark.parametrize("deck", ["double_minus_2c", "double_jokers"])
-def test_two_deck_games_refuse(deck, key, value):
-    with pytest.raises(ValueError, match=f"^{key}: .*two decks"):
-        ref.resolve_rules(six(deck, **{key: value}))
+def test_two_deck_games_play_the_keys(deck, key, value):
+    # issue 19: a card twice is no reason to refuse a key (RULES.md section 0: "In two-deck
+    # games the two copies of a card share one name"); what stays refused is the deck's own:
+    # double_minus_2c has no 2C and no jokers; card passing is not implemented here, nil_pass
+    # is a key of two partnerships of four
+    rules = six(deck, **{key: value})
+    refused = key if key in ("nil_pass", "pass_cards") else {
+        ("double_minus_2c", "first_lead", "two_of_clubs"): "first_lead",
+        ("double_minus_2c", "trump_order", "jokers_high"): "trump_order"}.get((deck, key, value))
+    if refused is None:
+        ref.resolve_rules(rules)
+    else:
+        with pytest.raises(ValueError, match=f"^{refused}"):
+            ref.resolve_rules(rules)
+
+
+def test_two_deck_readings():
+    # the lowest club dealt to two hands: the first holder from the dealer's left leads it
+    rules = six(first_lead="lowest_club")  # double_minus_2c: the 3C is the lowest club
+    hands = [["AS"], ["3C"], ["KD"], ["QD"], ["3C"], ["JH"]]
+    assert ref.first_leader(2, None, rules, hands) == 4
+    assert ref.first_leader(5, None, rules, hands) == 1
+    # must_overtrump: under duplicate_wins = "last" the other copy of the top spade beats it
+    for wins, legal in (("last", ["AS"]), ("first", ["AS", "KS", "2D"])):
+        rules = six(must_overtrump="always", duplicate_wins=wins)
+        assert ref.legal_plays(["AS", "KS", "2D"], ["5H", "AS"], True, rules, trick_no=2) == legal
+    # jokers_first_wins: of two jokers the first played wins, identical ones too
+    rules = six("double_jokers", trump_order="jokers_first_wins", duplicate_wins="last")
+    assert ref.trick_winner(["BJ", "LJ", "BJ", "2S", "3S", "4S"], 0, rules) == 0
+    assert ref.legal_plays(["BJ", "AS", "2D"], ["5H", "BJ"], True,
+                           {**rules, "must_trump": True}, trick_no=2) == ["BJ", "AS"]
+    # bag_cancel_card: each copy cancels a bag of the side winning its trick. Solo: seat 0 bid
+    # 5 and took 8 (3 bags); both AH are in tricks he won (5 and 6): 50 + 1, one bag left
+    rec = record(TWO_DECK_TRICKS, dealer=5, bids=BIDS)
+    out = ref.replay_hand(rec, six(teams="solo", bag_cancel_card="AH"))
+    assert out["points"][0] == 51 and out["after"]["bags"][0] == 1
+    out = ref.replay_hand(rec, six(teams="solo", bag_cancel_card="AC"))  # both in trick 1
+    assert out["points"][0] == 51 and out["after"]["bags"][0] == 1
 
 
 @pytest.mark.parametrize(("key", "value"), [(k, v) for k, v in TWO_DECK_KEYS

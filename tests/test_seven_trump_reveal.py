@@ -95,3 +95,30 @@ def test_records_replay_the_reveals(tmp_path, capsys):
 def test_reveals_need_the_standard_deck(over):
     with pytest.raises(UserError, match="seven_trump_reveal"):
         load_rules(over)
+
+
+def test_two_decks_count_a_card_held_twice():
+    """Issue 19, six players with two decks (RULES.md §4.7): seven cards of a suit are counted
+    copy by copy; the first in bidding order holding them reveals, the first after him with
+    seven spades restores (a player who always does)."""
+    from collections import Counter
+
+    rules = load_rules({"players": 6, "seven_trump_reveal": True})
+    result = GAMES["spades"].play_block(
+        rules, Lineup([SeedStrategy(reveal_max_spades=17, restore_spades=True)] * 6), 5, 0, 500,
+        "hands")
+    out, deck = result.outcomes[0], deck_for(rules)
+    checked = 0
+    for i in range(500):
+        suits = [Counter(c[1] for c in deck.names_of(int(h)) + deck.names_of(int(t)))
+                 for h, t in zip(out.held[i], out.twice[i], strict=True)]
+        order = [(int(result.dealer[i]) + 1 + j) % 6 for j in range(6)]
+        first = next((s for s in order if max(suits[s][x] for x in "CDH") >= 7), None)
+        assert out.reveals.revealer[i] == (-1 if first is None else first)
+        if first is None:
+            continue
+        after = [(first + 1 + j) % 6 for j in range(5)]
+        restorer = next((s for s in after if suits[s]["S"] >= 7), None)
+        assert out.reveals.restorer[i] == (-1 if restorer is None else restorer)
+        checked += any(n == 7 for s in suits for n in s.values())
+    assert checked > 20

@@ -71,6 +71,11 @@ VARIANTS: dict[str, dict] = {
                  "moon": True, **ANY_BLIND},
     "all,mo_a": {**ALL_SIGHTED, **ALL_BLIND, "mo_a": True, "bemo": True, "tens_are_wheels": True,
                  "ten_for_200_exact": True, "double_nil": True, **ANY_BLIND},
+    # issue 19: min_team_bid binds the sides that bid; bemo comes on top of whiz's bids
+    "all,mo_a,min_team_bid": {**ALL_SIGHTED, **ALL_BLIND, "mo_a": True, "bemo": True,
+                              "min_team_bid": 4, **ANY_BLIND},
+    "wheel,bemo,min_team_bid=6": {"ten_for_two_hundred": True, "bemo": True, "min_team_bid": 6},
+    "bemo,whiz": {"bemo": True, "whiz": True, "blind_nil": False},
 }
 
 
@@ -612,12 +617,11 @@ IMPOSSIBLE = [
     ({"ten_for_200_exact": True}, "ten_for_200_exact"),
     ({"ten_for_200_fail": 100}, "ten_for_200_fail"),
     ({"blind_six_at_least": True}, "blind_six_at_least"),
-    ({"team_nil": True, "min_team_bid": 4}, ("min_team_bid", "team_nil")),
     ({"blind_moon": True, "suicide": True}, ("suicide", "blind_moon")),
     ({"mo_a": True, "whiz": True, "blind_nil": False}, ("whiz", "mo_a")),
     ({"blind_six": True, "mirror": True, "blind_nil": False}, ("mirror", "blind_six")),
-    ({"ten_for_two_hundred": True, "min_team_bid": 4}, ("min_team_bid", "ten_for_two_hundred")),
     ({"bemo": True, "suicide": True}, ("suicide", "bemo")),
+    ({"team_nil": True, "whiz": True, "blind_nil": False}, ("whiz", "team_nil")),
 ]
 
 

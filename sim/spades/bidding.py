@@ -90,12 +90,18 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
     top = rules.tricks_per_hand  # no bid above the tricks of the hand
     if rules.partnership_bidding:  # one joint bid per side, no nil (RULES.md §4.4)
         most = top if rules.max_team_bid is None else min(rules.max_team_bid, top)
-        mask = _span(rules.min_team_bid or 4, most)
+        mask = np.broadcast_to(_span(rules.min_team_bid or 4, most), seat.shape).astype(MASK)
         if rules.no_nine_no_blind:
             mask &= ~MASK(1 << 9)
-        return np.broadcast_to(mask, seat.shape).astype(MASK)
+        if rules.hook:  # the last joint bid may not make the total the tricks of the hand
+            made = np.where(bids >= 0, bids, 0).sum(axis=1)
+            last = (bids >= 0).sum(axis=1) == rules.sides - 1
+            kept = mask & ~np.where(last, _bit(top - made), 0).astype(MASK)
+            mask = np.where(kept != 0, kept, mask).astype(MASK)
+        return mask
     mask = np.broadcast_to(_span(rules.min_bid, top), seat.shape).copy()
     pairs = rules.table.pairs
+    halved = 0  # int[N]: 1 where the seat bids v and a half (its partner bid a half)
     if pairs:  # partners (RULES.md §3, §4.7): the second partner knows the first's bid
         partner_seat = rules.table.partner_of(seat)
         partner = bids[rows, partner_seat].astype(np.int32)
@@ -103,7 +109,7 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
         if rules.max_team_bid is not None:
             mask &= _span(0, rules.max_team_bid - np.where(second, partner, rules.least_bid))
         if half is not None and rules.half_trick_bids:  # the partner bid a half: so does he
-            halved = second & half[rows, partner_seat]
+            halved = (second & half[rows, partner_seat]).astype(np.int32)
             most = top - 1 if rules.max_team_bid is None else rules.max_team_bid - partner - 1
             mask = np.where(halved, _span(0, np.minimum(most, top - 1)), mask).astype(MASK)
     if not (rules.fledu or rules.suicide or rules.min_team_bid or rules.whiz or rules.mirror
@@ -116,11 +122,16 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
         if rules.suicide_min_bid is not None:
             mask &= nil | _span(rules.suicide_min_bid, top)
         mask &= np.where(second & (partner != 0), nil, ~MASK(0)).astype(MASK)
-    if rules.min_team_bid is not None:
+    if rules.min_team_bid is not None and not pairs:  # RULES.md §4.4: "Without partners each
+        mask &= nil | _span(rules.min_team_bid, top)  # player bids nil or at least k"
+    elif rules.min_team_bid is not None:
         k = rules.min_team_bid
         completes = _span(np.maximum(k - partner, 1), top) | np.where(
             (partner == 0) | (partner >= k), nil, 0).astype(MASK)
         completes = np.where(partner == 0, nil | _span(k, top), completes).astype(MASK)
+        # after a partner's n and a half, v and a half completes n + v + 1 (bit 0: no nil)
+        completes = np.where(halved, _span(np.maximum(k - partner - 1, 0), top),
+                             completes).astype(MASK)
         mask &= np.where(second, completes, ~MASK(0)).astype(MASK)
     if spades is not None and rules.whiz:
         mask &= nil | _bit(spades)
@@ -129,17 +140,28 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
     banned = np.zeros(seat.shape, MASK)
     if rules.hook:  # two sides: four players, or six in two threes (RULES.md §4.7)
         others = np.where(bids >= 0, bids, 0).sum(axis=1) - np.maximum(bids[rows, seat], 0)
+        if half is not None and rules.half_trick_bids:  # the halves bid so far, and his own
+            halves = half.sum(axis=1) - half[rows, seat] + halved  # make a whole total
+            others = others + halves // 2
         last = (bids >= 0).sum(axis=1) - (bids[rows, seat] >= 0) == rules.players - 1
         banned |= np.where(last, _bit(top - others), 0).astype(MASK)
-    if pairs and (rules.moon or rules.lexington):  # four players (a partner key)
-        opponents = bids[rows, (seat + 1) % 4], bids[rows, (seat + 3) % 4]
-        after_double_nil = second & (opponents[0] == 0) & (opponents[1] == 0)
+    if pairs and (rules.moon or rules.lexington):  # not after another side's double nil
+        after_double_nil = second & _others_all(bids == 0, seat, rules)
         for on, total in ((rules.moon, top), (rules.lexington, top - 1)):  # a nil makes no moon
-            if on:
-                makes = after_double_nil & (partner > 0) & (partner < total)
-                banned |= np.where(makes, _bit(total - partner), 0).astype(MASK)
+            if on:  # (v and a half after a partner's half: two halves make one trick)
+                makes = after_double_nil & (partner > 0) & (partner + halved < total)
+                banned |= np.where(makes, _bit(total - partner - halved), 0).astype(MASK)
     kept = mask & ~banned
     return np.where(kept != 0, kept, mask).astype(MASK)
+
+
+def _others_all(per_seat: np.ndarray, seat: np.ndarray, rules: SpadesRules) -> np.ndarray:
+    """bool[N]: some side other than ``seat``'s has ``per_seat`` (bool[N, P]) true for every one
+    of its players (RULES.md §4.7 sides: each the seats ``members``)."""
+    table = rules.table
+    every = per_seat[:, table.members].all(axis=2)  # [N, S]
+    every[np.arange(seat.shape[0]), table.side_of[seat]] = False
+    return every.any(axis=1)
 
 
 def _trailing(seat: np.ndarray, scores: np.ndarray, deficit: int) -> np.ndarray:
@@ -181,7 +203,7 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
     players, sides = bids.shape[1], rules.sides
     made = np.full((n, players), -1, dtype=np.int8)
     for side, codes, offered in ((c, contracts, sc.blind_codes(rules) | sc.sighted_codes(rules))
-                                 for c in (0, 1)):
+                                 for c in range(sides)):
         code = codes[:, side] if codes is not None else np.zeros(n, np.int8)
         bad = (code != 0) & ((np.int64(offered) >> np.clip(code, 0, 15).astype(np.int64)) & 1
                              == 0)
@@ -199,7 +221,8 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
         side = (seat % sides).astype(np.intp)
         contract = contracts[rows, side] if contracts is not None else np.zeros(n, np.int8)
         # no bid: a side contract's partners, or under partnership bidding the joint bidder's
-        joint = rules.partnership_bidding & (made[rows, partner] >= 0)
+        mates = rules.table.members[side]
+        joint = rules.partnership_bidding & (made[rows[:, None], mates] >= 0).any(axis=1)
         missing = (bid < 0) & (contract == 0) & ~joint
         extra = (bid >= 0) & ((contract != 0) | joint)
         if (missing | extra).any():
@@ -240,18 +263,20 @@ def _check_declarations(bids, blind, dealer, rules, contracts, bemo) -> None:
 
     n = bids.shape[0]
     rows = np.arange(n)
-    if not rules.table.pairs or rules.players != 4:  # no bemo, no blind moon (RULES.md §4.7)
-        return
-    if bemo is not None:
-        ordinary = (bids[:, [0, 1]] > 0) & (bids[:, [2, 3]] > 0)
+    members = rules.table.members
+    if bemo is not None:  # a side's ordinary bids, none nil (its players', or one joint bid)
+        ordinary = (bids[:, members] > 0).all(axis=2)
+        if rules.partnership_bidding:  # one joint bid (RULES.md §4.4), the others null
+            ordinary = ((bids[:, members] > 0).sum(axis=2) == 1) & (
+                (bids[:, members] < 0).sum(axis=2) == members.shape[1] - 1)
         no_contract = contracts == 0 if contracts is not None else True
         bad = (bemo != 0) & ~(rules.bemo & ordinary & no_contract)
         if bad.any():
             i, side = (int(v[0]) for v in np.nonzero(bad))
             raise IllegalBid("a bemo needs bemo = true and two ordinary bids (no nil) on its "
                              "side", row=i, seat=side)
-    if contracts is None or not rules.blind_moon:
-        return
+    if contracts is None or not rules.blind_moon or rules.players != 4 or not rules.table.pairs:
+        return  # the first of blind moon and double blind nil: two pairs (checked below)
     acted = np.zeros((n, 4), dtype=bool)
     for j in range(4):
         seat = ((dealer + 1 + j) % 4).astype(np.int8)
@@ -282,21 +307,26 @@ def _side_contract_masks(stage: str, seat, bids, blind, contracts, rules) -> np.
     if not (rules.side_contracts or rules.bemo):  # the usual game: nothing to declare
         return np.zeros(seat.shape, np.uint16)
     rows = np.arange(seat.shape[0])
-    side, partner = (seat & 1).astype(np.intp), bids[rows, seat ^ 2]
-    first = (partner < 0) & (contracts[rows, side] == 0)
-    theirs = contracts[rows, 1 - side]
-    if stage == "bemo":
-        mask = np.where((partner > 0) & (bids[rows, seat] > 0) & (contracts[rows, side] == 0),
-                        sc.bemo_codes(rules), 0)
+    table = rules.table  # a side: its partners, or one player (RULES.md §4, §4.7)
+    side = table.side_of[seat].astype(np.intp)
+    mates = table.members[side]  # [N, P / S]: the seats of the seat's side, his own included
+    mate_bids = bids[rows[:, None], mates]
+    others = mates != seat[:, None]
+    first = ~((mate_bids >= 0) & others).any(axis=1) & (contracts[rows, side] == 0)
+    other_side = np.arange(table.sides)[None, :] != side[:, None]
+    if stage == "bemo":  # after the side's ordinary bids, all made and none nil, or its joint
+        bid = (mate_bids > 0).all(axis=1)  # bid (partnership bidding)
+        if rules.partnership_bidding:
+            bid = first & (bids[rows, seat] > 0)
+        mask = np.where(bid & (contracts[rows, side] == 0), sc.bemo_codes(rules), 0)
         return mask.astype(np.uint16)
     codes = sc.blind_codes(rules) if stage == "blind" else sc.sighted_codes(rules)
     mask = np.where(first, codes, 0).astype(np.uint16)
-    if stage == "blind" and rules.blind_moon:  # the first of blind moon and double blind nil
-        opp = [(seat + 1) % 4, (seat + 3) % 4]
-        double_blind = np.all([(bids[rows, o] == 0) & blind[rows, o] for o in opp], axis=0)
+    if stage == "blind" and rules.blind_moon and table.pairs:  # the first of blind moon and
+        double_blind = _others_all((bids == 0) & blind, seat, rules)  # double blind nil
         mask &= np.where(double_blind, ~np.uint16(1 << sc.BLIND_MOON), ~np.uint16(0))
     if stage == "sighted" and rules.mo_b:  # one side leads trick 1 on its Mo
-        mo = (theirs == sc.LITTLE_MO) | (theirs == sc.BIG_MO)
+        mo = (((contracts == sc.LITTLE_MO) | (contracts == sc.BIG_MO)) & other_side).any(axis=1)
         mask &= np.where(mo, ~np.uint16((1 << sc.LITTLE_MO) | (1 << sc.BIG_MO)),
                          ~np.uint16(0))
     return np.where(mask == 1, 0, mask).astype(np.uint16)  # "none" alone is no choice
@@ -332,6 +362,7 @@ class Turn:
     side: np.ndarray
     partner: np.ndarray
     hand: np.ndarray
+    twice: np.ndarray | None  # uint64[N]: the cards of ``hand`` held twice (two decks, §4.7)
     common: dict
     bids: np.ndarray
     blind: np.ndarray
@@ -365,8 +396,9 @@ def _open(t: Turn, rules, deck, lineup, rng) -> None:
     """§3: whether the seat bids, and the bids open to it before looking at its cards."""
     rows, n = t.rows, t.rows.size
     t.bidding = t.contracts[rows, t.side] == 0
-    if rules.partnership_bidding:  # the side's first bidder bid for both
-        t.bidding &= t.bids[rows, t.partner] < 0
+    if rules.partnership_bidding:  # the side's first bidder bid for all its players
+        mates = rules.table.members[t.side]  # [N, P / S] the seats of the seat's side
+        t.bidding &= ~(t.bids[rows[:, None], mates] >= 0).any(axis=1)
     t.unseen = bid_masks(t.bids, t.seat, rules, half=t.half)  # before looking at the cards
     t.after_half = t.half[rows, t.partner] & rules.table.pairs  # bit 0: a half, not a nil
     t.goes_blind = np.zeros(n, dtype=bool)
@@ -378,9 +410,10 @@ def _blind_nil(t: Turn, rules, deck, lineup, rng) -> None:
     rows, partner, side = t.rows, t.partner, t.side
     may_blind = (blind_nil_allowed(t.seat, t.common["scores"], rules) & (t.unseen & 1 != 0)
                  & t.bidding & ~t.after_half)
-    if rules.blind_moon:  # no double blind nil after the opponents' blind moon
-        partner_blind = t.blind[rows, partner] & (t.bids[rows, partner] == 0)
-        may_blind &= ~(partner_blind & (t.contracts[rows, 1 - side] == BLIND_MOON))
+    if rules.blind_moon and rules.table.pairs:  # no double blind nil after another side's
+        partner_blind = t.blind[rows, partner] & (t.bids[rows, partner] == 0)  # blind moon
+        theirs = (t.contracts == BLIND_MOON) & (np.arange(rules.sides) != side[:, None])
+        may_blind &= ~(partner_blind & theirs.any(axis=1))
     may_blind = np.flatnonzero(may_blind)
     if may_blind.size:
         view = BlindView(legal=t.unseen, **t.common).take(may_blind)
@@ -415,8 +448,13 @@ def _bid(t: Turn, rules, deck, lineup, rng) -> None:
     """§3: the bid (a blind one as chosen before looking), checked against the legal bids."""
     seat, n = t.seat, t.rows.size
     idx = np.flatnonzero(t.bidding)
-    t.legal = (bid_masks(t.bids, seat, rules, popcount(t.hand & deck.suit_masks[SPADES]))
-               if rules.whiz or rules.mirror else t.unseen)  # only they look at the cards
+    t.legal = t.unseen
+    if rules.whiz or rules.mirror:  # only they look at the cards: the spades held, a card
+        spades = deck.suit_masks[SPADES]  # held twice counted twice (two decks)
+        held = popcount(t.hand & spades)
+        if t.twice is not None:
+            held = held + popcount(t.twice & spades)
+        t.legal = bid_masks(t.bids, seat, rules, held)
     view = t.bid_view()
     view = view if idx.size == n else view.take(idx)
     bid = np.where(t.goes_blind[idx], t.blind_bid[idx], lineup.decide(view, "bid", rng, np.int8))
@@ -492,14 +530,16 @@ def turn_steps(rules: SpadesRules) -> tuple:
 
 
 def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, rng,
-                public: dict | None = None) -> BidResult:
+                public: dict | None = None, twice: np.ndarray | None = None) -> BidResult:
     """One bid per seat, seat ``dealer + 1`` first. Strategies' answers are checked.
 
     A seat is asked, in this order (`TURN_STEPS`): a blind side contract (its side's first
     bidder, before looking), a blind nil, a blind bid, a side contract after looking (first
     bidder), its bid, whether its nil is played in the dark, whether its bid is "no trump", a
     bemo (its side's second bidder); after all bids, raises. The partners of a side contract do
-    not bid (RULES.md §4.4). ``public``: view fields every seat sees (``face_up``, §4.1)."""
+    not bid (RULES.md §4.4). ``public``: view fields every seat sees (``face_up``, §4.1);
+    ``twice``: uint64[N, P] the cards each seat holds both copies of (two decks, §4.7), which
+    ``whiz`` and ``mirror`` count twice."""
     n, players = hands.shape
     sides, pairs = rules.sides, rules.table.pairs
     public = public or {}
@@ -529,6 +569,7 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
                       bemo=bemo, half=half, **public)
         turn = Turn(rows=rows, seat=seat, side=(seat % sides).astype(np.intp), partner=partner,
                     hand=hands[rows, seat], common=common, bids=bids, blind=blind,
+                    twice=None if twice is None else twice[rows, seat],
                     contracts=contracts, bemo=bemo, no_trump=no_trump, dark=dark, half=half)
         for step in steps:
             step(turn, rules, deck, lineup, rng)

@@ -85,9 +85,12 @@ def _no_spade_lead_first_trick(rules, deck):
 
 def _beating(s: TrickState, deck):
     """The trumps of the hand that beat the highest trump in the trick (all of them when none
-    was played)."""
+    was played): with two decks and ``duplicate_wins = "last"`` (RULES.md §4.7) the other copy
+    of it too."""
     top = highest_bit(s.in_trick & s.trump)
     higher = s.hand & s.trump & ~at_or_below(top, deck)
+    if deck.duplicates == "last":
+        higher |= s.hand & top
     for group in deck.equal:  # an equal card does not beat (RULES.md §4.2)
         group = np.uint64(group)
         higher &= ~pick((top & group) != 0, group, np.uint64(0))
@@ -96,14 +99,22 @@ def _beating(s: TrickState, deck):
 
 def _must_trump(rules, deck):
     """``must_trump``: void in the led suit, play a spade if you have one, and one that beats the
-    highest spade in the trick if you can (also when spades were led)."""
+    highest spade in the trick if you can (also when spades were led). With ``must_overtrump =
+    "opponents"`` (a reading of the two together, RULES.md §4.3: "only when an opponent's spade
+    holds the trick") the duty to beat holds only when an opponent holds the trick; the spade
+    is still due."""
+    only_opponents, table = rules.must_overtrump == "opponents", rules.table
+
     def part(s: TrickState):
         if not s.position:
             return s.legal
         void = (s.hand & s.led) == 0
         spades_led = (s.led & s.trump) != 0
         legal = pick(void, _narrow(s.legal, s.trump), s.legal)
-        return pick(void | spades_led, _narrow(legal, _beating(s, deck)), legal)
+        due = void | spades_led
+        if only_opponents:
+            due &= table.opponents(s.seat, s.winning_seat)
+        return pick(due, _narrow(legal, _beating(s, deck)), legal)
     return part
 
 

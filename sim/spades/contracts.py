@@ -86,8 +86,9 @@ def contract_points(code: np.ndarray, taken: np.ndarray, won: np.ndarray | None,
         score(BLIND_SIX, taken >= 6, 120, -60)
     else:
         score(BLIND_SIX, taken == 6, 120)
-    score(BLIND_MOON, taken == 13, 130)
-    wins = (code == BLIND_MOON) & (taken == 13)
+    every = rules.tricks_per_hand  # all 13 tricks; at other tables all the hand's (§4.7)
+    score(BLIND_MOON, taken == every, 130)
+    wins = (code == BLIND_MOON) & (taken == every)
     mo = (code == LITTLE_MO) | (code == BIG_MO)
     if mo.any():
         if won is None:

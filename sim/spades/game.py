@@ -93,7 +93,7 @@ def _deal(rules, lineup, seed, block, hand_no, rows, dealer, scores, bags, deck,
         return again.hands
 
     hands, redeals = redeal(first.hands, dealer, scores, bags, rules, deck, lineup, prng,
-                            deal_again)
+                            deal_again, parts["twice"] if deck.copies == 2 else None)
     return Dealt(hands=hands, **parts), redeals, np.zeros_like(hands)
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .. import phases
-from ..cards import CLUBS, SPADES, U64, Deck, lowest_bit, pick
+from ..cards import SPADES, U64, Deck, pick
 from ..phases import Phase, Seating
 from ..state import take_rows
 from ..tricks import TrickResult, play_tricks
@@ -65,19 +65,19 @@ def first_leader(dealer: np.ndarray, contracts: np.ndarray, rules: SpadesRules,
     """int8[N]: the left of the dealer leads (RULES.md §3); under ``mo_b`` a side that declared
     Mo leads: its first player in the rotation from the dealer's left (§4.4); under
     ``first_lead = "two_of_clubs" | "lowest_club"`` or ``first_trick_clubs`` the holder of the 2C
-    / of the lowest club in ``hands`` (uint64[N, 4]; §4.3)."""
+    / of the lowest club in ``hands`` (uint64[N, P]; §4.3; the lowest club dealt is the 2C if it
+    is there), with two decks the first holder of it from the dealer's left (a reading, §4.7:
+    both copies may be dealt)."""
     left = ((dealer + 1) % rules.players).astype(np.int8)
     if rules.first_lead != "left_of_dealer" or rules.first_trick_clubs:
-        clubs = hands & deck.suit_masks[CLUBS]  # the lowest club dealt is the 2C if it is there
-        lowest = np.where(clubs != 0, lowest_bit(clubs), ~U64(0))
-        return np.argmin(lowest, axis=1).astype(np.int8)
+        return lowest_club_holder(hands, dealer, deck)
     if not rules.mo_b:
         return left
-
-    rows = np.arange(dealer.shape[0])
-    other = contracts[rows, 1 - (left & 1)]  # the side of the dealer's right-hand seat
-    mo = (other == LITTLE_MO) | (other == BIG_MO)
-    return np.where(mo, (left + 1) % 4, left).astype(np.int8)
+    mo = (contracts == LITTLE_MO) | (contracts == BIG_MO)  # [N, S]: at most one side
+    seats = (left[:, None] + np.arange(rules.players)) % rules.players  # from the dealer's left
+    theirs = mo[np.arange(dealer.shape[0])[:, None], rules.table.side_of[seats]]
+    return np.where(mo.any(axis=1), seats[np.arange(seats.shape[0]), np.argmax(theirs, axis=1)],
+                    left).astype(np.int8)
 
 
 @dataclass(frozen=True, eq=False)
@@ -205,14 +205,15 @@ def _pass_before_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
 def _reveal(hand: SpadesHand, at: Seating) -> SpadesHand:
     """§4.2 ``seven_trump_reveal``: the players are asked, in bidding order."""
     reveals = reveal_trumps(hand.hands, hand.dealer, hand.scores, hand.bags, at.rules, at.deck,
-                            at.lineup, at.rng, hand.public(at.rules))
+                            at.lineup, at.rng, hand.public(at.rules), hand.twice)
     return replace(hand, reveals=reveals)
 
 
 def _bid(hand: SpadesHand, at: Seating) -> SpadesHand:
     """§3 and §4.4: every seat's bid and declarations (`sim.spades.bidding`)."""
     bidding = run_bidding(hand.hands, hand.dealer, hand.scores, hand.bags, at.rules, at.deck,
-                          at.lineup, at.rng, hand.told(at.rules))
+                          at.lineup, at.rng, hand.told(at.rules),
+                          hand.twice if at.deck.copies == 2 else None)
     return replace(hand, bidding=bidding)
 
 
@@ -226,7 +227,8 @@ def _kitty_after_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
 def _pass_after_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
     """§4.5 ``pass_cards`` with ``pass_when = "after_bid"``, then ``nil_pass``."""
     b = hand.bidding
-    return _passes("after_bid", hand, at, hand.context(at.rules, at.deck, b.bids, b.blind))
+    return _passes("after_bid", hand, at, hand.context(at.rules, at.deck, b.bids, b.blind),
+                   b.half)
 
 
 def _play(hand: SpadesHand, at: Seating) -> SpadesHand:
@@ -300,20 +302,27 @@ def play_hand(hand: SpadesHand, at: Seating, steps: tuple[Phase, ...] | None = N
     return phases.play_hand(hand, at, pipeline(at.rules, at.replay) if steps is None else steps)
 
 
-def _passes(when: str, hand: SpadesHand, at: Seating, context: dict) -> SpadesHand:
+def _passes(when: str, hand: SpadesHand, at: Seating, context: dict,
+            half: np.ndarray | None = None) -> SpadesHand:
     """The card passing due ``when`` ("before_bid" or "after_bid"): ``pass_cards`` at its
-    ``pass_when``, then after the bidding ``nil_pass`` (RULES.md §4.5)."""
-    rules, hands, passed = at.rules, hand.hands, hand.passed.copy()
+    ``pass_when``, then after the bidding ``nil_pass`` (RULES.md §4.5); with two decks the cards
+    held twice move with them (§4.7). ``half``: the half bids (no nil, §4.4)."""
+    rules, hands, twice, passed = at.rules, hand.hands, hand.twice, hand.passed.copy()
     rounds = []
-    if rules.pass_cards is not None and rules.pass_when == when:
+    partner = int(rules.table.partner_of(0)) if rules.table.pairs else None  # his seat minus
+    if rules.pass_cards is not None and rules.pass_when == when:  # one's, mod P (§4.7 pairs)
         counts = np.full(hands.shape, rules.pass_cards.count, np.int8)
-        rounds.append((counts, rules.pass_cards.offset))
+        offset = rules.pass_cards.offset
+        rounds.append((counts, partner if rules.pass_cards.direction == "partner" else offset))
     if rules.nil_pass is not None and when == "after_bid":
-        rounds.append((nil_pass_counts(context["bids"], context["blind"], rules), 2))
+        rounds.append((nil_pass_counts(context["bids"], context["blind"], rules, half), partner))
+    two_decks = at.deck.copies == 2
     for counts, offset in rounds:
-        hands, cards = pass_round(hands, counts, offset, context, at.lineup, at.rng)
+        hands, held_twice, cards = pass_round(hands, counts, offset, context, at.lineup, at.rng,
+                                              twice if two_decks else None)
+        twice = held_twice if two_decks else twice
         passed |= cards
-    return replace(hand, hands=hands, passed=passed)
+    return replace(hand, hands=hands, twice=twice, passed=passed)
 
 
 def _take_kitty(hand: SpadesHand, at: Seating, taker: np.ndarray, context: dict) -> SpadesHand:

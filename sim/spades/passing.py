@@ -22,22 +22,30 @@ class IllegalPass(IllegalDecision):
     phase = "card passing"
 
 
-def nil_pass_counts(bids: np.ndarray, blind: np.ndarray, rules) -> np.ndarray:
+def nil_pass_counts(bids: np.ndarray, blind: np.ndarray, rules,
+                    half: np.ndarray | None = None) -> np.ndarray:
     """int8[N, 4]: the cards each seat passes to its partner under ``nil_pass``: ``n`` on a side
-    with a nil bidder, ``m`` when one of its nils is blind, 0 on a side without a nil."""
+    with a nil bidder, ``m`` when one of its nils is blind, 0 on a side without a nil. ``half``:
+    bool[N, 4] bids of n and a half (``half_trick_bids``: 0 and a half is no nil)."""
     n_nil, n_blind = rules.nil_pass
-    nil = bids == 0
-    side_nil = nil | nil[:, [2, 3, 0, 1]]  # the seat or its partner bid nil
-    side_blind = (nil & blind) | (nil & blind)[:, [2, 3, 0, 1]]
+    nil = bids == 0 if half is None else (bids == 0) & ~half
+    partner = rules.table.partner_of(np.arange(bids.shape[1]))  # pairs (RULES.md §4.7)
+    side_nil = nil | nil[:, partner]  # the seat or its partner bid nil
+    side_blind = (nil & blind) | (nil & blind)[:, partner]
     return np.where(side_blind, n_blind, np.where(side_nil, n_nil, 0)).astype(np.int8)
 
 
 def pass_round(hands: np.ndarray, counts: np.ndarray, offset: int, context: dict, lineup,
-               rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+               rng: np.random.Generator, twice: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """One exchange: seat ``s`` passes ``counts[:, s]`` cards to seat ``s + offset`` (mod P).
-    Returns (the hands after it, uint64[N, P] the cards each seat passed). ``context``: the
-    view fields of `sim.views.PassView` that do not change (bids, blind, scores, bags, rules,
-    deck); a strategy's cards are checked: ``count`` cards of its own hand."""
+    Returns (the hands after it, the cards they hold twice, uint64[N, P] the cards each seat
+    passed). ``context``: the view fields of `sim.views.PassView` that do not change (bids,
+    blind, scores, bags, rules, deck); a strategy's cards are checked: ``count`` cards of its
+    own hand. ``twice``: uint64[N, P] the cards each seat holds both copies of (two decks,
+    RULES.md §4.7; None with one deck): a seat passes ``count`` different cards (a reading,
+    as the kitty's discard: a card held twice keeps one copy), and one receiving a card it
+    holds then holds it twice."""
     passed = np.zeros_like(hands)
     players = hands.shape[1]
     offset %= players
@@ -48,7 +56,8 @@ def pass_round(hands: np.ndarray, counts: np.ndarray, offset: int, context: dict
         seats = np.full(idx.size, seat, np.int8)
         view = PassView(rows=idx, seat=seats, hand=hands[idx, seat], count=counts[idx, seat],
                         to=(seats + offset) % players, **{k: (v[idx] if isinstance(v, np.ndarray)
-                                                        else v) for k, v in context.items()})
+                                                        else v) for k, v in context.items()},
+                        twice=None if twice is None else twice[idx, seat])
         cards = lineup.decide(view, "pass_cards", rng, np.uint64)
         bad = ((cards & ~view.hand) != 0) | (popcount(cards) != view.count)
         if bad.any():
@@ -58,4 +67,8 @@ def pass_round(hands: np.ndarray, counts: np.ndarray, offset: int, context: dict
                               row=int(idx[i]), seat=seat)
         passed[idx, seat] = cards
     received = passed[:, [(s - offset) % players for s in range(players)]]  # s - offset's
-    return (hands & ~passed) | received, passed
+    if twice is None:
+        return (hands & ~passed) | received, None, passed
+    once = (hands & ~twice & ~passed) | (twice & passed)  # one copy left after passing
+    kept = twice & ~passed
+    return once | kept | received, kept | (once & received), passed

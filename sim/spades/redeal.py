@@ -15,12 +15,15 @@ CONDITIONS = ("no_spades", "one_spade_or_less", "no_face_cards")
 MAX_DEALS = 50  # a guard: with a player who always calls, P(50 poor deals) is below 1e-20
 
 
-def poor_hands(hands: np.ndarray, rules, deck) -> np.ndarray:
+def poor_hands(hands: np.ndarray, rules, deck, twice: np.ndarray | None = None) -> np.ndarray:
     """bool[N, P]: the hands poor by one of ``rules.redeal_poor_hands``: no spade, at most one
-    spade (spades as the card order counts them: jokers and high deuces are spades), no jack,
-    queen or king."""
+    spade (spades as the card order counts them: jokers and high deuces are spades; two decks,
+    RULES.md §4.7: a spade held twice is two, ``twice`` uint64[N, P]), no jack, queen or
+    king."""
     poor = np.zeros(hands.shape, dtype=bool)
     spades = popcount(hands & deck.suit_masks[SPADES])
+    if twice is not None:
+        spades = spades + popcount(twice & deck.suit_masks[SPADES])
     faces = np.uint64(sum(1 << b for b, card in enumerate(deck.natural)
                           if 0 <= card < 52 and card % 13 in (9, 10, 11)))
     for condition in rules.redeal_poor_hands:
@@ -29,16 +32,17 @@ def poor_hands(hands: np.ndarray, rules, deck) -> np.ndarray:
     return poor
 
 
-def redeal(hands, dealer, scores, bags, rules, deck, lineup, rng, deal_again):
+def redeal(hands, dealer, scores, bags, rules, deck, lineup, rng, deal_again, twice=None):
     """The hands played after any misdeals, and int8[N] how many misdeals each row had.
-    ``deal_again(rows, attempt)`` deals the given rows anew (the ``attempt``-th time)."""
+    ``deal_again(rows, attempt)`` deals the given rows anew (the ``attempt``-th time), updating
+    ``twice`` (two decks: the cards held twice, uint64[N, P]) in place."""
     n, players = hands.shape
     redeals = np.zeros(n, dtype=np.int8)
     if not rules.redeal_poor_hands:
         return hands, redeals
     hands = hands.copy()
     for attempt in range(1, MAX_DEALS):
-        poor = poor_hands(hands, rules, deck)
+        poor = poor_hands(hands, rules, deck, twice)
         called = np.zeros(n, dtype=bool)
         for seat in range(players):
             ask = np.flatnonzero(poor[:, seat])

@@ -80,10 +80,13 @@ class _Bids:
         self.bemo[i] = _codes(rec, "bemo", NAMES[8:], err, sides)
         bids = rec.get("bids")
         covered = [bool(self.contracts[i, s % sides]) for s in range(players)]
-        if isinstance(bids, list) and len(bids) == players and self.rules.table.pairs:
-            # null: a side contract's partners, or a joint bid's partner (partnership_bidding)
-            partner = self.rules.table.partner_of
-            joint = [b is None and not c and bids[partner(s)] is not None
+        if isinstance(bids, list) and len(bids) == players:
+            # null: the players of a side contract's side (one player without partners, RULES.md
+            # §4), or a joint bid's partners (partnership_bidding)
+            table = self.rules.table
+            mates = [[m for m in table.members[table.side_of[s]] if m != s]
+                     for s in range(players)]
+            joint = [b is None and not c and any(bids[m] is not None for m in mates[s])
                      for s, (b, c) in enumerate(zip(bids, covered, strict=True))]
             if any((b is None) != (c or j) for b, c, j in zip(bids, covered, joint, strict=True)):
                 raise err("'bids': the partners of a side contract bid nothing (null), the "
@@ -167,7 +170,8 @@ def replay_group(members, rules, source):
                              cards_each=rules.cards_each, dead_tricks=rules.cancel_spades)
         lines = [m[1] for m in part]
         if rules.kitty and not sheet:
-            _check_kitty(recs, extra.bids, extra.kitty, rules, deck, lines, source)
+            _check_kitty(recs, extra.bids, extra.kitty, rules, deck, lines, source,
+                         [m[2] for m in part])
         _check_blind(recs, extra, rules, lines, source)
         try:
             if sheet:
@@ -220,13 +224,16 @@ def replay_group(members, rules, source):
             yield pos, out
 
 
-def _check_kitty(recs, bids, kitty, rules, deck, lines, source) -> None:
+def _check_kitty(recs, bids, kitty, rules, deck, lines, source, raw=None) -> None:
     """A record's kitty (RULES.md §4.1): its hands and the discard are the deck exactly, its
     taker's dealt hand (his hand and discard without the kitty) holds the kitty's cards' room,
     and the taker is the one the rules name (the holder of the lowest club dealt, or the highest
-    bidder)."""
+    bidder). With card passing (§4.5) the dealt hands are the record's, less what each seat
+    received and plus what it passed (its ``passed``); with two exchanges (``pass_cards`` and
+    ``nil_pass``) the record does not say which moved a card, and only the deck is checked."""
     full = Counter(b for b, name in enumerate(deck.names) if name for _ in range(deck.copies))
     clubs = int(deck.suit_masks[CLUBS])
+    exchanges = [e for e in ((rules.pass_cards, "pass"), (rules.nil_pass, "nil")) if e[0]]
     for i in range(recs.dealer.shape[0]):
         def err(msg, i=i):
             return UserError(f"kitty: {msg}", source=source, line=lines[i])
@@ -236,6 +243,11 @@ def _check_kitty(recs, bids, kitty, rules, deck, lines, source) -> None:
         discards = _multiset(kitty.discards[i], 0)
         if sum(held, Counter()) + discards != full:
             raise err("the hands and the discard must be the deck, each card once")
+        passed = (raw[i] if raw is not None else {}).get("passed")
+        if exchanges and passed is not None:
+            if len(exchanges) > 1:
+                continue
+            held = _before_passing(held, passed, exchanges[0], rules, deck, err)
         dealt = held[taker] + discards
         dealt.subtract(_multiset(kitty.cards[i], kitty.cards_twice[i]))
         if min(dealt.values(), default=0) < 0:
@@ -250,6 +262,30 @@ def _check_kitty(recs, bids, kitty, rules, deck, lines, source) -> None:
         if taker != want:
             raise err(f"the taker is seat {want} (kitty_taker = \"{rules.kitty_taker}\"), "
                       f"not {taker}")
+
+
+def _before_passing(held, passed, exchange, rules, deck, err) -> list[Counter]:
+    """The hands before one exchange of cards (RULES.md §4.5): each seat's hand less what it
+    received, plus what it passed (``passed``: a record's names by seat)."""
+    value, kind = exchange
+    players = rules.players
+    if (not isinstance(passed, list) or len(passed) != players
+            or any(not isinstance(p, list) for p in passed)):
+        raise err(f"'passed' must list the cards each of the {players} seats passed")
+    try:
+        gave = [Counter(deck.bit_of(c) for c in p) for p in passed]
+    except (KeyError, TypeError):
+        raise err("'passed' holds a name that is not a card of this deck") from None
+    partner = int(rules.table.partner_of(0)) if rules.table.pairs else 0
+    offset = value.offset if kind == "pass" and value.direction != "partner" else partner
+    out = []
+    for s in range(players):
+        before = held[s] + gave[s]
+        before.subtract(gave[(s - offset) % players])
+        if min(before.values(), default=0) < 0:
+            raise err(f"seat {s} passed cards it does not hold, or holds none it received")
+        out.append(+before)
+    return out
 
 
 def _multiset(cards, twice) -> Counter:

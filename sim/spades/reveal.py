@@ -37,13 +37,17 @@ class Reveals:
                    np.full(n, -1, np.int8))
 
 
-def reveal_trumps(hands, dealer, scores, bags, rules, deck, lineup, rng, public) -> Reveals:
-    """Ask the players, in bidding order, whether to reveal (RULES.md §4.2)."""
+def reveal_trumps(hands, dealer, scores, bags, rules, deck, lineup, rng, public,
+                  twice=None) -> Reveals:
+    """Ask the players, in bidding order, whether to reveal (RULES.md §4.2). ``twice``:
+    uint64[N, P] the cards held twice (two decks, §4.7), which count twice."""
     n = hands.shape[0]
     out = Reveals.none(n)
     if not rules.seven_trump_reveal:
         return out
     counts = np.stack([popcount(hands & m) for m in deck.suit_masks], axis=2)  # [N, P, suit]
+    if twice is not None:
+        counts = counts + np.stack([popcount(twice & m) for m in deck.suit_masks], axis=2)
     long_side = np.argmax(counts[:, :, :SPADES], axis=2)  # the seat's longest non-spade suit
     may_reveal = counts[:, :, :SPADES].max(axis=2) >= LONG
     may_restore = counts[:, :, SPADES] >= LONG

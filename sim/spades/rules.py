@@ -37,12 +37,6 @@ TWO_DECKS = SIX_DECKS[:3]
 SIX_DECK_JOKERS = {"double_jokers": 4, "single_jokers": 2}  # the jokers each deck needs
 TEAMS = ("three_pairs", "two_threes", "solo")
 TEAM_SIDES = {"three_pairs": 3, "two_threes": 2, "solo": 6}
-# keys the two-deck games do not play (the readings of README "Readings the rules left open")
-TWO_DECK_REFUSED = ("pass_cards", "nil_pass", "seven_trump_reveal", "bag_cancel_card",
-                    "face_up_cards", "redeal_poor_hands", "dix", "last_trick_ace",
-                    "last_trick_ace_nil", "last_trick_deuce", "last_trick_high_spade",
-                    "first_lead", "first_trick_clubs", "first_trick_lowest_club",
-                    "must_overtrump", "must_trump", "trump_order")
 # cancel_spades is a game of its own (RULES.md §4.7): only these keys may differ from the
 # standard game, and the game end is fixed (one deal per player)
 CANCEL_KEYS = frozenset("players cancel_spades blind_nil target_score mercy_score max_hands "
@@ -83,15 +77,36 @@ def _nil_pass(value) -> tuple[int, int]:
     return tuple(value)
 SPADES_BROKEN = (True, False, "never")
 FIRST_LEADS = ("left_of_dealer", "two_of_clubs", "lowest_club")
-# keys that need partners (RULES.md §3, §4.4-4.6), refused at tables without them (§4.7)
-PARTNER_KEYS = frozenset(
-    "double_nil double_blind_nil double_blind_nil_reward team_nil team_blind_nil min_team_bid "
-    "partnership_bidding no_nine_no_blind suicide suicide_min_bid max_team_bid "
-    "ten_for_two_hundred ten_for_200_fail ten_for_200_exact tens_are_wheels mo_a mo_b bemo "
-    "blind_six blind_six_at_least blind_moon moon lexington lexington_points half_trick_bids "
-    "nil_pass highlander exact_pair_bonus auction".split())
-# keys written for two sides: the opponents' gain, the two sides' bids (§4.6), the auction
-TWO_SIDE_KEYS = frozenset("set_to_opponents book_made auction hook".split())
+# RULES.md §4: '"Side" = partnership, or a single player in games without partners.' A key
+# worded for a side (the side contracts, moon, lexington, bemo, hook, ...) applies at every
+# table of §4.7. The keys below are worded for more, each with the words that need it; a table
+# without that is refused them. Pairs: four players in partnerships, six in three pairs.
+PAIR_KEYS = {
+    "double_nil": "both partners bid nil",
+    "double_blind_nil": "both partners bid blind nil",
+    "max_team_bid": "a partnership's two bids may not total more than this",
+    "suicide": "if the first partner to bid does not bid nil, the second must",
+    "half_trick_bids": "the first partner of a side may bid in halves (3.5); the second must "
+                       "make the side's total whole",
+    "nil_pass": "a side with a nil (or blind nil) bidder exchanges that many cards between the "
+                "partners",
+    "exact_pair_bonus": "if both partners take exactly their own bids",
+    "min_team_bid": "a partner of a nil bidder must bid at least k himself unless both bid nil. "
+                    "Without partners each player bids nil or at least k",
+}
+# partners: a side of two or three players
+PARTNERSHIP_KEYS = {
+    "team_nil": "a side (not a player) bids to take no trick",
+    "team_blind_nil": "a side (not a player) bids to take no trick",
+    "partnership_bidding": "each side makes one joint bid",
+    "highlander": "each partner must make his own bid",
+}
+# two sides
+TWO_SIDE_KEYS = {
+    "book_made": "if the two sides' bids total exactly 10",
+    "set_to_opponents": "a set side scores 0 and the opponents score 10 per trick it fell short",
+    "auction": "when the others have passed, the last bidder's side is declarer",
+}
 
 
 def _conditions(value) -> tuple[str, ...]:
@@ -514,7 +529,7 @@ class SpadesRules:
         if self.bags_negative and bagless:
             raise UserError(f"bags_negative prices bags, which {bagless[0]} does away with",
                             key="bags_negative")
-        self._check_bag_rules(ways, bagless)
+        self._check_bag_rules(ways, [self.bagless] if self.bagless in bagless else [])
         self._check_voided()
         if self.defeat_score and self.target_score is None:
             raise UserError("defeat_score is -target_score: set target_score", key="defeat_score")
@@ -542,7 +557,9 @@ class SpadesRules:
         limit where no bag is counted: `voided_by`) is not refused: a preset may carry it (the
         short game's bag_limit 5 under three_b), and it changes nothing."""
         voided = [("no_overs", "three_b", "three_b prices every overtrick at -10"),
-                  ("no_overs", "quicksand", "quicksand prices every overtrick at -10")]
+                  ("no_overs", "quicksand", "quicksand prices every overtrick at -10"),
+                  ("hook", "mirror", "mirror leaves the last bidder one bid, which the hook "
+                   "may forbid only where another is left")]
         for key, by, why in voided:
             if getattr(self, key) and getattr(self, by):
                 raise UserError(f"{key} has no effect with {by}: {why}; choose one", key=key)
@@ -558,8 +575,7 @@ class SpadesRules:
         and why (RULES.md §3, §4.4, §4.6): the bag keys where no bag is counted, the nil keys
         where nobody bids nil (blind nil). They are allowed and change nothing."""
         out = {}
-        bagless = next((k for k in ("three_b", "quicksand", "no_overs", "highlander",
-                                    "bags_negative", "auction") if getattr(self, k)), None)
+        bagless = self.bagless or ("bags_negative" if self.bags_negative else None)
         if bagless:
             out.update(bag_limit=(bagless, "no bag is counted"),
                        bag_penalty=(bagless, "no bag is counted"))
@@ -573,12 +589,23 @@ class SpadesRules:
                 out["blind_nil_bonus"] = (blindless, "nobody bids blind nil")
         return out
 
+    @property
+    def bagless(self) -> str | None:
+        """The key under which no bag is counted (RULES.md §4.6), if any: ``no_overs``,
+        ``highlander``, the auction, and ``three_b`` and ``quicksand``, which price every
+        overtrick at -10 instead, unless ``bags_in_units_digit`` keeps them (a reading, issue
+        19: the bags are then counted in the units digit, their limit and penalty too, as §3
+        says; the scores of those two are multiples of 10, so the digit is free)."""
+        priced = ("three_b", "quicksand") if not self.bags_in_units_digit else ()
+        return next((k for k in (*priced, "no_overs", "highlander", "auction")
+                     if getattr(self, k)), None)
+
     def _check_bag_rules(self, ways: list[str], bagless: list[str]) -> None:
         """RULES.md §4.6: highlander is a scoring of its own; the rules that keep or cancel
         bags need bags to be counted."""
         if self.highlander:
-            clash = [*ways, *[k for k in ("no_overs", "double_over", "set_to_opponents",
-                                          "no_minus", "bags_negative", "seven_plus",
+            clash = [*ways, *[k for k in ("no_overs", "set_to_opponents",
+                                          "bags_negative", "seven_plus",
                                           "bags_in_units_digit", "bag_cancel_card",
                                           "partnership_bidding") if getattr(self, k)]]
             if clash:
@@ -608,20 +635,30 @@ class SpadesRules:
                            ("double_blind_nil_reward", "double_blind_nil")):
             if getattr(self, key) != getattr(defaults, key) and not getattr(self, needs):
                 raise UserError(f"{key} needs {needs} = true", key=key)
-        if self.side_contracts or self.bemo:
-            for key in ("min_team_bid", "suicide", "whiz", "mirror"):
+        # A side contract replaces the side's bids (README, readings): the bid rules bind the
+        # sides that bid (min_team_bid among them); bemo comes on top of two ordinary bids.
+        if self.side_contracts:
+            says = {"suicide": "each side must contain a nil bid",
+                    "whiz": "each player bids exactly the number of spades he holds, or nil",
+                    "mirror": "each player bids exactly the number of spades he holds"}
+            for key, why in says.items():
                 if getattr(self, key):
-                    raise UserError(f"{key} rules the two ordinary bids of a side; side "
-                                    "contracts (team_nil, wheels, Mo, bemo, blind six, blind "
-                                    "moon) replace them: choose one", key=key)
+                    raise UserError(f"{key} (RULES.md §4.4: \"{why}\") leaves no side "
+                                    "without its bids, which a side contract (team_nil, wheels, "
+                                    "Mo, blind six, blind moon) replaces: choose one", key=key)
+        if self.bemo and self.suicide:
+            raise UserError("bemo has no effect with suicide: bemo comes on top of a side's "
+                            "ordinary bids, two of them and no nil (RULES.md §4.4 \"on top of "
+                            "its normal bid\"), and suicide puts a nil in every side; choose "
+                            "one", key="bemo")
 
     def _check_cards(self) -> None:
         """RULES.md §4.2 and §4.3: card orders that need jokers, removals that keep hands even,
         lead rules that need the card they name."""
         order = self.trump_order
-        if order in JOKER_ORDERS and self.jokers != 2:
-            raise UserError(f"trump_order = {order!r} ranks two jokers: set jokers = 2",
-                            key="trump_order")
+        if order in JOKER_ORDERS and self.jokers // self.copies != 2:  # two decks: two of each
+            raise UserError(f"trump_order = {order!r} ranks two jokers: set jokers = 2 (four "
+                            "with two decks)", key="trump_order")
         if order == "jokes_win" and (self.players != 4 or not self.partnerships):
             raise UserError("jokes_win turns a partner's card into a joke trump: it needs four "
                             "players in partnerships", key="trump_order")
@@ -670,14 +707,15 @@ class SpadesRules:
         if self.first_lead == "two_of_clubs" and "2C" in self.removed_cards:
             raise UserError("first_lead = \"two_of_clubs\" needs the 2C, which jokers_remove "
                             "takes out", key="first_lead")
-        leads = [k for k in ("first_trick_clubs", "first_trick_lowest_club") if getattr(self, k)]
+        # The trick-1 rules compose (RULES.md §4.3): first_lead and first_trick_clubs name the
+        # holder of the lowest club as the first leader, leading it, and first_trick_lowest_club
+        # has everyone, him too, play his lowest club. mo_b names another first leader.
+        leads = ["first_trick_clubs"] if self.first_trick_clubs else []
         leads += ["first_lead"] if self.first_lead != "left_of_dealer" else []
-        if len(leads) > 1 and leads != ["first_trick_clubs", "first_lead"]:
-            raise UserError(f"{leads[0]} and {leads[1]} each rule trick 1: choose one",
-                            key=leads[1])
         if leads and self.mo_b:
-            raise UserError(f"{leads[0]} names the first leader, which mo_b also does: choose "
-                            "one", key=leads[0])
+            raise UserError(f"{leads[0]} makes the holder of the lowest club lead trick 1 "
+                            "(RULES.md §4.3), and mo_b the side that declared Mo (§4.4: \"the "
+                            "declaring side leads trick 1\"): choose one", key=leads[0])
         if self.lead_ace_of_spades and self.spades_broken is not True:
             raise UserError("lead_ace_of_spades needs spades_broken = true",
                             key="lead_ace_of_spades")
@@ -687,9 +725,11 @@ class SpadesRules:
         if self.seven_trump_reveal and self.no_trump_bids:
             raise UserError("no_trump_bids is about spades, which a revealed suit may replace: "
                             "choose one", key="seven_trump_reveal")
-        if self.must_trump and self.must_overtrump != "off":
-            raise UserError("must_trump already makes a player beat the highest spade: "
-                            "set must_overtrump = \"off\"", key="must_overtrump")
+        if self.must_trump and self.must_overtrump == "always":
+            raise UserError("must_overtrump = \"always\" has no effect with must_trump, which "
+                            "already makes a player void in the led suit beat the highest "
+                            "spade in the trick if he can (RULES.md §4.3); choose one",
+                            key="must_overtrump")
         if order == "suit_ladder" and (self.must_trump or self.must_overtrump != "off"
                                        or self.no_trump_bids):
             raise UserError("under suit_ladder no suit is trump: must_trump, must_overtrump "
@@ -742,11 +782,6 @@ class SpadesRules:
                                 f"player: set max_hands = {self.players}, target_score = "
                                 "\"off\", mercy_score = \"off\" (the preset spades.cancel "
                                 "does)", key="max_hands")
-        elif self.copies == 2:
-            clash = [k for k in self._changed() if k in TWO_DECK_REFUSED]
-            if clash:
-                raise UserError(f"{clash[0]} is not played with two decks (RULES.md §4.7; "
-                                "README: readings)", key=clash[0])
 
     def _check_kitty(self) -> None:
         """RULES.md §4.1: a kitty needs leftover cards (or the extra trick) and replaces the
@@ -768,26 +803,34 @@ class SpadesRules:
                             "players: a kitty needs kitty_extra_trick = true", key="kitty")
 
     def _check_table(self) -> None:
-        """RULES.md §4.7: the rules written for partners, or for two sides, need them."""
-        changed = self._changed()
-        if not self.table.pairs or self.players != 4:
-            clash = [k for k in changed if k in PARTNER_KEYS]
-            if self.pass_cards is not None and self.pass_cards.direction == "partner":
-                clash.append("pass_cards")
-            if clash and self.players == 6 and self.table.pairs:
-                raise UserError(f"{clash[0]} is written for two partnerships of four players "
-                                "(RULES.md §4.4); six players in three pairs do not play it",
-                                key=clash[0])
+        """RULES.md §4.7: the rules worded for pairs of partners, for partners or for two sides
+        (`PAIR_KEYS`, `PARTNERSHIP_KEYS`, `TWO_SIDE_KEYS`) need them; the rest apply to every
+        side, a single player in games without partners (§4)."""
+        table, changed = self.table, self._changed()
+        players = f"{self.players} players" + (" in cutthroat" if self.players == 4 else "")
+        where = (f"{players} in two threes are sides of three partners" if table.partnerships
+                 and not table.pairs else f"{players} have no partners (RULES.md §4.7)")
+        if not table.pairs:
+            clash = [k for k in changed if k in PAIR_KEYS]
+            if clash == ["min_team_bid"] and not table.partnerships:
+                clash = []  # "Without partners each player bids nil or at least k"
             if clash:
-                shape = ("in cutthroat " if self.players == 4 else "in two threes "
-                         if self.sides == 2 else "")
-                raise UserError(f"{clash[0]} needs partners; {self.players} players "
-                                f"{shape}have none (RULES.md §4.7)", key=clash[0])
+                raise UserError(f"{clash[0]} is written for two partners (RULES.md §4.4-4.6: "
+                                f"\"{PAIR_KEYS[clash[0]]}\"); {where}", key=clash[0])
+            if self.pass_cards is not None and self.pass_cards.direction == "partner":
+                raise UserError(f"pass_cards to the partner (RULES.md §4.5) needs one partner; "
+                                f"{where}", key="pass_cards")
+        if not table.partnerships:
+            clash = [k for k in changed if k in PARTNERSHIP_KEYS]
+            if clash:
+                raise UserError(f"{clash[0]} is written for partners (RULES.md §4.4-4.6: "
+                                f"\"{PARTNERSHIP_KEYS[clash[0]]}\"); {where}", key=clash[0])
         if self.sides != 2:
             clash = [k for k in changed if k in TWO_SIDE_KEYS]
             if clash:
-                raise UserError(f"{clash[0]} is written for two sides; this table has "
-                                f"{self.sides} (RULES.md §4.7)", key=clash[0])
+                raise UserError(f"{clash[0]} is written for two sides (RULES.md §4.4-4.6: "
+                                f"\"{TWO_SIDE_KEYS[clash[0]]}\"); this table has "
+                                f"{self.sides}", key=clash[0])
         if self.pass_cards is not None and self.pass_cards.count >= self.cards_each:
             raise UserError(f"pass_cards: {self.pass_cards.count} cards of {self.cards_each}",
                             key="pass_cards")
@@ -816,7 +859,7 @@ class SpadesRules:
             if not self.nil:
                 raise UserError(f"{fixed} needs nil = true (a player may hold no spade)",
                                 key=fixed)
-            clash = [k for k in ("hook", "min_team_bid") if getattr(self, k)]
+            clash = ["min_team_bid"] if self.min_team_bid is not None else []
             if fixed == "mirror":
                 clash += [k for k in ("fledu", "suicide", "max_team_bid") if getattr(self, k)]
             if clash:
@@ -836,10 +879,8 @@ class SpadesRules:
                 raise UserError(f"an auction replaces the bids: it does not combine with "
                                 f"{clash[0]}", key="auction")
         if self.half_trick_bids:
-            clash = [k for k in ("fledu", "suicide", "min_team_bid", "whiz", "mirror", "hook",
-                                 "moon", "lexington", "partnership_bidding", "auction",
-                                 "nil_pass")
-                     if getattr(self, k)]
+            clash = [k for k in ("fledu", "suicide", "whiz", "mirror", "partnership_bidding",
+                                 "auction") if getattr(self, k)]
             if clash:
                 raise UserError(f"half-trick bids do not combine with {clash[0]} (a reading: "
                                 "its bid rules are written for whole bids)", key="half_trick_bids")
@@ -849,16 +890,18 @@ class SpadesRules:
         if self.no_nine_no_blind and self.blind_bids:
             raise UserError("no_nine_no_blind allows no blind bids: set blind_bids = false",
                             key="no_nine_no_blind")
-        if self.partnership_bidding:
-            clash = [k for k in ("suicide", "whiz", "mirror", "hook", "fledu", "double_nil",
-                                 "double_blind_nil", "nil_pass") if getattr(self, k)]
-            clash += ["side contracts"] if self.side_contracts or self.bemo else []
+        if self.partnership_bidding:  # a side contract replaces the joint bid, bemo adds to it
+            clash = [k for k in ("suicide", "whiz", "mirror", "fledu", "double_nil",
+                                 "double_blind_nil", "nil_pass", "team_nil", "team_blind_nil")
+                     if getattr(self, k)]
             if clash:
                 raise UserError(f"partnership bidding (one joint bid per side, no nil) does not "
                                 f"combine with {clash[0]}", key="partnership_bidding")
-        if self.suicide and self.min_team_bid is not None:
-            raise UserError("suicide forces a nil after a small first bid, which min_team_bid "
-                            "forbids: choose one", key="suicide")
+        if self.suicide and self.min_team_bid is not None and (
+                self.suicide_min_bid or 1) < self.min_team_bid:
+            raise UserError("suicide forces a nil after a first bid below min_team_bid, which "
+                            "min_team_bid forbids: set suicide_min_bid to at least it",
+                            key="suicide")
         if self.suicide_min_bid is not None and not self.suicide:
             raise UserError("suicide_min_bid needs suicide = true", key="suicide_min_bid")
         if (self.min_team_bid is not None and self.max_team_bid is not None

@@ -294,8 +294,9 @@ def _contract_way(t: Tally, f: Facts) -> None:
     missing trick floored); ``set_to_opponents`` already scores a set side 0 (the opponents'
     gain stands). A side of two nils has no contract and is never set; nil failures still cost
     (§4.6), ``three_b``'s 10 per nil trick too. Side contracts (team nil, wheel, Mo, blind six,
-    blind moon: §4.4) and the auction score by their own tables, failure values included, and
-    ``highlander`` is not played with ``no_minus``: it floors none of them."""
+    blind moon: §4.4) and the auction score by their own tables, failure values included: it
+    floors none of them. Under ``highlander`` (its own contract) `_highlander` applies
+    ``double_over`` and ``no_minus``."""
     r = f.rules
     bid, taken = f.bid, f.taken
     over = taken - bid
@@ -328,7 +329,15 @@ def _highlander(t: Tally, f: Facts) -> None:
     by the nil rules alone). All made: +10 x side bid and 5 per overtrick; else -10 x side bid and
     5 per overtrick of the partners who made theirs (Tom bids 5 takes 4, Harry 3 takes 4: -80 + 5
     = -75). No bags. All made with 7+ tricks: the progressive bonus (10 the first time in the
-    game, 20 the second, ...; reading: only when both made)."""
+    game, 20 the second, ...; reading: only when both made).
+
+    With ``double_over`` (RULES.md §4.6 "a side that takes at least twice its contract loses
+    twice the contract value"): a side whose bidders took at least twice the side bid scores
+    -20 x side bid instead of its contract and overtricks (the bonus, for bids made with 7+
+    tricks, stands). With ``no_minus`` ("a set side scores 0 instead of a negative score"): a
+    side in which a partner failed is set, and its contract (-10 x side bid) scores 0; the
+    overtricks of the partner who made his bid keep their 5 each (readings, issue 19)."""
+    r = f.rules
     bidder = ~f.is_nil & (f.bids > 0)
     own = f.tricks * bidder
     made_p = own >= f.bids
@@ -338,6 +347,12 @@ def _highlander(t: Tally, f: Facts) -> None:
     t.contract = np.where(has, np.where(all_made, 10, -10) * f.bid, 0)
     t.overtricks = np.where(has, 5 * extra, 0)
     t.made = all_made | ~has
+    if r.double_over:
+        doubled = has & (f.side(own) >= 2 * f.bid)
+        t.contract = np.where(doubled, -20 * f.bid, t.contract)
+        t.overtricks = np.where(doubled, 0, t.overtricks)
+    if r.no_minus:
+        t.contract = np.where(~t.made, np.maximum(t.contract, 0), t.contract)
     _progressive_bonus(t, has & all_made & (f.side(own) >= 7))
 
 
@@ -415,16 +430,18 @@ def _wins_game(t: Tally, f: Facts) -> None:
     game at once (RULES.md §4.4); -1 for none."""
     rules = f.rules
     out = t.wins_game = np.full(f.n, -1, dtype=np.int8)
+    sides = range(f.table.sides)
     if rules.double_blind_nil and rules.double_blind_nil_reward == "win":
         _, both_blind, both_made = _double_nils(f)
-        for side in (0, 1):
+        for side in sides:
             out[both_blind[:, side] & both_made[:, side]] = side
     no_nil = f.side(f.is_nil.astype(np.int32)) == 0
-    ordinary, taken = f.side(f.bids), f.side(f.tricks)
-    for on, total in ((rules.moon, 13), (rules.lexington, 12)):
+    ordinary, taken = f.bid, f.side(f.tricks)  # the side's bids (two halves make a trick)
+    every = rules.tricks_per_hand  # 13 at four players: "all 13 tricks" (all the hand's, §4.7)
+    for on, total in ((rules.moon, every), (rules.lexington, every - 1)):
         if on:
             won = no_nil & (ordinary == total) & (taken >= total)
-            for side in (0, 1):
+            for side in sides:
                 out[won[:, side]] = side
 
 
@@ -434,8 +451,9 @@ def _side_contracts(t: Tally, f: Facts) -> None:
     if not ((f.codes != 0).any() or (f.bemo is not None and (f.bemo != 0).any())):
         return
     taken = f.side(f.tricks)
-    for side in (0, 1):
-        won = None if f.winners is None else (f.winners.astype(np.int64) & 1) == side
+    side_of = f.table.side_of
+    for side in range(f.table.sides):
+        won = None if f.winners is None else side_of[f.winners.astype(np.intp)] == side
         has = f.codes[:, side] != 0
         pts, extra, wins = sc.contract_points(f.codes[:, side], taken[:, side], won, f.rules)
         for name, value in (("contract", pts), ("bags", extra), ("bags_taken", extra),
@@ -470,26 +488,27 @@ def _exact_pair_bonus(t: Tally, f: Facts) -> None:
 
 def _bag_cancel(t: Tally, f: Facts) -> None:
     """RULES.md §4.6 ``bag_cancel_card``: the side that wins the trick holding the card has one
-    of this hand's bags cancelled, unless it took none or was set."""
-    where = f.plays == f.cancel_card[:, None]
-    at = np.argmax(where, axis=1)  # the card's place in the play (RULES.md §4.7: maybe undealt)
-    players, sides = f.table.players, f.table.sides
-    side = f.winners[np.arange(f.n), at // players].astype(np.intp) % sides
-    wins = (np.arange(sides)[None, :] == side[:, None]) & where.any(axis=1)[:, None]
-    t.bags = t.bags - (wins & (t.bags > 0) & t.made)
+    of this hand's bags cancelled, unless it took none or was set. With two decks (§4.7) each
+    copy of the card cancels one (a reading: both are the designated card)."""
+    where = f.plays == f.cancel_card[:, None]  # the card's places in the play (maybe none:
+    players, sides = f.table.players, f.table.sides  # undealt, §4.7, or discarded, §4.1)
+    side = f.winners[:, np.arange(where.shape[1]) // players].astype(np.intp) % sides
+    wins = ((side[:, :, None] == np.arange(sides)) & where[:, :, None]).sum(axis=1)
+    t.bags = t.bags - np.minimum(wins, np.maximum(t.bags, 0)) * t.made
 
 
 def _bags(t: Tally, f: Facts, bags_before) -> None:
     """Price the hand's bags (a point each) and add them to the running count: each time it
     reaches ``bag_limit``, ``bag_penalty`` is lost and the count drops by ``bag_limit``; extra
     bags carry over (RULES.md §3). ``three_b``, ``quicksand``, ``no_overs``, ``highlander``: no
-    bags at all (their overtricks are priced in ``overtricks`` already, or free);
-    ``bags_negative``: each bag -1, no count and no penalty;
-    ``bags_in_units_digit``: bags are counted but are not points (RULES.md §4.6)."""
+    bags at all (their overtricks are priced in ``overtricks`` already, or free; `SpadesRules.
+    bagless`); ``bags_negative``: each bag -1, no count and no penalty;
+    ``bags_in_units_digit``: bags are counted but are not points (RULES.md §4.6), under
+    ``three_b`` and ``quicksand`` too (their -10 per overtrick standing)."""
     rules = f.rules
     before = bags_before.astype(np.int32)
     t.contract = t.contract + t.opponents
-    if rules.three_b or rules.quicksand or rules.no_overs or rules.highlander:
+    if rules.bagless:
         t.bags = np.zeros_like(t.bags)  # no bags at all, a wheel's above 10 included (§4.6)
     if rules.bags_negative:
         t.overtricks = t.overtricks - t.bags
@@ -506,8 +525,9 @@ def _bags(t: Tally, f: Facts, bags_before) -> None:
 # The parts after the standard contract, in order, each with the rules under which it scores
 # anything: `parts_for` keeps those in force, so a rule that is off runs no code.
 PARTS = (
-    (_contract_way, lambda r: bool(r.three_b or r.no_overs or r.double_over or r.exact
-                                   or r.quicksand or r.set_to_opponents or r.no_minus)),
+    (_contract_way, lambda r: not r.highlander and bool(  # highlander: `_highlander`
+        r.three_b or r.no_overs or r.double_over or r.exact or r.quicksand
+        or r.set_to_opponents or r.no_minus)),
     (_highlander, lambda r: r.highlander),
     (_no_trump, lambda r: r.no_trump_bids),
     (_nil_bags, lambda r: r.nil_tricks == "bags_only"),

@@ -209,6 +209,17 @@ SCORING_COMBINATIONS: dict[str, dict] = {
         "double_nil": True, "double_over": True, "no_minus": True},
     "bemo,lexington_points,double_over,no_minus": {
         "bemo": True, "lexington_points": True, "double_over": True, "no_minus": True},
+    # issue 19: quicksand's and three_b's overtricks counted in the units digit
+    "quicksand,bags_in_units_digit,bag_cancel_card=cut,short": {
+        "quicksand": True, "bags_in_units_digit": True, "bag_cancel_card": "cut",
+        "bag_limit": 5, "bag_penalty": 50},
+    "three_b,bags_in_units_digit,nil_tricks=count": {"three_b": True, "bags_in_units_digit": True,
+                                                     "nil_tricks": "count"},
+    # issue 19: highlander's set side floored, its double-over side losing 20 x bid
+    "highlander,no_minus,double_over": {"highlander": True, "no_minus": True,
+                                        "double_over": True},
+    "highlander,double_over,nil_tricks=count": {"highlander": True, "double_over": True,
+                                                "nil_tricks": "count"},
 }
 SCORING = {**SCORING_ONE_AT_A_TIME, **SCORING_COMBINATIONS}  # name -> the keys switched on
 
@@ -287,6 +298,19 @@ ORDERS_COMBINATIONS: dict[str, dict] = {
     "bowers,mirror": {"trump_order": "bowers", "mirror": True, "blind_nil": False},
     "suit_ladder,trick bonuses,nil 50": {"trump_order": "suit_ladder", "nil_bonus": 50,
                                          **ALL_TRICK_BONUSES},
+    # issue 19: the rules of trick 1 compose (the 2C's holder leads it, everyone plays his
+    # lowest club), and first_trick_lowest_club with mo_b's first leader
+    "two_of_clubs,first_trick_lowest_club": {"first_lead": "two_of_clubs",
+                                             "first_trick_lowest_club": True},
+    "lowest_club,first_trick_clubs,first_trick_lowest_club,jokers": {
+        "first_lead": "lowest_club", "first_trick_clubs": True, "first_trick_lowest_club": True,
+        **JOKERS2},
+    "mo_b,first_trick_lowest_club": {"mo_b": True, "first_trick_lowest_club": True},
+    # issue 19: must_trump beats only an opponent's spade under must_overtrump = "opponents"
+    "must_trump,must_overtrump=opponents": {"must_trump": True, "must_overtrump": "opponents"},
+    "must_trump,must_overtrump=opponents,jokers_high": {
+        "must_trump": True, "must_overtrump": "opponents", "trump_order": "jokers_high",
+        **JOKERS2},
 }
 CARD_ORDERS = {**ORDERS_ONE_AT_A_TIME, **ORDERS_COMBINATIONS}  # name -> the keys switched on
 
@@ -331,6 +355,19 @@ TABLES_COMBINED: dict[str, dict] = {
     "three, joker_high_alternate, seven_plus=per_trick, no_overs": {
         "players": 3, "jokers": 2, "trump_order": "joker_high_alternate",
         "seven_plus": "per_trick", "no_overs": True},
+    # issue 19: a side is a single player without partners (RULES.md section 4): the keys of a
+    # side's bid or contract are his, min_team_bid too, and the hook is every table's
+    "three, min_team_bid, moon, lexington, hook": {
+        "players": 3, "min_team_bid": 4, "moon": True, "lexington": True, "hook": True},
+    "cutthroat, mo_a, wheel, blind six, blind moon, bemo, lexington_points": {
+        "partnerships": False, "mo_a": True, "ten_for_two_hundred": True, "blind_six": True,
+        "blind_moon": True, "bemo": True, "lexington_points": True},
+    "five, mo_b, tens_are_wheels, exact wheel, hook": {
+        "players": 5, "mo_b": True, "ten_for_two_hundred": True, "tens_are_wheels": True,
+        "ten_for_200_exact": True, "hook": True},
+    "cutthroat, blind_six_at_least, moon, min_team_bid": {
+        "partnerships": False, "blind_six": True, "blind_six_at_least": True, "moon": True,
+        "min_team_bid": 3},
 }
 PLAYER_COUNTS = {**TABLES_ALONE, **TABLES_COMBINED}  # name -> the keys switched on
 
@@ -398,6 +435,57 @@ BIG_TABLES: dict[str, dict] = {
                                 "teams": "solo"},
     "six, single_jokers, solo": {"players": 6, "deck": "single_jokers", "jokers": 2,
                                  "teams": "solo"},
+    # issue 19: the keys of one named card, the first trick and the trump order with two
+    # decks (a card held twice, both copies in a trick, the first holder of the lowest club)
+    "six, trick bonuses, bag_cancel_card=cut": {
+        "players": 6, "bag_cancel_card": "cut", "dix": True, "last_trick_ace": True,
+        "last_trick_ace_nil": True, "last_trick_deuce": True, "last_trick_high_spade": True,
+        "last_trick_bonus": True},
+    "six, solo, bag_cancel_card=AS, dix, last wins": {
+        "players": 6, "teams": "solo", "bag_cancel_card": "AS", "dix": True,
+        "duplicate_wins": "last"},
+    "six, double_jokers, jokers_high, must_trump, last wins, solo": {
+        "players": 6, "deck": "double_jokers", "jokers": 4, "teams": "solo",
+        "trump_order": "jokers_high", "must_trump": True, "duplicate_wins": "last"},
+    "six, double_jokers, jokers_first_wins, must_overtrump, last wins": {
+        "players": 6, "deck": "double_jokers", "jokers": 4, "trump_order": "jokers_first_wins",
+        "must_overtrump": "always", "duplicate_wins": "last"},
+    "six, two threes, lowest_club, first_trick_lowest_club, must_overtrump=opponents": {
+        "players": 6, "teams": "two_threes", "first_lead": "lowest_club",
+        "first_trick_lowest_club": True, "must_overtrump": "opponents"},
+    "six, double_kitty, two_of_clubs, first_trick_clubs, bag_cancel_card=2C": {
+        "players": 6, "deck": "double_kitty", "kitty": True, "first_lead": "two_of_clubs",
+        "first_trick_clubs": True, "bag_cancel_card": "2C", "last_trick_deuce": True},
+    "six, deuces_high, must_overtrump=always, last wins": {
+        "players": 6, "trump_order": "deuces_high", "must_overtrump": "always",
+        "duplicate_wins": "last", "last_trick_high_spade": True},
+    "six, two threes, bowers, must_trump": {
+        "players": 6, "teams": "two_threes", "trump_order": "bowers", "must_trump": True},
+    "six, double_jokers, joker_high_alternate, no_spade_lead": {
+        "players": 6, "deck": "double_jokers", "jokers": 4,
+        "trump_order": "joker_high_alternate", "no_spade_lead_first_trick": True,
+        "spades_broken": False},
+    # issue 19: three pairs play the keys of two partners; a side of partners (two or three)
+    # or a single player plays the keys of a side (RULES.md section 4)
+    "six, three pairs, double nils, max_team_bid, exact_pair_bonus, min_team_bid": {
+        "players": 6, "double_nil": True, "double_blind_nil": True, "max_team_bid": 14,
+        "exact_pair_bonus": True, "min_team_bid": 5},
+    "six, no_twos, suicide": {"players": 6, "deck": "no_twos", "suicide": True,
+                              "suicide_min_bid": 2},
+    "six, three pairs, side contracts, moon, lexington": {
+        "players": 6, "team_nil": True, "team_blind_nil": True, "mo_b": True, "bemo": True,
+        "blind_moon": True, "moon": True, "lexington": True},
+    "six, two threes, team_nil, mo_a, wheel, highlander": {
+        "players": 6, "teams": "two_threes", "team_nil": True, "mo_a": True,
+        "ten_for_two_hundred": True, "highlander": True},
+    "six, solo, single_jokers, blind six, mo_a, moon, min_team_bid": {
+        "players": 6, "teams": "solo", "deck": "single_jokers", "jokers": 2, "blind_six": True,
+        "mo_a": True, "moon": True, "min_team_bid": 3},
+    "six, three pairs, double_blind_nil=win, highlander": {
+        "players": 6, "deck": "no_twos", "double_blind_nil": True,
+        "double_blind_nil_reward": "win", "highlander": True},
+    # two decks: whiz counts a spade held twice twice (the fuzzer of test_combinations)
+    "six, solo, whiz": {"players": 6, "teams": "solo", "whiz": True, "blind_nil": False},
 }
 # the presets of these tables and decks (the standard table plays the four-player ones)
 BIG_PRESETS = [n for n in preset_names("spades")
