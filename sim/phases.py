@@ -16,8 +16,31 @@ from functools import cache
 import numpy as np
 
 from .cards import Deck
+from .state import take_rows
 
-__all__ = ["Phase", "Seating", "pipeline", "play_hand"]
+__all__ = ["HandState", "Phase", "Seating", "pipeline", "play_hand"]
+
+
+class HandState:
+    """What every game's hand state (a frozen dataclass with ``hands`` [N, P], ``scores``
+    [N, sides] before the hand and, once scored, ``score.points``) can do: its size, a copy of
+    some rows, the scores after the hand."""
+
+    @property
+    def n(self) -> int:
+        return self.hands.shape[0]
+
+    def take(self, rows):
+        """The state of the rows ``rows`` (a copy: resuming it leaves this one as it is)."""
+        return take_rows(self, np.asarray(rows), self.n)
+
+    def copy(self):
+        return self.take(np.arange(self.n))
+
+    @property
+    def scores_after(self) -> np.ndarray:
+        """int32[N, sides]: the scores after the hand (once scored)."""
+        return self.scores + self.score.points
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,7 @@ import numpy as np
 
 from .. import phases
 from ..cards import Deck, standard_deck
-from ..phases import Phase, Seating
-from ..state import take_rows
+from ..phases import HandState, Phase, Seating
 from ..tricks import TrickResult, play_tricks
 from .auction import Auction, hold_auction
 from .rules import NorwegianRules
@@ -29,7 +28,7 @@ def _any_lead(hand, trumped):
 
 
 @dataclass(frozen=True, eq=False)
-class NorwegianHand:
+class NorwegianHand(HandState):
     """The state of a batch of Norwegian hands (struct of arrays, batch axis first). Given at
     the start (`start_hand`): ``hands`` uint64[N, P] the dealt cards, ``dealer`` int8[N],
     ``scores`` int32[N, sides] before the hand. Filled in by the phases (`PHASES`): the
@@ -42,18 +41,6 @@ class NorwegianHand:
     play: TrickResult | None = None
     score: HandScore | None = None
 
-    @property
-    def n(self) -> int:
-        return self.hands.shape[0]
-
-    def take(self, rows) -> NorwegianHand:
-        """The state of the rows ``rows`` (a copy)."""
-        return take_rows(self, np.asarray(rows), self.n)
-
-    @property
-    def scores_after(self) -> np.ndarray:
-        """int32[N, sides]: the scores after the hand (once scored)."""
-        return self.scores + self.score.points
 
 
 HandOutcome = NorwegianHand  # a state whose phases have all run

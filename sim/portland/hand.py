@@ -10,8 +10,7 @@ import numpy as np
 from .. import phases
 from ..cards import BIT, RANKS, Deck, popcount, standard_deck
 from ..lineup import Lineup
-from ..phases import Phase, Seating
-from ..state import take_rows
+from ..phases import HandState, Phase, Seating
 from ..tricks import TrickResult, play_tricks
 from .rules import PortlandRules
 from .scoring import HandScore, score_hands
@@ -49,7 +48,7 @@ def _any_lead(hand, trumped):
 
 
 @dataclass(frozen=True, eq=False)
-class PortlandHand:
+class PortlandHand(HandState):
     """The state of a batch of Portland hands (struct of arrays, batch axis first). Given at the
     start (`start_hand`): ``hands`` uint64[N, 4] the dealt cards, ``dealer`` int8[N],
     ``turn_up`` int8[N] the slot of the dealer's last card, turned up and public (it stays in
@@ -66,18 +65,6 @@ class PortlandHand:
     play: TrickResult | None = None
     score: HandScore | None = None
 
-    @property
-    def n(self) -> int:
-        return self.hands.shape[0]
-
-    def take(self, rows) -> PortlandHand:
-        """The state of the rows ``rows`` (a copy)."""
-        return take_rows(self, np.asarray(rows), self.n)
-
-    @property
-    def scores_after(self) -> np.ndarray:
-        """int32[N, 2]: the scores after the hand (once scored)."""
-        return self.scores + self.score.points
 
 
 HandOutcome = PortlandHand  # a state whose phases have all run

@@ -9,8 +9,7 @@ import numpy as np
 
 from .. import phases
 from ..cards import SPADES, U64, Deck, pick
-from ..phases import Phase, Seating
-from ..state import take_rows
+from ..phases import HandState, Phase, Seating
 from ..tricks import TrickResult, play_tricks
 from . import house
 from .bidding import BidResult, run_bidding
@@ -81,7 +80,7 @@ def first_leader(dealer: np.ndarray, contracts: np.ndarray, rules: SpadesRules,
 
 
 @dataclass(frozen=True, eq=False)
-class SpadesHand:
+class SpadesHand(HandState):
     """The state of a batch of Spades hands, one row per table (struct of arrays, batch axis
     first; P seats, S sides of `sim.spades.table`). A phase (`PHASES`) takes a state and returns
     a new one with what it decides filled in; nothing else changes it.
@@ -114,26 +113,11 @@ class SpadesHand:
     play: TrickResult | None = None
     score: HandScore | None = None
 
-    @property
-    def n(self) -> int:
-        return self.hands.shape[0]
-
-    def take(self, rows) -> SpadesHand:
-        """The state of the rows ``rows`` (a copy: resuming it leaves this one as it is)."""
-        return take_rows(self, np.asarray(rows), self.n)
-
-    def copy(self) -> SpadesHand:
-        return self.take(np.arange(self.n))
 
     @property
     def held(self) -> np.ndarray:
         """uint64[N, P]: the hands the play started from (the dealt ones without passing)."""
         return self.hands
-
-    @property
-    def scores_after(self) -> np.ndarray:
-        """int32[N, S]: the scores after the hand (once scored)."""
-        return self.scores + self.score.points
 
     def public(self, rules: SpadesRules) -> dict:
         """The view fields every seat sees before the play: the face-up cards (§4.1
