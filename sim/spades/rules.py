@@ -17,6 +17,7 @@ from ..limits import HAND_GUARD, HAND_LIMIT, TARGET_LIMIT
 from ..options import option, register_preset
 from .decks import JOKER_ORDERS, TRUMP_ORDERS
 from .redeal import CONDITIONS
+from .says import cite
 from .table import Table
 
 __all__ = ["SpadesRules"]
@@ -489,7 +490,14 @@ class SpadesRules:
         return HAND_LIMIT if self.max_hands is not None else HAND_GUARD
 
     def check(self) -> None:
-        """Reject combinations of keys that cannot be played (each with its reason)."""
+        """Reject combinations of keys that cannot be played (each with its reason and the words
+        of RULES.md it rests on, `sim.spades.says`)."""
+        try:
+            self._check()
+        except UserError as err:
+            raise cite(err) from None
+
+    def _check(self) -> None:
         if self.progressive and self.max_hands is not None and self.max_hands > PROGRESSIVE_HANDS:
             raise UserError(f"{self.max_hands} hands with {self.progressive}'s progressive bonus "
                             "(10 times the bonuses earned so far) would overflow a hand's points: "
@@ -644,9 +652,9 @@ class SpadesRules:
                     "mirror": "each player bids exactly the number of spades he holds"}
             for key, why in says.items():
                 if getattr(self, key):
-                    raise UserError(f"{key} (RULES.md §4.4: \"{why}\") leaves no side "
-                                    "without its bids, which a side contract (team_nil, wheels, "
-                                    "Mo, blind six, blind moon) replaces: choose one", key=key)
+                    raise UserError(f"{key} has every side bid (RULES.md §4.4: \"{why}\"), "
+                                    "and a side contract (team_nil, wheels, Mo, blind six, "
+                                    "blind moon) replaces a side's bids: choose one", key=key)
         if self.bemo and self.suicide:
             raise UserError("bemo has no effect with suicide: bemo comes on top of a side's "
                             "ordinary bids, two of them and no nil (RULES.md §4.4 \"on top of "
