@@ -172,7 +172,84 @@ def render() -> str:
     lines += ["## §4.9 Not simulated", "", "| rule | why |", "| --- | --- |"]
     lines += [f"| {rule} | {why} |" for rule, why in NOT_SIMULATED_ROWS.items()]
     lines += ["", f"{done} of {total} keys implemented.", ""]
+    lines += _combinations()
     return "\n".join(lines)
+
+
+def _combinations() -> list[str]:
+    """The Spades keys: where each applies and what refuses it (issue 19 item 8), computed by
+    loading example values (`sim.spades.combinations`)."""
+    from .spades.combinations import TABLES, VALUES, applies, key_of, refused_with
+
+    lines = ["## Spades: where each key applies, and what refuses it", "",
+             "Computed by loading each key's example value (`sim/spades/combinations.py`) at "
+             "every table shape and deck of RULES.md §4.7 (the shapes below), then at four "
+             "players with every other key's example value (at its own table for a key of "
+             "another table). A key combines with every key not listed against it. Each refusal "
+             "quotes the words of RULES.md it rests on (`sim/spades/says.py`): two sentences "
+             "that contradict each other, a rule that another leaves without effect, a rule "
+             "worded for partners or for two sides at a table without them, a key that needs "
+             "another.", "",
+             "Table shapes: " + "; ".join(f"{name} (`{_table(t)}`)" if t else f"{name} "
+                                          "(the standard table)" for name, t in TABLES.items()),
+             ""]
+    shape_keys = {k for t in TABLES.values() for k in t}
+    entries = [k for k in CATALOGUE if k.game == "spades"]
+    examples = {key_of(v) for v in VALUES}
+    lines += ["`cancel_spades` is a game of its own (RULES.md §4.7: its deck, order and "
+              "scoring): it takes no other key but the game's end, `blind_nil = false` and "
+              "`spades_broken`, `lead_ace_of_spades`; the other keys are not shown against it.",
+              ""]
+    for entry in entries:
+        key = entry.key
+        lines.append(f"### §{entry.section} `{key}`")
+        lines.append("")
+        if key not in examples:
+            used = [name for name, t in TABLES.items() if key in t]
+            lines += [f"- a key of the table: the shapes {', '.join(used)}", ""]
+            continue
+        value = next(v for v in VALUES if key_of(v) == key)
+        lines.append(f"- example: `{_table(value)}`")
+        where = applies(key)
+        refused = {name: err for name, err in where.items() if err is not None}
+        if not refused:
+            lines.append(f"- tables: all {len(where)} shapes")
+        else:
+            ok = [name for name, err in where.items() if err is None]
+            lines.append(f"- tables: {', '.join(ok) or 'none of the shapes'}; refused at:")
+            for message, names in _grouped(refused).items():
+                lines.append(f"  - {', '.join(names)}: {message}")
+        table = "four" if key not in shape_keys or where.get("four") is None else next(
+            name for name, err in where.items() if err is None)
+        against = refused_with(key, table)
+        if key != "cancel_spades":
+            against.pop("cancel_spades", None)
+        else:
+            against = {}
+            lines.append("- refused with: every key but those above")
+            lines.append("")
+            continue
+        if not against:
+            lines.append("- refused with: no other key")
+        else:
+            lines.append("- refused with:")
+            for message, names in _grouped(against).items():
+                lines.append(f"  - {', '.join(f'`{n}`' for n in names)}: {message}")
+        lines.append("")
+    return lines
+
+
+def _grouped(errors: dict) -> dict[str, list[str]]:
+    """{message (key named first): [the names that give it]}, in order."""
+    out: dict[str, list[str]] = {}
+    for name, err in errors.items():
+        text = err.message.replace("|", "\\|")
+        out.setdefault(text, []).append(name)
+    return out
+
+
+def _table(value: dict) -> str:
+    return ", ".join(f"{k} = {_show(v)}" for k, v in value.items())
 
 
 def _allowed(field: dataclasses.Field) -> str:

@@ -67,7 +67,7 @@ def test_records_replay_halves(tmp_path, capsys):
 
 def test_combinations():
     with pytest.raises(UserError, match="half"):
-        load_rules({"half_trick_bids": True, "fledu": True})
+        load_rules({"half_trick_bids": True, "whiz": True, "blind_nil": False})
 
 
 # --- issue 19: half bids with the bid rules that total a side's or the table's bids ----------
@@ -104,6 +104,8 @@ def legal(seat: int, bids: list, half: list, rules: dict) -> set:
         bits = {v: p + v + 1 for v in range(13)}
     else:
         bits = {v: (p if p > 0 else 0) + v for v in range(14)}
+    if rules.get("fledu"):  # every bid at least 4 unless nil: 3.5 is not, 4.5 is
+        bits = {v: t for v, t in bits.items() if v >= 4 or (v == 0 and not halved)}
     k = rules.get("min_team_bid")
     if k is not None and p >= 0:
         if halved:
@@ -133,6 +135,8 @@ HALF_WITH = {
     "hook": {"hook": True},
     "moon, lexington": {"moon": True, "lexington": True},
     "min_team_bid, hook, moon": {"min_team_bid": 5, "hook": True, "moon": True},
+    "fledu": {"fledu": True},
+    "fledu, hook, min_team_bid": {"fledu": True, "hook": True, "min_team_bid": 9},
 }
 
 

@@ -118,3 +118,14 @@ def test_the_hook_forbids_the_last_joint_bid_that_makes_the_total():
     assert (totals != 13).all()
     dealer, b = bidding(load_rules({"partnership_bidding": True}), n=3000)
     assert (np.maximum(b.bids, 0).sum(axis=1) == 13).any()  # the test can fail
+
+
+def test_fledu_with_a_joint_minimum_below_4():
+    """Issue 19: fledu ("every bid is at least 4") raises a joint minimum below 4; at 4 or more
+    it has no effect and is refused."""
+    _, b = bidding(load_rules({"partnership_bidding": True, "fledu": True, "min_team_bid": 2}))
+    assert b.bids[b.bids >= 0].min() == 4
+    _, b = bidding(load_rules({"partnership_bidding": True, "min_team_bid": 2}))
+    assert b.bids[b.bids >= 0].min() == 2
+    with pytest.raises(UserError, match="fledu"):
+        load_rules({"partnership_bidding": True, "fledu": True})

@@ -90,7 +90,8 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
     top = rules.tricks_per_hand  # no bid above the tricks of the hand
     if rules.partnership_bidding:  # one joint bid per side, no nil (RULES.md §4.4)
         most = top if rules.max_team_bid is None else min(rules.max_team_bid, top)
-        mask = np.broadcast_to(_span(rules.min_team_bid or 4, most), seat.shape).astype(MASK)
+        least = max(rules.min_team_bid or 4, 4 if rules.fledu else 1)  # fledu: at least 4
+        mask = np.broadcast_to(_span(least, most), seat.shape).astype(MASK)
         if rules.no_nine_no_blind:
             mask &= ~MASK(1 << 9)
         if rules.hook:  # the last joint bid may not make the total the tricks of the hand
@@ -116,8 +117,8 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
             or rules.hook or rules.moon or rules.lexington):
         return mask
     nil = MASK(1)
-    if rules.fledu:
-        mask &= nil | _span(4, top)
+    if rules.fledu:  # (v and a half after a partner's half: at least 4, no nil)
+        mask &= np.where(halved, _span(4, top), nil | _span(4, top)).astype(MASK)
     if rules.suicide:  # the partner keys below: pairs of four players only
         if rules.suicide_min_bid is not None:
             mask &= nil | _span(rules.suicide_min_bid, top)

@@ -18,6 +18,7 @@ from ..options import option, register_preset
 from .decks import JOKER_ORDERS, TRUMP_ORDERS
 from .house import nil_in_the_dark
 from .redeal import CONDITIONS
+from .says import cite
 from .table import Table
 
 __all__ = ["SpadesRules"]
@@ -488,7 +489,14 @@ class SpadesRules:
         return HAND_LIMIT if self.max_hands is not None else HAND_GUARD
 
     def check(self) -> None:
-        """Reject combinations of keys that cannot be played (each with its reason)."""
+        """Reject combinations of keys that cannot be played (each with its reason and the words
+        of RULES.md it rests on, `sim.spades.says`)."""
+        try:
+            self._check()
+        except UserError as err:
+            raise cite(err) from None
+
+    def _check(self) -> None:
         if self.progressive and self.max_hands is not None and self.max_hands > PROGRESSIVE_HANDS:
             raise UserError(f"{self.max_hands} hands with {self.progressive}'s progressive bonus "
                             "(10 times the bonuses earned so far) would overflow a hand's points: "
@@ -643,9 +651,9 @@ class SpadesRules:
                     "mirror": "each player bids exactly the number of spades he holds"}
             for key, why in says.items():
                 if getattr(self, key):
-                    raise UserError(f"{key} (RULES.md §4.4: \"{why}\") leaves no side "
-                                    "without its bids, which a side contract (team_nil, wheels, "
-                                    "Mo, blind six, blind moon) replaces: choose one", key=key)
+                    raise UserError(f"{key} has every side bid (RULES.md §4.4: \"{why}\"), "
+                                    "and a side contract (team_nil, wheels, Mo, blind six, "
+                                    "blind moon) replaces a side's bids: choose one", key=key)
         if self.bemo and self.suicide:
             raise UserError("bemo has no effect with suicide: bemo comes on top of a side's "
                             "ordinary bids, two of them and no nil (RULES.md §4.4 \"on top of "
@@ -878,12 +886,16 @@ class SpadesRules:
             if clash:
                 raise UserError(f"an auction replaces the bids: it does not combine with "
                                 f"{clash[0]}", key="auction")
-        if self.half_trick_bids:
-            clash = [k for k in ("fledu", "suicide", "whiz", "mirror", "partnership_bidding",
-                                 "auction") if getattr(self, k)]
+        if self.half_trick_bids:  # each of these leaves no bid a half: no effect
+            why = {"suicide": "the second partner of a first non-nil bid bids nil, never a half",
+                   "whiz": "each bid is the spades held, or nil",
+                   "mirror": "each bid is the spades held",
+                   "partnership_bidding": "one joint bid has no second partner to make it whole",
+                   "auction": "the auction's calls are whole"}
+            clash = [k for k in why if getattr(self, k)]
             if clash:
-                raise UserError(f"half-trick bids do not combine with {clash[0]} (a reading: "
-                                "its bid rules are written for whole bids)", key="half_trick_bids")
+                raise UserError(f"half_trick_bids has no effect with {clash[0]}: {why[clash[0]]};"
+                                " choose one", key="half_trick_bids")
         if self.no_nine_no_blind and not self.partnership_bidding:
             raise UserError("no_nine_no_blind needs partnership_bidding = true",
                             key="no_nine_no_blind")
@@ -891,12 +903,16 @@ class SpadesRules:
             raise UserError("no_nine_no_blind allows no blind bids: set blind_bids = false",
                             key="no_nine_no_blind")
         if self.partnership_bidding:  # a side contract replaces the joint bid, bemo adds to it
-            clash = [k for k in ("suicide", "whiz", "mirror", "fledu", "double_nil",
+            clash = [k for k in ("suicide", "whiz", "mirror", "double_nil",
                                  "double_blind_nil", "nil_pass", "team_nil", "team_blind_nil")
                      if getattr(self, k)]
             if clash:
                 raise UserError(f"partnership bidding (one joint bid per side, no nil) does not "
                                 f"combine with {clash[0]}", key="partnership_bidding")
+            if self.fledu and (self.min_team_bid or 4) >= 4:
+                raise UserError("fledu has no effect with partnership_bidding, whose joint bid "
+                                "is at least min_team_bid (4): choose one (or min_team_bid "
+                                "below 4)", key="fledu")
         if self.suicide and self.min_team_bid is not None and (
                 self.suicide_min_bid or 1) < self.min_team_bid:
             raise UserError("suicide forces a nil after a first bid below min_team_bid, which "
