@@ -25,8 +25,11 @@ Parts (``--parts``):
     the command and everything it started). ``--run-block`` sets ``block_size`` (default: none
     given, so each checkout's default; the peer at c174688 then uses 1,000).
 ``games``
-    ``play_block`` in whole games against independent hands (``seed``, one process): hands
-    played per second in blocks of ``--games-block`` games and ``--engine-block`` hands.
+    Whole games against independent hands, ``seed``, the whole command with ``--n-jobs 1`` and
+    each checkout's default block sizes: ``--games`` whole games (default 55,000, about 500,000
+    hands) and ``--hands`` / 2 independent hands; hands played per second of CPU time, and the
+    ratio games / hands. The engine alone too (``play_block`` in blocks of ``--games-block``
+    games, default 20,000, and ``--engine-block`` hands).
 ``jobs``
     The whole command for 1,000,000 ``seed`` hands with ``--n-jobs 1`` and ``--n-jobs 2``: wall
     times and their ratio.
@@ -108,13 +111,16 @@ def engine(root: Path, strategy: str, mode: str, size: int, reps: int) -> float:
 
 
 def whole_run(root: Path, strategy: str, hands: int, block: int | None, jobs: int,
-              tmp: Path) -> dict:
-    """One ``whistlab run`` of the checkout ``root``: wall and CPU seconds."""
+              tmp: Path, mode: str = "hands") -> dict:
+    """One ``whistlab run`` of the checkout ``root`` (``hands`` independent hands, or as many
+    whole games with ``mode = "games"``): wall and CPU seconds, hand rows, Parquet bytes."""
+    import pyarrow.parquet as pq
+
     work = Path(tempfile.mkdtemp(prefix="speed-", dir=tmp))
     try:
         exp = work / "exp.toml"
         exp.write_text(f'name = "speed"\nrules = "spades.standard"\nstrategy = "{strategy}"\n'
-                       f"hands = {hands}\nseed = {SEED}\n"
+                       f"{mode} = {hands}\nseed = {SEED}\n"
                        + (f"block_size = {block}\n" if block else ""))
         module = "whistlab" if (root / "whistlab" / "__main__.py").exists() else "sim.cli"
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -128,8 +134,10 @@ def whole_run(root: Path, strategy: str, hands: int, block: int | None, jobs: in
         if done.returncode:
             raise RuntimeError(done.stderr)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        disk = sum(f.stat().st_size for f in (work / "out" / "hands").glob("*.parquet"))
-        return {"wall": wall, "cpu": cpu, "bytes_per_hand": disk / hands}
+        files = sorted((work / "out" / "hands").glob("*.parquet"))
+        rows = sum(pq.read_metadata(f).num_rows for f in files)
+        disk = sum(f.stat().st_size for f in files)
+        return {"wall": wall, "cpu": cpu, "rows": rows, "bytes_per_hand": disk / rows}
     finally:
         subprocess.run(["rm", "-rf", str(work)], check=False)
 
@@ -141,9 +149,15 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="alternating rounds")
     parser.add_argument("--engine-block", type=int, default=50_000)
     parser.add_argument("--engine-reps", type=int, default=5)
-    parser.add_argument("--games-block", type=int, default=None,
-                        help="games per block (default: this checkout's default)")
-    parser.add_argument("--run-block", type=int, default=None)
+    parser.add_argument("--games-block", type=int, default=20_000,
+                        help="games per block of the engine part of games")
+    parser.add_argument("--games", type=int, default=55_000,
+                        help="whole games of the whole-run part of games")
+    parser.add_argument("--run-block", type=int, default=None,
+                        help="block_size of the whole runs (default: none given, each "
+                        "checkout's default)")
+    parser.add_argument("--peer-block", type=int, default=None,
+                        help="the peer's whole runs also with this block_size")
     parser.add_argument("--hands", type=int, default=1_000_000)
     parser.add_argument("--strategies", default="random,seed,expert")
     parser.add_argument("--tmp", type=Path, default=Path(tempfile.gettempdir()))
@@ -170,12 +184,21 @@ def main() -> int:
                     keep(f"engine {strategy} {name}", rate)
                     print(f"[{k}] engine {strategy:7s} {name}: {rate:,.0f} hands/s", flush=True)
             if "games" in parts:
-                size = args.games_block or 10_000
+                size = args.games_block
                 hands = engine(root, "seed", "hands", args.engine_block, args.engine_reps)
                 games = engine(root, "seed", "games", size, max(2, args.engine_reps // 2))
-                keep(f"games/hands {name}", games / hands)
-                print(f"[{k}] games {name}: {games:,.0f} hands/s in games of blocks of {size:,}"
-                      f", {hands:,.0f} in independent hands: {games / hands:.2f}x", flush=True)
+                keep(f"engine games/hands {name}", games / hands)
+                print(f"[{k}] engine games {name}: {games:,.0f} hands/s in games of blocks of "
+                      f"{size:,}, {hands:,.0f} in independent hands: {games / hands:.2f}x",
+                      flush=True)
+                h = whole_run(root, "seed", args.hands // 2, None, 1, args.tmp)
+                g = whole_run(root, "seed", args.games, None, 1, args.tmp, mode="games")
+                ratio = (g["rows"] / g["cpu"]) / (h["rows"] / h["cpu"])
+                keep(f"run games/hands {name}", ratio)
+                print(f"[{k}] run games {name}: {g['rows']:,} hands of {args.games:,} games in "
+                      f"{g['cpu']:.2f} CPU s ({g['rows'] / g['cpu']:,.0f}/s), {h['rows']:,} "
+                      f"independent hands in {h['cpu']:.2f} ({h['rows'] / h['cpu']:,.0f}/s): "
+                      f"{ratio:.2f}x (load {loadavg()})", flush=True)
             if "run" in parts:
                 for strategy in [s for s in strategies if s != "expert"]:
                     r = whole_run(root, strategy, args.hands, args.run_block, 1, args.tmp)
@@ -183,17 +206,23 @@ def main() -> int:
                     print(f"[{k}] run {strategy:7s} {name}: wall {r['wall']:.2f} s, CPU "
                           f"{r['cpu']:.2f} s ({args.hands / r['cpu']:,.0f} hands per CPU s), "
                           f"{r['bytes_per_hand']:.1f} B/hand (load {loadavg()})", flush=True)
+                    if args.run_block is None and args.peer_block and name == "peer":
+                        r = whole_run(root, strategy, args.hands, args.peer_block, 1, args.tmp)
+                        keep(f"run {strategy} peer block {args.peer_block}", r)
+                        print(f"[{k}] run {strategy:7s} peer, block {args.peer_block:,}: wall "
+                              f"{r['wall']:.2f} s, CPU {r['cpu']:.2f} s, "
+                              f"{r['bytes_per_hand']:.1f} B/hand", flush=True)
             if "jobs" in parts:
                 one = whole_run(root, "seed", args.hands, args.run_block, 1, args.tmp)
                 two = whole_run(root, "seed", args.hands, args.run_block, 2, args.tmp)
                 keep(f"jobs {name}", one["wall"] / two["wall"])
-                print(f"[{k}] jobs {name}: --n-jobs 1 {one['wall']:.2f} s, --n-jobs 2 "
-                      f"{two['wall']:.2f} s: {one['wall'] / two['wall']:.2f}x "
-                      f"(load {loadavg()})", flush=True)
+                print(f"[{k}] jobs {name}: --n-jobs 1 {one['wall']:.2f} s (CPU {one['cpu']:.2f})"
+                      f", --n-jobs 2 {two['wall']:.2f} s (CPU {two['cpu']:.2f}): "
+                      f"{one['wall'] / two['wall']:.2f}x (load {loadavg()})", flush=True)
     print(f"# medians (load {loadavg()})")
     os_rate = statistics.median(results["openspiel"]) if "openspiel" in results else None
     for key, values in results.items():
-        if key.startswith("run"):
+        if isinstance(values[0], dict):
             cpu = statistics.median(v["cpu"] for v in values)
             wall = statistics.median(v["wall"] for v in values)
             ratio = f"; {args.hands / cpu / os_rate:.2f}x OpenSpiel on CPU time" if os_rate else ""

@@ -203,12 +203,24 @@ def lowest_bit(x: np.ndarray) -> np.ndarray:
     return x & np.negative(x)  # two's complement: -x = ~x + 1
 
 
+_SMEAR = tuple(U64(k) for k in (2, 4, 8, 16, 32))
+_EXACT = 1 << 53  # the integers a float64 holds exactly
+_EXPONENT = U64(0xFFF0000000000000)  # a float64's sign and exponent
+
+
 def highest_bit(x: np.ndarray) -> np.ndarray:
     """The strongest card of each bitboard as a one-bit bitboard (0 stays 0).
 
-    Smears the top bit into every lower bit, then keeps only the top one. Exact for all 64 bits
-    (a float64 conversion is not: it rounds above 2**53).
+    Below 2**53 (every card of a deck of up to 53 slots) a float64 holds the bitboard exactly,
+    and clearing its mantissa leaves its top bit: three numpy steps. Else the top bit is smeared
+    into every lower bit and only the top one kept: exact for all 64 bits (a float64 conversion
+    rounds above 2**53).
     """
+    if type(x) is np.ndarray and x.dtype == U64 and x.size and int(x.max()) < _EXACT:
+        top = x.astype(np.float64)
+        exponent = top.view(U64)
+        exponent &= _EXPONENT
+        return top.astype(U64)
     x = x | (x >> _ONE)
     if type(x) is not np.ndarray:  # a scalar
         for k in (2, 4, 8, 16, 32):
@@ -221,9 +233,6 @@ def highest_bit(x: np.ndarray) -> np.ndarray:
     np.right_shift(x, _ONE, out=step)
     x ^= step
     return x
-
-
-_SMEAR = tuple(U64(k) for k in (2, 4, 8, 16, 32))
 
 
 def pick(cond: np.ndarray, a, b) -> np.ndarray:

@@ -9,11 +9,9 @@ import numpy as np
 from .cards import Deck, bits_of
 
 __all__ = ["deal", "deal_in_order", "deck_slots", "hands_from_order", "shuffled", "swapped",
-           "swaps", "to_seats"]
+           "swaps", "to_seats", "uniform32"]
 
 U64 = np.uint64
-_LOW32 = U64(0xFFFFFFFF)
-_LOW_HALF = 0 if sys.byteorder == "little" else 1  # the uint32 holding a uint64's low half
 
 
 def shuffled(items: np.ndarray, n: int, rng: np.random.Generator,
@@ -34,14 +32,15 @@ def shuffled(items: np.ndarray, n: int, rng: np.random.Generator,
     if columns is not None or n * m <= _SMALL:
         return swapped(items, swaps(m, n, rng, columns))
     # large: each step's numbers made while they are in the cache
-    draws = rng.integers(0, 2**32, size=(max(m - 1, 0), n), dtype=np.uint64)
+    draws = uniform32(rng, (max(m - 1, 0), n))
     order = _unshuffled(items, n)
     flat = order.reshape(-1)
     offsets = np.arange(n, dtype=U64)
     for i in range(m - 1, 0, -1):
-        at = draws[m - 1 - i]
+        x = draws[m - 1 - i]
+        _redraw(x, i + 1, rng)
+        at = x.astype(U64)
         at *= U64(i + 1)
-        _redraw(at, i + 1, rng)
         at >>= U64(32)  # j, then its index in ``flat``: j * n + column
         at *= U64(n)
         at += offsets
@@ -54,16 +53,36 @@ def swaps(m: int, n: int, rng: np.random.Generator,
     """The positions ``j`` (uint64[m - 1, n]: row ``k`` for the step ``i = m - 1 - k``) that
     `shuffled` swaps ``m`` items with, for ``n`` orders (or the given ``columns`` of them), drawn
     from ``rng`` as `shuffled` draws them."""
-    draws = rng.integers(0, 2**32, size=(max(m - 1, 0), n), dtype=np.uint64)
-    spans = np.arange(m, 1, -1, dtype=U64)[:, None]  # i + 1 for the steps i = m - 1 .. 1
-    draws *= spans
-    thresholds = (2**32 % spans).astype(np.uint32)
-    for k in np.flatnonzero((draws.view(np.uint32)[:, _LOW_HALF::2] < thresholds).any(axis=1)):
+    draws = uniform32(rng, (max(m - 1, 0), n))
+    spans = np.arange(m, 1, -1, dtype=np.uint32)[:, None]  # i + 1 for the steps i = m - 1 .. 1
+    thresholds = (U64(2**32) % spans.astype(U64)).astype(np.uint32)
+    for k in np.flatnonzero((draws * spans < thresholds).any(axis=1)):  # low halves, wrapped
         _redraw(draws[k], m - k, rng)  # rare; in the order of the steps
     if columns is not None:
         draws = draws[:, columns]
-    draws >>= U64(32)
-    return draws
+    js = draws.astype(U64)
+    js *= spans
+    js >>= U64(32)
+    return js
+
+
+def uniform32(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """uint32 numbers: those of ``rng.integers(0, 2**32, size=shape, dtype=np.uint64)``, leaving
+    ``rng`` as that call leaves it. numpy makes them of the 32-bit halves of its bit generator's
+    64-bit outputs, the low half first; for PCG64 (``default_rng``) they are read straight off
+    ``random_raw``, and an odd last half is left in the generator for the next draw, as numpy
+    leaves it."""
+    count = int(np.prod(shape))
+    bits = getattr(rng, "bit_generator", None)
+    if (type(bits) is not np.random.PCG64 or sys.byteorder != "little" or not count
+            or bits.state["has_uint32"]):
+        return rng.integers(0, 2**32, size=shape, dtype=np.uint64).astype(np.uint32)
+    raw = bits.random_raw((count + 1) // 2)
+    if count % 2:
+        state = bits.state
+        state["has_uint32"], state["uinteger"] = 1, int(raw[-1] >> U64(32))
+        bits.state = state
+    return raw.view(np.uint32)[:count].reshape(shape)
 
 
 def swapped(items: np.ndarray, js: np.ndarray) -> np.ndarray:
@@ -95,18 +114,17 @@ def _swap(order: np.ndarray, flat: np.ndarray, i: int, at: np.ndarray) -> None:
 _SMALL = 1 << 17  # cards x orders up to which a shuffle makes all its steps' numbers at once
 
 
-def _redraw(product: np.ndarray, span: int, rng: np.random.Generator) -> None:
-    """``product``: uint64 ``x * span`` for uniform 32-bit numbers ``x``; every one whose low
-    half falls under ``2**32 mod span`` is drawn again (in order) until none does, so that the
-    high halves are exactly uniform in [0, span) (see `shuffled`)."""
+def _redraw(x: np.ndarray, span: int, rng: np.random.Generator) -> None:
+    """``x``: uniform 32-bit numbers (uint32); every one with the low half of ``x * span`` under
+    ``2**32 mod span`` is drawn again (in order) until none is, so that the high halves of
+    ``x * span`` are exactly uniform in [0, span) (see `shuffled`)."""
     threshold = 2**32 % span
-    if not threshold or not (product.view(np.uint32)[_LOW_HALF::2] < threshold).any():
+    if not threshold:
         return
-    threshold = U64(threshold)
-    bad = np.flatnonzero((product & _LOW32) < threshold)
+    bad = np.flatnonzero(x * np.uint32(span) < threshold)  # uint32: the low half, wrapped
     while bad.size:  # exact uniformity: redraw the biased few
-        product[bad] = rng.integers(0, 2**32, size=bad.size, dtype=np.uint64) * U64(span)
-        bad = bad[(product[bad] & _LOW32) < threshold]
+        x[bad] = rng.integers(0, 2**32, size=bad.size, dtype=np.uint64)
+        bad = bad[x[bad] * np.uint32(span) < threshold]
 
 
 def hands_from_order(order: np.ndarray, players: int, cards_each: int) -> np.ndarray:

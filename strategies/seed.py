@@ -66,6 +66,7 @@ it (-0.50 ± 0.19 and -0.49 ± 0.16).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -606,7 +607,8 @@ class SeedStrategy(Strategy):
         margin = self._set_margin(rules)
         if table.sides == 2:  # the usual table: the other side's need, branch-free
             side0 = (seat & 1) == 0  # seat s plays for side s mod 2
-            need0, need1 = (sum(short[:, i] for i in m) for m in table.members)
+            need0, need1 = (functools.reduce(np.add, [short[:, i] for i in m])
+                            for m in table.members)
             need = pick(side0, need0, need1)
             other = need0 + need1 - need
             settable = ((other > 0) & (other >= left - margin) if margin >= 0
@@ -628,8 +630,8 @@ class SeedStrategy(Strategy):
             partner_nil = np.zeros(len(view), dtype=bool)
 
         duck = my_bid == 0
-        cover = ~duck & partner_nil & self.cover_nil
-        shed = ~duck & ~cover & (need <= 0) & ~settable & self.avoid_bags
+        cover = ~duck & partner_nil if self.cover_nil else np.zeros_like(duck)
+        shed = (need <= 0) & ~(duck | cover | settable) if self.avoid_bags else np.zeros_like(duck)
         if _house_scoring(rules):
             shed = self._scoring_shed(view, rules, shed, ~duck & ~cover & ~settable, b, t, seat,
                                       view.outranked)

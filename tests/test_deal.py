@@ -36,7 +36,7 @@ import numpy as np
 import pytest
 
 from sim.cards import standard_deck
-from sim.deal import deal, deal_in_order, hands_from_order, shuffled, to_seats
+from sim.deal import deal, deal_in_order, hands_from_order, shuffled, to_seats, uniform32
 from tolerance import SIGMAS, binomial_z, check_distribution, chi_square_z
 
 N = 100_000
@@ -257,15 +257,32 @@ class ManyZeros(ZerosFirst):
 
 
 @pytest.mark.parametrize("make", [np.random.default_rng, ManyZeros], ids=["real", "zeros"])
-def test_shuffle_is_the_step_by_step_shuffle(make):
+@pytest.mark.parametrize("n", [40, 41, 3001])  # 51 x 41 draws: an odd number of 32-bit halves
+def test_shuffle_is_the_step_by_step_shuffle(make, n):
     """The same orders and the same random numbers drawn, in the same order, as one step at a
-    time; ``columns`` gives those orders alone, from the same numbers."""
+    time; ``columns`` gives those orders alone, from the same numbers; the generator is left
+    as the step-by-step shuffle leaves it (the next numbers drawn are the same)."""
     items = np.arange(52, dtype=np.int8)
-    expected = _shuffled_step_by_step(items, 40, make(SEED + 4))
     rng = make(SEED + 4)
-    assert (shuffled(items, 40, rng) == expected).all()
+    expected = _shuffled_step_by_step(items, n, rng)
     after = rng.integers(0, 2**32, size=3, dtype=np.uint64)
+    rng = make(SEED + 4)
+    assert (shuffled(items, n, rng) == expected).all()
+    assert (rng.integers(0, 2**32, size=3, dtype=np.uint64) == after).all()
     columns = np.array([0, 3, 4, 17, 39])
     rng = make(SEED + 4)
-    assert (shuffled(items, 40, rng, columns) == expected[:, columns]).all()
+    assert (shuffled(items, n, rng, columns) == expected[:, columns]).all()
     assert (rng.integers(0, 2**32, size=3, dtype=np.uint64) == after).all()
+
+
+@pytest.mark.parametrize("shape", [(0,), (1,), (7,), (51, 40), (51, 41), (3, 5, 7)])
+def test_uniform32_draws_what_integers_draws(shape):
+    """`uniform32` (PCG64's raw outputs cut in halves) gives the numbers, and leaves the
+    generator, as ``integers(0, 2**32, dtype=uint64)``, also after an odd number of halves."""
+    a, b = np.random.default_rng(SEED + 5), np.random.default_rng(SEED + 5)
+    for _ in range(3):
+        got = uniform32(a, shape)
+        assert got.dtype == np.uint32 and got.shape == shape
+        assert (got == b.integers(0, 2**32, size=shape, dtype=np.uint64)).all()
+    assert a.random() == b.random()
+    assert (uniform32(a, (5,)) == b.integers(0, 2**32, size=5, dtype=np.uint64)).all()
