@@ -81,7 +81,7 @@ class Play:
     the seat did not follow a lead of suit s (public); ``played`` uint64[N] the cards of the
     finished tricks (two decks: those of which no copy is left); ``unplayed`` the complement of
     ``played`` and this trick's cards; ``trumped`` bool[N] a trump was played to a finished
-    trick. The trick in progress: ``leader`` intp[N], ``led`` (the led suit's bits), ``led_card``,
+    trick. The trick in progress: ``leader`` int8[N], ``led`` (the led suit's bits), ``led_card``,
     ``in_trick``, ``winning`` uint64[N] and ``winning_seat`` int8[N] (0 and -1 before the lead),
     and its cards and seats in order of play (``cards``, ``card_seats``: lists of arrays), with
     ``cancelled`` the cards played twice to it (RULES.md §4.7 ``cancel_spades``). An array a view
@@ -176,7 +176,7 @@ def start_play(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: D
     dealt = hands.reshape(-1)
     two_decks = twice is not None
     play = Play(deck=deck, trump=trump, dealt=dealt, n_tricks=n_tricks, players=players,
-                trump_on_top=_trump_on_top(trump, deck), leader=leader.astype(np.intp),
+                trump_on_top=_trump_on_top(trump, deck), leader=leader.astype(np.int8),
                 tricks=np.zeros((n, players), dtype=np.int8),
                 plays=np.zeros((n_tricks * players, n), dtype=np.int8),
                 seats=np.zeros((n_tricks * players, n), dtype=np.int8),
@@ -362,10 +362,10 @@ def play_card(play: Play, card: np.ndarray, resolve: Callable | None = None) -> 
     if deck.duplicates == "cancel":  # a dead trick (§4.7 cancel_spades): its leader leads again
         won = np.flatnonzero(win_seat >= 0)
         play.tricks[won, win_seat[won]] += 1
-        play.leader = np.where(win_seat >= 0, win_seat, play.leader)
+        play.leader = np.where(win_seat >= 0, win_seat, play.leader).astype(np.int8)
     else:
         play.tricks.reshape(-1)[play.base + win_seat] += 1
-        play.leader = win_seat.astype(np.intp)
+        play.leader = win_seat  # a new array at each card: never changed in place
     if play.remain is not None:  # `played`: the cards of which no copy is left to play
         play.played = play.played | (play.once & play.in_trick) | play.cancelled
         play.once = play.once | play.in_trick

@@ -282,7 +282,12 @@ class PlayView(_Batched):
     def has_played(self, seat: np.ndarray) -> np.ndarray:
         """bool[n]: whether ``seat`` has already played to this trick."""
         players = self.tricks.shape[1]
-        return (seat.astype(np.intp) - self.leader) % players < self.position
+        after = np.subtract(seat, self.leader, dtype=np.int16, casting="unsafe")  # the seats
+        if players & (players - 1):  # from the leader to ``seat``, clockwise
+            after += np.int16(players) * (after < 0)
+        else:
+            after &= np.int16(players - 1)
+        return after < self.position
 
     @cached_property
     def shown(self) -> np.ndarray:

@@ -734,13 +734,15 @@ class SeedStrategy(Strategy):
     @staticmethod
     def _from_longest(cards, deck):
         """The lowest card of the longest suit among ``cards`` (ties: the lowest suit index)."""
-        best_len, best = popcount(cards & deck.suit_masks[0]), cards & deck.suit_masks[0]
-        for mask in deck.suit_masks[1:]:
-            suit = cards & mask
-            length = popcount(suit)
-            longer = length > best_len
-            best_len, best = pick(longer, length, best_len), pick(longer, suit, best)
-        return lowest_bit(best)
+        masks = deck.suit_masks
+        s = len(masks)
+        key = np.zeros(len(cards), dtype=np.uint8)  # the longest: 4 * its length + 3 - its index
+        for k, mask in enumerate(masks):
+            this = np.bitwise_count(cards & mask)
+            this *= np.uint8(s)
+            this += np.uint8(s - 1 - k)
+            np.maximum(key, this, out=key)
+        return lowest_bit(cards & masks[s - 1 - key % np.uint8(s)])
 
 
 # Every response to the scoring rules turned off: with these values the seed plays under every
