@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-__all__ = ["IllegalDecision", "UserError", "did_you_mean", "known_names"]
+__all__ = ["IllegalBid", "IllegalDecision", "UserError", "did_you_mean", "known_names"]
 
 
 class UserError(ValueError):
@@ -44,6 +44,12 @@ class IllegalDecision(UserError):
     def __init__(self, message: str, *, row: int, seat: int):
         self.row, self.seat = row, seat
         super().__init__(f"{self.phase}, seat {seat}: {message}")
+
+
+class IllegalBid(IllegalDecision):
+    """A bid (or a flag of one: a raise, a half, a nil in the dark) the rules forbid."""
+
+    phase = "bidding"
 
 
 def did_you_mean(name, known: Iterable[str]) -> str:

@@ -19,17 +19,15 @@ class Scripted:
     """
 
     def __init__(self, plays, bids=None, blind=None, declarations=None, contracts=None,
-                 bemo=None, raised=None, no_trump=None, dark=None, auction=None, half=None,
-                 reveals=None):
+                 bemo=None, no_trump=None, auction=None, half=None, reveals=None, answers=None):
         self.reveals = reveals  # Spades seven_trump_reveal: int8[N, 2] revealer, restorer
         self.half = half  # Spades half_trick_bids: bool[N, P]
         self.auction = auction  # Spades auction: int8[N, K] the calls in order (-1 after)
         self.called = None
         self.no_trump_bids = no_trump  # Spades no_trump_bids: bool[N, P]
-        self.dark = dark  # Spades nil_in_the_dark: bool[N, P]
         self.plays, self.blind = plays, blind
-        self.raised = raised  # Spades bid_raise: bool[N, P]; ``bids`` are the raised bids
-        self.bids = bids if raised is None or bids is None else bids - raised
+        self.bids = bids  # as first made (Spades bid_raise: before the raises)
+        self.answers = answers or {}  # Spades house rules: decision -> bool[N, P] its answers
         self.declarations = declarations
         self.contracts, self.bemo = contracts, bemo  # Spades side contracts: int8[N, 2] by side
 
@@ -43,20 +41,22 @@ class Scripted:
         offered = (view.legal >> np.clip(contract, 0, 15)) & 1 == 1
         return np.where(bemo_stage, bemo, np.where(offered, contract, 0)).astype(np.int8)
 
+    def __getattr__(self, decision):
+        """A house rule's decision (``raise_bid``, ``in_the_dark``): the record's flag."""
+        answers = self.__dict__.get("answers", {})
+        if decision not in answers:
+            raise AttributeError(decision)
+        flags = answers[decision]
+        return lambda view, rng: flags[view.rows, view.seat]
+
     def declare(self, view, rng):
         return self.declarations[view.rows, view.seat]
 
     def blind_nil(self, view, rng):
         return self.blind[view.rows, view.seat] & (self.bids[view.rows, view.seat] == 0)
 
-    def raise_bid(self, view, rng):
-        return self.raised[view.rows, view.seat]
-
     def no_trump(self, view, rng):
         return self.no_trump_bids[view.rows, view.seat]
-
-    def in_the_dark(self, view, rng):
-        return self.dark[view.rows, view.seat]
 
     def half_bid(self, view, rng):
         return self.half[view.rows, view.seat]

@@ -18,9 +18,9 @@ def test_raises_follow_the_rule():
     result = GAMES["spades"].play_block(rules, Lineup([make_strategy("random")] * 4), 2, 0, 3000,
                                         "hands")
     b = result.outcomes[0].bidding
-    first = b.bids - b.raised  # the bids as made
-    assert b.raised.any()
-    assert not (b.raised & ((first < 1) | b.blind)).any()  # never a nil or a blind bid
+    first = b.bids - b.flags["raised"]  # the bids as made
+    assert b.flags["raised"].any()
+    assert not (b.flags["raised"] & ((first < 1) | b.blind)).any()  # never a nil or a blind bid
     assert (b.bids <= 13).all()
     side_totals = b.bids[:, [0, 1]] + b.bids[:, [2, 3]]
     assert (side_totals <= 10).all()  # max_team_bid holds after the raises
@@ -33,8 +33,8 @@ def test_the_seed_raises_a_strong_hand_when_tricks_are_left_over():
     o = result.outcomes[0]
     est = np.stack([seed.estimate(result.hands[:, s], GAMES["spades"].deck_for(rules))
                     for s in range(4)], axis=1)
-    first = o.bidding.bids - o.bidding.raised
-    up = o.bidding.raised
+    first = o.bidding.bids - o.bidding.flags["raised"]
+    up = o.bidding.flags["raised"]
     assert up.any()
     assert (est[up] >= first[up] + seed.raise_margin).all()
 

@@ -19,6 +19,7 @@ from sim.options import load_rules
 from sim.spades import bidding, house, scoring
 from sim.spades.game import play_block
 from sim.spades.house import HOUSE_RULES
+from sim.spades.house import bid_raise as raise_rule
 from sim.spades.house import nil_in_the_dark as dark_rule
 from sim.spades.records import block_records
 from sim.spades.replay import replay_group
@@ -42,12 +43,20 @@ def _tripwire(name):
     return part
 
 
+PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "nil_bonus")
+
+
+def _wired(rule):
+    """``rule`` with every part it has replaced by one that raises `Called` (its name)."""
+    parts = {name: _tripwire(name) for name in PARTS if getattr(rule, name) is not None}
+    return dataclasses.replace(rule, turn={slot: _tripwire("turn") for slot in rule.turn},
+                               **parts)
+
+
 @pytest.fixture
 def tripwires(monkeypatch):
-    """nil_in_the_dark's plug-in with every part replaced by one that raises `Called`."""
-    wired = dataclasses.replace(dark_rule.RULE, turn={"in_the_dark": _tripwire("turn")},
-                                play=_tripwire("play"), nil_bonus=_tripwire("nil_bonus"))
-    monkeypatch.setattr(house, "HOUSE_RULES", (wired,))
+    """Every plug-in with every part replaced by one that raises `Called`."""
+    monkeypatch.setattr(house, "HOUSE_RULES", tuple(_wired(rule) for rule in HOUSE_RULES))
     _caches()
     yield
     _caches()
@@ -60,10 +69,16 @@ def _lineup(rules, strategy="random"):
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.six", "spades.cutthroat"])
 def test_a_rule_that_is_off_runs_none_of_its_parts(tripwires, preset):
     rules = load_rules({"preset": preset}, source="test")
-    assert not rules.nil_in_the_dark
+    assert not any(rule.in_force(rules) for rule in HOUSE_RULES)
     result = play_block(rules, _lineup(rules), 7, 0, 200, "hands")  # no part called
     hands, _ = block_tables(result, 0)
-    assert not any(c.startswith("dark_") for c in written(hands, rules).column_names)
+    brought = [name.replace("<seat>", "") for rule in HOUSE_RULES for name in rule.columns]
+    assert not any(c.startswith(tuple(brought)) for c in written(hands, rules).column_names)
+    records = list(block_records(result, SimpleNamespace(rules=rules), 0))[:20]
+    sheets = [{k: v for k, v in r.items() if k not in ("hands", "plays")} | {"tricks": t}
+              for r, t in zip(records, result.outcomes[0].play.tricks.tolist(), strict=False)]
+    members = [(i, i + 1, r) for i, r in enumerate(records + sheets)]
+    assert len(list(replay_group(members, rules, "t.jsonl"))) == 40  # nor replay's
 
 
 @pytest.mark.parametrize("part", ["turn", "play", "nil_bonus"])
@@ -144,3 +159,59 @@ def test_replay_reads_the_plug_ins_record_field_and_refuses_it_without_the_rule(
     with pytest.raises(UserError, match="'dark' needs nil_in_the_dark = true"):
         list(replay_group(members, off, "t.jsonl"))
     json.dumps(replayed)  # plain values
+
+
+@pytest.mark.parametrize("part", ["after_bids", "as_bid", "check"])
+def test_bid_raise_runs_each_of_its_parts(monkeypatch, part):
+    """``bid_raise``'s round runs after the bids of a simulated hand; replay gives a record's
+    bids as first made (``as_bid``) and checks a score sheet's raises (``check``)."""
+    rules = load_rules({"preset": "spades.standard", "bid_raise": True}, source="t")
+    result = play_block(rules, _lineup(rules), 7, 0, 200, "hands")
+    records = [r for r in block_records(result, SimpleNamespace(rules=rules), 0)
+               if "raised" in r][:5]
+    assert records
+    wired = dataclasses.replace(raise_rule.RULE, **{part: _tripwire(part)})
+    monkeypatch.setattr(house, "HOUSE_RULES", (dark_rule.RULE, wired))
+    _caches()
+    try:
+        with pytest.raises(Called, match=part):
+            if part == "after_bids":
+                play_block(rules, _lineup(rules), 7, 0, 200, "hands")
+            else:  # a score sheet: its bids are checked as first made, then the raises
+                sheet = {k: v for k, v in records[0].items() if k not in ("hands", "plays")}
+                sheet["tricks"] = [3, 3, 3, 4]
+                list(replay_group([(0, 1, sheet)], rules, "t.jsonl"))
+    finally:
+        _caches()
+
+
+class Recorder:
+    """The uniform player, keeping every view of ``raise_bid`` it is shown."""
+
+    def __init__(self):
+        self.inner, self.views = make_strategy("random"), []
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def raise_bid(self, view, rng):
+        self.views.append(view)
+        return np.ones(len(view), bool)  # raise whenever asked
+
+
+def test_a_raise_offers_the_bid_and_the_one_above_it():
+    """The view of ``raise_bid`` offers (``legal``) keeping the bid and raising it by one, the
+    highest raise (12 to 13) too; every seat asked raises, and the bids stand raised."""
+    rules = load_rules({"preset": "spades.standard", "bid_raise": True, "nil": False,
+                        "blind_nil": False}, source="t")
+    recorder = Recorder()
+    result = play_block(rules, Lineup([recorder] * 4), 7, 0, 3000, "hands")
+    asked = 0
+    for view in recorder.views:
+        rows = np.arange(len(view))
+        bid = view.bids[rows, view.seat].astype(np.int64)
+        np.testing.assert_array_equal(view.legal.astype(np.int64), (1 << bid) | (1 << (bid + 1)))
+        asked += len(view)
+    assert any((v.bids[np.arange(len(v)), v.seat] == 12).any() for v in recorder.views)
+    flags = result.outcomes[0].bidding.flags["raised"]
+    assert flags.sum() == asked > 0

@@ -97,7 +97,7 @@ def test_scored_as_blind_nil_and_a_blind_one_as_big_mo():
                       [True, False, False, False]])
     dark = np.array([[True, False, False, False]] * 4)
     tricks = np.array([[0, 4, 5, 4], [1, 4, 4, 4], [0, 4, 5, 4], [2, 4, 3, 4]], np.int8)
-    s = score_hands(bids, blind, tricks, np.zeros((4, 2), np.int32), RULES, dark=dark)
+    s = score_hands(bids, blind, tricks, np.zeros((4, 2), np.int32), RULES, flags={"dark": dark})
     # dark nil made +200 (blind_nil_bonus), failed -200; blind in the dark made +250, failed -250
     assert s.nil[:, 0].tolist() == [200, -200, 250, -250]
 

@@ -6,51 +6,49 @@ and the strategies. A blind nil is decided first, from a view without the hand.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..cards import SPADES, popcount
-from ..errors import IllegalDecision
+from ..errors import IllegalBid
 from ..views import BidView, BlindView, deficits
 from . import contracts as sc
 from . import house
 from .auction import run_auction
 from .contracts import BLIND_MOON, NAMES
+from .house import no_flags
 from .rules import SpadesRules
 
 __all__ = ["BidResult", "IllegalBid", "bid_masks", "blind_nil_allowed", "check_bids", "run_bidding"]
 
 
-class IllegalBid(IllegalDecision):
-    phase = "bidding"
-
-
 @dataclass(frozen=True, eq=False)
 class BidResult:
     """bids: int8[N, P] (0 = nil; -1 for the partners of a side contract); blind: bool[N, P] (a
-    blind nil); contracts, bemo: int8[N, S] per side (codes of `sim.spades.contracts`, 0 = none).
+    blind nil); contracts, bemo: int8[N, S] per side (codes of `sim.spades.contracts`, 0 = none);
+    flags: the house rules' per-seat flags (`sim.spades.house.DECLARED`), bool[N, P] each,
+    all false where their rule is off.
     """
 
     bids: np.ndarray
     blind: np.ndarray
     contracts: np.ndarray = None
     bemo: np.ndarray = None
-    raised: np.ndarray = None  # bool[N, 4]: the bid was raised by one (``bid_raise``)
     no_trump: np.ndarray = None  # bool[N, 4]: the bid is "no trump" (``no_trump_bids``)
-    dark: np.ndarray = None  # bool[N, 4]: a nil played in the dark (``nil_in_the_dark``)
     auction: object = None  # `sim.spades.auction.AuctionResult` under ``auction``, else None
     half: np.ndarray = None  # bool[N, 4]: the bid is n and a half (``half_trick_bids``)
+    flags: Mapping[str, np.ndarray] = None
 
     def __post_init__(self):
         n, players = self.bids.shape
         for name, shape, dtype in (("contracts", 2, np.int8), ("bemo", 2, np.int8),
-                                   ("raised", players, bool), ("no_trump", players, bool),
-                                   ("dark", players, bool), ("half", players, bool)):
+                                   ("no_trump", players, bool), ("half", players, bool)):
             if getattr(self, name) is None:
                 object.__setattr__(self, name, np.zeros((n, shape), dtype))
+        object.__setattr__(self, "flags", no_flags(n, players, self.flags))
 
 
 MASK = np.uint32  # a mask of bids: bit v = bid v, v = 0..cards_each (17 or 18 for three players)
@@ -192,12 +190,14 @@ def _check(bid, legal, seat, rows=None):
                          row=i if rows is None else int(rows[i]), seat=int(seat[i]))
 
 
-def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=None,
+def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, flags=None,
                half=None, bemo=None) -> None:
     """Check complete bids (score-sheet records) in bidding order, as `run_bidding` checks them;
     the cards are unknown, so ``whiz`` and ``mirror`` bids are not checked against them. The
     partners of a side contract (-1) bid nothing; the side contracts and bemos must be ones
-    the rules offer (their order against the other side's is not checked here)."""
+    the rules offer (their order against the other side's is not checked here). ``flags``:
+    the house rules' flags (`BidResult.flags`); ``bids`` are as they stand after the rules'
+    rounds (raised), each plug-in gives them as first made and checks its own flags."""
 
     n = bids.shape[0]
     rows = np.arange(n)
@@ -213,8 +213,12 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
             raise IllegalBid(f"side contract {sc.NAMES[int(code[i])]} is not allowed by these "
                              "rules", row=i, seat=side)
     _check_declarations(bids, blind, dealer, rules, contracts, bemo)
-    raised = np.zeros((n, players), bool) if raised is None else raised
-    first = bids - raised  # as bid, before any raise
+    flags = no_flags(n, players, flags)
+    plugged = house.in_force(rules)
+    first = bids
+    for rule in plugged:
+        if rule.as_bid:
+            first = rule.as_bid(first, flags)  # as bid, before any raise
     for j in range(players):
         seat = ((dealer + 1 + j) % players).astype(np.int8)
         partner = rules.table.partner_of(seat) if rules.table.pairs else seat
@@ -246,16 +250,9 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, raised=N
                                  "bid n and a half (n >= 1), and the second must then too",
                                  row=i, seat=int(seat[i]))
         made[rows, seat] = bid
-    for j in range(players):
-        seat = ((dealer + 1 + j) % players).astype(np.int8)
-        up = raised[rows, seat]
-        bad = up & ~(may_raise(made, blind, seat, rules) & rules.bid_raise)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise IllegalBid("this bid may not be raised (bid_raise: an ordinary bid below the "
-                             "tricks of the hand, within max_team_bid)", row=i,
-                             seat=int(seat[i]))
-        made[rows, seat] += up
+    for rule in plugged:
+        if rule.check:
+            rule.check(made, blind, flags, dealer, rules)
 
 
 def _check_declarations(bids, blind, dealer, rules, contracts, bemo) -> None:
@@ -352,7 +349,8 @@ class Turn:
     """One seat's turn of the bidding round, for every row at once: what the steps of the turn
     (`TURN_STEPS`) share. ``seat``, ``side``, ``partner`` int8/intp[N]; ``common`` the view
     fields of every decision of the turn; the round's arrays (``bids``, ``blind``, ``contracts``,
-    ``bemo``, ``no_trump``, ``dark``, ``half``: `BidResult`'s layouts), which the steps fill in;
+    ``bemo``, ``no_trump``, ``half``, the plug-ins' ``flags`` flags: `BidResult`'s layouts),
+    which the steps fill in;
     ``bidding`` bool[N] the seat still makes a bid (no side contract, not his partner's joint
     bid), ``unseen`` the bids open before looking, ``after_half`` his partner bid a half,
     ``goes_blind`` and ``blind_bid`` his blind nil or blind bid, ``legal`` the bids open after
@@ -370,8 +368,8 @@ class Turn:
     contracts: np.ndarray
     bemo: np.ndarray
     no_trump: np.ndarray
-    dark: np.ndarray
     half: np.ndarray
+    flags: dict
     bidding: np.ndarray = None
     unseen: np.ndarray = None
     after_half: np.ndarray = None
@@ -530,6 +528,40 @@ def turn_steps(rules: SpadesRules) -> tuple:
     return tuple(steps)
 
 
+@dataclass(frozen=True, eq=False)
+class Round:
+    """The bidding round after every seat's turn, for a plug-in's ``after_bids`` (RULES.md §4.4
+    ``bid_raise``): the arrays of `BidResult` as they stand, which it may change, and what a
+    seat's view shows. ``hands`` uint64[N, P]; ``dealer`` int8[N]."""
+
+    hands: np.ndarray
+    dealer: np.ndarray
+    bids: np.ndarray
+    blind: np.ndarray
+    scores: np.ndarray
+    bags: np.ndarray
+    contracts: np.ndarray
+    bemo: np.ndarray
+    flags: dict
+    rules: SpadesRules
+    deck: object
+
+    def seats(self):
+        """Each seat's column in bidding order, from the dealer's left: int8[N] each."""
+        players = self.hands.shape[1]
+        for j in range(players):
+            yield ((self.dealer + 1 + j) % players).astype(np.int8)
+
+    def bid_view(self, seat: np.ndarray, idx: np.ndarray, legal: np.ndarray) -> BidView:
+        """``seat``'s view at rows ``idx``, offering the bids of ``legal`` (masks, bit v = v)."""
+        rows = np.arange(self.hands.shape[0])
+        view = BidView(rows=rows, seat=seat, dealer=self.dealer, legal=np.zeros(rows.size, MASK),
+                       bids=self.bids, blind=self.blind, scores=self.scores, bags=self.bags,
+                       rules=self.rules, deck=self.deck, contracts=self.contracts,
+                       bemo=self.bemo, hand=self.hands[rows, seat]).take(idx)
+        return replace(view, legal=np.asarray(legal).astype(MASK))
+
+
 def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, rng,
                 public: dict | None = None, twice: np.ndarray | None = None) -> BidResult:
     """One bid per seat, seat ``dealer + 1`` first. Strategies' answers are checked.
@@ -537,10 +569,10 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
     A seat is asked, in this order (`TURN_STEPS`): a blind side contract (its side's first
     bidder, before looking), a blind nil, a blind bid, a side contract after looking (first
     bidder), its bid, whether its nil is played in the dark, whether its bid is "no trump", a
-    bemo (its side's second bidder); after all bids, raises. The partners of a side contract do
-    not bid (RULES.md §4.4). ``public``: view fields every seat sees (``face_up``, §4.1);
-    ``twice``: uint64[N, P] the cards each seat holds both copies of (two decks, §4.7), which
-    ``whiz`` and ``mirror`` count twice."""
+    bemo (its side's second bidder); after all bids, the plug-ins' rounds (``bid_raise``). The
+    partners of a side contract do not bid (RULES.md §4.4). ``public``: view fields every seat
+    sees (``face_up``, §4.1); ``twice``: uint64[N, P] the cards each seat holds both copies of
+    (two decks, §4.7), which ``whiz`` and ``mirror`` count twice."""
     n, players = hands.shape
     sides, pairs = rules.sides, rules.table.pairs
     public = public or {}
@@ -557,8 +589,8 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
     contracts = np.zeros((n, sides), dtype=np.int8)
     bemo = np.zeros((n, sides), dtype=np.int8)
     no_trump = np.zeros((n, players), dtype=bool)
-    dark = np.zeros((n, players), dtype=bool)
     half = np.zeros((n, players), dtype=bool)
+    flags = no_flags(n, players)
     steps = turn_steps(rules)
     for j in range(players):
         seat = ((dealer + 1 + j) % players).astype(np.int8)
@@ -571,48 +603,16 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         turn = Turn(rows=rows, seat=seat, side=(seat % sides).astype(np.intp), partner=partner,
                     hand=hands[rows, seat], common=common, bids=bids, blind=blind,
                     twice=None if twice is None else twice[rows, seat],
-                    contracts=contracts, bemo=bemo, no_trump=no_trump, dark=dark, half=half)
+                    contracts=contracts, bemo=bemo, no_trump=no_trump, half=half,
+                    flags=flags)
         for step in steps:
             step(turn, rules, deck, lineup, rng)
-    raised = _raise_bids(hands, dealer, bids, blind, scores, bags, contracts, bemo, rules, deck,
-                         lineup, rng) if rules.bid_raise else None
-    return BidResult(bids=bids, blind=blind, contracts=contracts, bemo=bemo, raised=raised,
-                     no_trump=no_trump, dark=dark, half=half)
-
-
-def may_raise(bids, blind, seat, rules) -> np.ndarray:
-    """bool[N]: ``bid_raise`` (RULES.md §4.4) lets ``seat`` raise its bid by one: an ordinary
-    bid (not a nil, not blind) below the tricks of the hand (13 at four players) that
-    ``max_team_bid`` still allows."""
-    rows = np.arange(seat.shape[0])
-    bid = bids[rows, seat].astype(np.int32)
-    ok = (bid >= 1) & (bid < rules.tricks_per_hand) & ~blind[rows, seat]
-    if rules.max_team_bid is not None:  # partners only (RULES.md §3)
-        partner = bids[rows, rules.table.partner_of(seat)].astype(np.int32)
-        ok &= bid + 1 + np.maximum(partner, 0) <= rules.max_team_bid
-    return ok
-
-
-def _raise_bids(hands, dealer, bids, blind, scores, bags, contracts, bemo, rules, deck, lineup,
-                rng) -> np.ndarray:
-    """After all bids, each seat in bidding order may raise its own bid by one (the
-    ``raise_bid`` decision, shown the bids as they stand). Updates ``bids``; returns bool[N, 4]."""
-    n, players = hands.shape
-    rows = np.arange(n)
-    raised = np.zeros((n, players), dtype=bool)
-    for j in range(players):
-        seat = ((dealer + 1 + j) % players).astype(np.int8)
-        idx = np.flatnonzero(may_raise(bids, blind, seat, rules))
-        if not idx.size:
-            continue
-        bid = bids[idx, seat[idx]]
-        legal = (np.left_shift(1, bid.astype(np.int32)) | np.left_shift(1, bid + 1)).astype(
-            MASK)  # keep or raise
-        view = BidView(rows=rows, seat=seat, dealer=dealer, legal=np.zeros(n, MASK),
-                       bids=bids, blind=blind, scores=scores, bags=bags, rules=rules, deck=deck,
-                       contracts=contracts, bemo=bemo, hand=hands[rows, seat]).take(idx)
-        view = dataclasses.replace(view, legal=legal)
-        up = np.asarray(lineup.decide(view, "raise_bid", rng, bool), dtype=bool)
-        bids[idx, seat[idx]] += up
-        raised[idx, seat[idx]] = up
-    return raised
+    after = [rule.after_bids for rule in house.in_force(rules) if rule.after_bids]
+    if after:
+        round_ = Round(hands=hands, dealer=dealer, bids=bids, blind=blind, scores=scores,
+                       bags=bags, contracts=contracts, bemo=bemo, flags=flags,
+                       rules=rules, deck=deck)
+        for step in after:
+            step(round_, rules, deck, lineup, rng)
+    return BidResult(bids=bids, blind=blind, contracts=contracts, bemo=bemo, no_trump=no_trump,
+                     half=half, flags=flags)

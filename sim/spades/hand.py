@@ -245,7 +245,7 @@ def _score(hand: SpadesHand, at: Seating) -> SpadesHand:
     """§3, §4.4, §4.6: the hand's score (`sim.spades.scoring`)."""
     b, play = hand.bidding, hand.play
     score = score_hands(b.bids, b.blind, play.tricks, hand.bags, at.rules, b.contracts, b.bemo,
-                        play.winners, b.no_trump, b.dark, b.auction, b.half, plays=play.plays,
+                        play.winners, b.no_trump, b.flags, b.auction, b.half, plays=play.plays,
                         seats=play.seats, progressive=hand.progressive,
                         cancel_card=hand.cancel_card, deck=at.deck)
     return replace(hand, score=score)

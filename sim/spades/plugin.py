@@ -10,7 +10,8 @@ lists among its fields.
 
 Layouts: turn steps have the form of `sim.spades.bidding.TURN_STEPS` (``step(turn, rules, deck,
 lineup, rng)``, filling the turn's arrays); ``declares`` names the bool[N, P] arrays of the
-bidding (`sim.spades.bidding.BidResult`) the rule fills and the record writes under the same
+bidding (``BidResult.flags``, ``Turn.flags``, ``Round.flags``: one flag per row and
+seat) the rule fills, which the table writes as ``<flag>_<seat>`` and the record under the same
 name; ``columns`` has the form of `sim.spades.tables.BROUGHT` (``<seat>``: one per seat).
 """
 
@@ -31,7 +32,15 @@ class HouseRule:
     - ``in_force(rules) -> bool``: the rules switch it on;
     - ``turn``: steps of a seat's bidding turn, by the slot of `sim.spades.bidding.TURN_ORDER`
       they fill (the order is the rules' and fixes the order of the players' decisions);
-    - ``declares``: the per-seat flags the bidding gives (``BidResult`` fields, record fields);
+    - ``declares``: the per-seat flags the bidding gives (``BidResult.flags``, record fields);
+    - ``decisions``: decision name -> the flag its answer fills (a replayed record answers it);
+    - ``after_bids(round, rules, deck, lineup, rng)``: a round after every seat's turn
+      (`sim.spades.bidding.Round`), which may change the bids and fill its flags;
+    - ``as_bid(bids, flags) -> bids``: the bids as first made, from the final ones a record
+      gives (a record holds the bids as they stand after ``after_bids``);
+    - ``check(made, blind, flags, dealer, rules)``: on a score sheet, its flags are legal
+      given the bids as first made (raises `sim.spades.bidding.IllegalBid`);
+    - ``refuse(rules) -> UserError | None``: a combination of keys it cannot be played with;
     - ``play(bidding, replay) -> dict``: keyword arguments of `sim.tricks.play_tricks`;
     - ``nil_bonus(facts, bonus) -> bonus``: the value of each seat's nil, int32[N, P];
     - ``columns``: the ``hands`` table columns it brings, name -> (default, doc)."""
@@ -41,6 +50,11 @@ class HouseRule:
     in_force: Callable[[object], bool]
     turn: Mapping[str, Callable] = field(default_factory=dict)
     declares: tuple[str, ...] = ()
+    decisions: Mapping[str, str] = field(default_factory=dict)
+    after_bids: Callable | None = None
+    as_bid: Callable[[np.ndarray, Mapping], np.ndarray] | None = None
+    check: Callable | None = None
+    refuse: Callable[[object], object] | None = None
     play: Callable[[object, bool], dict] | None = None
     nil_bonus: Callable[[object, np.ndarray], np.ndarray] | None = None
     columns: Mapping[str, tuple[np.generic, str]] = field(default_factory=dict)

@@ -8,7 +8,6 @@ from typing import Any
 from ..records import card_names, hand_records
 from .contracts import NAMES
 from .hand import deck_for
-from .house import DECLARED
 
 __all__ = ["block_records"]
 
@@ -34,14 +33,13 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
                              "restored_by": None if restorer < 0 else restorer}
         if o.cancel_card[i] >= 0:  # RULES.md §4.6 bag_cancel_card (under "cut": this deal's)
             rec["cancel_card"] = deck.names[o.cancel_card[i]]
-        if o.bidding.raised[i].any():  # RULES.md §4.4 bid_raise: bids are the raised ones
-            rec["raised"] = o.bidding.raised[i].tolist()
         if o.bidding.auction is not None:  # RULES.md §4.4 auction: every call, 0 = pass
             calls = o.bidding.auction.calls[i]
             rec["auction"] = calls[calls >= 0].tolist()
-        for key in ("no_trump", *DECLARED, "half"):  # §4.4 no_trump_bids, plug-ins, halves
-            if getattr(o.bidding, key)[i].any():
-                rec[key] = getattr(o.bidding, key)[i].tolist()
+        for key, flags in (("no_trump", o.bidding.no_trump), *o.bidding.flags.items(),
+                           ("half", o.bidding.half)):  # §4.4 no_trump_bids, plug-ins, halves
+            if flags[i].any():  # (bid_raise: the bids are the raised ones)
+                rec[key] = flags[i].tolist()
         for key, codes in (("side_contracts", o.bidding.contracts[i]),
                            ("bemo", o.bidding.bemo[i])):
             if codes.any():  # RULES.md §4.4 side contracts and bemos, by side

@@ -17,7 +17,7 @@ from .auction import MAX_BID, MAX_CALLS, run_auction
 from .bidding import IllegalBid, _check, _trailing, blind_nil_allowed, check_bids
 from .contracts import NAMES
 from .hand import Seating, deck_for, play_hand, start_hand
-from .house import DECLARED, HOUSE_RULES
+from .house import DECLARED, HOUSE_RULES, in_force, no_flags
 from .kitty import KittyResult, high_bidder
 from .rules import PROGRESSIVE_HANDS
 from .scoring import COMPONENTS, score_hands
@@ -49,13 +49,25 @@ class _Bids:
         self.reveals = np.full((n, 2), -1, np.int8)  # seven_trump_reveal: revealer, restorer
         self.contracts = np.zeros((n, sides), np.int8)
         self.bemo = np.zeros((n, sides), np.int8)
-        self.raised = np.zeros((n, players), bool)
         self.no_trump = np.zeros((n, players), bool)
-        self.dark = np.zeros((n, players), bool)
+        self.flags = no_flags(n, players)  # the house rules' (sim/spades/house)
         self.half = np.zeros((n, players), bool)
         self.auction = np.full((n, MAX_CALLS), -1, np.int8)
         self.kitty = KittyResult.none(n)
         self.rules = rules
+
+    def as_bid(self) -> np.ndarray:
+        """The bids as first made (a record gives them as they stand after ``bid_raise``)."""
+        bids = self.bids
+        for rule in in_force(self.rules):
+            if rule.as_bid:
+                bids = rule.as_bid(bids, self.flags)
+        return bids
+
+    def answers(self) -> dict[str, np.ndarray]:
+        """The house rules' decisions, each answered by the record's flags (bool[N, P])."""
+        return {decision: self.flags[flag] for rule in in_force(self.rules)
+                for decision, flag in rule.decisions.items()}
 
     def __call__(self, i, rec, err):
         players, sides = self.players, self.sides
@@ -66,7 +78,7 @@ class _Bids:
                 raise err(f"'auction' must list the calls in order: 0 (pass) or a bid 1..{MAX_BID}")
             self.auction[i, :len(calls)] = calls
             rec = {**rec, "bids": [0, 0, 0, 0]}  # no bids under an auction (-1 below)
-        for key, rule in (("raised", "bid_raise"), ("no_trump", "no_trump_bids"),
+        for key, rule in (("no_trump", "no_trump_bids"),
                           *((flag, plugin.key) for plugin in HOUSE_RULES
                             for flag in plugin.declares), ("half", "half_trick_bids")):
             flags = rec.get(key, [False] * players)
@@ -75,7 +87,7 @@ class _Bids:
                 raise err(f"'{key}' must be a list of {players} true/false ({rule})")
             if any(flags) and key in DECLARED and not getattr(self.rules, rule):
                 raise err(f"'{key}' needs {rule} = true")
-            getattr(self, key)[i] = flags
+            (self.flags[key] if key in DECLARED else getattr(self, key))[i] = flags
         self.contracts[i] = _codes(rec, "side_contracts", NAMES[1:8], err, sides)
         self.bemo[i] = _codes(rec, "bemo", NAMES[8:], err, sides)
         bids = rec.get("bids")
@@ -178,23 +190,23 @@ def replay_group(members, rules, source):
                 auction = _sheet_auction(recs, extra, rules, deck) if rules.auction else None
                 if auction is None:
                     check_bids(extra.bids, extra.blind, recs.dealer, rules, extra.contracts,
-                               extra.raised, extra.half, extra.bemo)
+                               extra.flags, extra.half, extra.bemo)
                 tricks = recs.tricks
                 try:
                     score = score_hands(extra.bids, extra.blind, tricks, extra.bags, rules,
                                         extra.contracts, extra.bemo, None, extra.no_trump,
-                                        extra.dark, auction, extra.half,
+                                        extra.flags, auction, extra.half,
                                         progressive=extra.progressive)
                 except ValueError as exc:  # Mo, bemo and trick bonuses are scored from the plays
                     raise UserError(f"score-sheet mode: {exc}", source=source,
                                     line=lines[0]) from None
                 points, winners = score.points, None
             else:
-                lineup = Lineup([Scripted(recs.plays, extra.bids, extra.blind,
+                lineup = Lineup([Scripted(recs.plays, extra.as_bid(), extra.blind,
                                           contracts=extra.contracts, bemo=extra.bemo,
-                                          raised=extra.raised, no_trump=extra.no_trump,
-                                          dark=extra.dark, auction=extra.auction,
-                                          half=extra.half, reveals=extra.reveals)] * rules.players)
+                                          no_trump=extra.no_trump, answers=extra.answers(),
+                                          auction=extra.auction, half=extra.half,
+                                          reveals=extra.reveals)] * rules.players)
                 hand = start_hand(recs.hands, recs.dealer, recs.scores, extra.bags,
                                   progressive=extra.progressive, twice=recs.twice,
                                   kitty=extra.kitty, cancel_card=extra.cancel_card)

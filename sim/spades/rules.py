@@ -15,8 +15,9 @@ from ..cards import standard_deck
 from ..errors import UserError
 from ..limits import HAND_GUARD, HAND_LIMIT, TARGET_LIMIT
 from ..options import option, register_preset
+from . import house
 from .decks import JOKER_ORDERS, TRUMP_ORDERS
-from .house import nil_in_the_dark
+from .house import bid_raise, nil_in_the_dark
 from .redeal import CONDITIONS
 from .says import cite
 from .table import Table
@@ -293,8 +294,7 @@ class SpadesRules:
                                     "a joint bid of 9", kind=bool)
     no_trump_bids: bool = option(False, "a player holding a spade may bid no trump: he may not "
                                  "trump; made +20, set -20 per bid trick", kind=bool)
-    bid_raise: bool = option(False, "after all bids, each player in bidding order may raise his "
-                             "own bid by one (not a nil or a blind bid)", kind=bool)
+    bid_raise: bool = bid_raise.OPTION  # a plug-in: sim/spades/house
     blind_bids: bool = option(False, "a trailing player may bid 1..7 before looking: made, 20 "
                               "per blind bid trick and no overtricks; set, -10 per bid trick",
                               kind=bool)
@@ -550,7 +550,7 @@ class SpadesRules:
                             " does not combine with it", key="auction")
 
     @property
-    def _nilless(self) -> str | None:
+    def nilless(self) -> str | None:
         """The key that leaves no nil bid (RULES.md §3 ``nil``, §4.4), if any."""
         for key, on in (("nil = false", not self.nil), ("partnership_bidding",
                         self.partnership_bidding), ("auction", self.auction)):
@@ -571,12 +571,15 @@ class SpadesRules:
         for key, by, why in voided:
             if getattr(self, key) and getattr(self, by):
                 raise UserError(f"{key} has no effect with {by}: {why}; choose one", key=key)
-        nilless = self._nilless
+        nilless = self.nilless
         if nilless is not None:
-            clash = [k for k in ("last_trick_ace_nil", "nil_in_the_dark") if getattr(self, k)]
-            if clash:
-                raise UserError(f"{clash[0]} has no effect with {nilless}: nobody bids nil",
-                                key=clash[0])
+            if self.last_trick_ace_nil:
+                raise UserError(f"last_trick_ace_nil has no effect with {nilless}: nobody bids "
+                                "nil", key="last_trick_ace_nil")
+        for rule in house.in_force(self):  # the plug-ins' own refusals (sim/spades/house)
+            refused = rule.refuse(self) if rule.refuse else None
+            if refused is not None:
+                raise refused
 
     def voided_by(self) -> dict[str, tuple[str, str]]:
         """The numeric keys that these rules leave without effect, each with the key that does
@@ -587,7 +590,7 @@ class SpadesRules:
         if bagless:
             out.update(bag_limit=(bagless, "no bag is counted"),
                        bag_penalty=(bagless, "no bag is counted"))
-        nilless = self._nilless
+        nilless = self.nilless
         if nilless:
             out["nil_bonus"] = (nilless, "nobody bids nil")
         blindless = nilless or ("blind_nil = false" if not self.blind_nil else None)
@@ -854,7 +857,7 @@ class SpadesRules:
             raise UserError("pass_when needs pass_cards", key="pass_when")
         if self.nil_pass is not None and not self.nil:
             raise UserError("nil_pass needs nil = true", key="nil_pass")
-        for key in ("double_nil", "suicide", "nil_in_the_dark"):
+        for key in ("double_nil", "suicide"):
             if getattr(self, key) and not self.nil:
                 raise UserError(f"{key} = true needs nil = true", key=key)
         for key in ("whiz", "mirror"):

@@ -65,14 +65,14 @@ class HandScore:
 @dataclass(frozen=True, eq=False)
 class Facts:
     """What the hand's score depends on. Per seat [N, 4]: ``bids`` (int32; 0 = nil, a
-    0-and-a-half, or no bid), ``blind``, ``tricks`` (int32), ``is_nil``, ``half``, ``dark``,
-    ``no_trump``, ``declared`` (the seat bid on its own: not a side contract's or a joint bid's
-    partner); per side [N, 2]: ``bid`` the contract (ordinary bids, two halves make a trick),
-    ``taken`` the tricks counted toward it (a nil bidder's only under ``nil_tricks =
-    "count"``), ``nil_tricks`` the tricks of its nil bidders, ``codes`` and ``bemo``
-    (`sim.spades.contracts`), ``progressive``; per hand: ``winners`` int8[N, 13], ``plays`` and
-    ``seats`` int8[N, 52] (slot and seat of every card in order; None on a score sheet),
-    ``cancel_card`` int8[N] (-1 = none)."""
+    0-and-a-half, or no bid), ``blind``, ``tricks`` (int32), ``is_nil``, ``half``, ``flags`` (the
+    house rules', e.g. ``dark``), ``no_trump``, ``declared`` (the seat bid on its own: not a
+    side contract's or a joint bid's partner); per side [N, 2]: ``bid`` the contract
+    (ordinary bids, two halves make a trick), ``taken`` the tricks counted toward it (a nil
+    bidder's only under ``nil_tricks = "count"``), ``nil_tricks`` the tricks of its nil
+    bidders, ``codes`` and ``bemo`` (`sim.spades.contracts`), ``progressive``; per
+    hand: ``winners`` int8[N, 13], ``plays`` and ``seats`` int8[N, 52] (slot and seat of every
+    card in order; None on a score sheet), ``cancel_card`` int8[N] (-1 = none)."""
 
     rules: SpadesRules
     table: Table
@@ -83,7 +83,7 @@ class Facts:
     tricks: np.ndarray
     is_nil: np.ndarray
     half: np.ndarray | None
-    dark: np.ndarray | None
+    flags: dict  # the house rules' flags, bool[N, 4] each (`sim.spades.house.DECLARED`)
     no_trump: np.ndarray | None
     bid: np.ndarray
     taken: np.ndarray
@@ -149,7 +149,7 @@ class Tally:
 def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray,
                 rules: SpadesRules, contracts: np.ndarray | None = None,
                 bemo: np.ndarray | None = None, winners: np.ndarray | None = None,
-                no_trump: np.ndarray | None = None, dark: np.ndarray | None = None,
+                no_trump: np.ndarray | None = None, flags: dict | None = None,
                 auction=None, half: np.ndarray | None = None, *, plays=None, seats=None,
                 progressive: np.ndarray | None = None,
                 cancel_card: np.ndarray | None = None, deck: Deck | None = None) -> HandScore:
@@ -158,10 +158,11 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     contracts, bemo: int8[N, 2] the side contracts and bemos (RULES.md §4.4, codes of
     `sim.spades.contracts`; None = none); winners: int8[N, 13] who won each trick (needed by Mo
     and bemo; None on a score sheet); no_trump: bool[N, 4] bids of "no trump" (``no_trump_bids``:
-    each of their bid tricks scores 20 if the side's contract is made, -20 if set); dark:
-    bool[N, 4] nils played in the dark (``nil_in_the_dark``: scored as blind nil, a blind one as
-    Big Mo, 250); auction: `sim.spades.auction.AuctionResult` under ``auction`` (its points in
-    ``contract``; no bags, nil or bag penalty); half: bool[N, 4] bids of n and a half
+    each of their bid tricks scores 20 if the side's contract is made, -20 if set); flags:
+    the house rules' flags (`sim.spades.bidding.BidResult.flags`: ``dark``, nils played in
+    the dark under ``nil_in_the_dark``, scored as blind nil, a blind one as Big Mo, 250);
+    auction: `sim.spades.auction.AuctionResult` under ``auction`` (its points in ``contract``;
+    no bags, nil or bag penalty); half: bool[N, 4] bids of n and a half
     (``half_trick_bids``: a side's two halves make one trick of its contract; 0 and a half is no
     nil); plays, seats: int8[N, 52] the slot and the seat of every card in order of play (the
     trick bonuses and ``bag_cancel_card`` need them; None on a score sheet); progressive:
@@ -171,7 +172,7 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     n = bids.shape[0]
     progressive = (np.zeros((n, rules.sides), np.int32) if progressive is None
                    else progressive.astype(np.int32))
-    facts = _facts(bids, blind, tricks, rules, contracts, bemo, winners, no_trump, dark, half,
+    facts = _facts(bids, blind, tricks, rules, contracts, bemo, winners, no_trump, flags, half,
                    plays, seats, progressive, cancel_card, deck or standard_deck())
     _needs_the_play(facts)
     if auction is not None:
@@ -190,7 +191,7 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
                      wins_game=tally.wins_game)
 
 
-def _facts(bids, blind, tricks, rules, contracts, bemo, winners, no_trump, dark, half, plays,
+def _facts(bids, blind, tricks, rules, contracts, bemo, winners, no_trump, flags, half, plays,
            seats, progressive, cancel_card, deck) -> Facts:
     n = bids.shape[0]
     table = rules.table
@@ -207,7 +208,8 @@ def _facts(bids, blind, tricks, rules, contracts, bemo, winners, no_trump, dark,
         no_nil = per_side(is_nil.astype(np.int32)) == 0
         codes = np.where((codes == 0) & (per_side(ordinary) == 10) & no_nil, sc.WHEEL, codes)
     return Facts(rules=rules, table=table, deck=deck, bids=ordinary, declared=bids >= 0, blind=blind,
-                 tricks=tricks, is_nil=is_nil, half=half, dark=dark, no_trump=no_trump, bid=bid,
+                 tricks=tricks, is_nil=is_nil, half=half, flags=house.no_flags(n, bids.shape[1], flags),
+                 no_trump=no_trump, bid=bid,
                  taken=per_side(tricks * counts), nil_tricks=per_side(tricks * is_nil),
                  codes=codes, bemo=bemo,
                  progressive=progressive, winners=winners, plays=plays, seats=seats,

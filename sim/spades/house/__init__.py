@@ -3,13 +3,16 @@ The engine assembles its steps from `HOUSE_RULES` (`in_force`, once per rules va
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 
-from . import nil_in_the_dark
+import numpy as np
 
-__all__ = ["DECLARED", "HOUSE_RULES", "in_force"]
+from . import bid_raise, nil_in_the_dark
 
-HOUSE_RULES = (nil_in_the_dark.RULE,)
+__all__ = ["DECLARED", "HOUSE_RULES", "in_force", "no_flags"]
+
+HOUSE_RULES = (nil_in_the_dark.RULE, bid_raise.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 
 
@@ -17,3 +20,10 @@ DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidR
 def in_force(rules) -> tuple:
     """The plug-ins the rules switch on, in `HOUSE_RULES` order."""
     return tuple(rule for rule in HOUSE_RULES if rule.in_force(rules))
+
+
+def no_flags(n: int, players: int, given: Mapping | None = None) -> dict[str, np.ndarray]:
+    """Every plug-in's flags (`DECLARED`), bool[N, P] each: those ``given``, the others false."""
+    given = given or {}
+    return {flag: given[flag] if flag in given else np.zeros((n, players), bool)
+            for flag in DECLARED}
