@@ -22,7 +22,10 @@ from .contracts import BLIND_MOON, NAMES
 from .house import no_flags
 from .rules import SpadesRules
 
-__all__ = ["BidResult", "IllegalBid", "bid_masks", "blind_nil_allowed", "check_bids", "run_bidding"]
+__all__ = ["BidResult", "BidState", "IllegalBid", "Round", "bid_masks", "bid_view",
+           "blind_nil_allowed", "check_bids", "complete_bidding",
+           "finish_bidding", "run_bidding", "start_bidding",
+           "take_turn"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -381,6 +384,18 @@ class Turn:
         return BidView(hand=self.hand, legal=self.legal if legal is None else legal,
                        **self.common)
 
+    @classmethod
+    def of(cls, state: BidState, rules: SpadesRules, deck) -> Turn:
+        """The turn of ``state``'s seat to bid: the state's arrays, shared (the steps fill them)."""
+        rows, seat = np.arange(state.n), state.seat
+        partner = rules.table.partner_of(seat) if rules.table.pairs else seat
+        return cls(rows=rows, seat=seat, side=(seat % rules.sides).astype(np.intp),
+                   partner=partner, hand=state.hands[rows, seat],
+                   twice=None if state.twice is None else state.twice[rows, seat],
+                   common=view_fields(state, rules, deck), bids=state.bids, blind=state.blind,
+                   contracts=state.contracts, bemo=state.bemo, no_trump=state.no_trump,
+                   half=state.half, flags=state.flags)
+
 
 def _blind_contract(t: Turn, rules, deck, lineup, rng) -> None:
     """§4.4: a side contract declared before looking (the side's first bidder)."""
@@ -447,19 +462,27 @@ def _bid(t: Turn, rules, deck, lineup, rng) -> None:
     """§3: the bid (a blind one as chosen before looking), checked against the legal bids."""
     seat, n = t.seat, t.rows.size
     idx = np.flatnonzero(t.bidding)
-    t.legal = t.unseen
-    if rules.whiz or rules.mirror:  # only they look at the cards: the spades held, a card
-        spades = deck.suit_masks[SPADES]  # held twice counted twice (two decks)
-        held = popcount(t.hand & spades)
-        if t.twice is not None:
-            held = held + popcount(t.twice & spades)
-        t.legal = bid_masks(t.bids, seat, rules, held)
+    t.legal = sighted_bids(t.bids, seat, t.hand, t.twice, rules, deck, t.unseen)
     view = t.bid_view()
     view = view if idx.size == n else view.take(idx)
     bid = np.where(t.goes_blind[idx], t.blind_bid[idx], lineup.decide(view, "bid", rng, np.int8))
     _check(bid, np.where(t.goes_blind[idx], t.unseen[idx], t.legal[idx]), seat[idx], idx)
     t.bids[idx, seat[idx]] = bid
     t.blind[idx, seat[idx]] = t.goes_blind[idx]
+
+
+def sighted_bids(bids, seat, hand, twice, rules: SpadesRules, deck, unseen) -> np.ndarray:
+    """uint32[N]: the bids open to ``seat`` after looking at ``hand`` (uint64[N]; ``twice`` the
+    cards of it held twice, or None): those open before looking (``unseen``, `bid_masks`),
+    except under ``whiz`` and ``mirror``, the only rules that look at the cards (the spades
+    held, a card held twice counted twice, RULES.md §4.4, §4.7)."""
+    if not (rules.whiz or rules.mirror):
+        return unseen
+    spades = deck.suit_masks[SPADES]
+    held = popcount(hand & spades)
+    if twice is not None:
+        held = held + popcount(twice & spades)
+    return bid_masks(bids, seat, rules, held)
 
 
 def _half_bid(t: Turn, rules, deck, lineup, rng) -> None:
@@ -562,6 +585,130 @@ class Round:
         return replace(view, legal=np.asarray(legal).astype(MASK))
 
 
+@dataclass(eq=False)
+class BidState:
+    """The bidding round of N hands in progress (RULES.md §3, §4.4): the seats take their turns
+    from the dealer's left, and ``turn`` of them have had theirs; ``seat`` is the one to bid.
+    The engine builds it (`start_bidding`), advances it a turn at a time (`take_turn`) and
+    finishes it (`finish_bidding`); a caller can stop at any turn, `copy` it, and ask a strategy
+    for the seat's bid from `bid_view` — the view the engine shows.
+
+    ``hands`` uint64[N, P]; ``dealer`` int8[N]; ``scores``, ``bags`` int32[N, S] before the
+    hand; the round's arrays as in `BidResult` (``bids`` -1 = not yet); ``public``: view fields
+    every seat sees (``face_up``, §4.1; ``trump_suit``, ``kitty_taker``); ``twice``: uint64[N, P]
+    the cards each seat holds both copies of (two decks, §4.7), else None."""
+
+    hands: np.ndarray
+    dealer: np.ndarray
+    scores: np.ndarray
+    bags: np.ndarray
+    bids: np.ndarray
+    blind: np.ndarray
+    contracts: np.ndarray
+    bemo: np.ndarray
+    no_trump: np.ndarray
+    half: np.ndarray
+    flags: dict
+    public: dict
+    twice: np.ndarray | None = None
+    turn: int = 0
+
+    @property
+    def n(self) -> int:
+        return self.hands.shape[0]
+
+    @property
+    def seat(self) -> np.ndarray:
+        """int8[N]: the seat whose turn it is (the dealer's left first)."""
+        return ((self.dealer + 1 + self.turn) % self.hands.shape[1]).astype(np.int8)
+
+    def copy(self) -> BidState:
+        """An independent copy: its turns do not change this state."""
+        return replace(self, bids=self.bids.copy(), blind=self.blind.copy(),
+                       contracts=self.contracts.copy(), bemo=self.bemo.copy(),
+                       no_trump=self.no_trump.copy(), half=self.half.copy(),
+                       flags={k: v.copy() for k, v in self.flags.items()})
+
+    def result(self) -> BidResult:
+        return BidResult(bids=self.bids, blind=self.blind, contracts=self.contracts,
+                         bemo=self.bemo, no_trump=self.no_trump, half=self.half,
+                         flags=self.flags)
+
+
+def start_bidding(hands, dealer, scores, bags, rules: SpadesRules, public: dict | None = None,
+                  twice: np.ndarray | None = None, bids: np.ndarray | None = None,
+                  blind: np.ndarray | None = None) -> BidState:
+    """The bidding of ``hands`` (uint64[N, P]) before its first turn, or, given ``bids`` (int8[N,
+    P], -1 = not yet) and ``blind``, at the turn of the first seat from the dealer's left that
+    has not bid (a position: the same turn in every row)."""
+    n, players = hands.shape
+    given = bids is not None
+    bids = np.full((n, players), -1, np.int8) if bids is None else np.array(bids, np.int8)
+    turn = 0
+    if given:  # the seats in bidding order that have bid, the same count in every row
+        order = (dealer[:, None] + 1 + np.arange(players)) % players
+        made = np.take_along_axis(bids, order, axis=1) >= 0
+        turn = int(made.sum(axis=1).min())
+        if not (made[:, :turn].all() and (made.sum(axis=1) == turn).all()):
+            raise ValueError("bids: every row's seats from the dealer's left bid in turn, "
+                             "and the same number of them in every row")
+    return BidState(hands=hands, dealer=dealer, scores=scores, bags=bags, bids=bids,
+                    blind=np.zeros((n, players), bool) if blind is None
+                    else np.array(blind, bool),
+                    contracts=np.zeros((n, rules.sides), np.int8),
+                    bemo=np.zeros((n, rules.sides), np.int8),
+                    no_trump=np.zeros((n, players), bool), half=np.zeros((n, players), bool),
+                    flags=no_flags(n, players), public=public or {}, twice=twice, turn=turn)
+
+
+def view_fields(state: BidState, rules: SpadesRules, deck) -> dict:
+    """The fields of every view of the seat's turn (`sim.views.BlindView`) but ``legal``."""
+    return dict(rows=np.arange(state.n), seat=state.seat, dealer=state.dealer, bids=state.bids,
+                blind=state.blind, scores=state.scores, bags=state.bags, rules=rules, deck=deck,
+                contracts=state.contracts, bemo=state.bemo, half=state.half, **state.public)
+
+
+def bid_view(state: BidState, rules: SpadesRules, deck) -> BidView:
+    """What the seat to bid sees when it bids after looking at its cards (`sim.views.BidView`),
+    ``legal`` the bids open to it: the view the engine shows at this turn (a blind nil, a blind
+    bid or a side contract, where the rules offer one, is asked before it)."""
+    rows, seat = np.arange(state.n), state.seat
+    hand = state.hands[rows, seat]
+    twice = None if state.twice is None else state.twice[rows, seat]
+    unseen = bid_masks(state.bids, seat, rules, half=state.half)
+    return BidView(hand=hand, legal=sighted_bids(state.bids, seat, hand, twice, rules, deck,
+                                                  unseen), **view_fields(state, rules, deck))
+
+
+def take_turn(state: BidState, rules: SpadesRules, deck, lineup, rng) -> None:
+    """The seat's turn (`TURN_STEPS` under ``rules``: its blind decisions, its bid, its
+    declarations), its answers checked; the state moves on to the next seat."""
+    turn = Turn.of(state, rules, deck)
+    for step in turn_steps(rules):
+        step(turn, rules, deck, lineup, rng)
+    state.turn += 1
+
+
+def complete_bidding(state: BidState, rules: SpadesRules, deck, lineup, rng) -> BidResult:
+    """The turns left from ``state`` (which they change), then the plug-ins' rounds."""
+    while state.turn < state.hands.shape[1]:
+        take_turn(state, rules, deck, lineup, rng)
+    return finish_bidding(state, rules, deck, lineup, rng)
+
+
+def finish_bidding(state: BidState, rules: SpadesRules, deck, lineup, rng) -> BidResult:
+    """After every seat's turn: the plug-ins' rounds (``bid_raise``), then the result."""
+    after = [rule.after_bids for rule in house.in_force(rules) if rule.after_bids]
+    if after:
+        round_ = Round(hands=state.hands, dealer=state.dealer, bids=state.bids,
+                       blind=state.blind, scores=state.scores, bags=state.bags,
+                       contracts=state.contracts, bemo=state.bemo, flags=state.flags,
+                       rules=rules, deck=deck)
+        for step in after:
+            step(round_, rules, deck, lineup, rng)
+    return state.result()
+
+
 def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, rng,
                 public: dict | None = None, twice: np.ndarray | None = None) -> BidResult:
     """One bid per seat, seat ``dealer + 1`` first. Strategies' answers are checked.
@@ -573,46 +720,14 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
     partners of a side contract do not bid (RULES.md §4.4). ``public``: view fields every seat
     sees (``face_up``, §4.1); ``twice``: uint64[N, P] the cards each seat holds both copies of
     (two decks, §4.7), which ``whiz`` and ``mirror`` count twice."""
-    n, players = hands.shape
-    sides, pairs = rules.sides, rules.table.pairs
-    public = public or {}
-    rows = np.arange(n)
-    bids = np.full((n, players), -1, dtype=np.int8)
-    blind = np.zeros((n, players), dtype=bool)
     if rules.auction:  # RULES.md §4.4: an auction for the contract instead of the bids
-
+        n, players = hands.shape
+        bids = np.full((n, players), -1, dtype=np.int8)
+        blind = np.zeros((n, players), dtype=bool)
         common = dict(dealer=dealer, bids=bids, blind=blind, scores=scores, bags=bags,
-                      rules=rules, deck=deck, **public)
+                      rules=rules, deck=deck, **(public or {}))
         result = run_auction(hands, dealer, scores, bags, rules, deck, lineup, rng, common,
                              _check)
         return BidResult(bids=bids, blind=blind, auction=result)
-    contracts = np.zeros((n, sides), dtype=np.int8)
-    bemo = np.zeros((n, sides), dtype=np.int8)
-    no_trump = np.zeros((n, players), dtype=bool)
-    half = np.zeros((n, players), dtype=bool)
-    flags = no_flags(n, players)
-    steps = turn_steps(rules)
-    for j in range(players):
-        seat = ((dealer + 1 + j) % players).astype(np.int8)
-        # the partner (pairs of RULES.md §3); without partners the seat itself, which leaves
-        # the partnership rules (refused for such tables) nothing to act on
-        partner = rules.table.partner_of(seat) if pairs else seat
-        common = dict(rows=rows, seat=seat, dealer=dealer, bids=bids, blind=blind,
-                      scores=scores, bags=bags, rules=rules, deck=deck, contracts=contracts,
-                      bemo=bemo, half=half, **public)
-        turn = Turn(rows=rows, seat=seat, side=(seat % sides).astype(np.intp), partner=partner,
-                    hand=hands[rows, seat], common=common, bids=bids, blind=blind,
-                    twice=None if twice is None else twice[rows, seat],
-                    contracts=contracts, bemo=bemo, no_trump=no_trump, half=half,
-                    flags=flags)
-        for step in steps:
-            step(turn, rules, deck, lineup, rng)
-    after = [rule.after_bids for rule in house.in_force(rules) if rule.after_bids]
-    if after:
-        round_ = Round(hands=hands, dealer=dealer, bids=bids, blind=blind, scores=scores,
-                       bags=bags, contracts=contracts, bemo=bemo, flags=flags,
-                       rules=rules, deck=deck)
-        for step in after:
-            step(round_, rules, deck, lineup, rng)
-    return BidResult(bids=bids, blind=blind, contracts=contracts, bemo=bemo, no_trump=no_trump,
-                     half=half, flags=flags)
+    state = start_bidding(hands, dealer, scores, bags, rules, public, twice)
+    return complete_bidding(state, rules, deck, lineup, rng)

@@ -12,7 +12,7 @@ from ..cards import SPADES, U64, Deck, pick
 from ..phases import HandState, Phase, Seating
 from ..tricks import TrickResult, play_tricks
 from . import house
-from .bidding import BidResult, run_bidding
+from .bidding import BidResult, BidState, complete_bidding, run_bidding, start_bidding
 from .constraints import constraint_for
 from .contracts import BIG_MO, LITTLE_MO
 from .dealing import Dealt
@@ -24,8 +24,8 @@ from .reveal import Reveals, reveal_trumps
 from .rules import SpadesRules
 from .scoring import HandScore, score_hands
 
-__all__ = ["PHASES", "HandOutcome", "Phase", "Seating", "SpadesHand", "cancel_cards", "deck_for",
-           "first_leader", "lead_rule_for", "pipeline", "play_hand", "start_hand"]
+__all__ = ["PHASES", "HandOutcome", "Phase", "Seating", "SpadesHand", "bid_state", "cancel_cards",
+           "deck_for", "first_leader", "lead_rule_for", "pipeline", "play_hand", "start_hand"]
 
 
 def deck_for(rules: SpadesRules) -> Deck:
@@ -193,11 +193,20 @@ def _reveal(hand: SpadesHand, at: Seating) -> SpadesHand:
     return replace(hand, reveals=reveals)
 
 
+def bid_state(hand: SpadesHand, at: Seating) -> BidState:
+    """The hand's bidding before its first turn (`sim.spades.bidding.BidState`): what the `bid`
+    phase plays, turn by turn; `sim.spades.bidding.bid_view` shows a seat's view at any turn."""
+    return start_bidding(hand.hands, hand.dealer, hand.scores, hand.bags, at.rules,
+                         hand.told(at.rules), hand.twice if at.deck.copies == 2 else None)
+
+
 def _bid(hand: SpadesHand, at: Seating) -> SpadesHand:
     """§3 and §4.4: every seat's bid and declarations (`sim.spades.bidding`)."""
-    bidding = run_bidding(hand.hands, hand.dealer, hand.scores, hand.bags, at.rules, at.deck,
-                          at.lineup, at.rng, hand.told(at.rules),
-                          hand.twice if at.deck.copies == 2 else None)
+    if at.rules.auction:  # §4.4: an auction instead of the bids
+        bidding = run_bidding(hand.hands, hand.dealer, hand.scores, hand.bags, at.rules,
+                              at.deck, at.lineup, at.rng, hand.told(at.rules))
+    else:
+        bidding = complete_bidding(bid_state(hand, at), at.rules, at.deck, at.lineup, at.rng)
     return replace(hand, bidding=bidding)
 
 

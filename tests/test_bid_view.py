@@ -1,0 +1,115 @@
+"""A seat's bid from any position (issue 19 item 4, `sim.spades.bidding`): the bidding round is
+a state (`BidState`) that stops at any turn, copies and resumes; `bid_view` shows the seat to bid
+exactly the view the engine shows it, so a strategy asked from a position answers as it does in
+the engine's loop."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.blocks import stock_groups
+from sim.lineup import Lineup
+from sim.options import load_rules
+from sim.spades.bidding import bid_view, complete_bidding, start_bidding, take_turn
+from sim.spades.dealing import deal_from_order
+from sim.spades.hand import Seating, bid_state, deck_for, start_hand
+from strategies import make_strategy
+
+FIELDS = ("rows", "seat", "dealer", "legal", "bids", "blind", "scores", "bags", "hand",
+          "contracts", "bemo", "half")
+
+
+class Recorder:
+    """A strategy that keeps each ``bid`` view it is shown (a copy: the engine's arrays move
+    on) and answers as ``inner``."""
+
+    def __init__(self, inner):
+        self.inner, self.views = inner, []
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def bid(self, view, rng):
+        self.views.append({f: np.copy(getattr(view, f)) for f in FIELDS})
+        return self.inner.bid(view, rng)
+
+
+CASES = {
+    "standard": {"preset": "spades.standard"},
+    "whiz (the bids depend on the cards)": {"preset": "spades.standard", "whiz": True,
+                                            "blind_nil": False},
+    "max_team_bid and the hook": {"preset": "spades.standard", "max_team_bid": 10,
+                                  "hook": True},
+    "cutthroat": {"preset": "spades.cutthroat"},
+    "six players, two decks": {"preset": "spades.six"},
+}
+
+
+def _hand(table, n=200, seed=5):
+    rules = load_rules(table, source="test")
+    deck = deck_for(rules)
+    dealer = (np.arange(n) % rules.players).astype(np.int8)
+    dealt = deal_from_order(stock_groups(deck, seed, 0, 0, np.arange(n)), dealer, rules,
+                            deck.copies)
+    scores = np.random.default_rng(seed).integers(-200, 400, (n, rules.sides)).astype(np.int32)
+    bags = np.zeros((n, rules.sides), np.int32)
+    hand = start_hand(dealt.hands, dealer, scores, bags, progressive=bags, dealt=dealt)
+    return rules, deck, hand
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_position_shows_the_engines_view_and_the_strategy_bids_as_in_the_engine(case):
+    rules, deck, hand = _hand(CASES[case])
+    recorder = Recorder(make_strategy("seed"))
+    at = Seating(rules, deck, Lineup([recorder] * rules.players), np.random.default_rng(1))
+    result = complete_bidding(bid_state(hand, at), rules, deck, at.lineup, at.rng)
+    assert len(recorder.views) == rules.players  # every seat bids in every row (no contracts)
+    order = (hand.dealer[:, None] + 1 + np.arange(rules.players)) % rules.players
+    rows = np.arange(hand.n)
+    seed = make_strategy("seed")
+    for turn, shown in enumerate(recorder.views):
+        before = np.full_like(result.bids, -1)  # the position: the bids made before this turn
+        for j in range(turn):
+            before[rows, order[:, j]] = result.bids[rows, order[:, j]]
+        blind = np.zeros_like(result.blind)
+        blind[before >= 0] = result.blind[before >= 0]
+        state = start_bidding(hand.hands, hand.dealer, hand.scores, hand.bags, rules,
+                              twice=hand.twice if deck.copies == 2 else None, bids=before,
+                              blind=blind)
+        assert state.turn == turn
+        view = bid_view(state, rules, deck)
+        for field in FIELDS:
+            np.testing.assert_array_equal(getattr(view, field), shown[field], err_msg=field)
+        seat = state.seat
+        sighted = ~result.blind[rows, seat]  # a blind nil was chosen before looking
+        np.testing.assert_array_equal(np.asarray(seed.bid(view, None))[sighted],
+                                      result.bids[rows, seat][sighted])
+
+
+def test_a_state_stopped_at_any_turn_resumes_to_the_same_bids_also_when_copied():
+    rules, deck, hand = _hand(CASES["standard"])
+    seed = Lineup([make_strategy("seed")] * 4)
+    at = Seating(rules, deck, seed, np.random.default_rng(1))
+    whole = complete_bidding(bid_state(hand, at), rules, deck, seed, at.rng)
+    for turn in range(5):
+        state = bid_state(hand, at)
+        for _ in range(turn):
+            take_turn(state, rules, deck, seed, at.rng)
+        copy = state.copy()
+        resumed = complete_bidding(copy, rules, deck, seed, at.rng)
+        np.testing.assert_array_equal(resumed.bids, whole.bids)
+        assert state.turn == turn  # the copy's turns left the state where it was
+        assert (state.bids >= 0).sum() == turn * hand.n
+
+
+def test_a_position_must_be_one_turn_for_every_row():
+    rules, deck, hand = _hand(CASES["standard"], n=4)
+    bids = np.full((4, 4), -1, np.int8)
+    bids[0, (hand.dealer[0] + 1) % 4] = 3  # one row has a bid, the others none
+    with pytest.raises(ValueError, match="the same number"):
+        start_bidding(hand.hands, hand.dealer, hand.scores, hand.bags, rules, bids=bids)
+    bids = np.full((4, 4), -1, np.int8)
+    bids[np.arange(4), (hand.dealer + 2) % 4] = 3  # the second seat bid, the first not
+    with pytest.raises(ValueError, match="in turn"):
+        start_bidding(hand.hands, hand.dealer, hand.scores, hand.bags, rules, bids=bids)
