@@ -19,12 +19,11 @@ class Scripted:
     """
 
     def __init__(self, plays, bids=None, blind=None, declarations=None, contracts=None,
-                 bemo=None, no_trump=None, auction=None, half=None, reveals=None, answers=None):
+                 bemo=None, auction=None, half=None, reveals=None, answers=None):
         self.reveals = reveals  # Spades seven_trump_reveal: int8[N, 2] revealer, restorer
         self.half = half  # Spades half_trick_bids: bool[N, P]
         self.auction = auction  # Spades auction: int8[N, K] the calls in order (-1 after)
         self.called = None
-        self.no_trump_bids = no_trump  # Spades no_trump_bids: bool[N, P]
         self.plays, self.blind = plays, blind
         self.bids = bids  # as first made (Spades bid_raise: before the raises)
         self.answers = answers or {}  # Spades house rules: decision -> bool[N, P] its answers
@@ -54,9 +53,6 @@ class Scripted:
 
     def blind_nil(self, view, rng):
         return self.blind[view.rows, view.seat] & (self.bids[view.rows, view.seat] == 0)
-
-    def no_trump(self, view, rng):
-        return self.no_trump_bids[view.rows, view.seat]
 
     def half_bid(self, view, rng):
         return self.half[view.rows, view.seat]

@@ -43,14 +43,18 @@ def _tripwire(name):
     return part
 
 
-PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "nil_bonus")
+PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "shows", "nil_bonus")
+SLOTS = ("turn", "score")  # parts by the slot they fill
 
 
-def _wired(rule):
-    """``rule`` with every part it has replaced by one that raises `Called` (its name)."""
-    parts = {name: _tripwire(name) for name in PARTS if getattr(rule, name) is not None}
-    return dataclasses.replace(rule, turn={slot: _tripwire("turn") for slot in rule.turn},
-                               **parts)
+def _wired(rule, only=None):
+    """``rule`` with every part it has (or the part ``only``) replaced by one that raises
+    `Called` with the part's name."""
+    parts = {name: _tripwire(name) for name in PARTS
+             if getattr(rule, name) is not None and only in (None, name)}
+    slots = {name: {slot: _tripwire(name) for slot in getattr(rule, name)}
+             for name in SLOTS if only in (None, name)}
+    return dataclasses.replace(rule, **parts, **slots)
 
 
 @pytest.fixture
@@ -81,21 +85,34 @@ def test_a_rule_that_is_off_runs_none_of_its_parts(tripwires, preset):
     assert len(list(replay_group(members, rules, "t.jsonl"))) == 40  # nor replay's
 
 
-@pytest.mark.parametrize("part", ["turn", "play", "nil_bonus"])
-def test_a_rule_that_is_on_runs_each_of_its_parts(monkeypatch, part):
+# Each plug-in's parts that a simulated hand under its rule calls (replay's: below)
+CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
+          "no_trump_bids": ("refuse", "turn", "play", "shows", "score"),
+          "bid_raise": ("after_bids",)}
+
+
+@pytest.mark.parametrize(("key", "part"), [(k, p) for k, parts in CALLED.items() for p in parts])
+def test_a_rule_that_is_on_runs_each_of_its_parts(monkeypatch, key, part):
     """Each part is called under the rule (the others as written): the tripwire of one part
-    fires. The turn step runs when a nil is bid, the play and the score on every hand."""
-    parts = {"turn": {"turn": {"in_the_dark": _tripwire("turn")}},
-             "play": {"play": _tripwire("play")},
-             "nil_bonus": {"nil_bonus": _tripwire("nil_bonus")}}[part]
-    monkeypatch.setattr(house, "HOUSE_RULES", (dataclasses.replace(dark_rule.RULE, **parts),))
+    fires. The refusal when the rules are read, a turn step when its decision is asked, the
+    play and the score on every hand."""
+    wired = tuple(_wired(rule, part) if rule.key == key else rule for rule in HOUSE_RULES)
+    monkeypatch.setattr(house, "HOUSE_RULES", wired)
     _caches()
     try:
-        rules = load_rules({"preset": "spades.standard", "nil_in_the_dark": True}, source="t")
         with pytest.raises(Called, match=part):
+            rules = load_rules({"preset": "spades.standard", key: True}, source="t")
             play_block(rules, _lineup(rules), 7, 0, 200, "hands")
     finally:
         _caches()
+
+
+def test_every_part_of_every_plug_in_is_shown_to_run():
+    for rule in HOUSE_RULES:
+        has = {name for name in PARTS if getattr(rule, name) is not None}
+        has |= {name for name in SLOTS if getattr(rule, name)}
+        replayed = {"as_bid", "check"} if rule.key == "bid_raise" else set()
+        assert has == set(CALLED[rule.key]) | replayed, rule.key
 
 
 def test_the_rules_key_is_the_plug_ins_declaration():

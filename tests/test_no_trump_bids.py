@@ -42,7 +42,7 @@ def test_a_no_trump_player_never_trumps_while_holding_another_card(strategy):
                 seat = (leader + j) % 4
                 hand = held[seat]
                 void = not any(hand >> b & 1 for b in range(13 * led, 13 * led + 13))
-                if (j and o.bidding.no_trump[i, seat] and void and led != 3
+                if (j and o.bidding.flags["no_trump"][i, seat] and void and led != 3
                         and hand & ~SPADES):
                     assert suit(slot) != 3, (i, t, seat)
                     checked += 1
@@ -50,7 +50,7 @@ def test_a_no_trump_player_never_trumps_while_holding_another_card(strategy):
             leader = int(o.play.winners[i, t])
     assert checked > 100
     # bids of no trump are made only by players holding a spade, and with a bid of 1 or more
-    nt = o.bidding.no_trump
+    nt = o.bidding.flags["no_trump"]
     assert not (nt & (o.bidding.bids < 1)).any()
     spades_held = np.array([[int(h) & SPADES != 0 for h in row] for row in o.held])
     assert not (nt & ~spades_held).any()
@@ -61,7 +61,7 @@ def test_no_trump_bid_tricks_count_twenty():
     no_trump = np.array([[True, False, False, False]] * 2)
     tricks = np.array([[4, 3, 3, 3], [2, 4, 3, 4]], np.int8)
     s = score_hands(bids, np.zeros((2, 4), bool), tricks, np.zeros((2, 2), np.int32), RULES,
-                    no_trump=no_trump)
+                    flags={"no_trump": no_trump})
     # made: side 0 bids 4 NT + 2 = 6, takes 7: 20*4 + 10*2 = 100, 1 overtrick; side 1: 6 of 6
     # set: side 0 takes 5 of 6: -(20*4 + 10*2) = -100; side 1 takes 8 of 6: 60 + 2 bags
     assert s.contract.tolist() == [[100, 60], [-100, 60]]

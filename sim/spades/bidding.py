@@ -40,7 +40,6 @@ class BidResult:
     blind: np.ndarray
     contracts: np.ndarray = None
     bemo: np.ndarray = None
-    no_trump: np.ndarray = None  # bool[N, 4]: the bid is "no trump" (``no_trump_bids``)
     auction: object = None  # `sim.spades.auction.AuctionResult` under ``auction``, else None
     half: np.ndarray = None  # bool[N, 4]: the bid is n and a half (``half_trick_bids``)
     flags: Mapping[str, np.ndarray] = None
@@ -48,7 +47,7 @@ class BidResult:
     def __post_init__(self):
         n, players = self.bids.shape
         for name, shape, dtype in (("contracts", 2, np.int8), ("bemo", 2, np.int8),
-                                   ("no_trump", players, bool), ("half", players, bool)):
+                                   ("half", players, bool)):
             if getattr(self, name) is None:
                 object.__setattr__(self, name, np.zeros((n, shape), dtype))
         object.__setattr__(self, "flags", no_flags(n, players, self.flags))
@@ -352,7 +351,7 @@ class Turn:
     """One seat's turn of the bidding round, for every row at once: what the steps of the turn
     (`TURN_STEPS`) share. ``seat``, ``side``, ``partner`` int8/intp[N]; ``common`` the view
     fields of every decision of the turn; the round's arrays (``bids``, ``blind``, ``contracts``,
-    ``bemo``, ``no_trump``, ``half``, the plug-ins' ``flags`` flags: `BidResult`'s layouts),
+    ``bemo``, ``half``, the plug-ins' ``flags``: `BidResult`'s layouts),
     which the steps fill in;
     ``bidding`` bool[N] the seat still makes a bid (no side contract, not his partner's joint
     bid), ``unseen`` the bids open before looking, ``after_half`` his partner bid a half,
@@ -370,7 +369,6 @@ class Turn:
     blind: np.ndarray
     contracts: np.ndarray
     bemo: np.ndarray
-    no_trump: np.ndarray
     half: np.ndarray
     flags: dict
     bidding: np.ndarray = None
@@ -393,8 +391,8 @@ class Turn:
                    partner=partner, hand=state.hands[rows, seat],
                    twice=None if state.twice is None else state.twice[rows, seat],
                    common=view_fields(state, rules, deck), bids=state.bids, blind=state.blind,
-                   contracts=state.contracts, bemo=state.bemo, no_trump=state.no_trump,
-                   half=state.half, flags=state.flags)
+                   contracts=state.contracts, bemo=state.bemo, half=state.half,
+                   flags=state.flags)
 
 
 def _blind_contract(t: Turn, rules, deck, lineup, rng) -> None:
@@ -498,16 +496,6 @@ def _half_bid(t: Turn, rules, deck, lineup, rng) -> None:
             lineup.decide(t.bid_view().take(ask), "half_bid", rng, bool), dtype=bool)
 
 
-def _no_trump_bid(t: Turn, rules, deck, lineup, rng) -> None:
-    """§4.4 ``no_trump_bids``: a bid of n may be "no trump" by a player holding a spade."""
-    rows, seat = t.rows, t.seat
-    holds = (t.hand & deck.suit_masks[SPADES]) != 0
-    ask = np.flatnonzero((t.bids[rows, seat] >= 1) & ~t.blind[rows, seat] & holds)
-    if ask.size:
-        t.no_trump[ask, seat[ask]] = np.asarray(
-            lineup.decide(t.bid_view().take(ask), "no_trump", rng, bool), dtype=bool)
-
-
 def _bemo(t: Turn, rules, deck, lineup, rng) -> None:
     """§4.4 ``bemo``: the side's second bidder may declare a bemo."""
     offered = _side_contract_masks("bemo", t.seat, t.bids, t.blind, t.contracts, rules)
@@ -533,7 +521,7 @@ TURN_STEPS = {
     "bid": (_bid, lambda r: True),
     "half_bid": (_half_bid, lambda r: r.half_trick_bids),
     "in_the_dark": None,  # nil_in_the_dark
-    "no_trump_bid": (_no_trump_bid, lambda r: r.no_trump_bids),
+    "no_trump_bid": None,  # no_trump_bids
     "bemo": (_bemo, _declares),
 }
 
@@ -606,7 +594,6 @@ class BidState:
     blind: np.ndarray
     contracts: np.ndarray
     bemo: np.ndarray
-    no_trump: np.ndarray
     half: np.ndarray
     flags: dict
     public: dict
@@ -626,13 +613,12 @@ class BidState:
         """An independent copy: its turns do not change this state."""
         return replace(self, bids=self.bids.copy(), blind=self.blind.copy(),
                        contracts=self.contracts.copy(), bemo=self.bemo.copy(),
-                       no_trump=self.no_trump.copy(), half=self.half.copy(),
+                       half=self.half.copy(),
                        flags={k: v.copy() for k, v in self.flags.items()})
 
     def result(self) -> BidResult:
         return BidResult(bids=self.bids, blind=self.blind, contracts=self.contracts,
-                         bemo=self.bemo, no_trump=self.no_trump, half=self.half,
-                         flags=self.flags)
+                         bemo=self.bemo, half=self.half, flags=self.flags)
 
 
 def start_bidding(hands, dealer, scores, bags, rules: SpadesRules, public: dict | None = None,
@@ -657,7 +643,7 @@ def start_bidding(hands, dealer, scores, bags, rules: SpadesRules, public: dict 
                     else np.array(blind, bool),
                     contracts=np.zeros((n, rules.sides), np.int8),
                     bemo=np.zeros((n, rules.sides), np.int8),
-                    no_trump=np.zeros((n, players), bool), half=np.zeros((n, players), bool),
+                    half=np.zeros((n, players), bool),
                     flags=no_flags(n, players), public=public or {}, twice=twice, turn=turn)
 
 

@@ -228,15 +228,16 @@ def _play(hand: SpadesHand, at: Seating) -> SpadesHand:
     """§3 and §4.2-4.3: the tricks (`sim.tricks.play_tricks`) under the play rules in force."""
     rules, deck, b = at.rules, at.deck, hand.bidding
     trump = deck.suit_masks[hand.reveals.trump]  # spades unless a suit was revealed (§4.2)
+    plugins = house.in_force(rules)
     context = dict(bids=b.bids, blind=b.blind, scores=hand.scores, bags=hand.bags, rules=rules,
-                   contracts=b.contracts, bemo=b.bemo, no_trump=b.no_trump,
-                   **hand.public(rules))
-    plugged = {k: v for rule in house.in_force(rules) if rule.play
+                   contracts=b.contracts, bemo=b.bemo, **hand.public(rules),
+                   **{k: v for rule in plugins if rule.shows for k, v in rule.shows(b).items()})
+    plugged = {k: v for rule in plugins if rule.play
                for k, v in rule.play(b, at.replay).items()}
     play = play_tricks(hand.hands, first_leader(hand.dealer, b.contracts, rules, hand.hands,
                                                 deck),
                        trump, deck, lead_rule_for(rules, deck, trump), at.lineup, at.rng, context,
-                       no_trump=b.no_trump if rules.no_trump_bids else None, **plugged,
+                       **plugged,
                        constraint=constraint_for(rules, deck),
                        twice=hand.twice if deck.copies == 2 else None,
                        resolve=jokes_resolver(rules, deck))
@@ -254,7 +255,7 @@ def _score(hand: SpadesHand, at: Seating) -> SpadesHand:
     """§3, §4.4, §4.6: the hand's score (`sim.spades.scoring`)."""
     b, play = hand.bidding, hand.play
     score = score_hands(b.bids, b.blind, play.tricks, hand.bags, at.rules, b.contracts, b.bemo,
-                        play.winners, b.no_trump, b.flags, b.auction, b.half, plays=play.plays,
+                        play.winners, b.flags, b.auction, b.half, plays=play.plays,
                         seats=play.seats, progressive=hand.progressive,
                         cancel_card=hand.cancel_card, deck=at.deck)
     return replace(hand, score=score)

@@ -42,6 +42,9 @@ class HouseRule:
       given the bids as first made (raises `sim.spades.bidding.IllegalBid`);
     - ``refuse(rules) -> UserError | None``: a combination of keys it cannot be played with;
     - ``play(bidding, replay) -> dict``: keyword arguments of `sim.tricks.play_tricks`;
+    - ``shows(bidding) -> dict``: fields the play's views show (`sim.views.PlayView`);
+    - ``score``: scoring parts, by the slot of `sim.spades.scoring.PARTS` they fill
+      (``part(tally, facts)``, in the order of the slots);
     - ``nil_bonus(facts, bonus) -> bonus``: the value of each seat's nil, int32[N, P];
     - ``columns``: the ``hands`` table columns it brings, name -> (default, doc)."""
 
@@ -56,5 +59,7 @@ class HouseRule:
     check: Callable | None = None
     refuse: Callable[[object], object] | None = None
     play: Callable[[object, bool], dict] | None = None
+    shows: Callable[[object], dict] | None = None
+    score: Mapping[str, Callable] = field(default_factory=dict)
     nil_bonus: Callable[[object, np.ndarray], np.ndarray] | None = None
     columns: Mapping[str, tuple[np.generic, str]] = field(default_factory=dict)

@@ -36,8 +36,8 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
         if o.bidding.auction is not None:  # RULES.md §4.4 auction: every call, 0 = pass
             calls = o.bidding.auction.calls[i]
             rec["auction"] = calls[calls >= 0].tolist()
-        for key, flags in (("no_trump", o.bidding.no_trump), *o.bidding.flags.items(),
-                           ("half", o.bidding.half)):  # §4.4 no_trump_bids, plug-ins, halves
+        for key, flags in (*o.bidding.flags.items(), ("half", o.bidding.half)):  # §4.4 plug-ins
+            # (no_trump_bids, nil_in_the_dark, bid_raise) and half bids
             if flags[i].any():  # (bid_raise: the bids are the raised ones)
                 rec[key] = flags[i].tolist()
         for key, codes in (("side_contracts", o.bidding.contracts[i]),

@@ -49,7 +49,6 @@ class _Bids:
         self.reveals = np.full((n, 2), -1, np.int8)  # seven_trump_reveal: revealer, restorer
         self.contracts = np.zeros((n, sides), np.int8)
         self.bemo = np.zeros((n, sides), np.int8)
-        self.no_trump = np.zeros((n, players), bool)
         self.flags = no_flags(n, players)  # the house rules' (sim/spades/house)
         self.half = np.zeros((n, players), bool)
         self.auction = np.full((n, MAX_CALLS), -1, np.int8)
@@ -78,8 +77,7 @@ class _Bids:
                 raise err(f"'auction' must list the calls in order: 0 (pass) or a bid 1..{MAX_BID}")
             self.auction[i, :len(calls)] = calls
             rec = {**rec, "bids": [0, 0, 0, 0]}  # no bids under an auction (-1 below)
-        for key, rule in (("no_trump", "no_trump_bids"),
-                          *((flag, plugin.key) for plugin in HOUSE_RULES
+        for key, rule in (*((flag, plugin.key) for plugin in HOUSE_RULES
                             for flag in plugin.declares), ("half", "half_trick_bids")):
             flags = rec.get(key, [False] * players)
             if not isinstance(flags, list) or len(flags) != players or any(
@@ -194,7 +192,7 @@ def replay_group(members, rules, source):
                 tricks = recs.tricks
                 try:
                     score = score_hands(extra.bids, extra.blind, tricks, extra.bags, rules,
-                                        extra.contracts, extra.bemo, None, extra.no_trump,
+                                        extra.contracts, extra.bemo, None,
                                         extra.flags, auction, extra.half,
                                         progressive=extra.progressive)
                 except ValueError as exc:  # Mo, bemo and trick bonuses are scored from the plays
@@ -204,7 +202,7 @@ def replay_group(members, rules, source):
             else:
                 lineup = Lineup([Scripted(recs.plays, extra.as_bid(), extra.blind,
                                           contracts=extra.contracts, bemo=extra.bemo,
-                                          no_trump=extra.no_trump, answers=extra.answers(),
+                                          answers=extra.answers(),
                                           auction=extra.auction, half=extra.half,
                                           reveals=extra.reveals)] * rules.players)
                 hand = start_hand(recs.hands, recs.dealer, recs.scores, extra.bags,

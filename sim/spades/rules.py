@@ -17,7 +17,7 @@ from ..limits import HAND_GUARD, HAND_LIMIT, TARGET_LIMIT
 from ..options import option, register_preset
 from . import house
 from .decks import JOKER_ORDERS, TRUMP_ORDERS
-from .house import bid_raise, nil_in_the_dark
+from .house import bid_raise, nil_in_the_dark, no_trump_bids
 from .redeal import CONDITIONS
 from .says import cite
 from .table import Table
@@ -292,8 +292,7 @@ class SpadesRules:
                                        " no nil", kind=bool)
     no_nine_no_blind: bool = option(False, "partnership bidding without blind bids and without "
                                     "a joint bid of 9", kind=bool)
-    no_trump_bids: bool = option(False, "a player holding a spade may bid no trump: he may not "
-                                 "trump; made +20, set -20 per bid trick", kind=bool)
+    no_trump_bids: bool = no_trump_bids.OPTION  # a plug-in: sim/spades/house
     bid_raise: bool = bid_raise.OPTION  # a plug-in: sim/spades/house
     blind_bids: bool = option(False, "a trailing player may bid 1..7 before looking: made, 20 "
                               "per blind bid trick and no overtricks; set, -10 per bid trick",
@@ -733,9 +732,6 @@ class SpadesRules:
         if self.seven_trump_reveal and (order != "standard" or self.jokers):
             raise UserError("seven_trump_reveal changes the trump suit of the standard deck: "
                             "not with another trump_order or jokers", key="seven_trump_reveal")
-        if self.seven_trump_reveal and self.no_trump_bids:
-            raise UserError("no_trump_bids is about spades, which a revealed suit may replace: "
-                            "choose one", key="seven_trump_reveal")
         if self.must_trump and self.must_overtrump == "always":
             raise UserError("must_overtrump = \"always\" has no effect with must_trump, which "
                             "already makes a player void in the led suit beat the highest "

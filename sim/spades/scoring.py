@@ -66,7 +66,7 @@ class HandScore:
 class Facts:
     """What the hand's score depends on. Per seat [N, 4]: ``bids`` (int32; 0 = nil, a
     0-and-a-half, or no bid), ``blind``, ``tricks`` (int32), ``is_nil``, ``half``, ``flags`` (the
-    house rules', e.g. ``dark``), ``no_trump``, ``declared`` (the seat bid on its own: not a
+    house rules', e.g. ``dark``, ``no_trump``), ``declared`` (the seat bid on its own: not a
     side contract's or a joint bid's partner); per side [N, 2]: ``bid`` the contract
     (ordinary bids, two halves make a trick), ``taken`` the tricks counted toward it (a nil
     bidder's only under ``nil_tricks = "count"``), ``nil_tricks`` the tricks of its nil
@@ -84,7 +84,6 @@ class Facts:
     is_nil: np.ndarray
     half: np.ndarray | None
     flags: dict  # the house rules' flags, bool[N, 4] each (`sim.spades.house.DECLARED`)
-    no_trump: np.ndarray | None
     bid: np.ndarray
     taken: np.ndarray
     nil_tricks: np.ndarray
@@ -149,18 +148,17 @@ class Tally:
 def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray,
                 rules: SpadesRules, contracts: np.ndarray | None = None,
                 bemo: np.ndarray | None = None, winners: np.ndarray | None = None,
-                no_trump: np.ndarray | None = None, flags: dict | None = None,
-                auction=None, half: np.ndarray | None = None, *, plays=None, seats=None,
-                progressive: np.ndarray | None = None,
+                flags: dict | None = None, auction=None, half: np.ndarray | None = None, *,
+                plays=None, seats=None, progressive: np.ndarray | None = None,
                 cancel_card: np.ndarray | None = None, deck: Deck | None = None) -> HandScore:
     """Score N hands. bids: int8[N, 4] (0 = nil, -1 = no bid: a side contract's partners);
     blind: bool[N, 4]; tricks: int8[N, 4]; bags_before: int[N, 2] the sides' running bag counts;
     contracts, bemo: int8[N, 2] the side contracts and bemos (RULES.md §4.4, codes of
     `sim.spades.contracts`; None = none); winners: int8[N, 13] who won each trick (needed by Mo
-    and bemo; None on a score sheet); no_trump: bool[N, 4] bids of "no trump" (``no_trump_bids``:
-    each of their bid tricks scores 20 if the side's contract is made, -20 if set); flags:
-    the house rules' flags (`sim.spades.bidding.BidResult.flags`: ``dark``, nils played in
-    the dark under ``nil_in_the_dark``, scored as blind nil, a blind one as Big Mo, 250);
+    and bemo; None on a score sheet); flags: the house rules' flags
+    (`sim.spades.bidding.BidResult.flags`, bool[N, 4] each: ``no_trump`` bids of "no trump",
+    each of their bid tricks scores 20 if the side's contract is made, -20 if set; ``dark`` nils
+    played in the dark, scored as blind nil, a blind one as Big Mo, 250; RULES.md §4.4);
     auction: `sim.spades.auction.AuctionResult` under ``auction`` (its points in ``contract``;
     no bags, nil or bag penalty); half: bool[N, 4] bids of n and a half
     (``half_trick_bids``: a side's two halves make one trick of its contract; 0 and a half is no
@@ -172,7 +170,7 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     n = bids.shape[0]
     progressive = (np.zeros((n, rules.sides), np.int32) if progressive is None
                    else progressive.astype(np.int32))
-    facts = _facts(bids, blind, tricks, rules, contracts, bemo, winners, no_trump, flags, half,
+    facts = _facts(bids, blind, tricks, rules, contracts, bemo, winners, flags, half,
                    plays, seats, progressive, cancel_card, deck or standard_deck())
     _needs_the_play(facts)
     if auction is not None:
@@ -191,7 +189,7 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
                      wins_game=tally.wins_game)
 
 
-def _facts(bids, blind, tricks, rules, contracts, bemo, winners, no_trump, flags, half, plays,
+def _facts(bids, blind, tricks, rules, contracts, bemo, winners, flags, half, plays,
            seats, progressive, cancel_card, deck) -> Facts:
     n = bids.shape[0]
     table = rules.table
@@ -209,7 +207,7 @@ def _facts(bids, blind, tricks, rules, contracts, bemo, winners, no_trump, flags
         codes = np.where((codes == 0) & (per_side(ordinary) == 10) & no_nil, sc.WHEEL, codes)
     return Facts(rules=rules, table=table, deck=deck, bids=ordinary, declared=bids >= 0, blind=blind,
                  tricks=tricks, is_nil=is_nil, half=half, flags=house.no_flags(n, bids.shape[1], flags),
-                 no_trump=no_trump, bid=bid,
+                 bid=bid,
                  taken=per_side(tricks * counts), nil_tricks=per_side(tricks * is_nil),
                  codes=codes, bemo=bemo,
                  progressive=progressive, winners=winners, plays=plays, seats=seats,
@@ -362,13 +360,6 @@ def _progressive_bonus(t: Tally, earned: np.ndarray) -> None:
     """10 the first time in the game, 20 the second, +10 each time (RULES.md §4.6)."""
     t.progressive = t.progressive + earned
     t.bonus = t.bonus + 10 * t.progressive * earned
-
-
-def _no_trump(t: Tally, f: Facts) -> None:
-    """``no_trump_bids`` (RULES.md §4.4): each no-trump bid trick scores 20, made or set."""
-    if f.no_trump is not None:
-        nt = f.side(f.bids * f.no_trump)
-        t.contract = t.contract + 10 * nt * np.sign(t.contract)
 
 
 def _nil_bags(t: Tally, f: Facts) -> None:
@@ -524,30 +515,34 @@ def _bags(t: Tally, f: Facts, bags_before) -> None:
     t.bags_after = running - times * rules.bag_limit
 
 
-# The parts after the standard contract, in order, each with the rules under which it scores
-# anything: `parts_for` keeps those in force, so a rule that is off runs no code.
-PARTS = (
-    (_contract_way, lambda r: not r.highlander and bool(  # highlander: `_highlander`
+# The parts after the standard contract, slot by slot in order, each core part with the rules
+# under which it scores anything; a plug-in of `sim.spades.house` fills the slots it names.
+# `parts_for` keeps those in force, so a rule that is off runs no code.
+PARTS = {
+    "contract_way": (_contract_way, lambda r: not r.highlander and bool(  # highlander's own
         r.three_b or r.no_overs or r.double_over or r.exact or r.quicksand
         or r.set_to_opponents or r.no_minus)),
-    (_highlander, lambda r: r.highlander),
-    (_no_trump, lambda r: r.no_trump_bids),
-    (_nil_bags, lambda r: r.nil_tricks == "bags_only"),
-    (_book_made, lambda r: r.book_made),
-    (_lexington, lambda r: r.lexington_points),
-    (_nil, lambda r: True),
-    (_wins_game, lambda r: bool(r.moon or r.lexington or r.double_blind_nil)),
-    (_side_contracts, lambda r: True),  # a score sheet's codes: see the part
-    (_seven_plus, lambda r: r.seven_plus is not None),
-    (_exact_pair_bonus, lambda r: r.exact_pair_bonus),
-    (_bag_cancel, lambda r: r.bag_cancel_card is not None),
-)
+    "highlander": (_highlander, lambda r: r.highlander),
+    "no_trump": None,  # no_trump_bids
+    "nil_bags": (_nil_bags, lambda r: r.nil_tricks == "bags_only"),
+    "book_made": (_book_made, lambda r: r.book_made),
+    "lexington": (_lexington, lambda r: r.lexington_points),
+    "nil": (_nil, lambda r: True),
+    "wins_game": (_wins_game, lambda r: bool(r.moon or r.lexington or r.double_blind_nil)),
+    "side_contracts": (_side_contracts, lambda r: True),  # a score sheet's codes: see the part
+    "seven_plus": (_seven_plus, lambda r: r.seven_plus is not None),
+    "exact_pair_bonus": (_exact_pair_bonus, lambda r: r.exact_pair_bonus),
+    "bag_cancel": (_bag_cancel, lambda r: r.bag_cancel_card is not None),
+}
 
 
 @functools.cache
 def parts_for(rules: SpadesRules) -> tuple:
-    """The scoring parts of `PARTS` in force under ``rules``."""
-    return tuple(part for part, in_force in PARTS if in_force(rules))
+    """The scoring parts under ``rules``: `PARTS` in force and the plug-ins'."""
+    plugged = {slot: part for rule in house.in_force(rules) for slot, part in rule.score.items()}
+    return tuple(plugged[slot] if slot in plugged else core[0]
+                 for slot, core in PARTS.items()
+                 if slot in plugged or core is not None and core[1](rules))
 
 
 def _trick_bonuses(t: Tally, f: Facts) -> None:

@@ -29,7 +29,6 @@ I8, I16, U64, NO = np.int8, np.int16, np.uint64, np.bool_(False)
 BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
     "redeals": (lambda r: r.redeal_poor_hands is not None, I8(0), "redeal_poor_hands"),
     "half_<seat>": (lambda r: r.half_trick_bids, NO, "half_trick_bids"),
-    "no_trump_<seat>": (lambda r: r.no_trump_bids, NO, "no_trump_bids"),
     "side_contract_<side>": (lambda r: r.side_contracts, I8(0), "a side contract (RULES.md §4.4)"),
     "bemo_bid_<side>": (lambda r: r.bemo, I8(0), "bemo"),
     "auction_bid": (lambda r: r.auction, I8(0), "auction"),
@@ -118,13 +117,11 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         "dealer": result.dealer.astype(np.int8),
         "redeals": result.redeals.astype(np.int8),
     }
-    no_trump = stacked(outs, lambda o: o.bidding.no_trump)
     half = stacked(outs, lambda o: o.bidding.half)
     flags = {flag: stacked(outs, lambda o, f=flag: o.bidding.flags[f]) for flag in DECLARED}
     players, sides = result.hands.shape[1], result.before_scores.shape[1]
     for seat in range(players):
         cols[f"bid_{seat}"] = bids[:, seat]
-        cols[f"no_trump_{seat}"] = no_trump[:, seat]
         for flag, values in flags.items():  # the plug-ins' flags (sim/spades/house)
             cols[f"{flag}_{seat}"] = values[:, seat]
         cols[f"half_{seat}"] = half[:, seat]

@@ -8,11 +8,11 @@ from functools import cache
 
 import numpy as np
 
-from . import bid_raise, nil_in_the_dark
+from . import bid_raise, nil_in_the_dark, no_trump_bids
 
 __all__ = ["DECLARED", "HOUSE_RULES", "in_force", "no_flags"]
 
-HOUSE_RULES = (nil_in_the_dark.RULE, bid_raise.RULE)
+HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 
 
