@@ -21,8 +21,7 @@ from ..errors import UserError
 from ..views import DeclareView
 
 __all__ = ["DECLARATIONS", "GRAND", "MISERE", "NULLO", "PASS", "Auction", "IllegalDeclaration",
-           "hold_auction",
-           "leader_of"]
+           "declare_view", "hold_auction", "leader_of", "offered"]
 
 PASS, GRAND, MISERE, NULLO = 0, 1, 2, 3
 DECLARATIONS = ("pass", "grand", "misere", "nullo")  # names by code, as in hand records
@@ -41,6 +40,31 @@ class IllegalDeclaration(UserError):
 
 def _mask(*codes: int) -> np.uint8:
     return np.uint8(sum(1 << c for c in codes))
+
+
+def offered(players: int) -> np.uint8:
+    """The declarations open at each turn (bit c = code c): two players, grand or misère (the
+    non-dealer); three, grand or pass; four, grand, nullo or pass."""
+    return {2: _mask(GRAND, MISERE), 3: _mask(PASS, GRAND)}.get(players, _mask(PASS, GRAND, NULLO))
+
+
+def declare_view(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, said: np.ndarray,
+                 rules, deck, rows: np.ndarray | None = None) -> DeclareView:
+    """What the seat to declare sees, in the rows ``rows`` of the batch (default every row): the
+    first seat from the dealer's left that has not spoken (``said`` int8[N, P], -1 = not yet;
+    the seats before it passed), its hand, the declarations open to it, and what was said.
+    The engine's auction asks each seat through this view; a caller builds it from a position.
+    """
+    rows = np.arange(hands.shape[0]) if rows is None else rows
+    players = hands.shape[1]
+    order = (dealer[rows, None] + 1 + np.arange(players)) % players
+    spoken = (np.take_along_axis(said[rows], order, axis=1) >= 0).sum(axis=1)
+    if (spoken >= players).any():
+        raise ValueError("every seat has spoken: the auction is over")
+    seat = order[np.arange(rows.size), spoken].astype(np.int8)
+    return DeclareView(rows=rows, seat=seat, dealer=dealer[rows], hand=hands[rows, seat],
+                       legal=np.full(rows.size, offered(players)), declarations=said[rows],
+                       scores=scores[rows], rules=rules, deck=deck)
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,10 +100,10 @@ def hold_auction(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, line
     rows = np.arange(n)
     said = np.full((n, players), -1, dtype=np.int8)
 
-    def ask(idx, seat, legal):
-        view = DeclareView(rows=idx, seat=seat[idx], dealer=dealer[idx],
-                           hand=hands[idx, seat[idx]], legal=np.full(idx.size, legal),
-                           declarations=said[idx], scores=scores[idx], rules=rules, deck=deck)
+    legal = offered(players)
+
+    def ask(idx, seat):  # ``seat``: the seat whose turn it is, the first not to have spoken
+        view = declare_view(hands, dealer, scores, said, rules, deck, idx)
         choice = lineup.decide(view, "declare", rng, np.int8)
         bad = (choice < 0) | (choice > NULLO) | (
             (int(legal) >> np.clip(choice, 0, NULLO).astype(np.int64)) & 1 == 0)
@@ -91,18 +115,17 @@ def hold_auction(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, line
 
     if players == 2:
         declarer = ((dealer + 1) % 2).astype(np.int8)
-        contract = ask(rows, declarer, _mask(GRAND, MISERE))
+        contract = ask(rows, declarer)
         said[rows, dealer] = np.where(contract == GRAND, MISERE, GRAND)
         grand_player = np.where(contract == GRAND, declarer, dealer).astype(np.int8)
         forced = np.zeros(n, dtype=bool)
     else:
-        bids = _mask(PASS, GRAND) if players == 3 else _mask(PASS, GRAND, NULLO)
         declarer = np.full(n, -1, dtype=np.int8)
         contract = np.full(n, NULLO if players == 4 else GRAND, dtype=np.int8)
         for j in range(1, players + 1):
             seat = ((dealer + j) % players).astype(np.int8)
             open_ = np.flatnonzero(declarer < 0)
-            choice = ask(open_, seat, bids)
+            choice = ask(open_, seat)
             bid = choice != PASS
             declarer[open_[bid]] = seat[open_[bid]]
             contract[open_[bid]] = choice[bid]

@@ -1,7 +1,9 @@
-"""A seat's bid from any position (issue 19 item 4, `sim.spades.bidding`): the bidding round is
-a state (`BidState`) that stops at any turn, copies and resumes; `bid_view` shows the seat to bid
-exactly the view the engine shows it, so a strategy asked from a position answers as it does in
-the engine's loop."""
+"""A seat's decision before the play from any position (issue 19 item 4): Spades' bidding round
+is a state (`sim.spades.bidding.BidState`) that stops at any turn, copies and resumes, and
+`bid_view` shows the seat to bid exactly the view the engine shows it; Norwegian's declarations
+are asked through `sim.norwegian.auction.declare_view`, which builds the same view from the
+declarations so far. A strategy asked from a position answers as it does in the engine's loop
+(the play's views: `sim.tricks.play_view`, tests/test_play_state.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,12 @@ import numpy as np
 import pytest
 
 from sim.blocks import stock_groups
+from sim.deal import deal
 from sim.lineup import Lineup
+from sim.norwegian import hand as norwegian
+from sim.norwegian.auction import declare_view
 from sim.options import load_rules
+from sim.phases import Seating as Seat
 from sim.spades.bidding import bid_view, complete_bidding, start_bidding, take_turn
 from sim.spades.dealing import deal_from_order
 from sim.spades.hand import Seating, bid_state, deck_for, start_hand
@@ -113,3 +119,48 @@ def test_a_position_must_be_one_turn_for_every_row():
     bids[np.arange(4), (hand.dealer + 2) % 4] = 3  # the second seat bid, the first not
     with pytest.raises(ValueError, match="in turn"):
         start_bidding(hand.hands, hand.dealer, hand.scores, hand.bags, rules, bids=bids)
+
+
+class DeclareRecorder:
+    """Keeps each ``declare`` view it is shown (copies) and answers as ``inner``."""
+
+    def __init__(self, inner):
+        self.inner, self.views = inner, []
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def declare(self, view, rng):
+        self.views.append({f: np.copy(getattr(view, f)) for f in
+                           ("rows", "seat", "dealer", "hand", "legal", "declarations", "scores")})
+        return self.inner.declare(view, rng)
+
+
+@pytest.mark.parametrize("table", [{"game": "norwegian", "players": 2},
+                                   {"game": "norwegian", "players": 3},
+                                   {"preset": "norwegian.classic"}], ids=["two", "three", "four"])
+def test_a_norwegian_position_shows_the_engines_view_and_the_declaration(table):
+    rules = load_rules(table, source="test")
+    deck = norwegian.deck_for(rules)
+    n = 300
+    dealer = (np.arange(n) % rules.players).astype(np.int8)
+    hands = deal(deck, dealer, rules.players, np.random.default_rng(5))
+    scores = np.random.default_rng(6).integers(-20, 20, (n, rules.sides)).astype(np.int32)
+    recorder = DeclareRecorder(make_strategy("seed", game="norwegian"))
+    at = Seat(rules, deck, Lineup([recorder] * rules.players), np.random.default_rng(2))
+    said = norwegian.play_hand(norwegian.start_hand(hands, dealer, scores), at,
+                               norwegian.PHASES[:1]).auction.declarations
+    seed = make_strategy("seed", game="norwegian")
+    order = (dealer[:, None] + 1 + np.arange(rules.players)) % rules.players
+    assert recorder.views
+    for turn, shown in enumerate(recorder.views):
+        rows = shown["rows"]
+        before = np.full_like(said, -1)  # the position: what the seats before this turn said
+        for j in range(turn):
+            before[rows, order[rows, j]] = said[rows, order[rows, j]]
+        view = declare_view(hands, dealer, scores, before, rules, deck, rows)
+        for field, value in shown.items():
+            np.testing.assert_array_equal(getattr(view, field), value, err_msg=field)
+        np.testing.assert_array_equal(seed.declare(view, None), said[rows, view.seat])
+    with pytest.raises(ValueError, match="every seat has spoken"):
+        declare_view(hands, dealer, scores, np.zeros_like(said), rules, deck)
