@@ -88,7 +88,8 @@ def test_a_rule_that_is_off_runs_none_of_its_parts(tripwires, preset):
 # Each plug-in's parts that a simulated hand under its rule calls (replay's: below)
 CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
           "no_trump_bids": ("refuse", "turn", "play", "shows", "score"),
-          "bid_raise": ("after_bids",)}
+          "bid_raise": ("after_bids",), "book_made": ("score",),
+          "lexington_points": ("score",), "exact_pair_bonus": ("refuse", "score")}
 
 
 @pytest.mark.parametrize(("key", "part"), [(k, p) for k, parts in CALLED.items() for p in parts])

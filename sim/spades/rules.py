@@ -17,7 +17,6 @@ from ..limits import HAND_GUARD, HAND_LIMIT, TARGET_LIMIT
 from ..options import option, register_preset
 from . import house
 from .decks import JOKER_ORDERS, TRUMP_ORDERS
-from .house import bid_raise, nil_in_the_dark, no_trump_bids
 from .redeal import CONDITIONS
 from .says import cite
 from .table import Table
@@ -215,14 +214,11 @@ class SpadesRules:
     bags_negative: bool = option(False, "each bag scores -1 instead of +1; no bag penalty",
                                  kind=bool)
     defeat_score: bool = option(False, "a side at or below -target_score loses", kind=bool)
-    book_made: bool = option(False, "the four bids total exactly 10: each side scores 10 x its "
-                             "bid whatever happens, no bags that hand", kind=bool)
+    book_made: bool = house.book_made.OPTION  # a plug-in
     highlander: bool = option(False, "each partner must make his own bid: +-10 x side bid, 5 per "
                               "overtrick of a partner who made his; no bags; all made with 7+ "
                               "tricks: progressive bonus (10, 20, 30 ...)", kind=bool)
-    exact_pair_bonus: bool = option(False, "both partners take exactly their own bids: half the "
-                                    "contract value, rounded down to a multiple of 10",
-                                    kind=bool)
+    exact_pair_bonus: bool = house.exact_pair_bonus.OPTION  # a plug-in
     seven_plus: str | None = option(
         None, "a made bid of 7+: per_trick (10 per bid trick above 6) or progressive (10 the "
         "first time in the game, 20 the second ...; no overtricks that hand)", kind=str,
@@ -286,14 +282,14 @@ class SpadesRules:
     auction: bool = option(False, "an auction for the contract instead of bids: n >= 1 promises "
                            "6 + n tricks for the side; made +10(6 + n), else 0; the defenders 10 "
                            "per trick off it either way", kind=bool)
-    nil_in_the_dark: bool = nil_in_the_dark.OPTION  # a plug-in: sim/spades/house
+    nil_in_the_dark: bool = house.nil_in_the_dark.OPTION  # a plug-in
     partnership_bidding: bool = option(False, "each side makes one joint bid (its first bidder, "
                                        "the non-dealing side first), at least min_team_bid (4),"
                                        " no nil", kind=bool)
     no_nine_no_blind: bool = option(False, "partnership bidding without blind bids and without "
                                     "a joint bid of 9", kind=bool)
-    no_trump_bids: bool = no_trump_bids.OPTION  # a plug-in: sim/spades/house
-    bid_raise: bool = bid_raise.OPTION  # a plug-in: sim/spades/house
+    no_trump_bids: bool = house.no_trump_bids.OPTION  # a plug-in
+    bid_raise: bool = house.bid_raise.OPTION  # a plug-in
     blind_bids: bool = option(False, "a trailing player may bid 1..7 before looking: made, 20 "
                               "per blind bid trick and no overtricks; set, -10 per bid trick",
                               kind=bool)
@@ -324,8 +320,7 @@ class SpadesRules:
                         "trick; not after the opponents' double nil", kind=bool)
     lexington: bool = option(False, "a side bidding 12 in all wins the game at once by taking "
                              "12 or more", kind=bool)
-    lexington_points: bool = option(False, "a side taking 12 or more tricks scores 240 "
-                                    "whatever it bid", kind=bool)
+    lexington_points: bool = house.lexington_points.OPTION  # a plug-in
     # RULES.md §4.1 deal
     redeal_poor_hands: tuple[str, ...] | None = option(
         None, "a player with a poor hand may call a misdeal before the bidding (the same dealer "
@@ -621,9 +616,6 @@ class SpadesRules:
             if clash:
                 raise UserError(f"highlander scores each partner's own bid its own way: it does "
                                 f"not combine with {clash[0]}", key="highlander")
-        if self.exact_pair_bonus and self.partnership_bidding:
-            raise UserError("exact_pair_bonus needs each partner's own bid: partnership_bidding "
-                            "makes one joint bid", key="exact_pair_bonus")
         for key in ("bags_in_units_digit", "bag_cancel_card"):
             clash = bagless + (["bags_negative"] if self.bags_negative
                                and key == "bags_in_units_digit" else [])

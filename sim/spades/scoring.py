@@ -367,22 +367,6 @@ def _nil_bags(t: Tally, f: Facts) -> None:
     t.bags = t.bags + f.nil_tricks
 
 
-def _book_made(t: Tally, f: Facts) -> None:
-    """RULES.md §4.6 ``book_made``: the four bids total exactly 10 (no side contract): each side
-    scores 10 x its bid whatever happens and no bags are counted that hand; nils as usual."""
-    book = ((f.bid.sum(axis=1) == 10) & (f.codes == 0).all(axis=1))[:, None]
-    t.contract = np.where(book, 10 * f.bid, t.contract)
-    for name in ("overtricks", "bags", "opponents"):
-        setattr(t, name, np.where(book, 0, getattr(t, name)))
-    t.made = t.made | book
-
-
-def _lexington(t: Tally, f: Facts) -> None:
-    """RULES.md §4.4 ``lexington_points``: 12+ tricks score 240 whatever the bid, no bags."""
-    big = f.side(f.tricks) >= 12
-    t.contract, t.bags = np.where(big, 240, t.contract), np.where(big, 0, t.bags)
-
-
 def _nil(t: Tally, f: Facts) -> None:
     """Each nil bidder: ±nil_bonus (blind: ±blind_nil_bonus), + when he took no trick (a nil in
     the dark as blind nil, a blind one in the dark as Big Mo). A side whose partners both bid nil
@@ -472,13 +456,6 @@ def _seven_plus(t: Tally, f: Facts) -> None:
     t.overtricks, t.bags = np.where(earned, 0, t.overtricks), np.where(earned, 0, t.bags)
 
 
-def _exact_pair_bonus(t: Tally, f: Facts) -> None:
-    """RULES.md §4.6 ``exact_pair_bonus``: both partners take exactly their own bids (a nil
-    bidder none): half the contract's value, rounded down to a multiple of 10 (3 + 4: 70 + 30)."""
-    exact = f.side((f.tricks != f.bids).astype(np.int32)) == 0
-    t.bonus = t.bonus + np.where(f.ordinary & f.individual & exact, 10 * f.bid // 2 // 10 * 10, 0)
-
-
 def _bag_cancel(t: Tally, f: Facts) -> None:
     """RULES.md §4.6 ``bag_cancel_card``: the side that wins the trick holding the card has one
     of this hand's bags cancelled, unless it took none or was set. With two decks (§4.7) each
@@ -525,13 +502,13 @@ PARTS = {
     "highlander": (_highlander, lambda r: r.highlander),
     "no_trump": None,  # no_trump_bids
     "nil_bags": (_nil_bags, lambda r: r.nil_tricks == "bags_only"),
-    "book_made": (_book_made, lambda r: r.book_made),
-    "lexington": (_lexington, lambda r: r.lexington_points),
+    "book_made": None,  # book_made
+    "lexington": None,  # lexington_points
     "nil": (_nil, lambda r: True),
     "wins_game": (_wins_game, lambda r: bool(r.moon or r.lexington or r.double_blind_nil)),
     "side_contracts": (_side_contracts, lambda r: True),  # a score sheet's codes: see the part
     "seven_plus": (_seven_plus, lambda r: r.seven_plus is not None),
-    "exact_pair_bonus": (_exact_pair_bonus, lambda r: r.exact_pair_bonus),
+    "exact_pair_bonus": None,  # exact_pair_bonus
     "bag_cancel": (_bag_cancel, lambda r: r.bag_cancel_card is not None),
 }
 
