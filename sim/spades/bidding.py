@@ -23,9 +23,8 @@ from .house import no_flags
 from .rules import SpadesRules
 
 __all__ = ["BidResult", "BidState", "IllegalBid", "Round", "bid_masks", "bid_view",
-           "blind_nil_allowed", "check_bids", "complete_bidding",
-           "finish_bidding", "run_bidding", "start_bidding",
-           "take_turn"]
+           "blind_nil_allowed", "check_bids", "complete_bidding", "finish_bidding", "run_bidding",
+           "start_bidding", "take_turn"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -351,8 +350,7 @@ class Turn:
     """One seat's turn of the bidding round, for every row at once: what the steps of the turn
     (`TURN_STEPS`) share. ``seat``, ``side``, ``partner`` int8/intp[N]; ``common`` the view
     fields of every decision of the turn; the round's arrays (``bids``, ``blind``, ``contracts``,
-    ``bemo``, ``half``, the plug-ins' ``flags``: `BidResult`'s layouts),
-    which the steps fill in;
+    ``bemo``, ``half``, the plug-ins' ``flags``: `BidResult`'s layouts), which the steps fill in;
     ``bidding`` bool[N] the seat still makes a bid (no side contract, not his partner's joint
     bid), ``unseen`` the bids open before looking, ``after_half`` his partner bid a half,
     ``goes_blind`` and ``blind_bid`` his blind nil or blind bid, ``legal`` the bids open after
