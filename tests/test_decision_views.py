@@ -2,8 +2,9 @@
 is a state (`sim.spades.bidding.BidState`) that stops at any turn, copies and resumes, and
 `bid_view` shows the seat to bid exactly the view the engine shows it; Norwegian's declarations
 are asked through `sim.norwegian.auction.declare_view`, which builds the same view from the
-declarations so far. A strategy asked from a position answers as it does in the engine's loop
-(the play's views: `sim.tricks.play_view`, tests/test_play_state.py)."""
+declarations so far; Spades' passes and kitty discards through `pass_view` and `kitty_view`. A
+strategy asked from a position answers as it does in the engine's loop (the play's views:
+`sim.tricks.play_view`, tests/test_play_state.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ from sim.options import load_rules
 from sim.phases import Seating as Seat
 from sim.spades.bidding import bid_view, complete_bidding, start_bidding, take_turn
 from sim.spades.dealing import deal_from_order
-from sim.spades.hand import Seating, bid_state, deck_for, start_hand
+from sim.spades.hand import PHASES, Seating, bid_state, deck_for, start_hand
+from sim.spades.kitty import kitty_view
+from sim.spades.passing import pass_view
 from strategies import make_strategy
 
 FIELDS = ("rows", "seat", "dealer", "legal", "bids", "blind", "scores", "bags", "hand",
@@ -164,3 +167,79 @@ def test_a_norwegian_position_shows_the_engines_view_and_the_declaration(table):
         np.testing.assert_array_equal(seed.declare(view, None), said[rows, view.seat])
     with pytest.raises(ValueError, match="every seat has spoken"):
         declare_view(hands, dealer, scores, np.zeros_like(said), rules, deck)
+
+
+class PassRecorder:
+    """Keeps each ``pass_cards`` view it is shown (copies) and answers as ``inner``."""
+
+    def __init__(self, inner):
+        self.inner, self.views = inner, []
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def pass_cards(self, view, rng):
+        self.views.append({f: np.copy(getattr(view, f)) for f in
+                           ("rows", "seat", "hand", "count", "to", "bids", "scores", "twice")
+                           if getattr(view, f) is not None})
+        return self.inner.pass_cards(view, rng)
+
+
+@pytest.mark.parametrize("table", [
+    {"preset": "spades.standard", "pass_cards": {"count": 2, "direction": "left"},
+     "pass_when": "before_bid"},
+    {"preset": "spades.standard", "pass_cards": {"count": 3, "direction": "partner"},
+     "pass_when": "before_bid"},
+    {"preset": "spades.six", "pass_cards": {"count": 1, "direction": "right"},
+     "pass_when": "before_bid"}], ids=["left", "partner", "six players, two decks"])
+def test_a_pass_from_the_hands_before_it_shows_the_engines_view_and_the_cards(table):
+    """Each seat chooses its cards from the hand it holds before the exchange: `pass_view` from
+    that position is the engine's view, and the seed player's cards from it are those passed."""
+    rules, deck, hand = _hand(table)
+    recorder = PassRecorder(make_strategy("seed"))
+    at = Seating(rules, deck, Lineup([recorder] * rules.players), np.random.default_rng(1))
+    phase = next(p for p in PHASES if p.name == "pass_before_bids")
+    after = phase.step(hand, at)
+    assert len(recorder.views) == rules.players
+    seed = make_strategy("seed")
+    partner = rules.pass_cards.direction == "partner"
+    offset = int(rules.table.partner_of(0)) if partner else rules.pass_cards.offset
+    counts = np.full(hand.hands.shape, rules.pass_cards.count, np.int8)
+    context = hand.context(rules, deck)
+    for seat, shown in enumerate(recorder.views):
+        view = pass_view(hand.hands, seat, counts, offset, context,
+                         hand.twice if deck.copies == 2 else None)
+        for field, value in shown.items():
+            np.testing.assert_array_equal(getattr(view, field), value, err_msg=field)
+        np.testing.assert_array_equal(seed.pass_cards(view, None), after.passed[:, seat])
+
+
+class KittyRecorder:
+    """Keeps the ``discard_kitty`` view it is shown (copies) and answers as ``inner``."""
+
+    def __init__(self, inner):
+        self.inner, self.views = inner, []
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def discard_kitty(self, view, rng):
+        self.views.append({f: np.copy(getattr(view, f)) for f in
+                           ("rows", "seat", "hand", "kitty", "twice", "count", "bids")})
+        return self.inner.discard_kitty(view, rng)
+
+
+def test_a_kitty_discard_from_the_deal_shows_the_engines_view_and_the_discard():
+    rules, deck, hand = _hand({"preset": "spades.standard", "jokers": 2, "kitty": True,
+                               "kitty_taker": "two_of_clubs"})
+    recorder = KittyRecorder(make_strategy("seed"))
+    at = Seating(rules, deck, Lineup([recorder] * rules.players), np.random.default_rng(1))
+    after = next(p for p in PHASES if p.name == "kitty_before_bids").step(hand, at)
+    (shown,) = recorder.views
+    dealt = hand.dealt
+    view = kitty_view(hand.hands, hand.twice, dealt.kitty, dealt.kitty_twice, after.kitty.taker,
+                      hand.context(rules, deck))
+    for field, value in shown.items():
+        np.testing.assert_array_equal(getattr(view, field), value, err_msg=field)
+    np.testing.assert_array_equal(make_strategy("seed").discard_kitty(view, None),
+                                  after.kitty.discards)

@@ -18,7 +18,8 @@ from ..cards import CLUBS, lowest_bit, popcount
 from ..errors import IllegalDecision
 from ..views import KittyView
 
-__all__ = ["IllegalDiscard", "KittyResult", "high_bidder", "lowest_club_holder", "take_kitty"]
+__all__ = ["IllegalDiscard", "KittyResult", "high_bidder", "kitty_view", "lowest_club_holder",
+           "take_kitty"]
 
 U64 = np.uint64
 
@@ -63,17 +64,27 @@ def high_bidder(bids: np.ndarray, dealer: np.ndarray) -> np.ndarray:
     return _first_from_left(-bids.astype(np.int16), dealer)
 
 
-def take_kitty(hands, twice, kitty, kitty_twice, taker, context, lineup, rng):
-    """The taker adds the kitty to his hand and discards as many cards. Returns the hands and
-    ``twice`` after the discard (copies) and the discards (uint64[N])."""
+def kitty_view(hands, twice, kitty, kitty_twice, taker, context) -> KittyView:
+    """What the kitty's ``taker`` (int8[N]) sees when he discards: his hand (``hands`` uint64[N,
+    P], ``twice`` the cards held twice) with the kitty's cards (``kitty``, ``kitty_twice``),
+    how many to discard (as many as the kitty held), and ``context``, the view fields that do
+    not change (bids, blind, scores, bags, rules, deck). The engine asks the taker through
+    this view; a caller builds it from a position."""
     n = hands.shape[0]
     rows = np.arange(n)
     count = popcount(kitty) + popcount(kitty_twice)
     held, both = hands[rows, taker], twice[rows, taker]
     both = both | (held & kitty) | kitty_twice
     held = held | kitty
-    view = KittyView(rows=rows, seat=taker, hand=held, kitty=kitty, twice=both,
+    return KittyView(rows=rows, seat=taker, hand=held, kitty=kitty, twice=both,
                      count=count.astype(np.int8), to=np.full(n, -1, np.int8), **context)
+
+
+def take_kitty(hands, twice, kitty, kitty_twice, taker, context, lineup, rng):
+    """The taker adds the kitty to his hand and discards as many cards. Returns the hands and
+    ``twice`` after the discard (copies) and the discards (uint64[N])."""
+    view = kitty_view(hands, twice, kitty, kitty_twice, taker, context)
+    rows, held, both, count = view.rows, view.hand, view.twice, view.count
     discards = lineup.decide(view, "discard_kitty", rng, U64)
     bad = ((discards & ~held) != 0) | (popcount(discards) != count)
     if bad.any():

@@ -15,7 +15,7 @@ from ..cards import popcount
 from ..errors import IllegalDecision
 from ..views import PassView
 
-__all__ = ["IllegalPass", "nil_pass_counts", "pass_round"]
+__all__ = ["IllegalPass", "nil_pass_counts", "pass_round", "pass_view"]
 
 
 class IllegalPass(IllegalDecision):
@@ -33,6 +33,23 @@ def nil_pass_counts(bids: np.ndarray, blind: np.ndarray, rules,
     side_nil = nil | nil[:, partner]  # the seat or its partner bid nil
     side_blind = (nil & blind) | (nil & blind)[:, partner]
     return np.where(side_blind, n_blind, np.where(side_nil, n_nil, 0)).astype(np.int8)
+
+
+def pass_view(hands: np.ndarray, seat: int, counts: np.ndarray, offset: int, context: dict,
+              twice: np.ndarray | None = None, rows: np.ndarray | None = None) -> PassView:
+    """What ``seat`` sees when it chooses the cards it passes, in the rows ``rows`` of the batch
+    (default every row): its hand before the exchange (``hands`` uint64[N, P]), how many cards
+    (``counts`` int8[N, P]) and to whom (``seat + offset``), and ``context``, the fields of
+    `sim.views.PassView` that do not change (bids, blind, scores, bags, rules, deck). The
+    engine's exchange asks each seat through this view; a caller builds it from a position."""
+    rows = np.arange(hands.shape[0]) if rows is None else rows
+    players = hands.shape[1]
+    seats = np.full(rows.size, seat, np.int8)
+    return PassView(rows=rows, seat=seats, hand=hands[rows, seat], count=counts[rows, seat],
+                    to=(seats + offset % players) % players,
+                    **{k: (v[rows] if isinstance(v, np.ndarray) else v)
+                       for k, v in context.items()},
+                    twice=None if twice is None else twice[rows, seat])
 
 
 def pass_round(hands: np.ndarray, counts: np.ndarray, offset: int, context: dict, lineup,
@@ -53,11 +70,7 @@ def pass_round(hands: np.ndarray, counts: np.ndarray, offset: int, context: dict
         idx = np.flatnonzero(counts[:, seat] > 0)
         if not idx.size:
             continue
-        seats = np.full(idx.size, seat, np.int8)
-        view = PassView(rows=idx, seat=seats, hand=hands[idx, seat], count=counts[idx, seat],
-                        to=(seats + offset) % players, **{k: (v[idx] if isinstance(v, np.ndarray)
-                                                        else v) for k, v in context.items()},
-                        twice=None if twice is None else twice[idx, seat])
+        view = pass_view(hands, seat, counts, offset, context, twice, idx)
         cards = lineup.decide(view, "pass_cards", rng, np.uint64)
         bad = ((cards & ~view.hand) != 0) | (popcount(cards) != view.count)
         if bad.any():
