@@ -18,7 +18,7 @@ from sim.norwegian import hand as norwegian
 from sim.norwegian.auction import declare_view
 from sim.options import load_rules
 from sim.phases import Seating as Seat
-from sim.spades.bidding import bid_view, complete_bidding, start_bidding, take_turn
+from sim.spades.bidding import bid_view, blind_view, complete_bidding, start_bidding, take_turn
 from sim.spades.dealing import deal_from_order
 from sim.spades.hand import PHASES, Seating, bid_state, deck_for, start_hand
 from sim.spades.kitty import kitty_view
@@ -34,7 +34,7 @@ class Recorder:
     on) and answers as ``inner``."""
 
     def __init__(self, inner):
-        self.inner, self.views = inner, []
+        self.inner, self.views, self.blind_views = inner, [], []
 
     def __getattr__(self, name):
         return getattr(self.inner, name)
@@ -42,6 +42,10 @@ class Recorder:
     def bid(self, view, rng):
         self.views.append({f: np.copy(getattr(view, f)) for f in FIELDS})
         return self.inner.bid(view, rng)
+
+    def blind_nil(self, view, rng):
+        self.blind_views.append({f: np.copy(getattr(view, f)) for f in FIELDS if f != "hand"})
+        return self.inner.blind_nil(view, rng)
 
 
 CASES = {
@@ -77,6 +81,7 @@ def test_a_position_shows_the_engines_view_and_the_strategy_bids_as_in_the_engin
     order = (hand.dealer[:, None] + 1 + np.arange(rules.players)) % rules.players
     rows = np.arange(hand.n)
     seed = make_strategy("seed")
+    blind_asked = 0
     for turn, shown in enumerate(recorder.views):
         before = np.full_like(result.bids, -1)  # the position: the bids made before this turn
         for j in range(turn):
@@ -90,10 +95,21 @@ def test_a_position_shows_the_engines_view_and_the_strategy_bids_as_in_the_engin
         view = bid_view(state, rules, deck)
         for field in FIELDS:
             np.testing.assert_array_equal(getattr(view, field), shown[field], err_msg=field)
+        asked = [v for v in recorder.blind_views if (v["seat"] == state.seat[v["rows"]]).all()
+                 and (v["bids"] == before[v["rows"]]).all()]  # this turn's blind nil question
+        if asked:
+            (blind,) = asked
+            whole = blind_view(state, rules, deck).take(blind["rows"])
+            for field, value in blind.items():
+                np.testing.assert_array_equal(getattr(whole, field), value, err_msg=field)
+            blind_asked += 1
         seat = state.seat
         sighted = ~result.blind[rows, seat]  # a blind nil was chosen before looking
         np.testing.assert_array_equal(np.asarray(seed.bid(view, None))[sighted],
                                       result.bids[rows, seat][sighted])
+    assert blind_asked == len(recorder.blind_views)  # every blind nil question was compared
+    if rules.blind_nil and not rules.whiz:
+        assert blind_asked > 0
 
 
 def test_a_state_stopped_at_any_turn_resumes_to_the_same_bids_also_when_copied():

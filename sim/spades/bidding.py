@@ -23,8 +23,8 @@ from .house import no_flags
 from .rules import SpadesRules
 
 __all__ = ["BidResult", "BidState", "IllegalBid", "Round", "bid_masks", "bid_view",
-           "blind_nil_allowed", "check_bids", "complete_bidding", "finish_bidding", "run_bidding",
-           "start_bidding", "take_turn"]
+           "blind_nil_allowed", "blind_view", "check_bids", "complete_bidding", "finish_bidding",
+           "run_bidding", "start_bidding", "take_turn"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -650,6 +650,14 @@ def view_fields(state: BidState, rules: SpadesRules, deck) -> dict:
     return dict(rows=np.arange(state.n), seat=state.seat, dealer=state.dealer, bids=state.bids,
                 blind=state.blind, scores=state.scores, bags=state.bags, rules=rules, deck=deck,
                 contracts=state.contracts, bemo=state.bemo, half=state.half, **state.public)
+
+
+def blind_view(state: BidState, rules: SpadesRules, deck) -> BlindView:
+    """What the seat to bid sees before looking at its cards, when it is asked for a blind nil
+    (``legal``: the bids open to it, which do not depend on the cards): the view the engine
+    shows at this turn, where the rules offer the seat a blind nil."""
+    return BlindView(legal=bid_masks(state.bids, state.seat, rules, half=state.half),
+                     **view_fields(state, rules, deck))
 
 
 def bid_view(state: BidState, rules: SpadesRules, deck) -> BidView:
