@@ -30,22 +30,23 @@ FIELDS = ("rows", "seat", "dealer", "legal", "bids", "blind", "scores", "bags", 
 
 
 class Recorder:
-    """A strategy that keeps each ``bid`` view it is shown (a copy: the engine's arrays move
-    on) and answers as ``inner``."""
+    """A strategy that answers as ``inner`` and keeps, for each decision of ``asked``
+    (decision -> the view's fields), a copy of every view it is shown (the engine's arrays move
+    on): ``views[decision]``, in the order asked."""
 
-    def __init__(self, inner):
-        self.inner, self.views, self.blind_views = inner, [], []
+    def __init__(self, inner, **asked):
+        self.inner, self.asked, self.views = inner, asked, {name: [] for name in asked}
 
     def __getattr__(self, name):
-        return getattr(self.inner, name)
+        asked = self.__dict__.get("asked", {})
+        if name not in asked:
+            return getattr(self.inner, name)
 
-    def bid(self, view, rng):
-        self.views.append({f: np.copy(getattr(view, f)) for f in FIELDS})
-        return self.inner.bid(view, rng)
-
-    def blind_nil(self, view, rng):
-        self.blind_views.append({f: np.copy(getattr(view, f)) for f in FIELDS if f != "hand"})
-        return self.inner.blind_nil(view, rng)
+        def answer(view, rng):
+            self.views[name].append({f: np.copy(getattr(view, f)) for f in asked[name]
+                                     if getattr(view, f) is not None})
+            return getattr(self.inner, name)(view, rng)
+        return answer
 
 
 CASES = {
@@ -74,15 +75,16 @@ def _hand(table, n=200, seed=5):
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_a_position_shows_the_engines_view_and_the_strategy_bids_as_in_the_engine(case):
     rules, deck, hand = _hand(CASES[case])
-    recorder = Recorder(make_strategy("seed"))
+    recorder = Recorder(make_strategy("seed"), bid=FIELDS,
+                        blind_nil=[f for f in FIELDS if f != "hand"])
     at = Seating(rules, deck, Lineup([recorder] * rules.players), np.random.default_rng(1))
     result = complete_bidding(bid_state(hand, at), rules, deck, at.lineup, at.rng)
-    assert len(recorder.views) == rules.players  # every seat bids in every row (no contracts)
+    assert len(recorder.views["bid"]) == rules.players  # every seat bids in every row (no contracts)
     order = (hand.dealer[:, None] + 1 + np.arange(rules.players)) % rules.players
     rows = np.arange(hand.n)
     seed = make_strategy("seed")
     blind_asked = 0
-    for turn, shown in enumerate(recorder.views):
+    for turn, shown in enumerate(recorder.views["bid"]):
         before = np.full_like(result.bids, -1)  # the position: the bids made before this turn
         for j in range(turn):
             before[rows, order[:, j]] = result.bids[rows, order[:, j]]
@@ -95,7 +97,7 @@ def test_a_position_shows_the_engines_view_and_the_strategy_bids_as_in_the_engin
         view = bid_view(state, rules, deck)
         for field in FIELDS:
             np.testing.assert_array_equal(getattr(view, field), shown[field], err_msg=field)
-        asked = [v for v in recorder.blind_views if (v["seat"] == state.seat[v["rows"]]).all()
+        asked = [v for v in recorder.views["blind_nil"] if (v["seat"] == state.seat[v["rows"]]).all()
                  and (v["bids"] == before[v["rows"]]).all()]  # this turn's blind nil question
         if asked:
             (blind,) = asked
@@ -107,7 +109,7 @@ def test_a_position_shows_the_engines_view_and_the_strategy_bids_as_in_the_engin
         sighted = ~result.blind[rows, seat]  # a blind nil was chosen before looking
         np.testing.assert_array_equal(np.asarray(seed.bid(view, None))[sighted],
                                       result.bids[rows, seat][sighted])
-    assert blind_asked == len(recorder.blind_views)  # every blind nil question was compared
+    assert blind_asked == len(recorder.views["blind_nil"])  # every blind nil question was compared
     if rules.blind_nil and not rules.whiz:
         assert blind_asked > 0
 
@@ -140,21 +142,6 @@ def test_a_position_must_be_one_turn_for_every_row():
         start_bidding(hand.hands, hand.dealer, hand.scores, hand.bags, rules, bids=bids)
 
 
-class DeclareRecorder:
-    """Keeps each ``declare`` view it is shown (copies) and answers as ``inner``."""
-
-    def __init__(self, inner):
-        self.inner, self.views = inner, []
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    def declare(self, view, rng):
-        self.views.append({f: np.copy(getattr(view, f)) for f in
-                           ("rows", "seat", "dealer", "hand", "legal", "declarations", "scores")})
-        return self.inner.declare(view, rng)
-
-
 @pytest.mark.parametrize("table", [{"game": "norwegian", "players": 2},
                                    {"game": "norwegian", "players": 3},
                                    {"preset": "norwegian.classic"}], ids=["two", "three", "four"])
@@ -165,14 +152,16 @@ def test_a_norwegian_position_shows_the_engines_view_and_the_declaration(table):
     dealer = (np.arange(n) % rules.players).astype(np.int8)
     hands = deal(deck, dealer, rules.players, np.random.default_rng(5))
     scores = np.random.default_rng(6).integers(-20, 20, (n, rules.sides)).astype(np.int32)
-    recorder = DeclareRecorder(make_strategy("seed", game="norwegian"))
+    recorder = Recorder(make_strategy("seed", game="norwegian"),
+                        declare=("rows", "seat", "dealer", "hand", "legal", "declarations",
+                                 "scores"))
     at = Seat(rules, deck, Lineup([recorder] * rules.players), np.random.default_rng(2))
     said = norwegian.play_hand(norwegian.start_hand(hands, dealer, scores), at,
                                norwegian.PHASES[:1]).auction.declarations
     seed = make_strategy("seed", game="norwegian")
     order = (dealer[:, None] + 1 + np.arange(rules.players)) % rules.players
-    assert recorder.views
-    for turn, shown in enumerate(recorder.views):
+    assert recorder.views["declare"]
+    for turn, shown in enumerate(recorder.views["declare"]):
         rows = shown["rows"]
         before = np.full_like(said, -1)  # the position: what the seats before this turn said
         for j in range(turn):
@@ -183,22 +172,6 @@ def test_a_norwegian_position_shows_the_engines_view_and_the_declaration(table):
         np.testing.assert_array_equal(seed.declare(view, None), said[rows, view.seat])
     with pytest.raises(ValueError, match="every seat has spoken"):
         declare_view(hands, dealer, scores, np.zeros_like(said), rules, deck)
-
-
-class PassRecorder:
-    """Keeps each ``pass_cards`` view it is shown (copies) and answers as ``inner``."""
-
-    def __init__(self, inner):
-        self.inner, self.views = inner, []
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    def pass_cards(self, view, rng):
-        self.views.append({f: np.copy(getattr(view, f)) for f in
-                           ("rows", "seat", "hand", "count", "to", "bids", "scores", "twice")
-                           if getattr(view, f) is not None})
-        return self.inner.pass_cards(view, rng)
 
 
 @pytest.mark.parametrize("table", [
@@ -212,17 +185,18 @@ def test_a_pass_from_the_hands_before_it_shows_the_engines_view_and_the_cards(ta
     """Each seat chooses its cards from the hand it holds before the exchange: `pass_view` from
     that position is the engine's view, and the seed player's cards from it are those passed."""
     rules, deck, hand = _hand(table)
-    recorder = PassRecorder(make_strategy("seed"))
+    recorder = Recorder(make_strategy("seed"), pass_cards=("rows", "seat", "hand", "count", "to",
+                                                           "bids", "scores", "twice"))
     at = Seating(rules, deck, Lineup([recorder] * rules.players), np.random.default_rng(1))
     phase = next(p for p in PHASES if p.name == "pass_before_bids")
     after = phase.step(hand, at)
-    assert len(recorder.views) == rules.players
+    assert len(recorder.views["pass_cards"]) == rules.players
     seed = make_strategy("seed")
     partner = rules.pass_cards.direction == "partner"
     offset = int(rules.table.partner_of(0)) if partner else rules.pass_cards.offset
     counts = np.full(hand.hands.shape, rules.pass_cards.count, np.int8)
     context = hand.context(rules, deck)
-    for seat, shown in enumerate(recorder.views):
+    for seat, shown in enumerate(recorder.views["pass_cards"]):
         view = pass_view(hand.hands, seat, counts, offset, context,
                          hand.twice if deck.copies == 2 else None)
         for field, value in shown.items():
@@ -230,28 +204,14 @@ def test_a_pass_from_the_hands_before_it_shows_the_engines_view_and_the_cards(ta
         np.testing.assert_array_equal(seed.pass_cards(view, None), after.passed[:, seat])
 
 
-class KittyRecorder:
-    """Keeps the ``discard_kitty`` view it is shown (copies) and answers as ``inner``."""
-
-    def __init__(self, inner):
-        self.inner, self.views = inner, []
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    def discard_kitty(self, view, rng):
-        self.views.append({f: np.copy(getattr(view, f)) for f in
-                           ("rows", "seat", "hand", "kitty", "twice", "count", "bids")})
-        return self.inner.discard_kitty(view, rng)
-
-
 def test_a_kitty_discard_from_the_deal_shows_the_engines_view_and_the_discard():
     rules, deck, hand = _hand({"preset": "spades.standard", "jokers": 2, "kitty": True,
                                "kitty_taker": "two_of_clubs"})
-    recorder = KittyRecorder(make_strategy("seed"))
+    recorder = Recorder(make_strategy("seed"), discard_kitty=("rows", "seat", "hand", "kitty",
+                                                              "twice", "count", "bids"))
     at = Seating(rules, deck, Lineup([recorder] * rules.players), np.random.default_rng(1))
     after = next(p for p in PHASES if p.name == "kitty_before_bids").step(hand, at)
-    (shown,) = recorder.views
+    (shown,) = recorder.views["discard_kitty"]
     dealt = hand.dealt
     view = kitty_view(hand.hands, hand.twice, dealt.kitty, dealt.kitty_twice, after.kitty.taker,
                       hand.context(rules, deck))

@@ -349,8 +349,9 @@ def _ask_contract(view, idx, lineup, rng, method="side_contract") -> np.ndarray:
 class Turn:
     """One seat's turn of the bidding round, for every row at once: what the steps of the turn
     (`TURN_STEPS`) share. ``seat``, ``side``, ``partner`` int8/intp[N]; ``common`` the view
-    fields of every decision of the turn; the round's arrays (``bids``, ``blind``, ``contracts``,
-    ``bemo``, ``half``, the plug-ins' ``flags``: `BidResult`'s layouts), which the steps fill in;
+    fields of every decision of the turn; ``state`` the round (`BidState`), whose arrays
+    (``bids``, ``blind``, ``contracts``, ``bemo``, ``half``, the plug-ins' ``flags``) the turn
+    shows as its own and the steps fill in;
     ``bidding`` bool[N] the seat still makes a bid (no side contract, not his partner's joint
     bid), ``unseen`` the bids open before looking, ``after_half`` his partner bid a half,
     ``goes_blind`` and ``blind_bid`` his blind nil or blind bid, ``legal`` the bids open after
@@ -363,18 +364,20 @@ class Turn:
     hand: np.ndarray
     twice: np.ndarray | None  # uint64[N]: the cards of ``hand`` held twice (two decks, §4.7)
     common: dict
-    bids: np.ndarray
-    blind: np.ndarray
-    contracts: np.ndarray
-    bemo: np.ndarray
-    half: np.ndarray
-    flags: dict
+    state: BidState
     bidding: np.ndarray = None
     unseen: np.ndarray = None
     after_half: np.ndarray = None
     goes_blind: np.ndarray = None
     blind_bid: np.ndarray = None
     legal: np.ndarray = None
+
+    def __getattr__(self, name):
+        """The round's arrays (``bids``, ``blind``, ``contracts``, ``bemo``, ``half``,
+        ``flags``): the state's."""
+        if name == "state":  # not set yet (a copy being made)
+            raise AttributeError(name)
+        return getattr(self.state, name)
 
     def bid_view(self, legal=None) -> BidView:
         return BidView(hand=self.hand, legal=self.legal if legal is None else legal,
@@ -388,9 +391,7 @@ class Turn:
         return cls(rows=rows, seat=seat, side=(seat % rules.sides).astype(np.intp),
                    partner=partner, hand=state.hands[rows, seat],
                    twice=None if state.twice is None else state.twice[rows, seat],
-                   common=view_fields(state, rules, deck), bids=state.bids, blind=state.blind,
-                   contracts=state.contracts, bemo=state.bemo, half=state.half,
-                   flags=state.flags)
+                   common=view_fields(state, rules, deck), state=state)
 
 
 def _blind_contract(t: Turn, rules, deck, lineup, rng) -> None:
