@@ -100,9 +100,23 @@ class Moments:
         return _estimate(mean, *mean_ci(self.n, mean, var))
 
 
-def moments(frame: pl.LazyFrame, values: dict[str, pl.Expr]) -> dict[str, Moments]:
+def moments(frame: pl.LazyFrame, values: dict[str, pl.Expr],
+            one_hand_games: bool = False) -> dict[str, Moments]:
     """For each per-hand expression of ``values``: its totals per game (``game_id``) and their
-    moments with the game's hands (`Moments`). One streaming pass over the cell's hands."""
+    moments with the game's hands (`Moments`). One streaming pass over the cell's hands.
+    ``one_hand_games``: every game is one hand (a run of independent hands, each its own game):
+    the same moments without grouping (``x`` = 1 for every game), the sums taken over the hands
+    directly."""
+    if one_hand_games:
+        row = frame.select(
+            n=pl.len(),
+            **{f"{k}\0sy": v.cast(pl.Float64).sum() for k, v in values.items()},
+            **{f"{k}\0syy": (v.cast(pl.Float64) * v.cast(pl.Float64)).sum()
+               for k, v in values.items()},
+        ).collect(engine="streaming").row(0, named=True)
+        n = float(row["n"])
+        return {k: Moments(int(row["n"]), n, row[f"{k}\0sy"] or 0.0, n, row[f"{k}\0syy"] or 0.0,
+                           row[f"{k}\0sy"] or 0.0) for k in values}
     per_game = frame.group_by("game_id").agg(
         x=pl.len().cast(pl.Float64),
         **{k: v.cast(pl.Float64).sum() for k, v in values.items()})

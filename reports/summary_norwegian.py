@@ -80,7 +80,7 @@ def summarize_cell(cell: Cell) -> dict:
                     else taken("declarer") <= book)
             values[f"{key}_made"] = chosen & made.fill_null(False)
     values.update({f"points_{k}": pl.col(f"points_{k}") for k in range(n_sides)})
-    m = moments(cell.scan("hands"), values)
+    m = moments(cell.scan("hands"), values, one_hand_games=cell.mode != "games")
     hands = int(m["points_0"].sx)
 
     def count(key):

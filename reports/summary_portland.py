@@ -49,7 +49,7 @@ def summarize_cell(cell: Cell) -> dict:
         "scored": three_or_four & scored,
         **{f"points_{k}": pl.col(f"points_{k}") for k in (0, 1)},
         **{f"honours_points_{k}": pl.col(f"honours_points_{k}") for k in (0, 1)},
-    })
+    }, one_hand_games=cell.mode != "games")
     hands = int(m["four"].sx)
 
     def count(key):

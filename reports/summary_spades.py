@@ -120,7 +120,7 @@ def summarize_cell(cell: Cell) -> dict:
                                              for k in range(n_sides)]) / n_sides,
         **{f"points_{k}": pl.col(f"points_{k}") for k in range(n_sides)},
     }
-    m = moments(cell.scan("hands"), values)
+    m = moments(cell.scan("hands"), values, one_hand_games=cell.mode != "games")
     total = {k: int(round(v.total)) for k, v in m.items() if k in
              ("bids", "nil", "nil_made", "blind", "blind_made", "contracts", "made")}
     hands = int(m["bids"].sx)

@@ -73,6 +73,8 @@ def _orders(slots, rows, group, seed, block, hand_no, attempt) -> np.ndarray:
     from its own stream (`sim.deal.shuffled` of its columns): every group's swaps are drawn,
     then the decks wanted are shuffled together."""
     parts = list(_by_group(rows, group))
+    if not parts:
+        return np.zeros((slots.size, 0), dtype=np.int8)
     if len(parts) == 1 and parts[0][2] is None:  # one whole group (a block of hands)
         return shuffled(slots, group, deal_rng(seed, block, hand_no, parts[0][0], attempt))
     js = [swaps(slots.size, group, deal_rng(seed, block, hand_no, g, attempt), at)

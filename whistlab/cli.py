@@ -153,9 +153,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def cmd_run(args) -> int:
-    from reports.summary import format_summary, summarize
+def _import_summary() -> None:
+    import reports.summary  # noqa: F401
 
+
+def cmd_run(args) -> int:
     from .experiment import load_experiment
     from .runner import run_experiment
 
@@ -172,7 +174,10 @@ def cmd_run(args) -> int:
     run_experiment(exp, out, n_jobs=args.n_jobs, progress=not args.quiet,
                    records=args.records or False, backend=args.backend,
                    scheduler=args.scheduler, afresh=args.force,
-                   notice=lambda text: print(f"whistlab: note: {text}", file=sys.stderr))
+                   notice=lambda text: print(f"whistlab: note: {text}", file=sys.stderr),
+                   meanwhile=_import_summary)  # while the workers play: their cores, not ours
+    from reports.summary import format_summary, summarize
+
     print(f"results: {out}")
     print(format_summary(summarize(out)))
     return 0

@@ -267,19 +267,32 @@ def _start(out: Path, exp: Experiment, plan: _Plan, held) -> None:
         atomic_write(json.dumps(_manifest(exp), indent=1).encode(), out / MANIFEST)
 
 
+@dataclass(frozen=True)
+class _Forked:
+    """Local processes forked from this one (`whistlab.workers.forked_pool`), at most
+    ``workers`` (no more than there are blocks to play)."""
+
+    workers: int
+
+
 CONNECT_SECONDS = 5  # how long to try to reach a Dask scheduler given by its address
 
 
 @contextlib.contextmanager
 def _backend(backend: str, scheduler: str | None, n_jobs: int):
-    """joblib's local processes ("loky", workers that die with this process: `whistlab.workers`), or
-    a Dask cluster ("dask"): the one at ``scheduler`` (reached within `CONNECT_SECONDS`), else a
-    local cluster of ``n_jobs`` single-threaded worker processes."""
+    """Local processes ("loky": forked from this one where the system allows, else joblib's
+    loky; workers that die with this process: `whistlab.workers`), or a Dask cluster ("dask"):
+    the one at ``scheduler`` (reached within `CONNECT_SECONDS`), else a local cluster of
+    ``n_jobs`` single-threaded worker processes."""
     if backend == "loky":
-        if n_jobs == 1:  # this process plays the blocks, one after another (no joblib to import)
+        from .workers import can_fork, local_workers, processes
+
+        if processes(n_jobs) == 1:  # this process plays the blocks, one after another
             yield 1
             return
-        from .workers import local_workers
+        if can_fork():  # forked workers (`whistlab.workers.forked_pool`), made by `_simulate`
+            yield _Forked(processes(n_jobs))
+            return
 
         with local_workers():
             yield n_jobs
@@ -314,7 +327,8 @@ def _backend(backend: str, scheduler: str | None, n_jobs: int):
 
 def run_experiment(exp: Experiment, out: str | Path, n_jobs: int = 1, progress: bool = False,
                    records: bool | str | Path = False, backend: str = "loky",
-                   scheduler: str | None = None, afresh: bool = False, notice=None) -> Path:
+                   scheduler: str | None = None, afresh: bool = False, notice=None,
+                   meanwhile=None) -> Path:
     """Simulate every block not yet on disk, holding the folder's lock (`sim.folder`).
 
     Refused at once: a folder another process writes or reads, one holding another experiment
@@ -324,7 +338,9 @@ def run_experiment(exp: Experiment, out: str | Path, n_jobs: int = 1, progress: 
     a new folder is made, so a scheduler that cannot be reached leaves nothing behind.
     ``afresh``: first delete what earlier runs wrote in the folder (`DERIVED`: tables, records,
     manifest, journal, report, yardstick), so that every block is simulated again.
-    ``notice(text)`` is told when the folder already held every block (nothing simulated)."""
+    ``notice(text)`` is told when the folder already held every block (nothing simulated).
+    ``meanwhile()`` is called once while local worker processes play the blocks (the command
+    imports its summary's modules then), else not at all."""
     out = Path(out)
     target = None if isinstance(records, bool) else Path(records)
     check_outside(target, out, "--records")
@@ -352,7 +368,7 @@ def run_experiment(exp: Experiment, out: str | Path, n_jobs: int = 1, progress: 
                 notice(f"{out} already held every block of this experiment: nothing was "
                        "simulated, the results are those of the earlier run; to run afresh, "
                        "add --force (it empties the folder first) or choose a new --out")
-            _simulate(exp, out, plan, jobs, progress, bool(records))
+            _simulate(exp, out, plan, jobs, progress, bool(records), meanwhile)
             compact_journal(out)
             if target is not None:
                 collect_records(out, exp, target)
@@ -380,18 +396,34 @@ def _empty(out: Path) -> None:
                 path.unlink()
 
 
-def _simulate(exp: Experiment, out: Path, plan: _Plan, jobs: int, progress: bool,
-              records: bool) -> None:
+def _simulate(exp: Experiment, out: Path, plan: _Plan, jobs, progress: bool,
+              records: bool, meanwhile=None) -> None:
     """Run the blocks not done (all, for records) and write each as it finishes."""
     todo = [(c, b) for c in range(len(exp.cells)) for b in range(exp.n_blocks)
             if records or (c, b) not in plan.done]
-    if jobs == 1:  # in this process, in order
-        results = (run_block(exp, c, b, records) for c, b in todo)
-    else:
-        import joblib
+    serial = (run_block(exp, c, b, records) for c, b in todo)  # in this process, in order
+    with contextlib.ExitStack() as stack:
+        if isinstance(jobs, _Forked):
+            results = serial
+            if min(jobs.workers, len(todo)) > 1:
+                from .workers import forked_pool
 
-        tasks = (joblib.delayed(run_block)(exp, c, b, records) for c, b in todo)
-        results = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
+                imap = stack.enter_context(forked_pool(min(jobs.workers, len(todo))))
+                results = imap(run_block, ((exp, c, b, records) for c, b in todo))
+                if meanwhile is not None:
+                    meanwhile()
+        elif jobs == 1:
+            results = serial
+        else:  # joblib: loky's processes, or a Dask cluster
+            import joblib
+
+            tasks = (joblib.delayed(run_block)(exp, c, b, records) for c, b in todo)
+            results = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
+        _show(exp, out, todo, results, progress)
+
+
+def _show(exp: Experiment, out: Path, todo: list, results, progress: bool) -> None:
+    """Write the results as they come, with a progress bar when asked."""
     bar = None
     if progress and todo:
         from tqdm import tqdm
