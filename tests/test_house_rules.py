@@ -17,6 +17,7 @@ from sim.errors import UserError
 from sim.lineup import Lineup
 from sim.options import load_rules
 from sim.spades import bidding, house, scoring
+from sim.spades.combinations import VALUES, key_of
 from sim.spades.game import play_block
 from sim.spades.house import HOUSE_RULES
 from sim.spades.house import bid_raise as raise_rule
@@ -89,7 +90,10 @@ def test_a_rule_that_is_off_runs_none_of_its_parts(tripwires, preset):
 CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
           "no_trump_bids": ("refuse", "turn", "play", "shows", "score"),
           "bid_raise": ("after_bids",), "book_made": ("score",),
-          "lexington_points": ("score",), "exact_pair_bonus": ("refuse", "score")}
+          "lexington_points": ("score",), "exact_pair_bonus": ("refuse", "score"),
+          "seven_plus": ("score",)}
+# The first example value of each plug-in's key (sim.spades.combinations.VALUES)
+ON = {key_of(value): value for value in reversed(VALUES)}
 
 
 @pytest.mark.parametrize(("key", "part"), [(k, p) for k, parts in CALLED.items() for p in parts])
@@ -102,7 +106,7 @@ def test_a_rule_that_is_on_runs_each_of_its_parts(monkeypatch, key, part):
     _caches()
     try:
         with pytest.raises(Called, match=part):
-            rules = load_rules({"preset": "spades.standard", key: True}, source="t")
+            rules = load_rules({"preset": "spades.standard", **ON[key]}, source="t")
             play_block(rules, _lineup(rules), 7, 0, 200, "hands")
     finally:
         _caches()

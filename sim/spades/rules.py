@@ -219,10 +219,7 @@ class SpadesRules:
                               "overtrick of a partner who made his; no bags; all made with 7+ "
                               "tricks: progressive bonus (10, 20, 30 ...)", kind=bool)
     exact_pair_bonus: bool = house.exact_pair_bonus.OPTION  # a plug-in
-    seven_plus: str | None = option(
-        None, "a made bid of 7+: per_trick (10 per bid trick above 6) or progressive (10 the "
-        "first time in the game, 20 the second ...; no overtricks that hand)", kind=str,
-        choices=("per_trick", "progressive"), optional=True)
+    seven_plus: str | None = house.seven_plus.OPTION  # a plug-in
     bags_in_units_digit: bool = option(False, "bags are kept as the units digit of the score and "
                                        "are not points (54 = 50 points + 4 bags)", kind=bool)
     bag_cancel_card: str | None = option(

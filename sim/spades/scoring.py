@@ -144,6 +144,13 @@ class Tally:
         if self.wins_game is None:  # no side won the game at once (RULES.md §4.4)
             self.wins_game = np.full(self.contract.shape[0], -1, np.int8)
 
+    def pay_progressive(self, earned: np.ndarray) -> None:
+        """A progressive bonus to the sides that ``earned`` it (bool[N, S]): 10 the first time
+        in the game, 20 the second, +10 each time (RULES.md §4.6 ``seven_plus``,
+        ``highlander``)."""
+        self.progressive = self.progressive + earned
+        self.bonus = self.bonus + 10 * self.progressive * earned
+
 
 def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray,
                 rules: SpadesRules, contracts: np.ndarray | None = None,
@@ -353,13 +360,7 @@ def _highlander(t: Tally, f: Facts) -> None:
         t.overtricks = np.where(doubled, 0, t.overtricks)
     if r.no_minus:
         t.contract = np.where(~t.made, np.maximum(t.contract, 0), t.contract)
-    _progressive_bonus(t, has & all_made & (f.side(own) >= 7))
-
-
-def _progressive_bonus(t: Tally, earned: np.ndarray) -> None:
-    """10 the first time in the game, 20 the second, +10 each time (RULES.md §4.6)."""
-    t.progressive = t.progressive + earned
-    t.bonus = t.bonus + 10 * t.progressive * earned
+    t.pay_progressive(has & all_made & (f.side(own) >= 7))
 
 
 def _nil_bags(t: Tally, f: Facts) -> None:
@@ -442,20 +443,6 @@ def _side_contracts(t: Tally, f: Facts) -> None:
             t.bemo[:, side] = sc.bemo_points(f.bemo[:, side], won)
 
 
-def _seven_plus(t: Tally, f: Facts) -> None:
-    """RULES.md §4.6 ``seven_plus``: a made ordinary bid of 7+ earns 10 per bid trick above 6
-    (``"per_trick"``: 7 -> 80, 8 -> 100, 9 -> 120) or the progressive bonus (``"progressive"``:
-    10 the first time in the game, 20 the second, ...; that side's overtricks are not scored that
-    hand: no points, no bags)."""
-    mode = f.rules.seven_plus
-    earned = f.ordinary & t.made & (f.bid >= 7)
-    if mode == "per_trick":
-        t.bonus = t.bonus + np.where(earned, 10 * (f.bid - 6), 0)
-        return
-    _progressive_bonus(t, earned)
-    t.overtricks, t.bags = np.where(earned, 0, t.overtricks), np.where(earned, 0, t.bags)
-
-
 def _bag_cancel(t: Tally, f: Facts) -> None:
     """RULES.md §4.6 ``bag_cancel_card``: the side that wins the trick holding the card has one
     of this hand's bags cancelled, unless it took none or was set. With two decks (§4.7) each
@@ -507,7 +494,7 @@ PARTS = {
     "nil": (_nil, lambda r: True),
     "wins_game": (_wins_game, lambda r: bool(r.moon or r.lexington or r.double_blind_nil)),
     "side_contracts": (_side_contracts, lambda r: True),  # a score sheet's codes: see the part
-    "seven_plus": (_seven_plus, lambda r: r.seven_plus is not None),
+    "seven_plus": None,  # seven_plus
     "exact_pair_bonus": None,  # exact_pair_bonus
     "bag_cancel": (_bag_cancel, lambda r: r.bag_cancel_card is not None),
 }

@@ -8,12 +8,20 @@ from functools import cache
 
 import numpy as np
 
-from . import bid_raise, book_made, exact_pair_bonus, lexington_points, nil_in_the_dark, no_trump_bids
+from . import (
+    bid_raise,
+    book_made,
+    exact_pair_bonus,
+    lexington_points,
+    nil_in_the_dark,
+    no_trump_bids,
+    seven_plus,
+)
 
 __all__ = ["DECLARED", "HOUSE_RULES", "in_force", "no_flags"]
 
 HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_made.RULE,
-               lexington_points.RULE, exact_pair_bonus.RULE)
+               lexington_points.RULE, seven_plus.RULE, exact_pair_bonus.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 
 
