@@ -91,7 +91,7 @@ CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
           "no_trump_bids": ("refuse", "turn", "play", "shows", "score"),
           "bid_raise": ("after_bids",), "book_made": ("score",),
           "lexington_points": ("score",), "exact_pair_bonus": ("refuse", "score"),
-          "seven_plus": ("score",)}
+          "seven_plus": ("score",), "highlander": ("refuse", "score")}
 # The first example value of each plug-in's key (sim.spades.combinations.VALUES)
 ON = {key_of(value): value for value in reversed(VALUES)}
 

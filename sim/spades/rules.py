@@ -215,9 +215,7 @@ class SpadesRules:
                                  kind=bool)
     defeat_score: bool = option(False, "a side at or below -target_score loses", kind=bool)
     book_made: bool = house.book_made.OPTION  # a plug-in
-    highlander: bool = option(False, "each partner must make his own bid: +-10 x side bid, 5 per "
-                              "overtrick of a partner who made his; no bags; all made with 7+ "
-                              "tricks: progressive bonus (10, 20, 30 ...)", kind=bool)
+    highlander: bool = house.highlander.OPTION  # a plug-in
     exact_pair_bonus: bool = house.exact_pair_bonus.OPTION  # a plug-in
     seven_plus: str | None = house.seven_plus.OPTION  # a plug-in
     bags_in_units_digit: bool = option(False, "bags are kept as the units digit of the score and "
@@ -528,7 +526,7 @@ class SpadesRules:
         if self.bags_negative and bagless:
             raise UserError(f"bags_negative prices bags, which {bagless[0]} does away with",
                             key="bags_negative")
-        self._check_bag_rules(ways, [self.bagless] if self.bagless in bagless else [])
+        self._check_bag_rules([self.bagless] if self.bagless in bagless else [])
         self._check_voided()
         if self.defeat_score and self.target_score is None:
             raise UserError("defeat_score is -target_score: set target_score", key="defeat_score")
@@ -602,17 +600,8 @@ class SpadesRules:
         return next((k for k in (*priced, "no_overs", "highlander", "auction")
                      if getattr(self, k)), None)
 
-    def _check_bag_rules(self, ways: list[str], bagless: list[str]) -> None:
-        """RULES.md §4.6: highlander is a scoring of its own; the rules that keep or cancel
-        bags need bags to be counted."""
-        if self.highlander:
-            clash = [*ways, *[k for k in ("no_overs", "set_to_opponents",
-                                          "bags_negative", "seven_plus",
-                                          "bags_in_units_digit", "bag_cancel_card",
-                                          "partnership_bidding") if getattr(self, k)]]
-            if clash:
-                raise UserError(f"highlander scores each partner's own bid its own way: it does "
-                                f"not combine with {clash[0]}", key="highlander")
+    def _check_bag_rules(self, bagless: list[str]) -> None:
+        """RULES.md §4.6: the rules that keep or cancel bags need bags to be counted."""
         for key in ("bags_in_units_digit", "bag_cancel_card"):
             clash = bagless + (["bags_negative"] if self.bags_negative
                                and key == "bags_in_units_digit" else [])

@@ -302,7 +302,7 @@ def _contract_way(t: Tally, f: Facts) -> None:
     gain stands). A side of two nils has no contract and is never set; nil failures still cost
     (§4.6), ``three_b``'s 10 per nil trick too. Side contracts (team nil, wheel, Mo, blind six,
     blind moon: §4.4) and the auction score by their own tables, failure values included: it
-    floors none of them. Under ``highlander`` (its own contract) `_highlander` applies
+    floors none of them. Under ``highlander`` (its own contract) its plug-in applies
     ``double_over`` and ``no_minus``."""
     r = f.rules
     bid, taken = f.bid, f.taken
@@ -329,38 +329,6 @@ def _contract_way(t: Tally, f: Facts) -> None:
     if r.no_minus:  # a set side only (see above): what the rules in force call made stands
         t.contract = np.where(~made & (bid > 0), np.maximum(t.contract, 0), t.contract)
     t.made = made | (bid == 0)
-
-
-def _highlander(t: Tally, f: Facts) -> None:
-    """RULES.md §4.6 ``highlander``: each partner must make his own bid (a nil bidder is scored
-    by the nil rules alone). All made: +10 x side bid and 5 per overtrick; else -10 x side bid and
-    5 per overtrick of the partners who made theirs (Tom bids 5 takes 4, Harry 3 takes 4: -80 + 5
-    = -75). No bags. All made with 7+ tricks: the progressive bonus (10 the first time in the
-    game, 20 the second, ...; reading: only when both made).
-
-    With ``double_over`` (RULES.md §4.6 "a side that takes at least twice its contract loses
-    twice the contract value"): a side whose bidders took at least twice the side bid scores
-    -20 x side bid instead of its contract and overtricks (the bonus, for bids made with 7+
-    tricks, stands). With ``no_minus`` ("a set side scores 0 instead of a negative score"): a
-    side in which a partner failed is set, and its contract (-10 x side bid) scores 0; the
-    overtricks of the partner who made his bid keep their 5 each (readings, issue 19)."""
-    r = f.rules
-    bidder = ~f.is_nil & (f.bids > 0)
-    own = f.tricks * bidder
-    made_p = own >= f.bids
-    all_made = f.side((bidder & ~made_p).astype(np.int32)) == 0
-    extra = f.side(np.where(bidder & made_p, own - f.bids, 0))
-    has = f.bid > 0
-    t.contract = np.where(has, np.where(all_made, 10, -10) * f.bid, 0)
-    t.overtricks = np.where(has, 5 * extra, 0)
-    t.made = all_made | ~has
-    if r.double_over:
-        doubled = has & (f.side(own) >= 2 * f.bid)
-        t.contract = np.where(doubled, -20 * f.bid, t.contract)
-        t.overtricks = np.where(doubled, 0, t.overtricks)
-    if r.no_minus:
-        t.contract = np.where(~t.made, np.maximum(t.contract, 0), t.contract)
-    t.pay_progressive(has & all_made & (f.side(own) >= 7))
 
 
 def _nil_bags(t: Tally, f: Facts) -> None:
@@ -486,7 +454,7 @@ PARTS = {
     "contract_way": (_contract_way, lambda r: not r.highlander and bool(  # highlander's own
         r.three_b or r.no_overs or r.double_over or r.exact or r.quicksand
         or r.set_to_opponents or r.no_minus)),
-    "highlander": (_highlander, lambda r: r.highlander),
+    "highlander": None,  # highlander
     "no_trump": None,  # no_trump_bids
     "nil_bags": (_nil_bags, lambda r: r.nil_tricks == "bags_only"),
     "book_made": None,  # book_made

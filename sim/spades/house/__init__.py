@@ -12,6 +12,7 @@ from . import (
     bid_raise,
     book_made,
     exact_pair_bonus,
+    highlander,
     lexington_points,
     nil_in_the_dark,
     no_trump_bids,
@@ -21,7 +22,7 @@ from . import (
 __all__ = ["DECLARED", "HOUSE_RULES", "in_force", "no_flags"]
 
 HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_made.RULE,
-               lexington_points.RULE, seven_plus.RULE, exact_pair_bonus.RULE)
+               lexington_points.RULE, highlander.RULE, seven_plus.RULE, exact_pair_bonus.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 
 
