@@ -10,9 +10,9 @@ lists among its fields.
 
 Layouts: turn steps have the form of `sim.spades.bidding.TURN_STEPS` (``step(turn, rules, deck,
 lineup, rng)``, filling the turn's arrays); ``declares`` names the bool[N, P] arrays of the
-bidding (``BidResult.flags``, ``Turn.flags``, ``Round.flags``: one flag per row and
-seat) the rule fills, which the table writes as ``<flag>_<seat>`` and the record under the same
-name; ``columns`` has the form of `sim.spades.tables.BROUGHT` (``<seat>``: one per seat).
+bidding (``BidResult.flags``, ``Turn.flags``, ``Round.flags``: one flag per row and seat)
+the rule fills, which the table writes as ``<flag>_<seat>`` and the record under the same name;
+``columns`` has the form of `sim.spades.tables.BROUGHT` (``<seat>``: one per seat).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ class HouseRule:
     """One house rule: ``key`` (the rules key, RULES.md ``section``) and its parts.
 
     - ``in_force(rules) -> bool``: the rules switch it on;
-    - ``turn``: steps of a seat's bidding turn, by the slot of `sim.spades.bidding.TURN_ORDER`
+    - ``turn``: steps of a seat's bidding turn, by the slot of `sim.spades.bidding.TURN_STEPS`
       they fill (the order is the rules' and fixes the order of the players' decisions);
     - ``declares``: the per-seat flags the bidding gives (``BidResult.flags``, record fields);
     - ``decisions``: decision name -> the flag its answer fills (a replayed record answers it);
@@ -39,7 +39,7 @@ class HouseRule:
     - ``as_bid(bids, flags) -> bids``: the bids as first made, from the final ones a record
       gives (a record holds the bids as they stand after ``after_bids``);
     - ``check(made, blind, flags, dealer, rules)``: on a score sheet, its flags are legal
-      given the bids as first made (raises `sim.spades.bidding.IllegalBid`);
+      given the bids as first made (raises `sim.errors.IllegalBid`);
     - ``refuse(rules) -> UserError | None``: a combination of keys it cannot be played with;
     - ``play(bidding, replay) -> dict``: keyword arguments of `sim.tricks.play_tricks`;
     - ``shows(bidding) -> dict``: fields the play's views show (`sim.views.PlayView`);
