@@ -1,6 +1,6 @@
 """Spades bidding (RULES.md §3): each seat in turn from the dealer's left, public as made.
 
-Legal bids are a uint16 mask per hand (bit v = "bid v is legal"), the contract between the rules
+Legal bids are a uint32 mask per hand (bit v = "bid v is legal"), the contract between the rules
 and the strategies. A blind nil is decided first, from a view without the hand.
 """
 
