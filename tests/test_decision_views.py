@@ -8,6 +8,8 @@ strategy asked from a position answers as it does in the engine's loop (the play
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -18,7 +20,14 @@ from sim.norwegian import hand as norwegian
 from sim.norwegian.auction import declare_view
 from sim.options import load_rules
 from sim.phases import Seating as Seat
-from sim.spades.bidding import bid_view, blind_view, complete_bidding, start_bidding, take_turn
+from sim.spades.bidding import (
+    bid_view,
+    blind_view,
+    complete_bidding,
+    contract_view,
+    start_bidding,
+    take_turn,
+)
 from sim.spades.dealing import deal_from_order
 from sim.spades.hand import PHASES, Seating, bid_state, deck_for, start_hand
 from sim.spades.kitty import kitty_view
@@ -43,8 +52,8 @@ class Recorder:
             return getattr(self.inner, name)
 
         def answer(view, rng):
-            self.views[name].append({f: np.copy(getattr(view, f)) for f in asked[name]
-                                     if getattr(view, f) is not None})
+            self.views[name].append({f: np.copy(getattr(view, f, None)) for f in asked[name]
+                                     if getattr(view, f, None) is not None})
             return getattr(self.inner, name)(view, rng)
         return answer
 
@@ -219,3 +228,48 @@ def test_a_kitty_discard_from_the_deal_shows_the_engines_view_and_the_discard():
         np.testing.assert_array_equal(getattr(view, field), value, err_msg=field)
     np.testing.assert_array_equal(make_strategy("seed").discard_kitty(view, None),
                                   after.kitty.discards)
+
+
+SIDE = ("rows", "seat", "dealer", "legal", "bids", "blind", "scores", "bags", "hand",
+        "contracts", "bemo")
+
+
+@pytest.mark.parametrize("table", [
+    {"preset": "spades.standard", "mo_a": True, "blind_six": True, "bemo": True,
+     "ten_for_two_hundred": True},
+    {"preset": "spades.standard", "team_nil": True, "blind_moon": True, "mo_b": True}],
+    ids=["mo_a, blind six, bemo, wheel", "team nil, blind moon, mo_b"])
+def test_a_side_contract_from_the_position_shows_the_engines_view(table):
+    """Every side contract or bemo the engine asks (before looking, after, after the bid) is
+    asked through `contract_view`: from a state holding the position the view was asked at
+    (the bids, blind nils, contracts and bemos so far), the same view."""
+    rules, deck, hand = _hand(table, n=400)
+    recorder = Recorder(make_strategy("random"), side_contract=SIDE)
+    at = Seating(rules, deck, Lineup([recorder] * rules.players), np.random.default_rng(1))
+    state = bid_state(hand, at)
+    stages = []
+    for turn in range(rules.players):
+        asked = len(recorder.views["side_contract"])
+        take_turn(state, rules, deck, at.lineup, at.rng)
+        for shown in recorder.views["side_contract"][asked:]:
+            stage = ("blind" if "hand" not in shown else
+                     "bemo" if (shown["bids"][np.arange(shown["rows"].size), shown["seat"]]
+                                >= 0).all() else "sighted")
+            stages.append(stage)
+            rows = shown["rows"]
+            position = dataclasses.replace(
+                state, bids=_whole(shown["bids"], rows, state.bids),
+                blind=_whole(shown["blind"], rows, state.blind),
+                contracts=_whole(shown["contracts"], rows, state.contracts),
+                bemo=_whole(shown["bemo"], rows, state.bemo), turn=turn)
+            view = contract_view(position, rules, deck, stage).take(rows)
+            for field, value in shown.items():
+                np.testing.assert_array_equal(getattr(view, field), value, err_msg=field)
+    assert {"blind", "sighted"} <= set(stages)  # the blind and the sighted asks were compared
+
+
+def _whole(part, rows, like):
+    """``like`` with its rows ``rows`` replaced by ``part`` (the others are not looked at)."""
+    out = like.copy()
+    out[rows] = part
+    return out

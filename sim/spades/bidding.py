@@ -23,8 +23,8 @@ from .house import no_flags
 from .rules import SpadesRules
 
 __all__ = ["BidResult", "BidState", "IllegalBid", "Round", "bid_masks", "bid_view",
-           "blind_nil_allowed", "blind_view", "check_bids", "complete_bidding", "finish_bidding",
-           "run_bidding", "start_bidding", "take_turn"]
+           "blind_nil_allowed", "blind_view", "check_bids", "complete_bidding", "contract_view",
+           "finish_bidding", "run_bidding", "start_bidding", "take_turn"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -396,11 +396,10 @@ class Turn:
 
 def _blind_contract(t: Turn, rules, deck, lineup, rng) -> None:
     """§4.4: a side contract declared before looking (the side's first bidder)."""
-    offered = _side_contract_masks("blind", t.seat, t.bids, t.blind, t.contracts, rules)
-    idx = np.flatnonzero(offered)
+    view = contract_view(t.state, rules, deck, "blind")
+    idx = np.flatnonzero(view.legal)
     if idx.size:
-        t.contracts[idx, t.side[idx]] = _ask_contract(BlindView(legal=offered, **t.common), idx,
-                                                      lineup, rng)
+        t.contracts[idx, t.side[idx]] = _ask_contract(view, idx, lineup, rng)
 
 
 def _open(t: Turn, rules, deck, lineup, rng) -> None:
@@ -448,10 +447,10 @@ def _blind_bid(t: Turn, rules, deck, lineup, rng) -> None:
 
 def _sighted_contract(t: Turn, rules, deck, lineup, rng) -> None:
     """§4.4: a side contract declared after looking (the side's first bidder)."""
-    offered = _side_contract_masks("sighted", t.seat, t.bids, t.blind, t.contracts, rules)
-    idx = np.flatnonzero((offered != 0) & ~t.goes_blind)
+    view = contract_view(t.state, rules, deck, "sighted")
+    idx = np.flatnonzero((view.legal != 0) & ~t.goes_blind)
     if idx.size:
-        t.contracts[idx, t.side[idx]] = _ask_contract(t.bid_view(offered), idx, lineup, rng)
+        t.contracts[idx, t.side[idx]] = _ask_contract(view, idx, lineup, rng)
     t.bidding &= t.contracts[t.rows, t.side] == 0  # a side contract declared: no bid
 
 
@@ -497,10 +496,10 @@ def _half_bid(t: Turn, rules, deck, lineup, rng) -> None:
 
 def _bemo(t: Turn, rules, deck, lineup, rng) -> None:
     """§4.4 ``bemo``: the side's second bidder may declare a bemo."""
-    offered = _side_contract_masks("bemo", t.seat, t.bids, t.blind, t.contracts, rules)
-    idx = np.flatnonzero(offered)
+    view = contract_view(t.state, rules, deck, "bemo")
+    idx = np.flatnonzero(view.legal)
     if idx.size:
-        t.bemo[idx, t.side[idx]] = _ask_contract(t.bid_view(offered), idx, lineup, rng)
+        t.bemo[idx, t.side[idx]] = _ask_contract(view, idx, lineup, rng)
 
 
 def _declares(rules) -> bool:
@@ -659,6 +658,20 @@ def blind_view(state: BidState, rules: SpadesRules, deck) -> BlindView:
     shows at this turn, where the rules offer the seat a blind nil."""
     return BlindView(legal=bid_masks(state.bids, state.seat, rules, half=state.half),
                      **view_fields(state, rules, deck))
+
+
+def contract_view(state: BidState, rules: SpadesRules, deck, stage: str) -> BlindView:
+    """What the seat to bid sees when asked for its side's contract (RULES.md §4.4) at
+    ``stage``: "blind" before looking at its cards (a `BlindView`), "sighted" after, or "bemo"
+    after its bid (`BidView`s); ``legal`` the codes of `sim.spades.contracts` open to it (bit 0:
+    none), 0 in the rows where none is (the seat is not asked there). The engine's turn asks
+    through this view."""
+    offered = _side_contract_masks(stage, state.seat, state.bids, state.blind, state.contracts,
+                                   rules)
+    if stage == "blind":
+        return BlindView(legal=offered, **view_fields(state, rules, deck))
+    return BidView(hand=state.hands[np.arange(state.n), state.seat], legal=offered,
+                   **view_fields(state, rules, deck))
 
 
 def bid_view(state: BidState, rules: SpadesRules, deck) -> BidView:
