@@ -22,6 +22,7 @@ from sim.options import load_rules
 from sim.phases import Seating as Seat
 from sim.spades.bidding import (
     bid_view,
+    blind_bid_view,
     blind_view,
     complete_bidding,
     contract_view,
@@ -266,6 +267,26 @@ def test_a_side_contract_from_the_position_shows_the_engines_view(table):
             for field, value in shown.items():
                 np.testing.assert_array_equal(getattr(view, field), value, err_msg=field)
     assert {"blind", "sighted"} <= set(stages)  # the blind and the sighted asks were compared
+
+
+def test_a_blind_bid_from_the_turns_start_shows_the_engines_view():
+    """``blind_bids``: the seats of a side far enough behind are asked for a blind bid of 1..7
+    before looking; `blind_bid_view` of the state at the turn's start is the engine's view."""
+    rules, deck, hand = _hand({"preset": "spades.standard", "blind_bids": True,
+                               "blind_bid_min_deficit": 50}, n=400)
+    recorder = Recorder(make_strategy("seed"), blind_bid=[f for f in FIELDS if f != "hand"])
+    at = Seating(rules, deck, Lineup([recorder] * rules.players), np.random.default_rng(1))
+    state = bid_state(hand, at)
+    compared = 0
+    for _ in range(rules.players):
+        start, asked = state.copy(), len(recorder.views["blind_bid"])
+        take_turn(state, rules, deck, at.lineup, at.rng)
+        for shown in recorder.views["blind_bid"][asked:]:
+            view = blind_bid_view(start, rules, deck).take(shown["rows"])
+            for field, value in shown.items():
+                np.testing.assert_array_equal(getattr(view, field), value, err_msg=field)
+            compared += 1
+    assert compared > 0
 
 
 def _whole(part, rows, like):

@@ -23,8 +23,8 @@ from .house import no_flags
 from .rules import SpadesRules
 
 __all__ = ["BidResult", "BidState", "IllegalBid", "Round", "bid_masks", "bid_view",
-           "blind_nil_allowed", "blind_view", "check_bids", "complete_bidding", "contract_view",
-           "finish_bidding", "run_bidding", "start_bidding", "take_turn"]
+           "blind_bid_view", "blind_nil_allowed", "blind_view", "check_bids", "complete_bidding",
+           "contract_view", "finish_bidding", "run_bidding", "start_bidding", "take_turn"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -432,12 +432,13 @@ def _blind_nil(t: Turn, rules, deck, lineup, rng) -> None:
 
 def _blind_bid(t: Turn, rules, deck, lineup, rng) -> None:
     """§4.4 ``blind_bids``: a bid of 1..7 before looking, by a side far enough behind."""
-    open_ = t.unseen & MASK(0b11111110)
+    whole = blind_bid_view(t.state, rules, deck)
+    open_ = whole.legal
     ask = (_trailing(t.seat, t.common["scores"], rules.blind_bid_min_deficit) & t.bidding
            & ~t.goes_blind)
     idx = np.flatnonzero(ask & (open_ != 0))
     if idx.size:
-        view = BlindView(legal=open_, **t.common).take(idx)
+        view = whole.take(idx)
         chosen = lineup.decide(view, "blind_bid", rng, np.int8)
         looks = chosen == 0  # no blind bid: he looks at his cards first
         _check(np.where(looks, 0, chosen), open_[idx] | looks, t.seat[idx], idx)
@@ -658,6 +659,14 @@ def blind_view(state: BidState, rules: SpadesRules, deck) -> BlindView:
     shows at this turn, where the rules offer the seat a blind nil."""
     return BlindView(legal=bid_masks(state.bids, state.seat, rules, half=state.half),
                      **view_fields(state, rules, deck))
+
+
+def blind_bid_view(state: BidState, rules: SpadesRules, deck) -> BlindView:
+    """What the seat to bid sees when asked for a blind bid (RULES.md §4.4 ``blind_bids``), before
+    looking at its cards: ``legal`` the bids of 1..7 open to it (bit v = v). The engine asks
+    through this view (the side far enough behind, the seat not bidding blind nil)."""
+    unseen = bid_masks(state.bids, state.seat, rules, half=state.half)
+    return BlindView(legal=unseen & MASK(0b11111110), **view_fields(state, rules, deck))
 
 
 def contract_view(state: BidState, rules: SpadesRules, deck, stage: str) -> BlindView:
