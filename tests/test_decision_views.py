@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from sim.blocks import stock_groups
+from sim.cards import BIT
 from sim.deal import deal
 from sim.lineup import Lineup
 from sim.norwegian import hand as norwegian
@@ -30,9 +31,12 @@ from sim.spades.bidding import (
     take_turn,
 )
 from sim.spades.dealing import deal_from_order
+from sim.spades.draw import draw_hands, draw_view
 from sim.spades.hand import PHASES, Seating, bid_state, deck_for, start_hand
 from sim.spades.kitty import kitty_view
 from sim.spades.passing import pass_view
+from sim.spades.redeal import poor_hands, redeal, redeal_view
+from sim.spades.reveal import reveal_trumps, reveal_view
 from strategies import make_strategy
 
 FIELDS = ("rows", "seat", "dealer", "legal", "bids", "blind", "scores", "bags", "hand",
@@ -294,3 +298,85 @@ def _whole(part, rows, like):
     out = like.copy()
     out[rows] = part
     return out
+
+
+def test_a_misdeal_call_from_the_deal_shows_the_engines_view():
+    """``redeal_poor_hands``: each seat holding a poor hand is asked whether to call a misdeal;
+    `redeal_view` of the dealt hands is the engine's view of the first deal."""
+    rules, deck, hand = _hand({"preset": "spades.standard",
+                               "redeal_poor_hands": ["one_spade_or_less", "no_face_cards"]})
+    recorder = Recorder(make_strategy("random"), redeal=("rows", "seat", "dealer", "hand",
+                                                          "scores", "bags"))
+    fresh = np.random.default_rng(9)
+
+    def deal_again(rows, attempt):
+        return deal(deck, hand.dealer[rows], 4, fresh)
+
+    redeal(hand.hands, hand.dealer, hand.scores, hand.bags, rules, deck,
+           Lineup([recorder] * 4), np.random.default_rng(2), deal_again)
+    first = []  # the first deal's questions: seats in increasing order
+    for shown in recorder.views["redeal"]:
+        if first and shown["seat"][0] <= first[-1]["seat"][0]:
+            break
+        first.append(shown)
+    assert first
+    for shown in first:
+        seat = int(shown["seat"][0])
+        assert set(shown["rows"]) == set(np.flatnonzero(poor_hands(hand.hands, rules, deck)[
+            :, seat]))
+        view = redeal_view(hand.hands, seat, hand.dealer, hand.scores, hand.bags, rules, deck,
+                           shown["rows"])
+        for field, value in shown.items():
+            np.testing.assert_array_equal(getattr(view, field), value, err_msg=field)
+
+
+def test_a_trump_reveal_question_shows_the_engines_view():
+    """``seven_trump_reveal``: a seat asked whether to reveal a suit sees what `reveal_view`
+    builds from the hands, the seat and the suit (the engine asks through it)."""
+    rules, deck, hand = _hand({"preset": "spades.standard", "seven_trump_reveal": True})
+    recorder = Recorder(make_strategy("random"), reveal=("rows", "seat", "dealer", "hand",
+                                                          "suit", "scores", "bags"))
+    reveal_trumps(hand.hands, hand.dealer, hand.scores, hand.bags, rules, deck,
+                  Lineup([recorder] * 4), np.random.default_rng(2), {})
+    assert recorder.views["reveal"]
+    for shown in recorder.views["reveal"]:
+        rows = shown["rows"]
+        seat, suit = np.zeros(hand.n, np.int8), np.zeros(hand.n, np.int8)
+        seat[rows], suit[rows] = shown["seat"], shown["suit"]
+        view = reveal_view(hand.hands, seat, suit, hand.dealer, hand.scores, hand.bags, rules,
+                           deck, {}, rows)
+        for field, value in shown.items():
+            np.testing.assert_array_equal(getattr(view, field), value, err_msg=field)
+
+
+@pytest.mark.parametrize("mode", ["see_both", "first_decides", "first_decides_blind"])
+def test_a_draw_from_the_position_rebuilt_from_the_stock_shows_the_engines_view(mode):
+    """Two players draw their hands (RULES.md §4.7): the position before each draw (the cards
+    each seat kept and the discards it saw) is rebuilt from the stock and the hands drawn, and
+    `draw_view` of it is the engine's view of that draw."""
+    rules = load_rules({"players": 2, "draw_mode": mode}, source="test")
+    deck, n = deck_for(rules), 300
+    rng = np.random.default_rng(4)
+    stock = np.stack([rng.permutation(52) for _ in range(n)], axis=1).astype(np.int8)
+    dealer = (np.arange(n) % 2).astype(np.int8)
+    zeros = np.zeros((n, 2), np.int32)
+    recorder = Recorder(make_strategy("random"), draw=("rows", "seat", "hand", "first",
+                                                        "second", "seen"))
+    hands, discards, seen = draw_hands(stock, dealer, zeros, zeros, rules, deck,
+                                       Lineup([recorder] * 2), np.random.default_rng(2))
+    rows = np.arange(n)
+    held, saw = np.zeros((n, 2), np.uint64), np.zeros((n, 2), np.uint64)
+    for r, shown in enumerate(recorder.views["draw"]):
+        seat = ((dealer + 1 + r) % 2).astype(np.int8)
+        first, second = BIT[stock[2 * r]], BIT[stock[2 * r + 1]]
+        view = draw_view(held, saw, seat, first, second, zeros, zeros, rules, deck)
+        for field, value in shown.items():
+            np.testing.assert_array_equal(getattr(view, field), value, err_msg=field)
+        kept_first = (hands[rows, seat] & first) != 0
+        held[rows, seat] |= np.where(kept_first, first, second)
+        other = np.where(kept_first, second, first)
+        if mode == "first_decides_blind":
+            other = np.where(kept_first, np.uint64(0), other)
+        saw[rows, seat] |= other
+    np.testing.assert_array_equal(held, hands)
+    np.testing.assert_array_equal(saw, seen)

@@ -19,7 +19,18 @@ import numpy as np
 from ..cards import BIT, pick
 from ..views import DrawView
 
-__all__ = ["draw_hands"]
+__all__ = ["draw_hands", "draw_view"]
+
+
+def draw_view(hands, seen, seat, first, second, scores, bags, rules, deck) -> DrawView:
+    """What ``seat`` (int8[N]) sees when it draws ``first`` and ``second`` (uint64[N], the top
+    two cards of the stock): the cards it kept so far and the discards it saw (``hands``,
+    ``seen``: uint64[N, 2] by seat), the first card, and the second where ``draw_mode`` shows
+    it. The engine asks each draw through this view."""
+    rows = np.arange(hands.shape[0])
+    shown = second if rules.draw_mode == "see_both" else np.zeros_like(second)
+    return DrawView(rows=rows, seat=seat, hand=hands[rows, seat], first=first, second=shown,
+                    seen=seen[rows, seat], scores=scores, bags=bags, rules=rules, deck=deck)
 
 
 def draw_hands(stock, dealer, scores, bags, rules, deck, lineup, rng):
@@ -34,9 +45,7 @@ def draw_hands(stock, dealer, scores, bags, rules, deck, lineup, rng):
     for r in range(stock.shape[0] // 2):
         seat = ((dealer + 1 + r) % 2).astype(np.int8)
         first, second = BIT[stock[2 * r]], BIT[stock[2 * r + 1]]
-        view = DrawView(rows=rows, seat=seat, hand=hands[rows, seat], first=first,
-                        second=second if mode == "see_both" else np.zeros_like(second),
-                        seen=seen[rows, seat], scores=scores, bags=bags, rules=rules, deck=deck)
+        view = draw_view(hands, seen, seat, first, second, scores, bags, rules, deck)
         keep_first = np.asarray(lineup.decide(view, "draw", rng, bool), dtype=bool)
         kept, other = pick(keep_first, first, second), pick(keep_first, second, first)
         hands[rows, seat] |= kept

@@ -9,7 +9,7 @@ import numpy as np
 from ..cards import SPADES, popcount
 from ..views import RedealView
 
-__all__ = ["CONDITIONS", "MAX_DEALS", "poor_hands", "redeal"]
+__all__ = ["CONDITIONS", "MAX_DEALS", "poor_hands", "redeal", "redeal_view"]
 
 CONDITIONS = ("no_spades", "one_spade_or_less", "no_face_cards")
 MAX_DEALS = 50  # a guard: with a player who always calls, P(50 poor deals) is below 1e-20
@@ -32,6 +32,14 @@ def poor_hands(hands: np.ndarray, rules, deck, twice: np.ndarray | None = None) 
     return poor
 
 
+def redeal_view(hands, seat: int, dealer, scores, bags, rules, deck, rows) -> RedealView:
+    """What ``seat`` sees when, holding a poor hand (`poor_hands`), it may call a misdeal, in the
+    rows ``rows`` of the batch: its cards and the standing. The engine asks through this view."""
+    return RedealView(rows=rows, seat=np.full(rows.size, seat, np.int8), dealer=dealer[rows],
+                      hand=hands[rows, seat], scores=scores[rows], bags=bags[rows], rules=rules,
+                      deck=deck)
+
+
 def redeal(hands, dealer, scores, bags, rules, deck, lineup, rng, deal_again, twice=None):
     """The hands played after any misdeals, and int8[N] how many misdeals each row had.
     ``deal_again(rows, attempt)`` deals the given rows anew (the ``attempt``-th time), updating
@@ -47,9 +55,7 @@ def redeal(hands, dealer, scores, bags, rules, deck, lineup, rng, deal_again, tw
         for seat in range(players):
             ask = np.flatnonzero(poor[:, seat])
             if ask.size:
-                view = RedealView(rows=ask, seat=np.full(ask.size, seat, np.int8),
-                                  dealer=dealer[ask], hand=hands[ask, seat], scores=scores[ask],
-                                  bags=bags[ask], rules=rules, deck=deck)
+                view = redeal_view(hands, seat, dealer, scores, bags, rules, deck, ask)
                 called[ask] |= lineup.decide(view, "redeal", rng, bool)
         rows = np.flatnonzero(called)
         if not rows.size:

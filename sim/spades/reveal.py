@@ -17,7 +17,7 @@ import numpy as np
 from ..cards import SPADES, popcount
 from ..views import RevealView
 
-__all__ = ["Reveals", "reveal_trumps"]
+__all__ = ["Reveals", "reveal_trumps", "reveal_view"]
 
 LONG = 7  # cards of one suit a reveal needs
 
@@ -35,6 +35,17 @@ class Reveals:
     def none(cls, n: int) -> Reveals:
         return cls(np.full(n, SPADES, np.int8), np.full(n, -1, np.int8),
                    np.full(n, -1, np.int8))
+
+
+def reveal_view(hands, seat, suit, dealer, scores, bags, rules, deck, public, rows) -> RevealView:
+    """What ``seat`` (int8[N]) sees when asked whether to reveal ``suit`` (int8[N]: his long
+    suit as trumps, or spades to restore them), in the rows ``rows`` of the batch: his cards,
+    the standing and the public fields (``public``: name -> [N] arrays). The engine asks
+    through this view."""
+    return RevealView(rows=rows, seat=seat[rows], dealer=dealer[rows],
+                      hand=hands[rows, seat[rows]], suit=suit[rows].astype(np.int8),
+                      scores=scores[rows], bags=bags[rows], rules=rules, deck=deck,
+                      **{k: v[rows] for k, v in public.items()})
 
 
 def reveal_trumps(hands, dealer, scores, bags, rules, deck, lineup, rng, public,
@@ -67,10 +78,8 @@ def reveal_trumps(hands, dealer, scores, bags, rules, deck, lineup, rng, public,
             ask = np.flatnonzero(able)
             if not ask.size:
                 continue
-            view = RevealView(rows=ask, seat=seat[ask], dealer=dealer[ask],
-                              hand=hands[ask, seat[ask]], suit=suit[ask].astype(np.int8),
-                              scores=scores[ask], bags=bags[ask], rules=rules, deck=deck,
-                              **{k: v[ask] for k, v in public.items()})
+            view = reveal_view(hands, seat, suit, dealer, scores, bags, rules, deck, public,
+                               ask)
             yes = ask[np.asarray(lineup.decide(view, "reveal", rng, bool), dtype=bool)]
             trump[yes] = suit[yes]
             (revealer if stage == "reveal" else restorer)[yes] = seat[yes]
