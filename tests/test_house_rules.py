@@ -44,7 +44,7 @@ def _tripwire(name):
     return part
 
 
-PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "shows", "nil_bonus")
+PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "shows", "nil_bonus", "trick_bonus")
 SLOTS = ("turn", "score")  # parts by the slot they fill
 
 
@@ -91,7 +91,11 @@ CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
           "no_trump_bids": ("refuse", "turn", "play", "shows", "score"),
           "bid_raise": ("after_bids",), "book_made": ("score",),
           "lexington_points": ("score",), "exact_pair_bonus": ("refuse", "score"),
-          "seven_plus": ("score",), "highlander": ("refuse", "score")}
+          "seven_plus": ("score",), "highlander": ("refuse", "score"),
+          "last_trick_ace_nil": ("refuse", "trick_bonus"),
+          **{key: ("trick_bonus",) for key in ("last_trick_bonus", "end_streak", "dix",
+                                               "last_trick_ace", "last_trick_deuce",
+                                               "last_trick_high_spade")}}
 # The first example value of each plug-in's key (sim.spades.combinations.VALUES)
 ON = {key_of(value): value for value in reversed(VALUES)}
 

@@ -226,17 +226,13 @@ class SpadesRules:
         optional=True, parse=_cancel_card, shape='a card such as "7H" (ranks 2-9 T J Q K A, '
         'suits C D H S), or "cut"')
     # RULES.md §4.6 trick bonuses (each to the side of the player who earns it)
-    last_trick_bonus: bool = option(False, "10 to the winner of the last trick", kind=bool)
-    end_streak: bool = option(False, "30 to a player who wins the last 3 tricks", kind=bool)
-    dix: bool = option(False, "the trick won by 9S: 10 if spades were led, else 5 if another "
-                       "spade is in it, else 1", kind=bool)
-    last_trick_ace: bool = option(False, "the last trick won by an ace: 10 (the ace of spades "
-                                  "20)", kind=bool)
-    last_trick_ace_nil: bool = option(False, "a nil bidder who plays an ace to the last trick: "
-                                      "nil_bonus / 5", kind=bool)
-    last_trick_deuce: bool = option(False, "the last trick won by a non-spade 2: 30", kind=bool)
-    last_trick_high_spade: bool = option(False, "the last trick won by 9S or higher by a player "
-                                         "who took exactly his bid: 10", kind=bool)
+    last_trick_bonus: bool = house.last_trick_bonus.OPTION  # a plug-in
+    end_streak: bool = house.end_streak.OPTION  # a plug-in
+    dix: bool = house.dix.OPTION  # a plug-in
+    last_trick_ace: bool = house.last_trick_ace.OPTION  # a plug-in
+    last_trick_ace_nil: bool = house.last_trick_ace_nil.OPTION  # a plug-in
+    last_trick_deuce: bool = house.last_trick_deuce.OPTION  # a plug-in
+    last_trick_high_spade: bool = house.last_trick_high_spade.OPTION  # a plug-in
     # RULES.md §4.5 card passing
     nil_pass: tuple[int, int] | None = option(
         None, "after bidding, a side with a nil (blind nil) bidder exchanges this many cards "
@@ -560,11 +556,6 @@ class SpadesRules:
         for key, by, why in voided:
             if getattr(self, key) and getattr(self, by):
                 raise UserError(f"{key} has no effect with {by}: {why}; choose one", key=key)
-        nilless = self.nilless
-        if nilless is not None:
-            if self.last_trick_ace_nil:
-                raise UserError(f"last_trick_ace_nil has no effect with {nilless}: nobody bids "
-                                "nil", key="last_trick_ace_nil")
         for rule in house.in_force(self):  # the plug-ins' own refusals (sim/spades/house)
             refused = rule.refuse(self) if rule.refuse else None
             if refused is not None:

@@ -32,7 +32,6 @@ __all__ = ["COMPONENTS", "HandScore", "score_hands"]
 # highlander's 7+ bonus), trick_bonus (the card bonuses of RULES.md §4.6)
 COMPONENTS = ("contract", "overtricks", "bag_penalty", "nil", "bemo", "bonus", "trick_bonus")
 
-SPADES, ACE, DEUCE = 3, 12, 0  # the spade suit's index; natural ranks 2..A = 0..12
 
 
 @dataclass(frozen=True, eq=False)
@@ -221,8 +220,8 @@ def _facts(bids, blind, tricks, rules, contracts, bemo, winners, flags, half, pl
                  cancel_card=cancel_card)
 
 
-TRICK_BONUSES = ("last_trick_bonus", "end_streak", "dix", "last_trick_ace", "last_trick_ace_nil",
-                 "last_trick_deuce", "last_trick_high_spade")
+# the keys of the trick bonuses (RULES.md §4.6), scored from the cards of the tricks
+TRICK_BONUSES = tuple(rule.key for rule in house.HOUSE_RULES if rule.trick_bonus)
 
 
 def _needs_the_play(f: Facts) -> None:
@@ -477,60 +476,68 @@ def parts_for(rules: SpadesRules) -> tuple:
                  if slot in plugged or core is not None and core[1](rules))
 
 
+@dataclass(eq=False)
+class TrickCards:
+    """The hand's tricks as the trick bonuses of RULES.md §4.6 look at them, and the bonuses
+    awarded so far. Per hand: ``cards``, ``seats`` int16[N, T, P] the slot and the player of the
+    j-th card of trick t; ``winners`` int16[N, T]; ``winning`` int16[N, T] each trick's winning
+    card, ``suit`` and ``rank`` its effective suit (§4.2: a joker or a high deuce is a spade)
+    and natural rank (2..A = 0..12, -1 for a joker); per slot of the deck ``suit_of`` and
+    ``rank_of``; ``nine`` the slot of 9♠; ``points`` int32[N, P] the bonuses per seat."""
+
+    cards: np.ndarray
+    seats: np.ndarray
+    winners: np.ndarray
+    winning: np.ndarray
+    suit: np.ndarray
+    rank: np.ndarray
+    suit_of: np.ndarray
+    rank_of: np.ndarray
+    nine: int
+    points: np.ndarray
+
+    @classmethod
+    def of(cls, f: Facts) -> TrickCards:
+        plays, seats, winners = (x.astype(np.int16) for x in (f.plays, f.seats, f.winners))
+        n, n_tricks, players = f.n, winners.shape[1], f.table.players
+        cards = plays.reshape(n, n_tricks, players)  # [:, t, j]: the j-th card of trick t
+        seats = seats.reshape(n, n_tricks, players)
+        # the winner played (winner - leader) mod P places after the leader
+        at = (winners - seats[:, :, 0]) % players
+        winning = np.take_along_axis(cards, at[:, :, None], axis=2)[:, :, 0]
+        deck = f.deck
+        rank_of = np.where((deck.natural >= 0) & (deck.natural < 52), deck.natural % 13, -1)
+        suit_of = deck.suit_of_bit.astype(np.intp)
+        return cls(cards=cards, seats=seats, winners=winners, winning=winning,
+                   suit=suit_of[winning], rank=rank_of[winning], suit_of=suit_of,
+                   rank_of=rank_of, nine=deck.bit_of("9S"),
+                   points=np.zeros((n, players), np.int32))
+
+    @property
+    def last(self) -> np.ndarray:
+        """int16[N]: the last trick's winning card."""
+        return self.winning[:, -1]
+
+    @property
+    def win_last(self) -> np.ndarray:
+        """int16[N]: the last trick's winner."""
+        return self.winners[:, -1]
+
+    def award(self, seat: np.ndarray, value) -> None:
+        """``value`` points to ``seat`` (intp[N], or [N, k] with values of that shape)."""
+        points = (seat[..., None] == np.arange(self.points.shape[1])) * np.asarray(value)[..., None]
+        self.points += points if points.ndim == 2 else points.sum(axis=1)
+
+
 def _trick_bonuses(t: Tally, f: Facts) -> None:
-    """RULES.md §4.6 trick bonuses, each to the side of the player who earns it:
-    ``last_trick_bonus`` 10 to the last trick's winner; ``end_streak`` 30 to a player who wins the
-    last 3 tricks; ``dix`` the trick won by 9♠: 10 if spades were led, else 5 if another spade is
-    in it, else 1; ``last_trick_ace`` the last trick won by an ace 10 (A♠ 20);
-    ``last_trick_ace_nil`` a nil bidder playing an ace to the last trick nil_bonus / 5;
-    ``last_trick_deuce`` the last trick won by a non-spade 2: 30; ``last_trick_high_spade`` the
-    last trick won by 9♠ or higher by a player who took exactly his bid: 10."""
-    rules = f.rules
-    if not any(getattr(rules, key) for key in TRICK_BONUSES):
+    """RULES.md §4.6 trick bonuses, each to the side of the player who earns it: the plug-ins'
+    ``trick_bonus`` parts (`sim.spades.house`: ``last_trick_bonus``, ``end_streak``, ``dix``,
+    ``last_trick_ace``, ``last_trick_ace_nil``, ``last_trick_deuce``,
+    ``last_trick_high_spade``), each awarding its points per seat on the hand's `TrickCards`."""
+    bonuses = [rule.trick_bonus for rule in house.in_force(f.rules) if rule.trick_bonus]
+    if not bonuses:
         return
-    n, rows = f.n, np.arange(f.n)
-    plays, seats, winners = (x.astype(np.int16) for x in (f.plays, f.seats, f.winners))
-    n_tricks = winners.shape[1]
-    players = f.table.players
-    trick_cards = plays.reshape(n, n_tricks, players)  # [:, t, j]: the j-th card of trick t
-    trick_seats = seats.reshape(n, n_tricks, players)
-    # the winning card of each trick (only the last one unless dix looks at them all): the card
-    # of the winner, who played (winner - leader) mod 4 places after the leader
-    looked = slice(None) if rules.dix else slice(-1, None)
-    at = (winners[:, looked] - trick_seats[:, looked, 0]) % players
-    winning = np.take_along_axis(trick_cards[:, looked], at[:, :, None], axis=2)[:, :, 0]
-    # natural ranks, effective suits (RULES.md §4.2: a joker or a high deuce is a spade) per slot
-    deck = f.deck
-    rank_of = np.where((deck.natural >= 0) & (deck.natural < 52), deck.natural % 13, -1)
-    suit_of, nine = deck.suit_of_bit.astype(np.intp), deck.bit_of("9S")
-    suit, rank = suit_of[winning], rank_of[winning]
-    last, win_last = winning[:, -1], winners[:, -1]
-    seat_points = np.zeros((n, players), np.int32)
-    seat_ids = np.arange(players)
-
-    def award(seat, value):  # seat: intp[N] or [N, k]; value: the same shape or a number
-        points = (seat[..., None] == seat_ids) * np.asarray(value)[..., None]
-        seat_points[:] += points if points.ndim == 2 else points.sum(axis=1)
-
-    if rules.last_trick_bonus:
-        award(win_last, 10)
-    if rules.end_streak:
-        award(win_last, 30 * (winners[:, -3:] == win_last[:, None]).all(axis=1))
-    if rules.dix:
-        spades_led = suit_of[trick_cards[:, :, 0]] == SPADES
-        other_spade = (suit_of[trick_cards] == SPADES).sum(axis=2) >= 2
-        award(winners, np.where(spades_led, 10, np.where(other_spade, 5, 1)) * (winning == nine))
-    if rules.last_trick_ace:
-        award(win_last, np.where(rank[:, -1] == ACE, np.where(suit[:, -1] == SPADES, 20, 10), 0))
-    if rules.last_trick_ace_nil:
-        aces = rank_of[trick_cards[:, -1]] == ACE
-        nil_seat = f.is_nil[rows[:, None], trick_seats[:, -1]]
-        award(trick_seats[:, -1], rules.nil_bonus // 5 * (aces & nil_seat))
-    if rules.last_trick_deuce:
-        award(win_last, 30 * ((rank[:, -1] == DEUCE) & (suit[:, -1] != SPADES)))
-    if rules.last_trick_high_spade:
-        exact = f.tricks[rows, win_last] == f.bids[rows, win_last]
-        own_bid = f.declared[rows, win_last]  # not a side contract's or a joint bid's partner
-        high = (suit_of[last] == SPADES) & (last >= nine)  # 9S or a higher spade
-        award(win_last, 10 * (high & exact & own_bid))
-    t.trick_bonus = t.trick_bonus + f.side(seat_points)
+    tricks = TrickCards.of(f)
+    for bonus in bonuses:
+        bonus(tricks, f)
+    t.trick_bonus = t.trick_bonus + f.side(tricks.points)

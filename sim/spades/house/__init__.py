@@ -11,8 +11,15 @@ import numpy as np
 from . import (
     bid_raise,
     book_made,
+    dix,
+    end_streak,
     exact_pair_bonus,
     highlander,
+    last_trick_ace,
+    last_trick_ace_nil,
+    last_trick_bonus,
+    last_trick_deuce,
+    last_trick_high_spade,
     lexington_points,
     nil_in_the_dark,
     no_trump_bids,
@@ -22,7 +29,10 @@ from . import (
 __all__ = ["DECLARED", "HOUSE_RULES", "in_force", "no_flags"]
 
 HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_made.RULE,
-               lexington_points.RULE, highlander.RULE, seven_plus.RULE, exact_pair_bonus.RULE)
+               lexington_points.RULE, highlander.RULE, seven_plus.RULE, exact_pair_bonus.RULE,
+               # the trick bonuses of RULES.md §4.6
+               last_trick_bonus.RULE, end_streak.RULE, dix.RULE, last_trick_ace.RULE,
+               last_trick_ace_nil.RULE, last_trick_deuce.RULE, last_trick_high_spade.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 
 
