@@ -45,7 +45,7 @@ def _tripwire(name):
 
 
 PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "shows", "nil_bonus", "trick_bonus")
-SLOTS = ("turn", "score")  # parts by the slot they fill
+SLOTS = ("turn", "score", "constraint")  # parts by the slot they fill
 
 
 def _wired(rule, only=None):
@@ -93,6 +93,9 @@ CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
           "lexington_points": ("score",), "exact_pair_bonus": ("refuse", "score"),
           "seven_plus": ("score",), "highlander": ("refuse", "score"),
           "last_trick_ace_nil": ("refuse", "trick_bonus"),
+          "must_overtrump": ("refuse", "constraint"),
+          **{key: ("constraint",) for key in ("first_trick_lowest_club",
+                                              "no_spade_lead_first_trick", "must_trump")},
           **{key: ("trick_bonus",) for key in ("last_trick_bonus", "end_streak", "dix",
                                                "last_trick_ace", "last_trick_deuce",
                                                "last_trick_high_spade")}}

@@ -46,6 +46,9 @@ class HouseRule:
     - ``score``: scoring parts, by the slot of `sim.spades.scoring.PARTS` they fill
       (``part(tally, facts)``, in the order of the slots);
     - ``nil_bonus(facts, bonus) -> bonus``: the value of each seat's nil, int32[N, P];
+    - ``constraint``: play constraints by the slot of `sim.spades.constraints` they fill
+      (``make(rules, deck) -> part``, ``part(trick_state) -> legal``: a narrowing of the legal
+      cards that never leaves none);
     - ``trick_bonus(tricks, facts)``: a trick bonus, awarded per seat on the hand's
       `sim.spades.scoring.TrickCards` (``tricks.award(seat, points)``);
     - ``columns``: the ``hands`` table columns it brings, name -> (default, doc)."""
@@ -65,4 +68,5 @@ class HouseRule:
     score: Mapping[str, Callable] = field(default_factory=dict)
     nil_bonus: Callable[[object, np.ndarray], np.ndarray] | None = None
     trick_bonus: Callable[[object, object], None] | None = None
+    constraint: Mapping[str, Callable] = field(default_factory=dict)
     columns: Mapping[str, tuple[np.generic, str]] = field(default_factory=dict)

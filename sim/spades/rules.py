@@ -354,17 +354,12 @@ class SpadesRules:
                              choices=FIRST_LEADS)
     first_trick_clubs: bool = option(False, "the lowest club leads trick 1, and nobody plays a "
                                      "spade to it unless he holds only spades", kind=bool)
-    first_trick_lowest_club: bool = option(False, "on trick 1 everyone plays his lowest club "
-                                           "(void in clubs: any non-spade)", kind=bool)
-    no_spade_lead_first_trick: bool = option(False, "spades may not be led to trick 1 (unless "
-                                             "the leader holds only spades)", kind=bool)
+    first_trick_lowest_club: bool = house.first_trick_lowest_club.OPTION  # a plug-in
+    no_spade_lead_first_trick: bool = house.no_spade_lead_first_trick.OPTION  # a plug-in
     lead_ace_of_spades: bool = option(False, "under spades_broken the ace of spades may be led "
                                       "before spades are broken", kind=bool)
-    must_overtrump: str = option("off", "void in a led non-spade suit, beat a spade in the "
-                                 "trick if you can: always, or only an opponent's (opponents)",
-                                 kind=str, choices=("off", "opponents", "always"))
-    must_trump: bool = option(False, "void in the led suit, play a spade if you have one, and "
-                              "beat the highest spade in the trick if you can", kind=bool)
+    must_overtrump: str = house.must_overtrump.OPTION  # a plug-in
+    must_trump: bool = house.must_trump.OPTION  # a plug-in
 
     @property
     def six_deck(self) -> str | None:
@@ -701,11 +696,6 @@ class SpadesRules:
         if self.seven_trump_reveal and (order != "standard" or self.jokers):
             raise UserError("seven_trump_reveal changes the trump suit of the standard deck: "
                             "not with another trump_order or jokers", key="seven_trump_reveal")
-        if self.must_trump and self.must_overtrump == "always":
-            raise UserError("must_overtrump = \"always\" has no effect with must_trump, which "
-                            "already makes a player void in the led suit beat the highest "
-                            "spade in the trick if he can (RULES.md §4.3); choose one",
-                            key="must_overtrump")
         if order == "suit_ladder" and (self.must_trump or self.must_overtrump != "off"
                                        or self.no_trump_bids):
             raise UserError("under suit_ladder no suit is trump: must_trump, must_overtrump "

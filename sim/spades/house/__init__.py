@@ -14,6 +14,7 @@ from . import (
     dix,
     end_streak,
     exact_pair_bonus,
+    first_trick_lowest_club,
     highlander,
     last_trick_ace,
     last_trick_ace_nil,
@@ -21,7 +22,10 @@ from . import (
     last_trick_deuce,
     last_trick_high_spade,
     lexington_points,
+    must_overtrump,
+    must_trump,
     nil_in_the_dark,
+    no_spade_lead_first_trick,
     no_trump_bids,
     seven_plus,
 )
@@ -32,7 +36,10 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                lexington_points.RULE, highlander.RULE, seven_plus.RULE, exact_pair_bonus.RULE,
                # the trick bonuses of RULES.md §4.6
                last_trick_bonus.RULE, end_streak.RULE, dix.RULE, last_trick_ace.RULE,
-               last_trick_ace_nil.RULE, last_trick_deuce.RULE, last_trick_high_spade.RULE)
+               last_trick_ace_nil.RULE, last_trick_deuce.RULE, last_trick_high_spade.RULE,
+               # play constraints of RULES.md §4.3
+               first_trick_lowest_club.RULE, no_spade_lead_first_trick.RULE, must_trump.RULE,
+               must_overtrump.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 
 
