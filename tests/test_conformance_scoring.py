@@ -222,7 +222,8 @@ def test_scores_from_the_cards_alike(name):
     cancel = rng.integers(0, 52, n)
     got = score_hands(bids, blind, tricks, bags, rules, winners=winners, plays=plays,
                       seats=seats, progressive=progressive,
-                      cancel_card=np.array([SLOT[ref.DECK[c]] for c in cancel], np.int8))
+                      state={"cancel_card": np.array([SLOT[ref.DECK[c]] for c in cancel],
+                                                     np.int8)})
     bad, fired = [], Counter()
     for i, (played, won) in enumerate(deals):
         b, t = bids[i].tolist(), tricks[i].tolist()

@@ -20,7 +20,6 @@ from sim.spades import bidding, house, scoring
 from sim.spades.combinations import VALUES, key_of
 from sim.spades.game import play_block
 from sim.spades.house import HOUSE_RULES
-from sim.spades.house import bid_raise as raise_rule
 from sim.spades.house import nil_in_the_dark as dark_rule
 from sim.spades.records import block_records
 from sim.spades.replay import replay_group
@@ -30,7 +29,8 @@ from strategies import make_strategy
 
 
 def _caches():
-    for cached in (house.in_force, bidding.turn_steps, phases.pipeline, scoring.parts_for):
+    for cached in (house.in_force, house.fills, bidding.turn_steps, phases.pipeline,
+                   scoring.parts_for):
         cached.cache_clear()
 
 
@@ -44,8 +44,9 @@ def _tripwire(name):
     return part
 
 
-PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "shows", "nil_bonus", "trick_bonus")
-SLOTS = ("turn", "score", "constraint")  # parts by the slot they fill
+PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "shows", "nil_bonus", "trick_bonus",
+         "record", "read")
+SLOTS = ("turn", "score", "constraint", "phases")  # parts by the slot they fill
 
 
 def _wired(rule, only=None):
@@ -94,6 +95,7 @@ CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
           "seven_plus": ("score",), "highlander": ("refuse", "score"),
           "last_trick_ace_nil": ("refuse", "trick_bonus"),
           "must_overtrump": ("refuse", "constraint"),
+          "bag_cancel_card": ("refuse", "phases", "score", "record"),
           **{key: ("constraint",) for key in ("first_trick_lowest_club",
                                               "no_spade_lead_first_trick", "must_trump")},
           **{key: ("trick_bonus",) for key in ("last_trick_bonus", "end_streak", "dix",
@@ -107,14 +109,15 @@ ON = {key_of(value): value for value in reversed(VALUES)}
 def test_a_rule_that_is_on_runs_each_of_its_parts(monkeypatch, key, part):
     """Each part is called under the rule (the others as written): the tripwire of one part
     fires. The refusal when the rules are read, a turn step when its decision is asked, the
-    play and the score on every hand."""
+    play and the score on every hand, the record's fields when the records are written."""
     wired = tuple(_wired(rule, part) if rule.key == key else rule for rule in HOUSE_RULES)
     monkeypatch.setattr(house, "HOUSE_RULES", wired)
     _caches()
     try:
         with pytest.raises(Called, match=part):
             rules = load_rules({"preset": "spades.standard", **ON[key]}, source="t")
-            play_block(rules, _lineup(rules), 7, 0, 200, "hands")
+            result = play_block(rules, _lineup(rules), 7, 0, 200, "hands")
+            list(block_records(result, SimpleNamespace(rules=rules), 0))
     finally:
         _caches()
 
@@ -123,7 +126,8 @@ def test_every_part_of_every_plug_in_is_shown_to_run():
     for rule in HOUSE_RULES:
         has = {name for name in PARTS if getattr(rule, name) is not None}
         has |= {name for name in SLOTS if getattr(rule, name)}
-        replayed = {"as_bid", "check"} if rule.key == "bid_raise" else set()
+        replayed = {"bid_raise": {"as_bid", "check"}, "bag_cancel_card": {"read"}}.get(rule.key,
+                                                                                     set())
         assert has == set(CALLED[rule.key]) | replayed, rule.key
 
 
@@ -190,26 +194,26 @@ def test_replay_reads_the_plug_ins_record_field_and_refuses_it_without_the_rule(
     json.dumps(replayed)  # plain values
 
 
-@pytest.mark.parametrize("part", ["after_bids", "as_bid", "check"])
-def test_bid_raise_runs_each_of_its_parts(monkeypatch, part):
-    """``bid_raise``'s round runs after the bids of a simulated hand; replay gives a record's
-    bids as first made (``as_bid``) and checks a score sheet's raises (``check``)."""
-    rules = load_rules({"preset": "spades.standard", "bid_raise": True}, source="t")
+@pytest.mark.parametrize(("key", "part"), [("bid_raise", "as_bid"), ("bid_raise", "check"),
+                                         ("bag_cancel_card", "read")])
+def test_replay_runs_the_plug_ins_record_parts(monkeypatch, key, part):
+    """Replay reads a plug-in's record fields (``read``: ``bag_cancel_card``'s card), gives a
+    record's bids as first made (``as_bid``) and checks a score sheet's raises (``check``)."""
+    rules = load_rules({"preset": "spades.standard", **ON[key]}, source="t")
     result = play_block(rules, _lineup(rules), 7, 0, 200, "hands")
-    records = [r for r in block_records(result, SimpleNamespace(rules=rules), 0)
-               if "raised" in r][:5]
-    assert records
-    wired = dataclasses.replace(raise_rule.RULE, **{part: _tripwire(part)})
-    monkeypatch.setattr(house, "HOUSE_RULES", (dark_rule.RULE, wired))
+    records = list(block_records(result, SimpleNamespace(rules=rules), 0))
+    if key == "bid_raise":  # a score sheet with a raise
+        record = next(r for r in records if "raised" in r)
+        record = {k: v for k, v in record.items() if k not in ("hands", "plays")}
+        record["tricks"] = [3, 3, 3, 4]
+    else:
+        record = records[0]
+    wired = tuple(_wired(rule, part) if rule.key == key else rule for rule in HOUSE_RULES)
+    monkeypatch.setattr(house, "HOUSE_RULES", wired)
     _caches()
     try:
         with pytest.raises(Called, match=part):
-            if part == "after_bids":
-                play_block(rules, _lineup(rules), 7, 0, 200, "hands")
-            else:  # a score sheet: its bids are checked as first made, then the raises
-                sheet = {k: v for k, v in records[0].items() if k not in ("hands", "plays")}
-                sheet["tricks"] = [3, 3, 3, 4]
-                list(replay_group([(0, 1, sheet)], rules, "t.jsonl"))
+            list(replay_group([(0, 1, record)], rules, "t.jsonl"))
     finally:
         _caches()
 

@@ -28,7 +28,7 @@ def score(over: dict, bids, tricks, bags_before=(0, 0), progressive=(0, 0), play
                     np.array([tricks], np.int8), np.array([bags_before], np.int32),
                     load_rules(over), winners=winners, plays=plays, seats=seats,
                     progressive=np.array([progressive], np.int32),
-                    cancel_card=None if play is None else play[3])
+                    state=None if play is None else {"cancel_card": play[3]})
     return {k: getattr(s, k)[0].tolist() for k in PARTS} | {"points": s.points[0].tolist()}
 
 

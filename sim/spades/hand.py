@@ -24,7 +24,7 @@ from .reveal import Reveals, reveal_trumps
 from .rules import SpadesRules
 from .scoring import HandScore, score_hands
 
-__all__ = ["PHASES", "HandOutcome", "Phase", "Seating", "SpadesHand", "bid_state", "cancel_cards",
+__all__ = ["PHASES", "HandOutcome", "Phase", "Seating", "SpadesHand", "bid_state",
            "deck_for", "first_leader", "lead_rule_for", "pipeline", "play_hand", "start_hand"]
 
 
@@ -92,8 +92,9 @@ class SpadesHand(HandState):
     ``progressive`` int32[N, S] (§4.6; None = none), ``dealt`` the deal (`Dealt`: the face-up
     cards of §4.1 and the kitty; None when replaying a record, whose hands are those after it).
 
-    Filled in by the phases: ``kitty`` (taker, cards, discard, §4.1), ``cancel_card`` int8[N]
-    (the bag-cancelling card's slot, §4.6; -1 without), ``passed`` uint64[N, P] (the cards each
+    Filled in by the phases: ``kitty`` (taker, cards, discard, §4.1), ``house_state`` the
+    plug-ins' state (`sim.spades.house.STATE`: ``cancel_card`` int8[N], the bag-cancelling
+    card's slot, §4.6; -1 without), ``passed`` uint64[N, P] (the cards each
     seat passed, §4.5), ``reveals`` (the trump suit, §4.2), ``bidding``, ``play`` and
     ``score``. A replayed record gives its kitty and cancel card at the start (its reveals are
     asked again of the scripted players, like its bids)."""
@@ -106,7 +107,7 @@ class SpadesHand(HandState):
     progressive: np.ndarray | None
     dealt: Dealt | None
     kitty: KittyResult
-    cancel_card: np.ndarray
+    house_state: dict
     passed: np.ndarray
     reveals: Reveals
     bidding: BidResult | None = None
@@ -152,18 +153,18 @@ HandOutcome = SpadesHand  # a state whose phases have all run
 def start_hand(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: np.ndarray,
                progressive: np.ndarray | None = None, dealt: Dealt | None = None,
                twice: np.ndarray | None = None, kitty: KittyResult | None = None,
-               cancel_card: np.ndarray | None = None, reveals: Reveals | None = None
+               house_state: dict | None = None, reveals: Reveals | None = None
                ) -> SpadesHand:
     """A state before any phase: a deal (``dealt``, or ``hands`` with ``twice`` and what a
-    replayed record gives: its ``kitty``, ``cancel_card`` and ``reveals``)."""
+    replayed record gives: its ``kitty``, its plug-ins' state ``house_state`` (the cancel card)
+    and ``reveals``)."""
     n = hands.shape[0]
     if twice is None:
         twice = np.zeros_like(hands) if dealt is None else dealt.twice
     return SpadesHand(hands=hands, twice=twice, dealer=dealer, scores=scores, bags=bags,
                       progressive=progressive, dealt=dealt,
                       kitty=KittyResult.none(n) if kitty is None else kitty,
-                      cancel_card=np.full(n, -1, np.int8) if cancel_card is None
-                      else cancel_card,
+                      house_state=house.no_state(n, house_state),
                       passed=np.zeros_like(hands),
                       reveals=Reveals.none(n) if reveals is None else reveals)
 
@@ -176,9 +177,15 @@ def _kitty_before_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
     return _take_kitty(hand, at, taker, hand.context(at.rules, at.deck))
 
 
-def _draw_cancel_card(hand: SpadesHand, at: Seating) -> SpadesHand:
-    """§4.6 ``bag_cancel_card``: the named card, or under ``"cut"`` one drawn per deal."""
-    return replace(hand, cancel_card=cancel_cards(at.rules, at.deck, hand.n, at.rng))
+def _plugged(slot: str) -> Callable[[SpadesHand, Seating], SpadesHand]:
+    """The phase of the slot ``slot``: the steps the plug-ins in force fill it with
+    (`sim.spades.house`; ``cancel_card``: ``bag_cancel_card``)."""
+    def step(hand: SpadesHand, at: Seating) -> SpadesHand:
+        for rule in house.in_force(at.rules):
+            if slot in rule.phases:
+                hand = rule.phases[slot](hand, at)
+        return hand
+    return step
 
 
 def _pass_before_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
@@ -257,7 +264,7 @@ def _score(hand: SpadesHand, at: Seating) -> SpadesHand:
     score = score_hands(b.bids, b.blind, play.tricks, hand.bags, at.rules, b.contracts, b.bemo,
                         play.winners, b.flags, b.auction, b.half, plays=play.plays,
                         seats=play.seats, progressive=hand.progressive,
-                        cancel_card=hand.cancel_card, deck=at.deck)
+                        state=hand.house_state, deck=at.deck)
     return replace(hand, score=score)
 
 
@@ -270,8 +277,8 @@ def _passes_when(when: str) -> Callable[[SpadesRules], bool]:
 PHASES = (
     Phase("kitty_before_bids", _kitty_before_bids,
           lambda r: r.kitty and r.kitty_taker == "two_of_clubs", replayed=False),
-    Phase("cancel_card", _draw_cancel_card, lambda r: r.bag_cancel_card is not None,
-          replayed=False),
+    Phase("cancel_card", _plugged("cancel_card"), lambda r: house.fills(r, "cancel_card"),
+          replayed=False),  # bag_cancel_card
     Phase("pass_before_bids", _pass_before_bids, _passes_when("before_bid"), replayed=False),
     Phase("reveal", _reveal, lambda r: r.seven_trump_reveal),  # a record's reveals are asked
     Phase("bid", _bid),
@@ -327,14 +334,3 @@ def _take_kitty(hand: SpadesHand, at: Seating, taker: np.ndarray, context: dict)
     kitty = KittyResult(taker=taker, cards=dealt.kitty, cards_twice=dealt.kitty_twice,
                         discards=discards)
     return replace(hand, hands=hands, twice=twice, kitty=kitty)
-
-
-def cancel_cards(rules: SpadesRules, deck: Deck, n: int, rng: np.random.Generator) -> np.ndarray:
-    """int8[N]: the slot of each hand's bag-cancelling card (RULES.md §4.6 ``bag_cancel_card``):
-    the named card, or under ``"cut"`` a card drawn uniformly per deal; -1 without the rule."""
-    if rules.bag_cancel_card is None:
-        return np.full(n, -1, np.int8)
-    if rules.bag_cancel_card != "cut":
-        return np.full(n, deck.bit_of(rules.bag_cancel_card), np.int8)
-    slots = np.flatnonzero([bool(name) for name in deck.names])
-    return slots[rng.integers(0, slots.size, n)].astype(np.int8)

@@ -40,7 +40,10 @@ class HouseRule:
       gives (a record holds the bids as they stand after ``after_bids``);
     - ``check(made, blind, flags, dealer, rules)``: on a score sheet, its flags are legal
       given the bids as first made (raises `sim.errors.IllegalBid`);
-    - ``refuse(rules) -> UserError | None``: a combination of keys it cannot be played with;
+    - ``refuse(rules) -> UserError | None``: a combination of keys it cannot be played with,
+      asked ``refuse_among`` the checks of `SpadesRules.check` ("scoring": after the scoring
+      keys' own, "cards": among the card layouts'; the order decides which of two refusals
+      of one rules table is reported);
     - ``play(bidding, replay) -> dict``: keyword arguments of `sim.tricks.play_tricks`;
     - ``shows(bidding) -> dict``: fields the play's views show (`sim.views.PlayView`);
     - ``score``: scoring parts, by the slot of `sim.spades.scoring.PARTS` they fill
@@ -51,6 +54,15 @@ class HouseRule:
       cards that never leaves none);
     - ``trick_bonus(tricks, facts)``: a trick bonus, awarded per seat on the hand's
       `sim.spades.scoring.TrickCards` (``tricks.award(seat, points)``);
+    - ``state``: values it keeps per hand on the hand's state (``SpadesHand.house_state``), name ->
+      default (an [N] array of it where nothing sets it); a column of the same name is filled
+      from it;
+    - ``phases``: steps of the hand by the slot of `sim.spades.hand.PHASES` they fill
+      (``step(hand, seating) -> hand``);
+    - ``from_plays``: it is scored from the cards of the tricks (refused on a score sheet);
+    - ``record(state, i, deck) -> dict``: the fields of row ``i``'s record from its state;
+    - ``read(rec, rules, deck, err) -> dict``: a record's fields back to state values (raises
+      ``err(message)`` for a bad one);
     - ``columns``: the ``hands`` table columns it brings, name -> (default, doc)."""
 
     key: str
@@ -63,10 +75,16 @@ class HouseRule:
     as_bid: Callable[[np.ndarray, Mapping], np.ndarray] | None = None
     check: Callable | None = None
     refuse: Callable[[object], object] | None = None
+    refuse_among: str = "scoring"
     play: Callable[[object, bool], dict] | None = None
     shows: Callable[[object], dict] | None = None
     score: Mapping[str, Callable] = field(default_factory=dict)
     nil_bonus: Callable[[object, np.ndarray], np.ndarray] | None = None
     trick_bonus: Callable[[object, object], None] | None = None
     constraint: Mapping[str, Callable] = field(default_factory=dict)
+    state: Mapping[str, np.generic] = field(default_factory=dict)
+    phases: Mapping[str, Callable] = field(default_factory=dict)
+    from_plays: bool = False
+    record: Callable[[Mapping, int, object], dict] | None = None
+    read: Callable[[Mapping, object, object, Callable], dict] | None = None
     columns: Mapping[str, tuple[np.generic, str]] = field(default_factory=dict)

@@ -8,6 +8,7 @@ from typing import Any
 from ..records import card_names, hand_records
 from .contracts import NAMES
 from .hand import deck_for
+from .house import in_force
 
 __all__ = ["block_records"]
 
@@ -15,6 +16,8 @@ __all__ = ["block_records"]
 def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
     """Spades hand records of a block: the shared keys plus bids, blind flags and bags."""
     deck = deck_for(cell.rules)
+    plugins = in_force(cell.rules)
+
     def spades(o, i, row):
         bids = [None if b < 0 else b for b in o.bidding.bids[i].tolist()]  # -1: a side contract
         rec = {"bids": bids, "blind": o.bidding.blind[i].tolist(),
@@ -31,8 +34,9 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
             restorer = int(o.reveals.restorer[i])
             rec["reveal"] = {"by": int(o.reveals.revealer[i]),
                              "restored_by": None if restorer < 0 else restorer}
-        if o.cancel_card[i] >= 0:  # RULES.md §4.6 bag_cancel_card (under "cut": this deal's)
-            rec["cancel_card"] = deck.names[o.cancel_card[i]]
+        for rule in plugins:  # the plug-ins' record fields (bag_cancel_card: its card)
+            if rule.record:
+                rec.update(rule.record(o.house_state, i, deck))
         if o.bidding.auction is not None:  # RULES.md §4.4 auction: every call, 0 = pass
             calls = o.bidding.auction.calls[i]
             rec["auction"] = calls[calls >= 0].tolist()

@@ -17,7 +17,7 @@ from .auction import MAX_BID, MAX_CALLS, run_auction
 from .bidding import IllegalBid, _check, _trailing, blind_nil_allowed, check_bids
 from .contracts import NAMES
 from .hand import Seating, deck_for, play_hand, start_hand
-from .house import DECLARED, HOUSE_RULES, in_force, no_flags
+from .house import DECLARED, HOUSE_RULES, in_force, no_flags, no_state
 from .kitty import KittyResult, high_bidder
 from .rules import PROGRESSIVE_HANDS
 from .scoring import COMPONENTS, score_hands
@@ -45,7 +45,7 @@ class _Bids:
         self.blind = np.zeros((n, players), bool)
         self.bags = np.zeros((n, sides), np.int32)
         self.progressive = np.zeros((n, sides), np.int32)
-        self.cancel_card = np.full(n, -1, np.int8)
+        self.house_state = no_state(n)  # the plug-ins' (sim/spades/house: cancel_card)
         self.reveals = np.full((n, 2), -1, np.int8)  # seven_trump_reveal: revealer, restorer
         self.contracts = np.zeros((n, sides), np.int8)
         self.bemo = np.zeros((n, sides), np.int8)
@@ -54,6 +54,7 @@ class _Bids:
         self.auction = np.full((n, MAX_CALLS), -1, np.int8)
         self.kitty = KittyResult.none(n)
         self.rules = rules
+        self.deck = deck_for(rules)
 
     def as_bid(self) -> np.ndarray:
         """The bids as first made (a record gives them as they stand after ``bid_raise``)."""
@@ -120,7 +121,10 @@ class _Bids:
             self.progressive[i] = ints(
                 before, "progressive", sides, 0, PROGRESSIVE_HANDS, err, "before.progressive",
                 f" (one bonus a hand at most, in a game of at most {PROGRESSIVE_HANDS} hands)")
-        self.cancel_card[i] = self._cancel_card(rec, err)
+        for rule in in_force(self.rules):  # the plug-ins' record fields
+            if rule.read:
+                for name, value in rule.read(rec, self.rules, self.deck, err).items():
+                    self.house_state[name][i] = value
         if self.rules.kitty or "kitty" in rec:  # RULES.md §4.1
             self._kitty(i, rec.get("kitty"), err)
         if "reveal" in rec:  # RULES.md §4.2 seven_trump_reveal
@@ -154,20 +158,6 @@ class _Bids:
                       "(seven_trump_reveal)")
         return [value["by"], -1 if value["restored_by"] is None else value["restored_by"]]
 
-    def _cancel_card(self, rec, err) -> int:
-        """RULES.md §4.6 ``bag_cancel_card``: the record's card, else the rules' named one."""
-        card = self.rules.bag_cancel_card
-        if card is None:
-            return -1
-        named = None if card == "cut" else card
-        card = rec.get("cancel_card", named)
-        deck = deck_for(self.rules)
-        if not isinstance(card, str) or card not in deck.names or not card:
-            raise err("'cancel_card' must name the bag-cancelling card of the deal (such as "
-                      "\"7H\"; bag_cancel_card = \"cut\" draws one per deal)")
-        if named is not None and card != named:
-            raise err(f"'cancel_card' is {card}, but the rules name {named} (bag_cancel_card)")
-        return deck.bit_of(card)
 
 def replay_group(members, rules, source):
     """Score records ``(position, line, record)`` that share ``rules``; yields (position,
@@ -207,7 +197,7 @@ def replay_group(members, rules, source):
                                           reveals=extra.reveals)] * rules.players)
                 hand = start_hand(recs.hands, recs.dealer, recs.scores, extra.bags,
                                   progressive=extra.progressive, twice=recs.twice,
-                                  kitty=extra.kitty, cancel_card=extra.cancel_card)
+                                  kitty=extra.kitty, house_state=extra.house_state)
                 outcome = play_hand(hand, Seating(rules, deck, lineup, np.random.default_rng(0),
                                                   replay=True))
                 tricks, score, points = outcome.play.tricks, outcome.score, outcome.score.points

@@ -125,13 +125,6 @@ def _card_list(value) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _cancel_card(value) -> str:
-
-    if value != "cut" and value not in standard_deck().names:
-        raise ValueError(value)
-    return value
-
-
 @dataclass(frozen=True)
 class SpadesRules:
     """The rules of one Spades game (RULES.md §3). Defaults are ``spades.standard``."""
@@ -220,11 +213,7 @@ class SpadesRules:
     seven_plus: str | None = house.seven_plus.OPTION  # a plug-in
     bags_in_units_digit: bool = option(False, "bags are kept as the units digit of the score and "
                                        "are not points (54 = 50 points + 4 bags)", kind=bool)
-    bag_cancel_card: str | None = option(
-        None, "the side winning the trick with this card has one bag of the hand cancelled "
-        "(none if it took none or was set); cut: a random card per deal", kind=str,
-        optional=True, parse=_cancel_card, shape='a card such as "7H" (ranks 2-9 T J Q K A, '
-        'suits C D H S), or "cut"')
+    bag_cancel_card: str | None = house.bag_cancel_card.OPTION  # a plug-in
     # RULES.md §4.6 trick bonuses (each to the side of the player who earns it)
     last_trick_bonus: bool = house.last_trick_bonus.OPTION  # a plug-in
     end_streak: bool = house.end_streak.OPTION  # a plug-in
@@ -500,6 +489,14 @@ class SpadesRules:
         self._check_kitty()
         self._check_table()
 
+    def _refusals(self, among: str) -> None:
+        """The plug-ins' own refusals (`sim.spades.house`) that belong ``among`` these checks
+        ("scoring", "cards": where in `check`'s order they are asked)."""
+        for rule in house.in_force(self):
+            refused = rule.refuse(self) if rule.refuse and rule.refuse_among == among else None
+            if refused is not None:
+                raise refused
+
     @property
     def side_contracts(self) -> bool:
         """Some side contract of RULES.md §4.4 may be declared (bemo aside)."""
@@ -551,10 +548,7 @@ class SpadesRules:
         for key, by, why in voided:
             if getattr(self, key) and getattr(self, by):
                 raise UserError(f"{key} has no effect with {by}: {why}; choose one", key=key)
-        for rule in house.in_force(self):  # the plug-ins' own refusals (sim/spades/house)
-            refused = rule.refuse(self) if rule.refuse else None
-            if refused is not None:
-                raise refused
+        self._refusals("scoring")
 
     def voided_by(self) -> dict[str, tuple[str, str]]:
         """The numeric keys that these rules leave without effect, each with the key that does
@@ -666,9 +660,7 @@ class SpadesRules:
         if not self.partnerships and self.players != 4:
             raise UserError("partnerships = false (cutthroat) is for four players; three and "
                             "five never have partners", key="partnerships")
-        if self.bag_cancel_card in self.removed_cards:
-            raise UserError(f"bag_cancel_card {self.bag_cancel_card} is taken out by "
-                            "jokers_remove", key="bag_cancel_card")
+        self._refusals("cards")  # bag_cancel_card's card taken out
         if self.first_lead == "two_of_clubs" and order == "deuces_high":
             raise UserError("first_lead = \"two_of_clubs\": under deuces_high the 2C is a "
                             "spade, not a club to lead", key="first_lead")

@@ -71,7 +71,8 @@ class Facts:
     bidder's only under ``nil_tricks = "count"``), ``nil_tricks`` the tricks of its nil
     bidders, ``codes`` and ``bemo`` (`sim.spades.contracts`), ``progressive``; per
     hand: ``winners`` int8[N, 13], ``plays`` and ``seats`` int8[N, 52] (slot and seat of every
-    card in order; None on a score sheet), ``cancel_card`` int8[N] (-1 = none)."""
+    card in order; None on a score sheet), ``state`` the plug-ins' hand state (``cancel_card``
+    int8[N], -1 = none: `sim.spades.house.STATE`)."""
 
     rules: SpadesRules
     table: Table
@@ -92,7 +93,7 @@ class Facts:
     winners: np.ndarray | None
     plays: np.ndarray | None
     seats: np.ndarray | None
-    cancel_card: np.ndarray | None
+    state: dict
 
     @property
     def n(self) -> int:
@@ -156,7 +157,7 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
                 bemo: np.ndarray | None = None, winners: np.ndarray | None = None,
                 flags: dict | None = None, auction=None, half: np.ndarray | None = None, *,
                 plays=None, seats=None, progressive: np.ndarray | None = None,
-                cancel_card: np.ndarray | None = None, deck: Deck | None = None) -> HandScore:
+                state: dict | None = None, deck: Deck | None = None) -> HandScore:
     """Score N hands. bids: int8[N, 4] (0 = nil, -1 = no bid: a side contract's partners);
     blind: bool[N, 4]; tricks: int8[N, 4]; bags_before: int[N, 2] the sides' running bag counts;
     contracts, bemo: int8[N, 2] the side contracts and bemos (RULES.md §4.4, codes of
@@ -171,13 +172,14 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     nil); plays, seats: int8[N, 52] the slot and the seat of every card in order of play (the
     trick bonuses and ``bag_cancel_card`` need them; None on a score sheet); progressive:
     int[N, 2] the progressive bonuses each side earned earlier in the game (``seven_plus =
-    "progressive"``, ``highlander``); cancel_card: int8[N] the slot of the bag-cancelling card
-    (``bag_cancel_card``); deck: the card layout of ``plays`` (default the standard deck)."""
+    "progressive"``, ``highlander``); state: the plug-ins' hand state (`sim.spades.house.STATE`:
+    ``cancel_card`` int8[N] the slot of the bag-cancelling card, ``bag_cancel_card``); deck: the
+    card layout of ``plays`` (default the standard deck)."""
     n = bids.shape[0]
     progressive = (np.zeros((n, rules.sides), np.int32) if progressive is None
                    else progressive.astype(np.int32))
     facts = _facts(bids, blind, tricks, rules, contracts, bemo, winners, flags, half,
-                   plays, seats, progressive, cancel_card, deck or standard_deck())
+                   plays, seats, progressive, state, deck or standard_deck())
     _needs_the_play(facts)
     if auction is not None:
         tally = _auction(facts, auction, bags_before)
@@ -196,7 +198,7 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
 
 
 def _facts(bids, blind, tricks, rules, contracts, bemo, winners, flags, half, plays,
-           seats, progressive, cancel_card, deck) -> Facts:
+           seats, progressive, state, deck) -> Facts:
     n = bids.shape[0]
     table = rules.table
     per_side = table.per_side
@@ -217,18 +219,20 @@ def _facts(bids, blind, tricks, rules, contracts, bemo, winners, flags, half, pl
                  taken=per_side(tricks * counts), nil_tricks=per_side(tricks * is_nil),
                  codes=codes, bemo=bemo,
                  progressive=progressive, winners=winners, plays=plays, seats=seats,
-                 cancel_card=cancel_card)
+                 state=house.no_state(n, state))
 
 
-# the keys of the trick bonuses (RULES.md §4.6), scored from the cards of the tricks
+# the keys of the trick bonuses (RULES.md §4.6), and of every rule scored from the cards of the
+# tricks (refused on a score sheet)
 TRICK_BONUSES = tuple(rule.key for rule in house.HOUSE_RULES if rule.trick_bonus)
+FROM_PLAYS = tuple(rule.key for rule in house.HOUSE_RULES if rule.trick_bonus or rule.from_plays)
 
 
 def _needs_the_play(f: Facts) -> None:
     """A rule scored from the cards of the tricks cannot score a score sheet (RULES.md §5)."""
     if f.plays is not None:
         return
-    for key in (*TRICK_BONUSES, "bag_cancel_card"):
+    for key in FROM_PLAYS:
         if getattr(f.rules, key):
             raise ValueError(f"{key} is scored from the cards of the tricks: give the plays")
 
@@ -410,17 +414,6 @@ def _side_contracts(t: Tally, f: Facts) -> None:
             t.bemo[:, side] = sc.bemo_points(f.bemo[:, side], won)
 
 
-def _bag_cancel(t: Tally, f: Facts) -> None:
-    """RULES.md §4.6 ``bag_cancel_card``: the side that wins the trick holding the card has one
-    of this hand's bags cancelled, unless it took none or was set. With two decks (§4.7) each
-    copy of the card cancels one (a reading: both are the designated card)."""
-    where = f.plays == f.cancel_card[:, None]  # the card's places in the play (maybe none:
-    players, sides = f.table.players, f.table.sides  # undealt, §4.7, or discarded, §4.1)
-    side = f.winners[:, np.arange(where.shape[1]) // players].astype(np.intp) % sides
-    wins = ((side[:, :, None] == np.arange(sides)) & where[:, :, None]).sum(axis=1)
-    t.bags = t.bags - np.minimum(wins, np.maximum(t.bags, 0)) * t.made
-
-
 def _bags(t: Tally, f: Facts, bags_before) -> None:
     """Price the hand's bags (a point each) and add them to the running count: each time it
     reaches ``bag_limit``, ``bag_penalty`` is lost and the count drops by ``bag_limit``; extra
@@ -463,7 +456,7 @@ PARTS = {
     "side_contracts": (_side_contracts, lambda r: True),  # a score sheet's codes: see the part
     "seven_plus": None,  # seven_plus
     "exact_pair_bonus": None,  # exact_pair_bonus
-    "bag_cancel": (_bag_cancel, lambda r: r.bag_cancel_card is not None),
+    "bag_cancel": None,  # bag_cancel_card
 }
 
 

@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from .. import arrow
 from ..blocks import BlockResult, finish_tables, stacked
-from .house import DECLARED, HOUSE_RULES
+from .house import DECLARED, HOUSE_RULES, STATE
 from .rules import SpadesRules
 from .scoring import COMPONENTS, TRICK_BONUSES
 
@@ -38,7 +38,6 @@ BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
     "trump": (lambda r: r.seven_trump_reveal, I8(3), "seven_trump_reveal"),
     "revealer": (lambda r: r.seven_trump_reveal, I8(-1), "seven_trump_reveal"),
     "restorer": (lambda r: r.seven_trump_reveal, I8(-1), "seven_trump_reveal"),
-    "cancel_card": (lambda r: r.bag_cancel_card is not None, I8(-1), "bag_cancel_card"),
     "progressive_<side>": (lambda r: r.progressive is not None, I16(0),
                            "seven_plus = \"progressive\" or highlander"),
     "bemo_<side>": (lambda r: r.bemo, I16(0), "bemo"),
@@ -128,7 +127,8 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         cols[f"blind_{seat}"] = blind[:, seat]
         cols[f"tricks_{seat}"] = tricks[:, seat]
     cols["wins_game"] = stacked(outs, lambda o: o.score.wins_game)
-    cols["cancel_card"] = stacked(outs, lambda o: o.cancel_card)
+    for name in STATE:  # the plug-ins' hand state (sim/spades/house: cancel_card)
+        cols[name] = stacked(outs, lambda o, n=name: o.house_state[n])
     for key in ("trump", "revealer", "restorer"):  # RULES.md §4.2 seven_trump_reveal
         cols[key] = stacked(outs, lambda o, k=key: getattr(o.reveals, k))
     auctions = [o.bidding.auction for o in outs]

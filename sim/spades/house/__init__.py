@@ -9,6 +9,7 @@ from functools import cache
 import numpy as np
 
 from . import (
+    bag_cancel_card,
     bid_raise,
     book_made,
     dix,
@@ -30,7 +31,7 @@ from . import (
     seven_plus,
 )
 
-__all__ = ["DECLARED", "HOUSE_RULES", "in_force", "no_flags"]
+__all__ = ["DECLARED", "HOUSE_RULES", "STATE", "fills", "in_force", "no_flags", "no_state"]
 
 HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_made.RULE,
                lexington_points.RULE, highlander.RULE, seven_plus.RULE, exact_pair_bonus.RULE,
@@ -39,8 +40,9 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                last_trick_ace_nil.RULE, last_trick_deuce.RULE, last_trick_high_spade.RULE,
                # play constraints of RULES.md §4.3
                first_trick_lowest_club.RULE, no_spade_lead_first_trick.RULE, must_trump.RULE,
-               must_overtrump.RULE)
+               must_overtrump.RULE, bag_cancel_card.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
+STATE = {name: default for rule in HOUSE_RULES for name, default in rule.state.items()}
 
 
 @cache
@@ -54,3 +56,17 @@ def no_flags(n: int, players: int, given: Mapping | None = None) -> dict[str, np
     given = given or {}
     return {flag: given[flag] if flag in given else np.zeros((n, players), bool)
             for flag in DECLARED}
+
+
+def no_state(n: int, given: Mapping | None = None) -> dict[str, np.ndarray]:
+    """Every plug-in's hand state (`STATE`), [N] each: those ``given``, the others their
+    default."""
+    given = given or {}
+    return {name: given[name] if name in given else np.full(n, default)
+            for name, default in STATE.items()}
+
+
+@cache
+def fills(rules, slot: str) -> bool:
+    """A plug-in in force under ``rules`` fills the phase slot ``slot``."""
+    return any(slot in rule.phases for rule in in_force(rules))
