@@ -45,7 +45,7 @@ def _tripwire(name):
 
 
 PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "shows", "nil_bonus", "trick_bonus",
-         "record", "read")
+         "record", "read", "ends_game", "leads")
 SLOTS = ("turn", "score", "constraint", "phases")  # parts by the slot they fill
 
 
@@ -96,6 +96,7 @@ CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
           "last_trick_ace_nil": ("refuse", "trick_bonus"),
           "must_overtrump": ("refuse", "constraint"),
           "bag_cancel_card": ("refuse", "phases", "score", "record"),
+          "defeat_score": ("refuse", "ends_game"), "lead_ace_of_spades": ("refuse", "leads"),
           **{key: ("constraint",) for key in ("first_trick_lowest_club",
                                               "no_spade_lead_first_trick", "must_trump")},
           **{key: ("trick_bonus",) for key in ("last_trick_bonus", "end_streak", "dix",
@@ -109,14 +110,16 @@ ON = {key_of(value): value for value in reversed(VALUES)}
 def test_a_rule_that_is_on_runs_each_of_its_parts(monkeypatch, key, part):
     """Each part is called under the rule (the others as written): the tripwire of one part
     fires. The refusal when the rules are read, a turn step when its decision is asked, the
-    play and the score on every hand, the record's fields when the records are written."""
+    play and the score on every hand, the record's fields when the records are written, the
+    game's end after every hand of a game."""
     wired = tuple(_wired(rule, part) if rule.key == key else rule for rule in HOUSE_RULES)
     monkeypatch.setattr(house, "HOUSE_RULES", wired)
     _caches()
     try:
         with pytest.raises(Called, match=part):
             rules = load_rules({"preset": "spades.standard", **ON[key]}, source="t")
-            result = play_block(rules, _lineup(rules), 7, 0, 200, "hands")
+            mode = "games" if part == "ends_game" else "hands"  # a game's end: whole games
+            result = play_block(rules, _lineup(rules), 7, 0, 200 if mode == "hands" else 20, mode)
             list(block_records(result, SimpleNamespace(rules=rules), 0))
     finally:
         _caches()

@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import blocks
 from ..blocks import DEAL_GROUP, FIRST_DEALER, BlockResult, stock_groups
+from . import house
 from .dealing import Dealt, deal_from_order
 from .draw import draw_hands
 from .hand import Seating, deck_for, play_hand, start_hand
@@ -22,9 +23,9 @@ __all__ = ["LOOP", "game_over", "play_block"]
 def game_over(scores: np.ndarray, hand_no: int, rules: SpadesRules):
     """The stop condition after a hand (RULES.md §3 and §4.8), for scores int32[N, S].
 
-    A game may end when a side reaches ``target_score``, a side is at or below ``mercy_score`` (or
-    ``-target_score`` under ``defeat_score``), or
-    ``max_hands`` hands were played; it then ends unless the scores are equal (ties play another
+    A game may end when a side reaches ``target_score``, a side is at or below ``mercy_score``,
+    a plug-in's standing is reached (``-target_score`` under ``defeat_score``), or ``max_hands``
+    hands were played; it then ends unless the scores are equal (ties play another
     hand), and the higher score wins (with more than two sides: the highest, unshared). Returns
     (done: bool[N], winner: int8[N], -1 if not done).
     """
@@ -33,8 +34,9 @@ def game_over(scores: np.ndarray, hand_no: int, rules: SpadesRules):
         may_end |= (scores >= rules.target_score).any(axis=1)
     if rules.mercy_score is not None:
         may_end |= (scores <= rules.mercy_score).any(axis=1)
-    if rules.defeat_score:  # RULES.md §4.8: a side at or below -target_score loses
-        may_end |= (scores <= -rules.target_score).any(axis=1)
+    for rule in house.in_force(rules):  # the plug-ins' (defeat_score, RULES.md §4.8)
+        if rule.ends_game:
+            may_end |= rule.ends_game(scores, rules)
     if rules.max_hands is not None and hand_no >= rules.max_hands:
         may_end[:] = True
     top = scores.max(axis=1)

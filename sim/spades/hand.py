@@ -40,8 +40,11 @@ def lead_rule_for(rules: SpadesRules, deck: Deck, trump: np.ndarray | None = Non
     trump bits per hand when a revealed suit replaced spades (§4.2 ``seven_trump_reveal``: the
     rule is then about that suit)."""
     spades = deck.suit_masks[SPADES] if trump is None else trump
-    # lead_ace_of_spades (RULES.md §4.3): the A♠ may be led before spades are broken
-    ace = U64(1) << U64(deck.bit_of("AS")) if rules.lead_ace_of_spades else U64(0)
+    # cards led before spades are broken (the plug-ins': lead_ace_of_spades, RULES.md §4.3)
+    ace = U64(0)
+    for rule in house.in_force(rules):
+        if rule.leads:
+            ace |= rule.leads(deck)
 
     def free(hand, broken):
         return hand

@@ -42,8 +42,11 @@ class HouseRule:
       given the bids as first made (raises `sim.errors.IllegalBid`);
     - ``refuse(rules) -> UserError | None``: a combination of keys it cannot be played with,
       asked ``refuse_among`` the checks of `SpadesRules.check` ("scoring": after the scoring
-      keys' own, "cards": among the card layouts'; the order decides which of two refusals
-      of one rules table is reported);
+      keys' own, "cards": among the card layouts', "play": among the play rules'; the order
+      decides which of two refusals of one rules table is reported);
+    - ``ends_game(scores, rules) -> bool[N]``: a standing at which the game may end
+      (`sim.spades.game.game_over`);
+    - ``leads(deck) -> uint64``: cards a leader may lead before spades are broken;
     - ``play(bidding, replay) -> dict``: keyword arguments of `sim.tricks.play_tricks`;
     - ``shows(bidding) -> dict``: fields the play's views show (`sim.views.PlayView`);
     - ``score``: scoring parts, by the slot of `sim.spades.scoring.PARTS` they fill
@@ -76,6 +79,8 @@ class HouseRule:
     check: Callable | None = None
     refuse: Callable[[object], object] | None = None
     refuse_among: str = "scoring"
+    ends_game: Callable[[np.ndarray, object], np.ndarray] | None = None
+    leads: Callable[[object], np.uint64] | None = None
     play: Callable[[object, bool], dict] | None = None
     shows: Callable[[object], dict] | None = None
     score: Mapping[str, Callable] = field(default_factory=dict)

@@ -206,7 +206,7 @@ class SpadesRules:
     no_minus: bool = option(False, "a set side scores 0 (nil failures still cost)", kind=bool)
     bags_negative: bool = option(False, "each bag scores -1 instead of +1; no bag penalty",
                                  kind=bool)
-    defeat_score: bool = option(False, "a side at or below -target_score loses", kind=bool)
+    defeat_score: bool = house.defeat_score.OPTION  # a plug-in
     book_made: bool = house.book_made.OPTION  # a plug-in
     highlander: bool = house.highlander.OPTION  # a plug-in
     exact_pair_bonus: bool = house.exact_pair_bonus.OPTION  # a plug-in
@@ -345,8 +345,7 @@ class SpadesRules:
                                      "spade to it unless he holds only spades", kind=bool)
     first_trick_lowest_club: bool = house.first_trick_lowest_club.OPTION  # a plug-in
     no_spade_lead_first_trick: bool = house.no_spade_lead_first_trick.OPTION  # a plug-in
-    lead_ace_of_spades: bool = option(False, "under spades_broken the ace of spades may be led "
-                                      "before spades are broken", kind=bool)
+    lead_ace_of_spades: bool = house.lead_ace_of_spades.OPTION  # a plug-in
     must_overtrump: str = house.must_overtrump.OPTION  # a plug-in
     must_trump: bool = house.must_trump.OPTION  # a plug-in
 
@@ -491,7 +490,7 @@ class SpadesRules:
 
     def _refusals(self, among: str) -> None:
         """The plug-ins' own refusals (`sim.spades.house`) that belong ``among`` these checks
-        ("scoring", "cards": where in `check`'s order they are asked)."""
+        ("scoring", "cards", "play": where in `check`'s order they are asked)."""
         for rule in house.in_force(self):
             refused = rule.refuse(self) if rule.refuse and rule.refuse_among == among else None
             if refused is not None:
@@ -516,8 +515,6 @@ class SpadesRules:
                             key="bags_negative")
         self._check_bag_rules([self.bagless] if self.bagless in bagless else [])
         self._check_voided()
-        if self.defeat_score and self.target_score is None:
-            raise UserError("defeat_score is -target_score: set target_score", key="defeat_score")
         own_way = [k for k in ("double_over", "set_to_opponents", "no_minus", "book_made",
                                "highlander", "exact_pair_bonus", "seven_plus",
                                "bags_in_units_digit", "bag_cancel_card", "bags_negative")
@@ -682,9 +679,7 @@ class SpadesRules:
             raise UserError(f"{leads[0]} makes the holder of the lowest club lead trick 1 "
                             "(RULES.md §4.3), and mo_b the side that declared Mo (§4.4: \"the "
                             "declaring side leads trick 1\"): choose one", key=leads[0])
-        if self.lead_ace_of_spades and self.spades_broken is not True:
-            raise UserError("lead_ace_of_spades needs spades_broken = true",
-                            key="lead_ace_of_spades")
+        self._refusals("play")  # lead_ace_of_spades without spades_broken
         if self.seven_trump_reveal and (order != "standard" or self.jokers):
             raise UserError("seven_trump_reveal changes the trump suit of the standard deck: "
                             "not with another trump_order or jokers", key="seven_trump_reveal")

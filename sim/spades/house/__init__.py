@@ -12,6 +12,7 @@ from . import (
     bag_cancel_card,
     bid_raise,
     book_made,
+    defeat_score,
     dix,
     end_streak,
     exact_pair_bonus,
@@ -22,6 +23,7 @@ from . import (
     last_trick_bonus,
     last_trick_deuce,
     last_trick_high_spade,
+    lead_ace_of_spades,
     lexington_points,
     must_overtrump,
     must_trump,
@@ -40,7 +42,8 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                last_trick_ace_nil.RULE, last_trick_deuce.RULE, last_trick_high_spade.RULE,
                # play constraints of RULES.md §4.3
                first_trick_lowest_club.RULE, no_spade_lead_first_trick.RULE, must_trump.RULE,
-               must_overtrump.RULE, bag_cancel_card.RULE)
+               must_overtrump.RULE, lead_ace_of_spades.RULE, bag_cancel_card.RULE,
+               defeat_score.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 STATE = {name: default for rule in HOUSE_RULES for name, default in rule.state.items()}
 
