@@ -191,19 +191,13 @@ class SpadesRules:
                                    f"at most {PROGRESSIVE_HANDS} with a progressive bonus)",
                                    kind=int, minimum=1, maximum=HAND_LIMIT, optional=True)
     # RULES.md §4.6 scoring (issue 7, first keys) and §4.8 game end
-    three_b: bool = option(False, "made: 10 x bid - 10 x overtricks; set: -10 x bid; a failed "
-                           "nil's tricks cost 10 each; no bags", kind=bool)
+    three_b: bool = house.three_b.OPTION  # a plug-in
     no_overs: bool = option(False, "overtricks score nothing; no bags, no bag penalty", kind=bool)
-    double_over: bool = option(False, "a side taking twice its contract or more loses twice its "
-                               "value", kind=bool)
-    exact: str | None = option(None, "side: the side must take exactly its bid; player: each "
-                               "player his own; more is scored as a set", kind=str,
-                               choices=("side", "player"), optional=True)
-    quicksand: bool = option(False, "exactly the bid: +10 x bid; -10 for each trick over or "
-                             "under", kind=bool)
-    set_to_opponents: bool = option(False, "a set side scores 0 and the opponents 10 per trick "
-                                    "it fell short", kind=bool)
-    no_minus: bool = option(False, "a set side scores 0 (nil failures still cost)", kind=bool)
+    double_over: bool = house.double_over.OPTION  # a plug-in
+    exact: str | None = house.exact.OPTION  # a plug-in
+    quicksand: bool = house.quicksand.OPTION  # a plug-in
+    set_to_opponents: bool = house.set_to_opponents.OPTION  # a plug-in
+    no_minus: bool = house.no_minus.OPTION  # a plug-in
     bags_negative: bool = option(False, "each bag scores -1 instead of +1; no bag penalty",
                                  kind=bool)
     defeat_score: bool = house.defeat_score.OPTION  # a plug-in

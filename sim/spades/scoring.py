@@ -287,53 +287,6 @@ def _cancel_spades(f: Facts, bags_before) -> Tally:
 
 
 # ----------------------------------------------------------------- the parts, in order of use
-def _contract_way(t: Tally, f: Facts) -> None:
-    """RULES.md §4.6 ways of scoring an ordinary contract: ``exact`` (side, player: more is a
-    set), ``three_b`` (made: 10 x bid, -10 per overtrick), ``quicksand`` (exact: 10 x bid, -10 per
-    trick over or under), ``no_overs`` (overtricks free), ``double_over`` (twice the bid or more:
-    -20 x bid), ``set_to_opponents`` (a set side 0, the opponents 10 per trick short),
-    ``no_minus`` (a set side 0). Examples of RULES.md: quicksand bid 7: 7 -> 70, 5 -> -20,
-    9 -> 50; double_over bid 2 takes 4 -> -40.
-
-    ``no_minus`` floors the contract of a *set* side only (§4.6 "a set side scores 0 instead of
-    a negative score"; §3: set = fewer tricks than the contract). Readings, rule by rule: a side
-    that took at least its contract is not set, so ``double_over``'s -20 x bid, ``three_b``'s
-    and ``quicksand``'s -10 per overtrick stand (bid 4, took 8: -80); under ``exact`` "more is
-    scored as a set", so there a side over its bid (``"player"``: or one partner off his own
-    bid) is set and floored, ``double_over`` included; ``quicksand`` short is set (its -10 per
-    missing trick floored); ``set_to_opponents`` already scores a set side 0 (the opponents'
-    gain stands). A side of two nils has no contract and is never set; nil failures still cost
-    (§4.6), ``three_b``'s 10 per nil trick too. Side contracts (team nil, wheel, Mo, blind six,
-    blind moon: §4.4) and the auction score by their own tables, failure values included: it
-    floors none of them. Under ``highlander`` (its own contract) its plug-in applies
-    ``double_over`` and ``no_minus``."""
-    r = f.rules
-    bid, taken = f.bid, f.taken
-    over = taken - bid
-    made = over >= 0
-    if r.exact == "side":
-        made = over == 0
-    elif r.exact == "player":  # every non-nil bidder exactly his own bid
-        made &= f.side(((f.tricks != f.bids) & ~f.is_nil).astype(np.int32)) == 0
-    if r.exact is not None:
-        t.contract = np.where(made, t.contract, -10 * bid)
-        t.bags = np.where(made, t.bags, 0)
-    if r.three_b or r.quicksand:  # the overtricks' -10 each is their price, in overtricks
-        t.contract = np.where(made, 10 * bid, -10 * bid if r.three_b else -10 * (bid - taken))
-        t.overtricks = np.where(made, -10 * over, 0)
-    if r.double_over:  # replaces the contract's score, overtricks included
-        doubled = (bid > 0) & (taken >= 2 * bid)
-        t.contract = np.where(doubled, -20 * bid, t.contract)
-        t.bags, t.overtricks = np.where(doubled, 0, t.bags), np.where(doubled, 0, t.overtricks)
-    if r.set_to_opponents:  # an ordinary contract set (side contracts score their own way)
-        fell = ~made & f.ordinary
-        t.opponents = np.where(fell, 10 * np.maximum(bid - taken, 0), 0)[:, ::-1]
-        t.contract = np.where(fell, 0, t.contract)
-    if r.no_minus:  # a set side only (see above): what the rules in force call made stands
-        t.contract = np.where(~made & (bid > 0), np.maximum(t.contract, 0), t.contract)
-    t.made = made | (bid == 0)
-
-
 def _nil_bags(t: Tally, f: Facts) -> None:
     """``nil_tricks = "bags_only"``: every trick of a nil bidder is one bag (RULES.md §3)."""
     t.bags = t.bags + f.nil_tricks
@@ -344,8 +297,8 @@ def _nil(t: Tally, f: Facts) -> None:
     the dark as blind nil, a blind one in the dark as Big Mo). A side whose partners both bid nil
     (RULES.md §4.4): under ``double_blind_nil`` (both blind) or ``double_nil``, either failing
     cancels both nils (no penalty); both made score each nil twice (``double_blind_nil_reward =
-    "win"``: once, and the side wins the game at once). ``three_b``: a failed nil's tricks cost
-    10 each."""
+    "win"``: once, and the side wins the game at once). (``three_b``'s 10 per nil trick: its
+    plug-in, the slot after this one.)"""
     rules = f.rules
     bonus = rules.nil_bonus + (rules.blind_nil_bonus - rules.nil_bonus) * f.blind
     for rule in house.in_force(rules):  # a plug-in's nil (nil_in_the_dark)
@@ -360,8 +313,6 @@ def _nil(t: Tally, f: Facts) -> None:
         twice = ~double_blind | (rules.double_blind_nil_reward == "double")
         points = np.where(covered, np.where(both_made, points * np.where(twice, 2, 1), 0),
                           points)
-    if rules.three_b:
-        points = points - 10 * f.nil_tricks
     t.nil = points
 
 
@@ -443,15 +394,21 @@ def _bags(t: Tally, f: Facts, bags_before) -> None:
 # under which it scores anything; a plug-in of `sim.spades.house` fills the slots it names.
 # `parts_for` keeps those in force, so a rule that is off runs no code.
 PARTS = {
-    "contract_way": (_contract_way, lambda r: not r.highlander and bool(  # highlander's own
-        r.three_b or r.no_overs or r.double_over or r.exact or r.quicksand
-        or r.set_to_opponents or r.no_minus)),
+    # the ways of scoring an ordinary contract (RULES.md §4.6), at most one of the first three;
+    # what they call made (``Tally.made``) the later ones see
+    "exact": None,  # exact
+    "three_b": None,  # three_b
+    "quicksand": None,  # quicksand
+    "double_over": None,  # double_over (under highlander: highlander's own)
+    "set_to_opponents": None,  # set_to_opponents
+    "no_minus": None,  # no_minus (under highlander: highlander's own)
     "highlander": None,  # highlander
     "no_trump": None,  # no_trump_bids
     "nil_bags": (_nil_bags, lambda r: r.nil_tricks == "bags_only"),
     "book_made": None,  # book_made
     "lexington": None,  # lexington_points
     "nil": (_nil, lambda r: True),
+    "three_b_nil": None,  # three_b: a nil bidder's tricks cost 10 each
     "wins_game": (_wins_game, lambda r: bool(r.moon or r.lexington or r.double_blind_nil)),
     "side_contracts": (_side_contracts, lambda r: True),  # a score sheet's codes: see the part
     "seven_plus": None,  # seven_plus

@@ -14,7 +14,9 @@ from . import (
     book_made,
     defeat_score,
     dix,
+    double_over,
     end_streak,
+    exact,
     exact_pair_bonus,
     first_trick_lowest_club,
     highlander,
@@ -28,9 +30,13 @@ from . import (
     must_overtrump,
     must_trump,
     nil_in_the_dark,
+    no_minus,
     no_spade_lead_first_trick,
     no_trump_bids,
+    quicksand,
+    set_to_opponents,
     seven_plus,
+    three_b,
 )
 
 __all__ = ["DECLARED", "HOUSE_RULES", "STATE", "fills", "in_force", "no_flags", "no_state"]
@@ -43,7 +49,10 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                # play constraints of RULES.md §4.3
                first_trick_lowest_club.RULE, no_spade_lead_first_trick.RULE, must_trump.RULE,
                must_overtrump.RULE, lead_ace_of_spades.RULE, bag_cancel_card.RULE,
-               defeat_score.RULE)
+               defeat_score.RULE,
+               # the ways of scoring a contract of RULES.md §4.6
+               exact.RULE, three_b.RULE, quicksand.RULE, double_over.RULE, set_to_opponents.RULE,
+               no_minus.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 STATE = {name: default for rule in HOUSE_RULES for name, default in rule.state.items()}
 
