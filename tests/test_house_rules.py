@@ -29,8 +29,8 @@ from strategies import make_strategy
 
 
 def _caches():
-    for cached in (house.in_force, house.fills, bidding.turn_steps, phases.pipeline,
-                   scoring.parts_for):
+    for cached in (house.in_force, house.fills, bidding.turn_steps, bidding.bid_rules,
+                   phases.pipeline, scoring.parts_for):
         cached.cache_clear()
 
 
@@ -46,7 +46,7 @@ def _tripwire(name):
 
 PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "shows", "nil_bonus", "trick_bonus",
          "record", "read", "ends_game", "leads")
-SLOTS = ("turn", "score", "constraint", "phases")  # parts by the slot they fill
+SLOTS = ("turn", "score", "constraint", "phases", "bids", "bans")  # parts by the slot they fill
 
 
 def _wired(rule, only=None):
@@ -97,6 +97,8 @@ CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
           "must_overtrump": ("refuse", "constraint"),
           "bag_cancel_card": ("refuse", "phases", "score", "record"),
           "defeat_score": ("refuse", "ends_game"), "lead_ace_of_spades": ("refuse", "leads"),
+          **{key: ("bids",) for key in ("fledu", "suicide", "min_team_bid", "whiz", "mirror")},
+          "hook": ("bans",),
           **{key: ("score",) for key in ("exact", "three_b", "quicksand", "double_over",
                                          "set_to_opponents", "no_minus")},
           **{key: ("constraint",) for key in ("first_trick_lowest_club",

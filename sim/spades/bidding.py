@@ -18,6 +18,7 @@ from ..views import BidView, BlindView, deficits
 from . import contracts as sc
 from . import house
 from .auction import run_auction
+from .bidmasks import MASK, BidSeat, bit, span
 from .contracts import BLIND_MOON, NAMES
 from .house import no_flags
 from .rules import SpadesRules
@@ -52,19 +53,23 @@ class BidResult:
         object.__setattr__(self, "flags", no_flags(n, players, self.flags))
 
 
-MASK = np.uint32  # a mask of bids: bit v = bid v, v = 0..cards_each (17 or 18 for three players)
+# the bid rules (RULES.md §4.4) narrowing the bids open to a seat, slot by slot in order, and
+# the bans, each applied only where it leaves a bid open; a plug-in of `sim.spades.house` fills
+# the slots it names (`bid_rules`).
+BID_RULES = ("fledu", "suicide", "min_team_bid", "whiz", "mirror")
+BID_BANS = ("hook", "moon_lexington")
 
 
-def _span(lo, hi) -> np.ndarray:
-    """Masks of the bids lo..hi (per row; empty when hi < lo)."""
-    lo, hi = np.asarray(lo, np.int64), np.clip(hi, -1, 30).astype(np.int64)
-    return (((1 << (hi + 1)) - 1) & ~((1 << np.clip(lo, 0, 31)) - 1)).astype(MASK)
-
-
-def _bit(v) -> np.ndarray:
-    """Mask of bid ``v`` (0 where v is not a bid 0..30)."""
-    v = np.asarray(v, np.int64)
-    return np.where((v >= 0) & (v <= 30), 1 << np.clip(v, 0, 30), 0).astype(MASK)
+@functools.cache
+def bid_rules(rules: SpadesRules) -> tuple[tuple, tuple]:
+    """The bid rules and bans in force under ``rules``, in the order of their slots."""
+    plugins = house.in_force(rules)
+    narrowing = {slot: part for rule in plugins for slot, part in rule.bids.items()}
+    bans = {slot: part for rule in plugins for slot, part in rule.bans.items()}
+    if rules.table.pairs and (rules.moon or rules.lexington):
+        bans["moon_lexington"] = _moon_bans
+    return (tuple(narrowing[s] for s in BID_RULES if s in narrowing),
+            tuple(bans[s] for s in BID_BANS if s in bans))
 
 
 def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
@@ -90,16 +95,16 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
     if rules.partnership_bidding:  # one joint bid per side, no nil (RULES.md §4.4)
         most = top if rules.max_team_bid is None else min(rules.max_team_bid, top)
         least = max(rules.min_team_bid or 4, 4 if rules.fledu else 1)  # fledu: at least 4
-        mask = np.broadcast_to(_span(least, most), seat.shape).astype(MASK)
+        mask = np.broadcast_to(span(least, most), seat.shape).astype(MASK)
         if rules.no_nine_no_blind:
             mask &= ~MASK(1 << 9)
         if rules.hook:  # the last joint bid may not make the total the tricks of the hand
             made = np.where(bids >= 0, bids, 0).sum(axis=1)
             last = (bids >= 0).sum(axis=1) == rules.sides - 1
-            kept = mask & ~np.where(last, _bit(top - made), 0).astype(MASK)
+            kept = mask & ~np.where(last, bit(top - made), 0).astype(MASK)
             mask = np.where(kept != 0, kept, mask).astype(MASK)
         return mask
-    mask = np.broadcast_to(_span(rules.min_bid, top), seat.shape).copy()
+    mask = np.broadcast_to(span(rules.min_bid, top), seat.shape).copy()
     pairs = rules.table.pairs
     halved = 0  # int[N]: 1 where the seat bids v and a half (its partner bid a half)
     if pairs:  # partners (RULES.md §3, §4.7): the second partner knows the first's bid
@@ -107,52 +112,37 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
         partner = bids[rows, partner_seat].astype(np.int32)
         second = partner >= 0  # the seat is its side's second bidder
         if rules.max_team_bid is not None:
-            mask &= _span(0, rules.max_team_bid - np.where(second, partner, rules.least_bid))
+            mask &= span(0, rules.max_team_bid - np.where(second, partner, rules.least_bid))
         if half is not None and rules.half_trick_bids:  # the partner bid a half: so does he
             halved = (second & half[rows, partner_seat]).astype(np.int32)
             most = top - 1 if rules.max_team_bid is None else rules.max_team_bid - partner - 1
-            mask = np.where(halved, _span(0, np.minimum(most, top - 1)), mask).astype(MASK)
-    if not (rules.fledu or rules.suicide or rules.min_team_bid or rules.whiz or rules.mirror
-            or rules.hook or rules.moon or rules.lexington):
+            mask = np.where(halved, span(0, np.minimum(most, top - 1)), mask).astype(MASK)
+    narrowing, bans = bid_rules(rules)
+    if not (narrowing or bans):
         return mask
-    nil = MASK(1)
-    if rules.fledu:  # (v and a half after a partner's half: at least 4, no nil)
-        mask &= np.where(halved, _span(4, top), nil | _span(4, top)).astype(MASK)
-    if rules.suicide:  # the partner keys below: pairs of four players only
-        if rules.suicide_min_bid is not None:
-            mask &= nil | _span(rules.suicide_min_bid, top)
-        mask &= np.where(second & (partner != 0), nil, ~MASK(0)).astype(MASK)
-    if rules.min_team_bid is not None and not pairs:  # RULES.md §4.4: "Without partners each
-        mask &= nil | _span(rules.min_team_bid, top)  # player bids nil or at least k"
-    elif rules.min_team_bid is not None:
-        k = rules.min_team_bid
-        completes = _span(np.maximum(k - partner, 1), top) | np.where(
-            (partner == 0) | (partner >= k), nil, 0).astype(MASK)
-        completes = np.where(partner == 0, nil | _span(k, top), completes).astype(MASK)
-        # after a partner's n and a half, v and a half completes n + v + 1 (bit 0: no nil)
-        completes = np.where(halved, _span(np.maximum(k - partner - 1, 0), top),
-                             completes).astype(MASK)
-        mask &= np.where(second, completes, ~MASK(0)).astype(MASK)
-    if spades is not None and rules.whiz:
-        mask &= nil | _bit(spades)
-    if spades is not None and rules.mirror:
-        mask &= _bit(spades)
+    if not pairs:  # no partner: nobody bid before for the seat's side
+        partner, second = np.full(seat.shape, -1, np.int32), np.zeros(seat.shape, bool)
+    at = BidSeat(rows=rows, seat=seat, bids=bids, top=top, pairs=pairs, partner=partner,
+                 second=second, halved=halved, half=half, spades=spades)
+    for part in narrowing:  # fledu, suicide, min_team_bid, whiz, mirror
+        mask = part(mask, at, rules)
     banned = np.zeros(seat.shape, MASK)
-    if rules.hook:  # two sides: four players, or six in two threes (RULES.md §4.7)
-        others = np.where(bids >= 0, bids, 0).sum(axis=1) - np.maximum(bids[rows, seat], 0)
-        if half is not None and rules.half_trick_bids:  # the halves bid so far, and his own
-            halves = half.sum(axis=1) - half[rows, seat] + halved  # make a whole total
-            others = others + halves // 2
-        last = (bids >= 0).sum(axis=1) - (bids[rows, seat] >= 0) == rules.players - 1
-        banned |= np.where(last, _bit(top - others), 0).astype(MASK)
-    if pairs and (rules.moon or rules.lexington):  # not after another side's double nil
-        after_double_nil = second & _others_all(bids == 0, seat, rules)
-        for on, total in ((rules.moon, top), (rules.lexington, top - 1)):  # a nil makes no moon
-            if on:  # (v and a half after a partner's half: two halves make one trick)
-                makes = after_double_nil & (partner > 0) & (partner + halved < total)
-                banned |= np.where(makes, _bit(total - partner - halved), 0).astype(MASK)
+    for part in bans:  # hook, moon and lexington
+        banned |= part(at, rules)
     kept = mask & ~banned
     return np.where(kept != 0, kept, mask).astype(MASK)
+
+
+def _moon_bans(at: BidSeat, rules: SpadesRules) -> np.ndarray:
+    """``moon`` / ``lexington``: after another side's double nil, no bid making the side's
+    total 13 (12). Two halves make one trick; a nil makes no moon."""
+    after_double_nil = at.second & _others_all(at.bids == 0, at.seat, rules)
+    banned = np.zeros(at.seat.shape, MASK)
+    for on, total in ((rules.moon, at.top), (rules.lexington, at.top - 1)):
+        if on:
+            makes = after_double_nil & (at.partner > 0) & (at.partner + at.halved < total)
+            banned |= np.where(makes, bit(total - at.partner - at.halved), 0).astype(MASK)
+    return banned
 
 
 def _others_all(per_seat: np.ndarray, seat: np.ndarray, rules: SpadesRules) -> np.ndarray:
@@ -471,9 +461,9 @@ def _bid(t: Turn, rules, deck, lineup, rng) -> None:
 def sighted_bids(bids, seat, hand, twice, rules: SpadesRules, deck, unseen) -> np.ndarray:
     """uint32[N]: the bids open to ``seat`` after looking at ``hand`` (uint64[N]; ``twice`` the
     cards of it held twice, or None): those open before looking (``unseen``, `bid_masks`),
-    except under ``whiz`` and ``mirror``, the only rules that look at the cards (the spades
-    held, a card held twice counted twice, RULES.md §4.4, §4.7)."""
-    if not (rules.whiz or rules.mirror):
+    except under the rules whose bids depend on the cards (the plug-ins that ``look``: ``whiz``
+    and ``mirror``, the spades held, a card held twice counted twice, RULES.md §4.4, §4.7)."""
+    if not any(rule.looks for rule in house.in_force(rules)):
         return unseen
     spades = deck.suit_masks[SPADES]
     held = popcount(hand & spades)

@@ -47,6 +47,11 @@ class HouseRule:
     - ``ends_game(scores, rules) -> bool[N]``: a standing at which the game may end
       (`sim.spades.game.game_over`);
     - ``leads(deck) -> uint64``: cards a leader may lead before spades are broken;
+    - ``bids``: bid rules by the slot of `sim.spades.bidding.BID_RULES` they fill
+      (``part(mask, at, rules) -> mask``, ``at`` a `sim.spades.bidmasks.BidSeat`: the bids
+      open to the seat, narrowed); ``bans``: bid bans by the slot of ``BID_BANS``
+      (``part(at, rules) -> mask`` of bids forbidden, each kept where no other bid is left);
+      ``looks``: its bids depend on the cards held (the spades counted);
     - ``play(bidding, replay) -> dict``: keyword arguments of `sim.tricks.play_tricks`;
     - ``shows(bidding) -> dict``: fields the play's views show (`sim.views.PlayView`);
     - ``score``: scoring parts, by the slot of `sim.spades.scoring.PARTS` they fill
@@ -81,6 +86,9 @@ class HouseRule:
     refuse_among: str = "scoring"
     ends_game: Callable[[np.ndarray, object], np.ndarray] | None = None
     leads: Callable[[object], np.uint64] | None = None
+    bids: Mapping[str, Callable] = field(default_factory=dict)
+    bans: Mapping[str, Callable] = field(default_factory=dict)
+    looks: bool = False
     play: Callable[[object, bool], dict] | None = None
     shows: Callable[[object], dict] | None = None
     score: Mapping[str, Callable] = field(default_factory=dict)

@@ -277,19 +277,13 @@ class SpadesRules:
     double_blind_nil_reward: str = option(
         "double", "a double blind nil made: double (each scores twice its bonus) or win (the "
         "side wins the game at once)", kind=str, choices=("double", "win"))
-    min_team_bid: int | None = option(
-        None, "a side bids at least this in total (a nil bidder's partner: nil or at least "
-        "this himself)", kind=int, minimum=1, maximum=13, optional=True)
-    suicide: bool = option(False, "each side contains a nil: the second partner bids nil if "
-                           "the first did not", kind=bool)
-    suicide_min_bid: int | None = option(None, "under suicide, a non-nil bid is at least this",
-                                         kind=int, minimum=1, maximum=13, optional=True)
-    whiz: bool = option(False, "each player bids the number of spades he holds, or nil; no "
-                        "blind bids", kind=bool)
-    mirror: bool = option(False, "each player bids the number of spades he holds (nil with "
-                          "none); no blind bids", kind=bool)
-    fledu: bool = option(False, "every bid is at least 4 unless nil", kind=bool)
-    hook: bool = option(False, "the last bidder may not make the four bids total 13", kind=bool)
+    min_team_bid: int | None = house.min_team_bid.OPTION  # a plug-in
+    suicide: bool = house.suicide.OPTION  # a plug-in
+    suicide_min_bid: int | None = house.suicide.MIN_BID  # the suicide plug-in's
+    whiz: bool = house.whiz.OPTION  # a plug-in
+    mirror: bool = house.mirror.OPTION  # a plug-in
+    fledu: bool = house.fledu.OPTION  # a plug-in
+    hook: bool = house.hook.OPTION  # a plug-in
     moon: bool = option(False, "a side bidding 13 in all wins the game at once by taking every "
                         "trick; not after the opponents' double nil", kind=bool)
     lexington: bool = option(False, "a side bidding 12 in all wins the game at once by taking "

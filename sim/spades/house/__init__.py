@@ -19,7 +19,9 @@ from . import (
     exact,
     exact_pair_bonus,
     first_trick_lowest_club,
+    fledu,
     highlander,
+    hook,
     last_trick_ace,
     last_trick_ace_nil,
     last_trick_bonus,
@@ -27,6 +29,8 @@ from . import (
     last_trick_high_spade,
     lead_ace_of_spades,
     lexington_points,
+    min_team_bid,
+    mirror,
     must_overtrump,
     must_trump,
     nil_in_the_dark,
@@ -36,7 +40,9 @@ from . import (
     quicksand,
     set_to_opponents,
     seven_plus,
+    suicide,
     three_b,
+    whiz,
 )
 
 __all__ = ["DECLARED", "HOUSE_RULES", "STATE", "fills", "in_force", "no_flags", "no_state"]
@@ -52,7 +58,9 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                defeat_score.RULE,
                # the ways of scoring a contract of RULES.md §4.6
                exact.RULE, three_b.RULE, quicksand.RULE, double_over.RULE, set_to_opponents.RULE,
-               no_minus.RULE)
+               no_minus.RULE,
+               # the bid rules of RULES.md §4.4
+               fledu.RULE, suicide.RULE, min_team_bid.RULE, whiz.RULE, mirror.RULE, hook.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 STATE = {name: default for rule in HOUSE_RULES for name, default in rule.state.items()}
 
