@@ -18,7 +18,7 @@ from ..views import BidView, BlindView, deficits
 from . import contracts as sc
 from . import house
 from .auction import run_auction
-from .bidmasks import MASK, BidSeat, bit, span
+from .bidmasks import MASK, BidSeat, bit, others_all, span
 from .contracts import BLIND_MOON, NAMES
 from .house import no_flags
 from .rules import SpadesRules
@@ -57,7 +57,7 @@ class BidResult:
 # the bans, each applied only where it leaves a bid open; a plug-in of `sim.spades.house` fills
 # the slots it names (`bid_rules`).
 BID_RULES = ("fledu", "suicide", "min_team_bid", "whiz", "mirror")
-BID_BANS = ("hook", "moon_lexington")
+BID_BANS = ("hook", "moon", "lexington")
 
 
 @functools.cache
@@ -66,8 +66,6 @@ def bid_rules(rules: SpadesRules) -> tuple[tuple, tuple]:
     plugins = house.in_force(rules)
     narrowing = {slot: part for rule in plugins for slot, part in rule.bids.items()}
     bans = {slot: part for rule in plugins for slot, part in rule.bans.items()}
-    if rules.table.pairs and (rules.moon or rules.lexington):
-        bans["moon_lexington"] = _moon_bans
     return (tuple(narrowing[s] for s in BID_RULES if s in narrowing),
             tuple(bans[s] for s in BID_BANS if s in bans))
 
@@ -131,27 +129,6 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
         banned |= part(at, rules)
     kept = mask & ~banned
     return np.where(kept != 0, kept, mask).astype(MASK)
-
-
-def _moon_bans(at: BidSeat, rules: SpadesRules) -> np.ndarray:
-    """``moon`` / ``lexington``: after another side's double nil, no bid making the side's
-    total 13 (12). Two halves make one trick; a nil makes no moon."""
-    after_double_nil = at.second & _others_all(at.bids == 0, at.seat, rules)
-    banned = np.zeros(at.seat.shape, MASK)
-    for on, total in ((rules.moon, at.top), (rules.lexington, at.top - 1)):
-        if on:
-            makes = after_double_nil & (at.partner > 0) & (at.partner + at.halved < total)
-            banned |= np.where(makes, bit(total - at.partner - at.halved), 0).astype(MASK)
-    return banned
-
-
-def _others_all(per_seat: np.ndarray, seat: np.ndarray, rules: SpadesRules) -> np.ndarray:
-    """bool[N]: some side other than ``seat``'s has ``per_seat`` (bool[N, P]) true for every one
-    of its players (RULES.md §4.7 sides: each the seats ``members``)."""
-    table = rules.table
-    every = per_seat[:, table.members].all(axis=2)  # [N, S]
-    every[np.arange(seat.shape[0]), table.side_of[seat]] = False
-    return every.any(axis=1)
 
 
 def _trailing(seat: np.ndarray, scores: np.ndarray, deficit: int) -> np.ndarray:
@@ -312,7 +289,7 @@ def _side_contract_masks(stage: str, seat, bids, blind, contracts, rules) -> np.
     codes = sc.blind_codes(rules) if stage == "blind" else sc.sighted_codes(rules)
     mask = np.where(first, codes, 0).astype(np.uint16)
     if stage == "blind" and rules.blind_moon and table.pairs:  # the first of blind moon and
-        double_blind = _others_all((bids == 0) & blind, seat, rules)  # double blind nil
+        double_blind = others_all((bids == 0) & blind, seat, rules.table)  # double blind nil
         mask &= np.where(double_blind, ~np.uint16(1 << sc.BLIND_MOON), ~np.uint16(0))
     if stage == "sighted" and rules.mo_b:  # one side leads trick 1 on its Mo
         mo = (((contracts == sc.LITTLE_MO) | (contracts == sc.BIG_MO)) & other_side).any(axis=1)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["MASK", "NIL", "BidSeat", "bit", "span"]
+__all__ = ["MASK", "NIL", "BidSeat", "bit", "others_all", "span"]
 
 MASK = np.uint32  # a mask of bids: bit v = bid v, v = 0..cards_each (17 or 18 for three players)
 NIL = MASK(1)  # the mask of nil (bid 0)
@@ -47,3 +47,11 @@ class BidSeat:
     halved: np.ndarray
     half: np.ndarray | None
     spades: np.ndarray | None
+
+
+def others_all(per_seat: np.ndarray, seat: np.ndarray, table) -> np.ndarray:
+    """bool[N]: some side other than ``seat``'s has ``per_seat`` (bool[N, P]) true for every one
+    of its players (RULES.md §4.7 sides: each the seats ``table.members``)."""
+    every = per_seat[:, table.members].all(axis=2)  # [N, S]
+    every[np.arange(seat.shape[0]), table.side_of[seat]] = False
+    return every.any(axis=1)

@@ -284,10 +284,8 @@ class SpadesRules:
     mirror: bool = house.mirror.OPTION  # a plug-in
     fledu: bool = house.fledu.OPTION  # a plug-in
     hook: bool = house.hook.OPTION  # a plug-in
-    moon: bool = option(False, "a side bidding 13 in all wins the game at once by taking every "
-                        "trick; not after the opponents' double nil", kind=bool)
-    lexington: bool = option(False, "a side bidding 12 in all wins the game at once by taking "
-                             "12 or more", kind=bool)
+    moon: bool = house.moon.OPTION  # a plug-in
+    lexington: bool = house.lexington.OPTION  # a plug-in
     lexington_points: bool = house.lexington_points.OPTION  # a plug-in
     # RULES.md §4.1 deal
     redeal_poor_hands: tuple[str, ...] | None = option(

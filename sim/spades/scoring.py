@@ -324,25 +324,12 @@ def _double_nils(f: Facts):
     return both(f.is_nil), both(f.is_nil & f.blind), both(f.is_nil & (f.tricks == 0))
 
 
-def _wins_game(t: Tally, f: Facts) -> None:
-    """The side that bid ``moon`` (13 in all, no nil) and took 13, or ``lexington`` (12) and took
-    12 or more, or made a double blind nil under ``double_blind_nil_reward = "win"``, wins the
-    game at once (RULES.md §4.4); -1 for none."""
-    rules = f.rules
-    out = t.wins_game = np.full(f.n, -1, dtype=np.int8)
-    sides = range(f.table.sides)
-    if rules.double_blind_nil and rules.double_blind_nil_reward == "win":
-        _, both_blind, both_made = _double_nils(f)
-        for side in sides:
-            out[both_blind[:, side] & both_made[:, side]] = side
-    no_nil = f.side(f.is_nil.astype(np.int32)) == 0
-    ordinary, taken = f.bid, f.side(f.tricks)  # the side's bids (two halves make a trick)
-    every = rules.tricks_per_hand  # 13 at four players: "all 13 tricks" (all the hand's, §4.7)
-    for on, total in ((rules.moon, every), (rules.lexington, every - 1)):
-        if on:
-            won = no_nil & (ordinary == total) & (taken >= total)
-            for side in sides:
-                out[won[:, side]] = side
+def _double_blind_nil_wins(t: Tally, f: Facts) -> None:
+    """A side that made a double blind nil under ``double_blind_nil_reward = "win"`` wins the
+    game at once (RULES.md §4.4)."""
+    _, both_blind, both_made = _double_nils(f)
+    for side in range(f.table.sides):
+        t.wins_game[both_blind[:, side] & both_made[:, side]] = side
 
 
 def _side_contracts(t: Tally, f: Facts) -> None:
@@ -409,7 +396,11 @@ PARTS = {
     "lexington": None,  # lexington_points
     "nil": (_nil, lambda r: True),
     "three_b_nil": None,  # three_b: a nil bidder's tricks cost 10 each
-    "wins_game": (_wins_game, lambda r: bool(r.moon or r.lexington or r.double_blind_nil)),
+    # who wins the game at once (RULES.md §4.4; a later one over an earlier in the same hand)
+    "double_blind_nil_wins": (_double_blind_nil_wins, lambda r: r.double_blind_nil and
+                              r.double_blind_nil_reward == "win"),
+    "moon": None,  # moon
+    "lexington_wins": None,  # lexington
     "side_contracts": (_side_contracts, lambda r: True),  # a score sheet's codes: see the part
     "seven_plus": None,  # seven_plus
     "exact_pair_bonus": None,  # exact_pair_bonus

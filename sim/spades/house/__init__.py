@@ -28,9 +28,11 @@ from . import (
     last_trick_deuce,
     last_trick_high_spade,
     lead_ace_of_spades,
+    lexington,
     lexington_points,
     min_team_bid,
     mirror,
+    moon,
     must_overtrump,
     must_trump,
     nil_in_the_dark,
@@ -60,7 +62,8 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                exact.RULE, three_b.RULE, quicksand.RULE, double_over.RULE, set_to_opponents.RULE,
                no_minus.RULE,
                # the bid rules of RULES.md §4.4
-               fledu.RULE, suicide.RULE, min_team_bid.RULE, whiz.RULE, mirror.RULE, hook.RULE)
+               fledu.RULE, suicide.RULE, min_team_bid.RULE, whiz.RULE, mirror.RULE, hook.RULE,
+               moon.RULE, lexington.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 STATE = {name: default for rule in HOUSE_RULES for name, default in rule.state.items()}
 
