@@ -18,9 +18,9 @@ from ..views import BidView, BlindView, deficits
 from . import contracts as sc
 from . import house
 from .auction import run_auction
-from .bidmasks import MASK, BidSeat, bit, others_all, span
+from .bidmasks import MASK, BidSeat, bit, check_legal, others_all, span
 from .contracts import BLIND_MOON, NAMES
-from .house import no_flags
+from .house import blind_bids, no_flags
 from .rules import SpadesRules
 
 __all__ = ["BidResult", "BidState", "IllegalBid", "Round", "bid_masks", "bid_view",
@@ -147,17 +147,6 @@ def blind_nil_allowed(seat: np.ndarray, scores: np.ndarray, rules: SpadesRules) 
     return _trailing(seat, scores, rules.blind_nil_min_deficit)
 
 
-def _check(bid, legal, seat, rows=None):
-    """Raise IllegalBid for the first hand whose bid (a blind nil is a bid of 0) is not in its
-    legal mask; ``rows``: the batch rows of the arrays (default: all, in order)."""
-    bad = (bid < 0) | (bid > 30) | ((legal >> np.clip(bid, 0, 31)) & 1 == 0)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        allowed = [v for v in range(31) if int(legal[i]) >> v & 1]
-        raise IllegalBid(f"bid {int(bid[i])} is not allowed; allowed: {allowed}",
-                         row=i if rows is None else int(rows[i]), seat=int(seat[i]))
-
-
 def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, flags=None,
                half=None, bemo=None) -> None:
     """Check complete bids (score-sheet records) in bidding order, as `run_bidding` checks them;
@@ -205,7 +194,7 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, flags=No
                              "a bid is missing (null only for the partners of a side contract)",
                              row=i, seat=int(seat[i]))
         bidding = np.flatnonzero(bid >= 0)
-        _check(bid[bidding], bid_masks(made, seat, rules, half=half)[bidding], seat[bidding],
+        check_legal(bid[bidding], bid_masks(made, seat, rules, half=half)[bidding], seat[bidding],
                bidding)
         if half is not None:
             mine, theirs = half[rows, seat], half[rows, partner]
@@ -397,22 +386,6 @@ def _blind_nil(t: Turn, rules, deck, lineup, rng) -> None:
         t.goes_blind[may_blind] = lineup.decide(view, "blind_nil", rng, bool)
 
 
-def _blind_bid(t: Turn, rules, deck, lineup, rng) -> None:
-    """§4.4 ``blind_bids``: a bid of 1..7 before looking, by a side far enough behind."""
-    whole = blind_bid_view(t.state, rules, deck)
-    open_ = whole.legal
-    ask = (_trailing(t.seat, t.common["scores"], rules.blind_bid_min_deficit) & t.bidding
-           & ~t.goes_blind)
-    idx = np.flatnonzero(ask & (open_ != 0))
-    if idx.size:
-        view = whole.take(idx)
-        chosen = lineup.decide(view, "blind_bid", rng, np.int8)
-        looks = chosen == 0  # no blind bid: he looks at his cards first
-        _check(np.where(looks, 0, chosen), open_[idx] | looks, t.seat[idx], idx)
-        t.blind_bid[idx] = chosen
-    t.goes_blind |= t.blind_bid > 0
-
-
 def _sighted_contract(t: Turn, rules, deck, lineup, rng) -> None:
     """§4.4: a side contract declared after looking (the side's first bidder)."""
     view = contract_view(t.state, rules, deck, "sighted")
@@ -430,7 +403,7 @@ def _bid(t: Turn, rules, deck, lineup, rng) -> None:
     view = t.bid_view()
     view = view if idx.size == n else view.take(idx)
     bid = np.where(t.goes_blind[idx], t.blind_bid[idx], lineup.decide(view, "bid", rng, np.int8))
-    _check(bid, np.where(t.goes_blind[idx], t.unseen[idx], t.legal[idx]), seat[idx], idx)
+    check_legal(bid, np.where(t.goes_blind[idx], t.unseen[idx], t.legal[idx]), seat[idx], idx)
     t.bids[idx, seat[idx]] = bid
     t.blind[idx, seat[idx]] = t.goes_blind[idx]
 
@@ -482,7 +455,7 @@ TURN_STEPS = {
     "blind_contract": (_blind_contract, _declares),
     "open": (_open, lambda r: True),
     "blind_nil": (_blind_nil, lambda r: r.blind_nil),
-    "blind_bid": (_blind_bid, lambda r: r.blind_bids),
+    "blind_bid": None,  # blind_bids
     "sighted_contract": (_sighted_contract, _declares),
     "bid": (_bid, lambda r: True),
     "half_bid": (_half_bid, lambda r: r.half_trick_bids),
@@ -630,10 +603,11 @@ def blind_view(state: BidState, rules: SpadesRules, deck) -> BlindView:
 
 def blind_bid_view(state: BidState, rules: SpadesRules, deck) -> BlindView:
     """What the seat to bid sees when asked for a blind bid (RULES.md §4.4 ``blind_bids``), before
-    looking at its cards: ``legal`` the bids of 1..7 open to it (bit v = v). The engine asks
-    through this view (the side far enough behind, the seat not bidding blind nil)."""
-    unseen = bid_masks(state.bids, state.seat, rules, half=state.half)
-    return BlindView(legal=unseen & MASK(0b11111110), **view_fields(state, rules, deck))
+    looking at its cards: ``legal`` the bids of 1..7 open to it (bit v = v). The view of the
+    plug-in's question (`sim.spades.house.blind_bids.view`) at the start of the seat's turn."""
+    turn = Turn.of(state, rules, deck)
+    _open(turn, rules, deck, None, None)
+    return blind_bids.view(turn)
 
 
 def contract_view(state: BidState, rules: SpadesRules, deck, stage: str) -> BlindView:
@@ -709,7 +683,7 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
         common = dict(dealer=dealer, bids=bids, blind=blind, scores=scores, bags=bags,
                       rules=rules, deck=deck, **(public or {}))
         result = run_auction(hands, dealer, scores, bags, rules, deck, lineup, rng, common,
-                             _check)
+                             check_legal)
         return BidResult(bids=bids, blind=blind, auction=result)
     state = start_bidding(hands, dealer, scores, bags, rules, public, twice)
     return complete_bidding(state, rules, deck, lineup, rng)

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["MASK", "NIL", "BidSeat", "bit", "others_all", "span"]
+from ..errors import IllegalBid
+
+__all__ = ["MASK", "NIL", "BidSeat", "bit", "check_legal", "others_all", "span"]
 
 MASK = np.uint32  # a mask of bids: bit v = bid v, v = 0..cards_each (17 or 18 for three players)
 NIL = MASK(1)  # the mask of nil (bid 0)
@@ -55,3 +57,14 @@ def others_all(per_seat: np.ndarray, seat: np.ndarray, table) -> np.ndarray:
     every = per_seat[:, table.members].all(axis=2)  # [N, S]
     every[np.arange(seat.shape[0]), table.side_of[seat]] = False
     return every.any(axis=1)
+
+
+def check_legal(bid, legal, seat, rows=None) -> None:
+    """Raise `sim.errors.IllegalBid` for the first hand whose bid (a blind nil is a bid of 0) is
+    not in its legal mask; ``rows``: the batch rows of the arrays (default: all, in order)."""
+    bad = (bid < 0) | (bid > 30) | ((legal >> np.clip(bid, 0, 31)) & 1 == 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        allowed = [v for v in range(31) if int(legal[i]) >> v & 1]
+        raise IllegalBid(f"bid {int(bid[i])} is not allowed; allowed: {allowed}",
+                         row=i if rows is None else int(rows[i]), seat=int(seat[i]))

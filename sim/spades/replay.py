@@ -14,7 +14,8 @@ from ..records import by_mode, card_slots, gather, ints, parse_records
 from ..scripted import Scripted, output_record
 from ..tricks import IllegalPlay
 from .auction import MAX_BID, MAX_CALLS, run_auction
-from .bidding import IllegalBid, _check, _trailing, blind_nil_allowed, check_bids
+from .bidding import IllegalBid, _trailing, blind_nil_allowed, check_bids
+from .bidmasks import check_legal
 from .contracts import NAMES
 from .hand import Seating, deck_for, play_hand, start_hand
 from .house import DECLARED, HOUSE_RULES, in_force, no_flags, no_state
@@ -329,7 +330,7 @@ def _sheet_auction(recs, extra, rules, deck):
                   bags=extra.bags, rules=rules, deck=deck)
     lineup = Lineup([Scripted(None, auction=extra.auction)] * 4)
     return run_auction(hands, recs.dealer, recs.scores, extra.bags, rules, deck, lineup,
-                       np.random.default_rng(0), common, _check)
+                       np.random.default_rng(0), common, check_legal)
 
 
 def _check_blind(recs, bids, rules, lines, source):

@@ -264,12 +264,8 @@ class SpadesRules:
                                     "a joint bid of 9", kind=bool)
     no_trump_bids: bool = house.no_trump_bids.OPTION  # a plug-in
     bid_raise: bool = house.bid_raise.OPTION  # a plug-in
-    blind_bids: bool = option(False, "a trailing player may bid 1..7 before looking: made, 20 "
-                              "per blind bid trick and no overtricks; set, -10 per bid trick",
-                              kind=bool)
-    blind_bid_min_deficit: int = option(100, "blind bids only for a side trailing by at least "
-                                        "this (0 = always)", kind=int, minimum=0,
-                                        maximum=TARGET_LIMIT)
+    blind_bids: bool = house.blind_bids.OPTION  # a plug-in
+    blind_bid_min_deficit: int = house.blind_bids.MIN_DEFICIT  # the blind_bids plug-in's
     double_nil: bool = option(False, "both partners nil: both made, each scores twice its "
                               "bonus; either failed, neither scores (no penalty)", kind=bool)
     double_blind_nil: bool = option(False, "both partners blind nil: made, double_blind_nil_reward;"

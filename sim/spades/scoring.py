@@ -250,16 +250,12 @@ def _auction(f: Facts, auction, bags_before) -> Tally:
 def _standard(f: Facts) -> Tally:
     """The partnership contract (RULES.md §3): +10 per bid trick and 1 per overtrick if made,
     else -10 per bid trick; a side whose partners both bid nil has contract 0 (every counted trick
-    is an overtrick). A blind bid (``blind_bids``, §4.4) in a made contract scores 20 per trick
-    and the side's overtricks are not scored (no points, no bags). Under ``nil_tricks =
+    is an overtrick); a blind bid's: the ``blind_bids`` plug-in, the first slot of `PARTS`. Under
+    ``nil_tricks =
     "bags_only"`` every trick of a nil bidder is a bag."""
     made = f.taken >= f.bid
     contract = 10 * f.bid * (2 * made - 1)
     bags = (f.taken - f.bid) * made
-    if f.rules.blind_bids:
-        blind_bid = f.side(f.bids * (f.blind & ~f.is_nil))
-        contract = contract + 10 * blind_bid * made
-        bags = np.where(blind_bid > 0, 0, bags)
     nil_bags = f.nil_tricks if f.rules.nil_tricks == "bags_only" else 0
     return Tally(contract=contract, bags=bags, made=made, bags_taken=bags + nil_bags,
                  progressive=f.progressive.copy())
@@ -381,6 +377,7 @@ def _bags(t: Tally, f: Facts, bags_before) -> None:
 # under which it scores anything; a plug-in of `sim.spades.house` fills the slots it names.
 # `parts_for` keeps those in force, so a rule that is off runs no code.
 PARTS = {
+    "blind_bid": None,  # blind_bids: 20 per blind bid trick made, no overtricks
     # the ways of scoring an ordinary contract (RULES.md §4.6), at most one of the first three;
     # what they call made (``Tally.made``) the later ones see
     "exact": None,  # exact

@@ -11,6 +11,7 @@ import numpy as np
 from . import (
     bag_cancel_card,
     bid_raise,
+    blind_bids,
     book_made,
     defeat_score,
     dix,
@@ -63,7 +64,7 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                no_minus.RULE,
                # the bid rules of RULES.md §4.4
                fledu.RULE, suicide.RULE, min_team_bid.RULE, whiz.RULE, mirror.RULE, hook.RULE,
-               moon.RULE, lexington.RULE)
+               moon.RULE, lexington.RULE, blind_bids.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 STATE = {name: default for rule in HOUSE_RULES for name, default in rule.state.items()}
 
