@@ -1,11 +1,6 @@
-"""RULES.md §4.6 ``dix``, the whole rule:
-"the trick won by 9S: 10 if spades were led, else 5 if another spade is in it, else 1".
-
-- the key: `OPTION` (a `sim.spades.rules.SpadesRules` field);
-- the score: `bonus`, a trick bonus (the plug-in's ``trick_bonus``: points per seat on the hand's
-  `sim.spades.scoring.TrickCards`, to the side of the player who earns them; the
-  ``trick_bonus_<side>`` column); scored from the cards of the tricks, so not on a score
-  sheet.
+"""RULES.md §4.6 ``dix``, the whole rule: "the trick won by 9S: 10 if spades were led, else 5 if
+another spade is in it, else 1". A trick bonus: `bonus`
+(`sim.spades.plugin.HouseRule.trick_bonus`).
 """
 
 from __future__ import annotations

@@ -1,11 +1,5 @@
-"""RULES.md §4.6 ``last_trick_ace``, the whole rule:
-"the last trick won by an ace: 10 (the ace of spades 20)".
-
-- the key: `OPTION` (a `sim.spades.rules.SpadesRules` field);
-- the score: `bonus`, a trick bonus (the plug-in's ``trick_bonus``: points per seat on the hand's
-  `sim.spades.scoring.TrickCards`, to the side of the player who earns them; the
-  ``trick_bonus_<side>`` column); scored from the cards of the tricks, so not on a score
-  sheet.
+"""RULES.md §4.6 ``last_trick_ace``, the whole rule: "the last trick won by an ace: 10 (the ace of
+spades 20)". A trick bonus: `bonus` (`sim.spades.plugin.HouseRule.trick_bonus`).
 """
 
 from __future__ import annotations

@@ -1,12 +1,6 @@
-"""RULES.md §4.6 ``last_trick_ace_nil``, the whole rule:
-"a nil bidder who plays an ace to the last trick: nil_bonus / 5".
-
-- the key: `OPTION` (a `sim.spades.rules.SpadesRules` field);
-- the score: `bonus`, a trick bonus (the plug-in's ``trick_bonus``: points per seat on the hand's
-  `sim.spades.scoring.TrickCards`, to the side of the player who earns them; the
-  ``trick_bonus_<side>`` column); scored from the cards of the tricks, so not on a score
-  sheet.
-- the refusal: where nobody bids nil (`refuse`).
+"""RULES.md §4.6 ``last_trick_ace_nil``, the whole rule: "a nil bidder who plays an ace to the last
+trick: nil_bonus / 5". A trick bonus: `bonus` (`sim.spades.plugin.HouseRule.trick_bonus`).
+Refused where nobody bids nil (`refuse`).
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""RULES.md §4.6 ``last_trick_bonus``, the whole rule: "10 to the winner of the last trick".
-
-- the key: `OPTION` (a `sim.spades.rules.SpadesRules` field);
-- the score: `bonus`, a trick bonus (the plug-in's ``trick_bonus``: points per seat on the hand's
-  `sim.spades.scoring.TrickCards`, to the side of the player who earns them; the
-  ``trick_bonus_<side>`` column); scored from the cards of the tricks, so not on a score
-  sheet.
+"""RULES.md §4.6 ``last_trick_bonus``, the whole rule: "10 to the winner of the last trick". A
+trick bonus: `bonus` (`sim.spades.plugin.HouseRule.trick_bonus`).
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
-"""RULES.md §4.6 ``last_trick_high_spade``, the whole rule:
-"the last trick won by 9S or higher by a player who took exactly his bid: 10".
-
-- the key: `OPTION` (a `sim.spades.rules.SpadesRules` field);
-- the score: `bonus`, a trick bonus (the plug-in's ``trick_bonus``: points per seat on the hand's
-  `sim.spades.scoring.TrickCards`, to the side of the player who earns them; the
-  ``trick_bonus_<side>`` column); scored from the cards of the tricks, so not on a score
-  sheet.
+"""RULES.md §4.6 ``last_trick_high_spade``, the whole rule: "the last trick won by 9S or higher by
+a player who took exactly his bid: 10". A trick bonus: `bonus`
+(`sim.spades.plugin.HouseRule.trick_bonus`).
 """
 
 from __future__ import annotations
