@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import CLUBS, highest_bit, lowest_bit, pick
+from ..cards import highest_bit, pick
 from ..tricks import TrickState
 from . import house
 from .narrowing import narrow
@@ -45,25 +45,6 @@ def _with_legal(state: TrickState, legal) -> TrickState:
     return replace(state, legal=legal)
 
 
-def _first_lead(rules, deck):
-    """``first_lead = "two_of_clubs" | "lowest_club"``, ``first_trick_clubs``: the first leader
-    (who holds the card, `sim.spades.hand.first_leader`) leads his lowest club."""
-    clubs = deck.suit_masks[CLUBS]
-
-    def part(s: TrickState):
-        if s.trick_no or s.position:
-            return s.legal
-        return narrow(s.legal, lowest_bit(s.hand & clubs))
-    return part
-
-
-def _first_trick_clubs(rules, deck):
-    """On trick 1 nobody plays a spade unless he holds only spades."""
-    def part(s: TrickState):
-        return s.legal if s.trick_no else narrow(s.legal, ~s.trump)
-    return part
-
-
 def _joker_high_alternate(rules, deck):
     """``trump_order = "joker_high_alternate"``: when the big joker is led, each opponent of the
     leader plays his highest spade."""
@@ -81,9 +62,8 @@ def _joker_high_alternate(rules, deck):
 # with whether the rules value has it on and its part; a plug-in of `sim.spades.house` fills the
 # slots it names.
 _RULES = {
-    "first_lead": (lambda r: r.first_lead != "left_of_dealer" or r.first_trick_clubs,
-                   _first_lead),
-    "first_trick_clubs": (lambda r: r.first_trick_clubs, _first_trick_clubs),
+    "first_lead": None,  # first_lead, first_trick_clubs: the lowest club leads
+    "first_trick_clubs": None,  # first_trick_clubs
     "first_trick_lowest_club": None,  # first_trick_lowest_club
     "no_spade_lead_first_trick": None,  # no_spade_lead_first_trick
     "trump_order": (lambda r: r.trump_order == "joker_high_alternate", _joker_high_alternate),

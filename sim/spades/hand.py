@@ -71,8 +71,9 @@ def first_leader(dealer: np.ndarray, contracts: np.ndarray, rules: SpadesRules,
     is there), with two decks the first holder of it from the dealer's left (a reading, §4.7:
     both copies may be dealt)."""
     left = ((dealer + 1) % rules.players).astype(np.int8)
-    if rules.first_lead != "left_of_dealer" or rules.first_trick_clubs:
-        return lowest_club_holder(hands, dealer, deck)
+    for rule in house.in_force(rules):  # first_lead, first_trick_clubs
+        if rule.first_leader:
+            return rule.first_leader(hands, dealer, deck)
     if not rules.mo_b:
         return left
     mo = (contracts == LITTLE_MO) | (contracts == BIG_MO)  # [N, S]: at most one side

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import at_or_below, highest_bit, pick
+from ..cards import CLUBS, at_or_below, highest_bit, lowest_bit, pick
 from ..tricks import TrickState
 
-__all__ = ["beating", "narrow"]
+__all__ = ["beating", "lowest_club_lead", "narrow"]
 
 
 def narrow(legal, subset):
@@ -30,3 +30,16 @@ def beating(s: TrickState, deck):
         group = np.uint64(group)
         higher &= ~pick((top & group) != 0, group, np.uint64(0))
     return higher
+
+
+def lowest_club_lead(rules, deck):
+    """The play constraint of the first lead (``first_lead = "two_of_clubs" | "lowest_club"``,
+    ``first_trick_clubs``, RULES.md §4.3): the first leader (who holds the lowest club dealt,
+    `sim.spades.kitty.lowest_club_holder`) leads his lowest club."""
+    clubs = deck.suit_masks[CLUBS]
+
+    def part(s: TrickState):
+        if s.trick_no or s.position:
+            return s.legal
+        return narrow(s.legal, lowest_bit(s.hand & clubs))
+    return part

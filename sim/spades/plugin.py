@@ -47,6 +47,7 @@ class HouseRule:
     - ``ends_game(scores, rules) -> bool[N]``: a standing at which the game may end
       (`sim.spades.game.game_over`);
     - ``leads(deck) -> uint64``: cards a leader may lead before spades are broken;
+    - ``first_leader(hands, dealer, deck) -> int8[N]``: who leads trick 1;
     - ``bids``: bid rules by the slot of `sim.spades.bidding.BID_RULES` they fill
       (``part(mask, at, rules) -> mask``, ``at`` a `sim.spades.bidmasks.BidSeat`: the bids
       open to the seat, narrowed); ``bans``: bid bans by the slot of ``BID_BANS``
@@ -86,6 +87,7 @@ class HouseRule:
     refuse_among: str = "scoring"
     ends_game: Callable[[np.ndarray, object], np.ndarray] | None = None
     leads: Callable[[object], np.uint64] | None = None
+    first_leader: Callable | None = None
     bids: Mapping[str, Callable] = field(default_factory=dict)
     bans: Mapping[str, Callable] = field(default_factory=dict)
     looks: bool = False

@@ -77,7 +77,6 @@ def _nil_pass(value) -> tuple[int, int]:
         raise ValueError(value)
     return tuple(value)
 SPADES_BROKEN = (True, False, "never")
-FIRST_LEADS = ("left_of_dealer", "two_of_clubs", "lowest_club")
 # RULES.md §4: '"Side" = partnership, or a single player in games without partners.' A key
 # worded for a side (the side contracts, moon, lexington, bemo, hook, ...) applies at every
 # table of §4.7. The keys below are worded for more, each with the words that need it; a table
@@ -320,11 +319,8 @@ class SpadesRules:
                                       "non-spade suit may show them and make it trump; then a "
                                       "player with 7+ spades may restore spades", kind=bool)
     # RULES.md §4.3 leads and play constraints
-    first_lead: str = option("left_of_dealer", "who leads trick 1: the dealer's left, or the "
-                             "holder of 2C / of the lowest club, leading it", kind=str,
-                             choices=FIRST_LEADS)
-    first_trick_clubs: bool = option(False, "the lowest club leads trick 1, and nobody plays a "
-                                     "spade to it unless he holds only spades", kind=bool)
+    first_lead: str = house.first_lead.OPTION  # a plug-in
+    first_trick_clubs: bool = house.first_trick_clubs.OPTION  # a plug-in
     first_trick_lowest_club: bool = house.first_trick_lowest_club.OPTION  # a plug-in
     no_spade_lead_first_trick: bool = house.no_spade_lead_first_trick.OPTION  # a plug-in
     lead_ace_of_spades: bool = house.lead_ace_of_spades.OPTION  # a plug-in

@@ -19,6 +19,8 @@ from . import (
     end_streak,
     exact,
     exact_pair_bonus,
+    first_lead,
+    first_trick_clubs,
     first_trick_lowest_club,
     fledu,
     highlander,
@@ -56,9 +58,9 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                last_trick_bonus.RULE, end_streak.RULE, dix.RULE, last_trick_ace.RULE,
                last_trick_ace_nil.RULE, last_trick_deuce.RULE, last_trick_high_spade.RULE,
                # play constraints of RULES.md §4.3
-               first_trick_lowest_club.RULE, no_spade_lead_first_trick.RULE, must_trump.RULE,
-               must_overtrump.RULE, lead_ace_of_spades.RULE, bag_cancel_card.RULE,
-               defeat_score.RULE,
+               first_lead.RULE, first_trick_clubs.RULE, first_trick_lowest_club.RULE,
+               no_spade_lead_first_trick.RULE, must_trump.RULE, must_overtrump.RULE,
+               lead_ace_of_spades.RULE, bag_cancel_card.RULE, defeat_score.RULE,
                # the ways of scoring a contract of RULES.md §4.6
                exact.RULE, three_b.RULE, quicksand.RULE, double_over.RULE, set_to_opponents.RULE,
                no_minus.RULE,
