@@ -64,9 +64,16 @@ def write(path: Path, text: str) -> Path:
 
 
 def files(folder: Path) -> dict[str, bytes]:
-    """Relative path -> bytes of every file in a folder."""
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file()}
+    """Relative path -> bytes of every file in a folder. A file that goes while it is read (a
+    running writer's temporary file, renamed into place: `sim.folder`) is left out."""
+    out = {}
+    for p in sorted(folder.rglob("*")):
+        try:
+            if p.is_file():
+                out[str(p.relative_to(folder))] = p.read_bytes()
+        except FileNotFoundError:
+            continue
+    return out
 
 
 def parts(folder: Path) -> dict[str, bytes]:
