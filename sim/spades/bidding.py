@@ -23,7 +23,7 @@ from .contracts import BLIND_MOON, NAMES
 from .house import blind_bids, no_flags
 from .rules import SpadesRules
 
-__all__ = ["BidResult", "BidState", "IllegalBid", "Round", "bid_masks", "bid_view",
+__all__ = ["BidResult", "BidState", "IllegalBid", "bid_masks", "bid_view",
            "blind_bid_view", "blind_nil_allowed", "blind_view", "check_bids", "complete_bidding",
            "contract_view", "finish_bidding", "run_bidding", "start_bidding", "take_turn"]
 
@@ -478,40 +478,6 @@ def turn_steps(rules: SpadesRules) -> tuple:
     return tuple(steps)
 
 
-@dataclass(frozen=True, eq=False)
-class Round:
-    """The bidding round after every seat's turn, for a plug-in's ``after_bids`` (RULES.md §4.4
-    ``bid_raise``): the arrays of `BidResult` as they stand, which it may change, and what a
-    seat's view shows. ``hands`` uint64[N, P]; ``dealer`` int8[N]."""
-
-    hands: np.ndarray
-    dealer: np.ndarray
-    bids: np.ndarray
-    blind: np.ndarray
-    scores: np.ndarray
-    bags: np.ndarray
-    contracts: np.ndarray
-    bemo: np.ndarray
-    flags: dict
-    rules: SpadesRules
-    deck: object
-
-    def seats(self):
-        """Each seat's column in bidding order, from the dealer's left: int8[N] each."""
-        players = self.hands.shape[1]
-        for j in range(players):
-            yield ((self.dealer + 1 + j) % players).astype(np.int8)
-
-    def bid_view(self, seat: np.ndarray, idx: np.ndarray, legal: np.ndarray) -> BidView:
-        """``seat``'s view at rows ``idx``, offering the bids of ``legal`` (masks, bit v = v)."""
-        rows = np.arange(self.hands.shape[0])
-        view = BidView(rows=rows, seat=seat, dealer=self.dealer, legal=np.zeros(rows.size, MASK),
-                       bids=self.bids, blind=self.blind, scores=self.scores, bags=self.bags,
-                       rules=self.rules, deck=self.deck, contracts=self.contracts,
-                       bemo=self.bemo, hand=self.hands[rows, seat]).take(idx)
-        return replace(view, legal=np.asarray(legal).astype(MASK))
-
-
 @dataclass(eq=False)
 class BidState:
     """The bidding round of N hands in progress (RULES.md §3, §4.4): the seats take their turns
@@ -554,6 +520,23 @@ class BidState:
                        contracts=self.contracts.copy(), bemo=self.bemo.copy(),
                        half=self.half.copy(),
                        flags={k: v.copy() for k, v in self.flags.items()})
+
+    def seats(self):
+        """Each seat's column in bidding order, from the dealer's left: int8[N] each."""
+        players = self.hands.shape[1]
+        for j in range(players):
+            yield ((self.dealer + 1 + j) % players).astype(np.int8)
+
+    def seat_view(self, seat: np.ndarray, idx: np.ndarray, legal: np.ndarray, rules, deck
+                  ) -> BidView:
+        """``seat``'s view at rows ``idx`` after every turn (a plug-in's round, ``bid_raise``),
+        offering the bids of ``legal`` (masks, bit v = v)."""
+        rows = np.arange(self.n)
+        view = BidView(rows=rows, seat=seat, dealer=self.dealer, legal=np.zeros(rows.size, MASK),
+                       bids=self.bids, blind=self.blind, scores=self.scores, bags=self.bags,
+                       rules=rules, deck=deck, contracts=self.contracts, bemo=self.bemo,
+                       hand=self.hands[rows, seat]).take(idx)
+        return replace(view, legal=np.asarray(legal).astype(MASK))
 
     def result(self) -> BidResult:
         return BidResult(bids=self.bids, blind=self.blind, contracts=self.contracts,
@@ -654,14 +637,9 @@ def complete_bidding(state: BidState, rules: SpadesRules, deck, lineup, rng) -> 
 
 def finish_bidding(state: BidState, rules: SpadesRules, deck, lineup, rng) -> BidResult:
     """After every seat's turn: the plug-ins' rounds (``bid_raise``), then the result."""
-    after = [rule.after_bids for rule in house.in_force(rules) if rule.after_bids]
-    if after:
-        round_ = Round(hands=state.hands, dealer=state.dealer, bids=state.bids,
-                       blind=state.blind, scores=state.scores, bags=state.bags,
-                       contracts=state.contracts, bemo=state.bemo, flags=state.flags,
-                       rules=rules, deck=deck)
-        for step in after:
-            step(round_, rules, deck, lineup, rng)
+    for rule in house.in_force(rules):
+        if rule.after_bids:
+            rule.after_bids(state, rules, deck, lineup, rng)
     return state.result()
 
 

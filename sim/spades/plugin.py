@@ -10,7 +10,7 @@ lists among its fields.
 
 Layouts: turn steps have the form of `sim.spades.bidding.TURN_STEPS` (``step(turn, rules, deck,
 lineup, rng)``, filling the turn's arrays); ``declares`` names the bool[N, P] arrays of the
-bidding (``BidResult.flags``, ``Turn.flags``, ``Round.flags``: one flag per row and seat)
+bidding (``BidResult.flags``, ``Turn.flags``, ``BidState.flags``: one flag per row and seat)
 the rule fills, which the table writes as ``<flag>_<seat>`` and the record under the same name;
 ``columns`` has the form of `sim.spades.tables.BROUGHT` (``<seat>``: one per seat).
 """
@@ -34,8 +34,9 @@ class HouseRule:
       they fill (the order is the rules' and fixes the order of the players' decisions);
     - ``declares``: the per-seat flags the bidding gives (``BidResult.flags``, record fields);
     - ``decisions``: decision name -> the flag its answer fills (a replayed record answers it);
-    - ``after_bids(round, rules, deck, lineup, rng)``: a round after every seat's turn
-      (`sim.spades.bidding.Round`), which may change the bids and fill its flags;
+    - ``after_bids(state, rules, deck, lineup, rng)``: a round after every seat's turn, on the
+      bidding's `sim.spades.bidding.BidState` (``seats()``, ``seat_view``), which may change
+      the bids and fill its flags;
     - ``as_bid(bids, flags) -> bids``: the bids as first made, from the final ones a record
       gives (a record holds the bids as they stand after ``after_bids``);
     - ``check(made, blind, flags, dealer, rules)``: on a score sheet, its flags are legal

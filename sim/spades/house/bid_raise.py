@@ -4,9 +4,9 @@ raise stays within the tricks of the hand and ``max_team_bid``.
 
 - the key: `OPTION` (a `sim.spades.rules.SpadesRules` field);
 - the decision: after every seat's turn, a round in bidding order (`raise_round`, the plug-in's
-  ``after_bids``); each seat that `may_raise` is asked ``raise_bid`` with his
-  `sim.views.BidView`, whose ``legal`` holds his bid and the bid above it; the bids stand as
-  raised, and the bidding's ``raised`` flags, bool[N, P], say whose were;
+  ``after_bids``, on the `sim.spades.bidding.BidState`); each seat that `may_raise` is asked
+  ``raise_bid`` with his `sim.views.BidView`, whose ``legal`` holds his bid and the bid above
+  it; the bids stand as raised, and the bidding's ``raised`` flags, bool[N, P], say whose were;
 - the legality on a score sheet: `check` (a record's bids are the raised ones, `as_bid` gives
   them as first made);
 - the table: ``raised_<seat>``; the record: ``raised`` (RULES.md §5), read back by replay.
@@ -42,19 +42,19 @@ def may_raise(bids: np.ndarray, blind: np.ndarray, seat: np.ndarray, rules) -> n
     return ok
 
 
-def raise_round(round_, rules, deck, lineup, rng) -> None:
+def raise_round(state, rules, deck, lineup, rng) -> None:
     """After all bids, each seat in bidding order may raise its own bid by one (the
-    ``raise_bid`` decision, shown the bids as they stand). Updates the round's bids and
+    ``raise_bid`` decision, shown the bids as they stand). Updates the bidding state's bids and
     its ``raised`` flags."""
-    bids, raised = round_.bids, round_.flags["raised"]
-    for seat in round_.seats():
-        idx = np.flatnonzero(may_raise(bids, round_.blind, seat, rules))
+    bids, raised = state.bids, state.flags["raised"]
+    for seat in state.seats():
+        idx = np.flatnonzero(may_raise(bids, state.blind, seat, rules))
         if not idx.size:
             continue
         bid = bids[idx, seat[idx]].astype(np.int32)
         legal = np.left_shift(1, bid) | np.left_shift(1, bid + 1)  # keep or raise
-        up = np.asarray(lineup.decide(round_.bid_view(seat, idx, legal), "raise_bid", rng, bool),
-                        dtype=bool)
+        view = state.seat_view(seat, idx, legal, rules, deck)
+        up = np.asarray(lineup.decide(view, "raise_bid", rng, bool), dtype=bool)
         bids[idx, seat[idx]] += up
         raised[idx, seat[idx]] = up
 
