@@ -29,7 +29,9 @@ Parts (``--parts``):
     each checkout's default block sizes: ``--games`` whole games (default 55,000, about 500,000
     hands) and ``--hands`` / 2 independent hands; hands played per second of CPU time, and the
     ratio games / hands. The engine alone too (``play_block`` in blocks of ``--games-block``
-    games, default 20,000, and ``--engine-block`` hands).
+    games, default 20,000, and ``--engine-block`` hands), and where the checkout has it,
+    ``play_blocks``: the ``--games`` games in blocks of ``--games-block`` played together, then
+    as many independent hands in blocks of ``--engine-block``, in the same process.
 ``jobs``
     The whole command for 1,000,000 ``seed`` hands with ``--n-jobs 1`` and ``--n-jobs 2``: wall
     times and their ratio.
@@ -70,6 +72,30 @@ for block in range(1, reps + 1):
     result = play_block(rules, lineup, seed, block, size, mode)
     out.append((result.game.shape[0], time.process_time() - t0))
 print(json.dumps(out))
+"""
+
+CHAIN = """
+import json, sys, time
+root, games, size, block, seed = sys.argv[1], *(int(a) for a in sys.argv[2:6])
+sys.path.insert(0, root)
+from sim.games import game_of
+from sim.lineup import Lineup
+from sim.options import load_rules
+from strategies import make_strategy
+rules = load_rules("spades.standard")
+lineup = Lineup([make_strategy("seed", game=rules.game)] * rules.players)
+game = game_of(rules)
+game.play_block(rules, lineup, seed, 0, min(size, 5000), "games")
+which = [(1 + b, min(size, games - b * size), 0) for b in range(-(-games // size))]
+def hands():  # independent hands in blocks of ``block``, as many as the games play
+    t0 = time.process_time()
+    for b in range(-(-rows // block)):
+        game.play_block(rules, lineup, seed, 100 + b, block, "hands")
+    return -(-rows // block) * block / (time.process_time() - t0)
+t0 = time.process_time()
+rows = sum(r.game.shape[0] for _, r in game.play_blocks(rules, lineup, seed, which, "games"))
+chained = rows / (time.process_time() - t0)
+print(json.dumps([rows, chained, hands()]))
 """
 
 OPENSPIEL = """
@@ -191,6 +217,14 @@ def main() -> int:
                 print(f"[{k}] engine games {name}: {games:,.0f} hands/s in games of blocks of "
                       f"{size:,}, {hands:,.0f} in independent hands: {games / hands:.2f}x",
                       flush=True)
+                if (root / "sim" / "streams.py").exists():  # blocks played together
+                    rows, chained, alone = python(CHAIN, str(root), str(args.games), str(size),
+                                                  str(args.engine_block), str(SEED))
+                    keep(f"engine chained games/hands {name}", chained / alone)
+                    print(f"[{k}] engine chained games {name}: {chained:,.0f} hands/s, "
+                          f"{args.games:,} games ({rows:,} hands) in blocks of {size:,} played "
+                          f"together; then as many independent hands {alone:,.0f}/s: "
+                          f"{chained / alone:.2f}x", flush=True)
                 h = whole_run(root, "seed", args.hands // 2, None, 1, args.tmp)
                 g = whole_run(root, "seed", args.games, None, 1, args.tmp, mode="games")
                 ratio = (g["rows"] / g["cpu"]) / (h["rows"] / h["cpu"])

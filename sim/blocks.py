@@ -10,7 +10,7 @@ dealt whole, whichever of its games still play.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,9 +18,11 @@ import numpy as np
 
 from .deal import deck_slots, hands_from_order, shuffled, swapped, swaps, to_seats
 from .limits import HAND_GUARD  # noqa: F401  (the engines' guard, re-exported)
+from .state import join_rows, take_rows
+from .streams import Streams
 
 __all__ = ["DEAL_GROUP", "FIRST_DEALER", "HAND_GUARD", "BlockResult", "GameLoop", "deal_groups",
-           "finish_tables", "play_block", "play_rng", "stacked", "stock_groups"]
+           "finish_tables", "play_block", "play_blocks", "play_rng", "stacked", "stock_groups"]
 
 DEAL_GROUP = 1024  # games whose deals for one hand number come from one stream (games mode)
 FIRST_DEALER = 3  # the first hand of a game is dealt by seat 3, so seat 0 is elder hand
@@ -186,45 +188,119 @@ def play_block(loop: GameLoop, rules, lineup, seed: int, block: int, size: int, 
     whichever games still play, and the players' random choices come from the block's one
     stream (`play_rng`), so a block's result depends on the experiment, the cell and the block
     alone."""
-    from .errors import UserError
+    ((_, result),) = play_blocks(loop, rules, lineup, seed, [(block, size, hand_offset)], mode)
+    return result
 
+
+FILL = 40_000  # games in play below which `play_blocks` starts the next block's
+
+
+def play_blocks(loop: GameLoop, rules, lineup, seed: int, blocks, mode: str,
+                fill: int = FILL) -> Iterator[tuple[int, BlockResult]]:
+    """Play ``blocks`` ((block, size, hand_offset) each, as `play_block`) and yield each
+    ``(block, result)`` as it ends, every result equal to `play_block`'s.
+
+    Whole games: while fewer than ``fill`` games are in play, the next block's start, so the
+    batch stays full where a block's last long games alone would play hands of a few rows. The
+    games of every block in play play each hand together: each block's games are dealt from
+    its own deal streams, and each draws its players' random choices from its own stream
+    (`sim.streams.Streams`: a row's numbers come from its block's stream, in the order that
+    block alone would draw them), so neither ``fill`` nor which blocks play together changes a
+    result."""
     deck = loop.deck_for(rules)
-    rng = play_rng(seed, block)
-    players, first = rules.players, loop.first_dealer(rules)
     if mode == "hands":
-        rows = np.arange(size)
-        dealer = ((first + hand_offset + rows) % players).astype(np.int8)
-        standing = loop.start(rules, size)
-        deal, per_hand = loop.deal(rules, lineup, seed, block, 1, rows, dealer, standing, deck,
-                                   rng, size)
-        out = loop.play(rules, deal, dealer, standing, lineup, rng, deck)
-        return BlockResult(game=rows, hand_no=np.ones(size, np.int16), dealer=dealer,
-                           per_hand=per_hand, outcomes=[out], games=None, rules=rules)
+        for block, size, hand_offset in blocks:
+            yield block, _hands(loop, rules, lineup, seed, block, size, hand_offset, deck)
+        return
+    waiting = list(blocks)
+    playing: list[_Games] = []
+    while playing or waiting:
+        while waiting and sum(g.active.size for g in playing) < fill:
+            block, size, _ = waiting.pop(0)
+            playing.append(_Games(loop, rules, seed, block, size))
+        _next_hand(loop, rules, lineup, seed, deck, playing)
+        for g in [g for g in playing if not g.active.size]:
+            playing.remove(g)
+            yield g.block, g.result(loop, rules)
+
+
+def _hands(loop, rules, lineup, seed, block, size, hand_offset, deck) -> BlockResult:
+    """A block of ``size`` independent hands: one hand of as many new games."""
+    rng = play_rng(seed, block)
+    rows = np.arange(size)
+    dealer = ((loop.first_dealer(rules) + hand_offset + rows) % rules.players).astype(np.int8)
     standing = loop.start(rules, size)
-    n_hands = np.zeros(size, dtype=np.int16)
-    winner = np.full(size, -1, dtype=np.int8)
-    active = np.arange(size)
-    parts: dict[str, list] = {"game": [], "hand_no": [], "dealer": []}
-    outcomes = []
-    hand_no = 0
-    while active.size:
-        hand_no += 1
-        if hand_no > rules.hand_limit:  # the guard: max_hands, else HAND_GUARD (sim/limits.py)
-            raise UserError(loop.unended(rules, active.size))
-        dealer = np.full(active.size, (first + hand_no - 1) % players, np.int8)
-        now = _rows_of(standing, active)
-        deal, per_hand = loop.deal(rules, lineup, seed, block, hand_no, active, dealer, now, deck,
-                                   rng, DEAL_GROUP)
-        out = loop.play(rules, deal, dealer, now, lineup, rng, deck)
-        for key, value in dict(game=active, hand_no=np.full(active.size, hand_no, np.int16),
+    deal, per_hand = loop.deal(rules, lineup, seed, block, 1, rows, dealer, standing, deck, rng,
+                               size)
+    out = loop.play(rules, deal, dealer, standing, lineup, rng, deck)
+    return BlockResult(game=rows, hand_no=np.ones(size, np.int16), dealer=dealer,
+                       per_hand=per_hand, outcomes=[out], games=None, rules=rules)
+
+
+class _Games:
+    """One block's whole games while they play: their standing, the rows still playing
+    (``active``), the hand number they are at, and what their hands gave so far."""
+
+    def __init__(self, loop: GameLoop, rules, seed: int, block: int, size: int):
+        self.block, self.rng = block, play_rng(seed, block)
+        self.standing = loop.start(rules, size)
+        self.n_hands = np.zeros(size, dtype=np.int16)
+        self.winner = np.full(size, -1, dtype=np.int8)
+        self.active = np.arange(size)
+        self.hand_no = 0
+        self.parts: dict[str, list] = {"game": [], "hand_no": [], "dealer": []}
+        self.outcomes: list = []
+
+    def deal(self, loop, rules, lineup, seed, deck):
+        """The next hand's deal of the games still playing: (dealer, standing, deal,
+        per_hand)."""
+        self.hand_no += 1
+        if self.hand_no > rules.hand_limit:  # the guard: max_hands, else HAND_GUARD
+            from .errors import UserError
+
+            raise UserError(loop.unended(rules, self.active.size))
+        players = rules.players
+        dealer = np.full(self.active.size, (loop.first_dealer(rules) + self.hand_no - 1)
+                         % players, np.int8)
+        now = _rows_of(self.standing, self.active)
+        deal, per_hand = loop.deal(rules, lineup, seed, self.block, self.hand_no, self.active,
+                                   dealer, now, deck, self.rng, DEAL_GROUP)
+        return dealer, now, deal, per_hand
+
+    def settle(self, loop, rules, dealer, per_hand, out) -> None:
+        """The hand played: its parts kept, the games it ended out of play."""
+        active = self.active
+        for key, value in dict(game=active, hand_no=np.full(active.size, self.hand_no, np.int16),
                                dealer=dealer, **per_hand).items():
-            parts.setdefault(key, []).append(value)
-        outcomes.append(out)
-        n_hands[active] = hand_no
-        done, won = loop.settle(rules, standing, active, out, hand_no)
-        winner[active[done]] = won[done]
-        active = active[~done]
-    joined = {key: np.concatenate(value) for key, value in parts.items()}
-    return BlockResult(game=joined.pop("game"), hand_no=joined.pop("hand_no"),
-                       dealer=joined.pop("dealer"), per_hand=joined, outcomes=outcomes,
-                       games=loop.games(rules, standing, n_hands, winner), rules=rules)
+            self.parts.setdefault(key, []).append(value)
+        self.outcomes.append(out)
+        self.n_hands[active] = self.hand_no
+        done, won = loop.settle(rules, self.standing, active, out, self.hand_no)
+        self.winner[active[done]] = won[done]
+        self.active = active[~done]
+
+    def result(self, loop, rules) -> BlockResult:
+        joined = {key: np.concatenate(value) for key, value in self.parts.items()}
+        return BlockResult(game=joined.pop("game"), hand_no=joined.pop("hand_no"),
+                           dealer=joined.pop("dealer"), per_hand=joined, outcomes=self.outcomes,
+                           games=loop.games(rules, self.standing, self.n_hands, self.winner),
+                           rules=rules)
+
+
+def _next_hand(loop, rules, lineup, seed, deck, playing: list[_Games]) -> None:
+    """Every game in play plays its next hand: one batch of the blocks' rows one after
+    another, each block with its own streams."""
+    dealt = [g.deal(loop, rules, lineup, seed, deck) for g in playing]
+    if len(playing) == 1:
+        dealer, now, deal, _ = dealt[0]
+        outs = [loop.play(rules, deal, dealer, now, lineup, playing[0].rng, deck)]
+    else:
+        counts = [g.active.size for g in playing]
+        dealer, now, deal = (join_rows([d[k] for d in dealt], counts) for k in range(3))
+        rng = Streams.joined([g.rng for g in playing], counts)
+        out = loop.play(rules, deal, dealer, now, lineup, rng, deck)
+        ends = np.cumsum(counts)
+        outs = [take_rows(out, slice(end - count, end), ends[-1])
+                for count, end in zip(counts, ends, strict=True)]
+    for g, (dealer, _, _, per_hand), out in zip(playing, dealt, outs, strict=True):
+        g.settle(loop, rules, dealer, per_hand, out)

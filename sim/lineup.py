@@ -6,14 +6,18 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .streams import Streams, rows_of
+
 __all__ = ["Lineup"]
 
 
 class Lineup:
     """One strategy object per seat. Seats sharing an object are served by one batched call.
 
-    ``decide(view, method, out_dtype)`` calls ``getattr(strategy, method)(subview)`` once per
-    distinct strategy on the rows whose acting seat it plays, and assembles the answers.
+    ``decide(view, method, rng, out_dtype)`` calls ``getattr(strategy, method)(subview, rng)``
+    once per distinct strategy on the rows whose acting seat it plays, and assembles the answers.
+    ``rng`` is the batch's generator, or the streams of several blocks playing together
+    (`sim.streams.Streams`), which each strategy gets for its view's rows.
     """
 
     def __init__(self, strategies: Sequence):
@@ -34,6 +38,8 @@ class Lineup:
         return len(self.strategies)
 
     def decide(self, view, method: str, rng: np.random.Generator, dtype) -> np.ndarray:
+        if isinstance(rng, Streams):  # several blocks: each view row draws from its block's
+            rng = rng.of(view.rows)
         if len(self.groups) == 1:
             return np.asarray(getattr(self.groups[0], method)(view, rng), dtype=dtype)
         owner = self._owner[view.seat]
@@ -41,6 +47,6 @@ class Lineup:
         for g, strategy in enumerate(self.groups):
             idx = np.flatnonzero(owner == g)
             if idx.size:
-                out[idx] = getattr(strategy, method)(view.take(idx), rng)
+                out[idx] = getattr(strategy, method)(view.take(idx), rows_of(rng, idx))
         return out
 

@@ -7,7 +7,7 @@ import dataclasses
 
 import numpy as np
 
-__all__ = ["take_rows"]
+__all__ = ["join_rows", "take_rows"]
 
 
 def take_rows(value, rows: np.ndarray, n: int):
@@ -25,3 +25,23 @@ def take_rows(value, rows: np.ndarray, n: int):
     if isinstance(value, tuple):
         return tuple(take_rows(v, rows, n) for v in value)
     return value
+
+
+def join_rows(values, counts):
+    """The rows of several states of one kind, one after another (`take_rows` undone): every
+    array whose first axis holds each value's ``counts[i]`` rows is concatenated, through
+    dataclasses, tuples and dicts; anything else is the first value's."""
+    first = values[0]
+    if isinstance(first, np.ndarray):
+        batch = first.ndim and all(isinstance(v, np.ndarray) and v.ndim and v.shape[0] == c
+                                   for v, c in zip(values, counts, strict=True))
+        return np.concatenate(values) if batch else first
+    if dataclasses.is_dataclass(first) and not isinstance(first, type):
+        changes = {f.name: join_rows([getattr(v, f.name) for v in values], counts)
+                   for f in dataclasses.fields(first) if f.init}
+        return dataclasses.replace(first, **changes)
+    if isinstance(first, dict):
+        return {k: join_rows([v[k] for v in values], counts) for k in first}
+    if isinstance(first, tuple):
+        return tuple(join_rows([v[i] for v in values], counts) for i in range(len(first)))
+    return first

@@ -14,6 +14,7 @@ import numpy as np
 
 from .cards import BIT, SUITS, Deck, highest_bit, pick, popcount
 from .errors import UserError
+from .streams import rows_of
 from .views import PlayView
 
 __all__ = ["IllegalPlay", "Play", "TrickResult", "TrickState", "legal_cards", "play_card",
@@ -415,7 +416,7 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
     if dark is not None:  # a face-down pile per dark seat: a random priority per card slot
         pile = np.zeros((n, players, 64), dtype=np.float32)
         where = np.flatnonzero(dark.any(axis=1))
-        pile[where] = rng.random((where.size, players, 64), dtype=np.float32)
+        pile[where] = rows_of(rng, where).random((where.size, players, 64), dtype=np.float32)
     while not play.done:
         legal, free = legal_cards(play, lead_rule, no_trump, constraint)
         seat = play.seat

@@ -21,6 +21,10 @@ views of `sim.views`, each returning one answer per row:
     declare(view: DeclareView, rng) -> int8[n]      (a declaration code set in view.legal)
     pass_cards(view: PassView, rng) -> uint64[n]    (view.count cards of view.hand)
     play(view: PlayView, rng) -> uint64[n]          (one card of view.legal)
+
+``rng`` draws one row of numbers per row of the view (``rng.random(len(view))``,
+``rng.integers(0, k, (len(view), m))``): where blocks of whole games share a batch, it is their
+streams (`sim.streams.Streams`), and each row's numbers come from its own block's.
 """
 
 from __future__ import annotations

@@ -459,7 +459,7 @@ def test_a_folder_without_blocks_is_taken_over(capsys, small, tmp_path, monkeypa
         raise MemoryError
 
     with monkeypatch.context() as patch:
-        patch.setattr("whistlab.runner.run_block", out_of_memory)
+        patch.setattr("whistlab.runner.run_blocks", out_of_memory)
         with pytest.raises(MemoryError):  # a crash, not a user error: it shows its traceback
             run_cli(capsys, wrong, out)
     capsys.readouterr()

@@ -64,8 +64,10 @@ from sim.records import collect_records
 from strategies import make_strategy
 
 from .experiment import Cell, Experiment
+from .workers import processes
 
-__all__ = ["BlockFiles", "block_path", "run_block", "run_experiment", "simulate_block", "write_block"]
+__all__ = ["BlockFiles", "block_path", "run_block", "run_blocks", "run_chain", "run_experiment",
+           "simulate_block", "simulate_blocks", "write_block"]
 
 TABLES = ("hands", "games")
 
@@ -83,11 +85,19 @@ def _lineup(cell: Cell) -> Lineup:
 
 def simulate_block(exp: Experiment, cell: Cell, block: int):
     """The block's result (see `sim.spades.game.play_block`) and its first global game id."""
-    size = exp.block_sizes()[block]
-    offset = block * exp.block_size
-    result = game_of(cell.rules).play_block(cell.rules, _lineup(cell), exp.seed, block, size,
-                                            exp.mode, hand_offset=offset)
+    ((_, result, offset),) = simulate_blocks(exp, cell, [block])
     return result, offset
+
+
+def simulate_blocks(exp: Experiment, cell: Cell, blocks: list[int]):
+    """Each of ``blocks``' ``(block, result, first global game id)`` as it ends, whole games
+    of the next block starting while the last games of those in play still play
+    (`sim.blocks.play_blocks`: every result is the block's alone)."""
+    sizes = exp.block_sizes()
+    which = [(b, sizes[b], b * exp.block_size) for b in blocks]
+    for block, result in game_of(cell.rules).play_blocks(cell.rules, _lineup(cell), exp.seed,
+                                                         which, exp.mode):
+        yield block, result, block * exp.block_size
 
 
 def _labelled(table: pa.Table, cell: Cell) -> pa.Table:
@@ -128,23 +138,36 @@ def run_block(exp: Experiment, c: int, block: int, records: bool = False):
     """Simulate block ``block`` of cell ``c``; returns ``(c, block, files)``: each finished
     file's bytes by table name (``"records"``: the hand records as JSON Lines), a
     `BlockFiles`."""
+    ((_, _, files),) = run_blocks(exp, c, [block], records)
+    return c, block, files
+
+
+def run_blocks(exp: Experiment, c: int, blocks: list[int], records: bool = False):
+    """`run_block` of each of ``blocks`` of cell ``c``, played together (`simulate_blocks`):
+    its ``(c, block, files)`` as each ends."""
     cell = exp.cells[c]
-    result, offset = simulate_block(exp, cell, block)
     game = game_of(cell.rules)
-    hands, games = game.block_tables(result, offset)
-    hands = game.written(hands, cell.rules)  # without the columns its rules do not bring
     code = code_fingerprint()
-    meta = {"experiment": exp.to_dict(), "cell": c, "block": block, "version": __version__,
-            "code": code}  # the code that made it (`sim.folder`)
-    out = BlockFiles(hands=_parquet(_labelled(hands, cell), meta))
-    out.code = code
-    if games is not None:
-        out["games"] = _parquet(_labelled(games, cell), meta)
-    if records:
-        lines = (json.dumps(r, separators=(",", ":")) + "\n"
-                 for r in game.block_records(result, cell, offset))
-        out["records"] = "".join(lines).encode()
-    return c, block, out
+    for block, result, offset in simulate_blocks(exp, cell, blocks):
+        hands, games = game.block_tables(result, offset)
+        hands = game.written(hands, cell.rules)  # without the columns its rules do not bring
+        meta = {"experiment": exp.to_dict(), "cell": c, "block": block, "version": __version__,
+                "code": code}  # the code that made it (`sim.folder`)
+        out = BlockFiles(hands=_parquet(_labelled(hands, cell), meta))
+        out.code = code
+        if games is not None:
+            out["games"] = _parquet(_labelled(games, cell), meta)
+        if records:
+            lines = (json.dumps(r, separators=(",", ":")) + "\n"
+                     for r in game.block_records(result, cell, offset))
+            out["records"] = "".join(lines).encode()
+        yield c, block, out
+
+
+def run_chain(exp: Experiment, c: int, blocks: list[int], records: bool = False) -> list:
+    """`run_blocks` as one task of a worker: every block's ``(c, block, files)``, when the
+    last ends."""
+    return list(run_blocks(exp, c, blocks, records))
 
 
 def _metadata(data: bytes) -> dict:
@@ -401,15 +424,19 @@ def _simulate(exp: Experiment, out: Path, plan: _Plan, jobs, progress: bool,
     """Run the blocks not done (all, for records) and write each as it finishes."""
     todo = [(c, b) for c in range(len(exp.cells)) for b in range(exp.n_blocks)
             if records or (c, b) not in plan.done]
-    serial = (run_block(exp, c, b, records) for c, b in todo)  # in this process, in order
+    workers = jobs.workers if isinstance(jobs, _Forked) else processes(jobs)  # a cluster: cores
+    chains = _chains(exp, todo, workers)
+    # in this process: the chains one after another, each block written as it ends
+    serial = (done for c, blocks in chains for done in run_blocks(exp, c, blocks, records))
     with contextlib.ExitStack() as stack:
         if isinstance(jobs, _Forked):
             results = serial
-            if min(jobs.workers, len(todo)) > 1:
+            if min(jobs.workers, len(chains)) > 1:
                 from .workers import forked_pool
 
-                imap = stack.enter_context(forked_pool(min(jobs.workers, len(todo))))
-                results = imap(run_block, ((exp, c, b, records) for c, b in todo))
+                imap = stack.enter_context(forked_pool(min(jobs.workers, len(chains))))
+                results = _each(imap(run_chain, ((exp, c, blocks, records)
+                                                 for c, blocks in chains)))
                 if meanwhile is not None:
                     meanwhile()
         elif jobs == 1:
@@ -417,9 +444,42 @@ def _simulate(exp: Experiment, out: Path, plan: _Plan, jobs, progress: bool,
         else:  # joblib: loky's processes, or a Dask cluster
             import joblib
 
-            tasks = (joblib.delayed(run_block)(exp, c, b, records) for c, b in todo)
-            results = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
+            tasks = (joblib.delayed(run_chain)(exp, c, blocks, records) for c, blocks in chains)
+            results = _each(joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks))
         _show(exp, out, todo, results, progress)
+
+
+MAX_CHAIN = 8  # blocks of whole games a worker plays together (lost together if interrupted)
+
+
+def _chains(exp: Experiment, todo: list[tuple[int, int]], workers: int) -> list[tuple[int, list]]:
+    """The blocks ``todo`` as the tasks that play them: ``(cell, blocks)``. Independent hands: a
+    block each. Whole games: a cell's blocks in runs played together (`simulate_blocks`), so
+    that the last long games of a block share the batch with the next block's: in this
+    process (``workers`` 1) all of a cell's; in ``workers`` processes (a cluster: this machine's
+    cores) runs of at most `MAX_CHAIN` that spread the blocks over them. Which blocks play
+    together changes no result."""
+    if exp.mode != "games":
+        return [(c, [b]) for c, b in todo]
+    cells: dict[int, list[int]] = {}
+    for c, b in todo:
+        cells.setdefault(c, []).append(b)
+    out = []
+    for c, blocks in cells.items():
+        size = len(blocks) if workers == 1 else min(MAX_CHAIN, -(-len(blocks) // workers))
+        out += [(c, blocks[i:i + size]) for i in range(0, len(blocks), size)]
+    return out
+
+
+def _each(chains):
+    """The blocks of the chains' results, one by one (the iterator closed with them)."""
+    try:
+        for done in chains:
+            yield from done
+    finally:
+        close = getattr(chains, "close", None)
+        if close is not None:
+            close()
 
 
 def _show(exp: Experiment, out: Path, todo: list, results, progress: bool) -> None:

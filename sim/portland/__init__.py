@@ -1,9 +1,9 @@
 """Portland whist (RULES.md §1): rules, one hand, games and blocks, tables."""
 
-from .game import play_block
+from .game import play_block, play_blocks
 from .hand import deck_for
 from .replay import block_records, replay_group
 from .tables import block_tables, missing_columns, written
 
-__all__ = ["block_records", "block_tables", "deck_for", "missing_columns", "play_block",
+__all__ = ["block_records", "block_tables", "deck_for", "missing_columns", "play_block", "play_blocks",
            "replay_group", "written"]

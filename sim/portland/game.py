@@ -13,7 +13,7 @@ from ..blocks import FIRST_DEALER, BlockResult, deal_groups
 from .hand import deck_for, play_hands
 from .rules import PortlandRules
 
-__all__ = ["LOOP", "game_over", "play_block"]
+__all__ = ["LOOP", "game_over", "play_block", "play_blocks"]
 
 
 def game_over(scores: np.ndarray, rules: PortlandRules):
@@ -31,6 +31,13 @@ def play_block(rules: PortlandRules, lineup, seed: int, block: int, size: int, m
     independent hands (from 0-0, the dealer rotating with the hand's global index): the one
     block loop (`sim.blocks.play_block`) over `LOOP`."""
     return blocks.play_block(LOOP, rules, lineup, seed, block, size, mode, hand_offset)
+
+
+def play_blocks(rules: PortlandRules, lineup, seed: int, which, mode: str, fill: int = blocks.FILL):
+    """Play several blocks (``which``: (block, size, hand_offset) each) and yield each
+    ``(block, result)`` as it ends, whole games of the next block starting as the batch
+    thins out (`sim.blocks.play_blocks`); each result equals `play_block`'s."""
+    return blocks.play_blocks(LOOP, rules, lineup, seed, which, mode, fill)
 
 
 def game_value(loser_score: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ from .hand import Seating, deck_for, play_hand, start_hand
 from .redeal import redeal
 from .rules import SpadesRules
 
-__all__ = ["LOOP", "game_over", "play_block"]
+__all__ = ["LOOP", "game_over", "play_block", "play_blocks"]
 
 
 def game_over(scores: np.ndarray, hand_no: int, rules: SpadesRules):
@@ -65,6 +65,13 @@ def play_block(rules: SpadesRules, lineup, seed: int, block: int, size: int, mod
     each from 0-0, the dealer rotating with the hand's global index ``hand_offset + i``): the one
     block loop (`sim.blocks.play_block`) over `LOOP`."""
     return blocks.play_block(LOOP, rules, lineup, seed, block, size, mode, hand_offset)
+
+
+def play_blocks(rules: SpadesRules, lineup, seed: int, which, mode: str, fill: int = blocks.FILL):
+    """Play several blocks (``which``: (block, size, hand_offset) each) and yield each
+    ``(block, result)`` as it ends, whole games of the next block starting as the batch
+    thins out (`sim.blocks.play_blocks`); each result equals `play_block`'s."""
+    return blocks.play_blocks(LOOP, rules, lineup, seed, which, mode, fill)
 
 
 def _deal(rules, lineup, seed, block, hand_no, rows, dealer, scores, bags, deck, prng,
