@@ -20,7 +20,6 @@ from .decks import spades_deck
 from .jokes import jokes_resolver
 from .kitty import KittyResult, high_bidder, lowest_club_holder, take_kitty
 from .passing import nil_pass_counts, pass_round
-from .reveal import Reveals, reveal_trumps
 from .rules import SpadesRules
 from .scoring import HandScore, score_hands
 
@@ -37,8 +36,8 @@ def lead_rule_for(rules: SpadesRules, deck: Deck, trump: np.ndarray | None = Non
     """The leader's restriction under ``spades_broken`` (RULES.md §3). Returns
     ``lead(hand, broken) -> legal`` where ``broken: bool[N]`` says a spade was played to an
     earlier trick. A leader holding only spades may always lead one. ``trump``: uint64[N] the
-    trump bits per hand when a revealed suit replaced spades (§4.2 ``seven_trump_reveal``: the
-    rule is then about that suit)."""
+    trump bits per hand when another suit replaced spades (a plug-in's ``trump``: §4.2
+    ``seven_trump_reveal``; the rule is then about that suit)."""
     spades = deck.suit_masks[SPADES] if trump is None else trump
     # cards led before spades are broken (the plug-ins': lead_ace_of_spades, RULES.md §4.3)
     ace = U64(0)
@@ -97,11 +96,11 @@ class SpadesHand(HandState):
     cards of §4.1 and the kitty; None when replaying a record, whose hands are those after it).
 
     Filled in by the phases: ``kitty`` (taker, cards, discard, §4.1), ``house_state`` the
-    plug-ins' state (`sim.spades.house.STATE`: ``cancel_card`` int8[N], the bag-cancelling
-    card's slot, §4.6; -1 without), ``passed`` uint64[N, P] (the cards each
-    seat passed, §4.5), ``reveals`` (the trump suit, §4.2), ``bidding``, ``play`` and
-    ``score``. A replayed record gives its kitty and cancel card at the start (its reveals are
-    asked again of the scripted players, like its bids)."""
+    plug-ins' state (`sim.spades.house.STATE`, name -> [N] array: ``cancel_card`` the
+    bag-cancelling card's slot, §4.6; ``trump``, ``revealer``, ``restorer`` the trump reveals,
+    §4.2), ``passed`` uint64[N, P] (the cards each seat passed, §4.5), ``bidding``, ``play``
+    and ``score``. A replayed record gives its kitty and cancel card at the start (its reveals
+    are asked again of the scripted players, like its bids)."""
 
     hands: np.ndarray
     twice: np.ndarray
@@ -113,7 +112,6 @@ class SpadesHand(HandState):
     kitty: KittyResult
     house_state: dict
     passed: np.ndarray
-    reveals: Reveals
     bidding: BidResult | None = None
     play: TrickResult | None = None
     score: HandScore | None = None
@@ -132,11 +130,13 @@ class SpadesHand(HandState):
         return {"face_up": self.dealt.face_up}
 
     def told(self, rules: SpadesRules) -> dict:
-        """What every seat is told before bidding: `public`, the trump suit (§4.2
-        ``seven_trump_reveal``) and the kitty's taker when it is known before the bids (§4.1)."""
+        """What every seat is told before bidding: `public`, the plug-ins' (``told``: the
+        trump suit of §4.2 ``seven_trump_reveal``) and the kitty's taker when it is known before
+        the bids (§4.1)."""
         told = self.public(rules)
-        if rules.seven_trump_reveal:
-            told = {**told, "trump_suit": self.reveals.trump}
+        for rule in house.in_force(rules):
+            if rule.told:
+                told = {**told, **rule.told(self)}
         if rules.kitty and rules.kitty_taker == "two_of_clubs":
             told = {**told, "kitty_taker": self.kitty.taker}
         return told
@@ -157,11 +157,10 @@ HandOutcome = SpadesHand  # a state whose phases have all run
 def start_hand(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: np.ndarray,
                progressive: np.ndarray | None = None, dealt: Dealt | None = None,
                twice: np.ndarray | None = None, kitty: KittyResult | None = None,
-               house_state: dict | None = None, reveals: Reveals | None = None
-               ) -> SpadesHand:
+               house_state: dict | None = None) -> SpadesHand:
     """A state before any phase: a deal (``dealt``, or ``hands`` with ``twice`` and what a
-    replayed record gives: its ``kitty``, its plug-ins' state ``house_state`` (the cancel card)
-    and ``reveals``)."""
+    replayed record gives: its ``kitty`` and its plug-ins' state ``house_state``, the cancel
+    card)."""
     n = hands.shape[0]
     if twice is None:
         twice = np.zeros_like(hands) if dealt is None else dealt.twice
@@ -169,8 +168,7 @@ def start_hand(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
                       progressive=progressive, dealt=dealt,
                       kitty=KittyResult.none(n) if kitty is None else kitty,
                       house_state=house.no_state(n, house_state),
-                      passed=np.zeros_like(hands),
-                      reveals=Reveals.none(n) if reveals is None else reveals)
+                      passed=np.zeros_like(hands))
 
 
 # -- the phases (RULES.md §3, §4.1-4.6), in the order a hand runs them ------------------------
@@ -183,7 +181,8 @@ def _kitty_before_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
 
 def _plugged(slot: str) -> Callable[[SpadesHand, Seating], SpadesHand]:
     """The phase of the slot ``slot``: the steps the plug-ins in force fill it with
-    (`sim.spades.house`; ``cancel_card``: ``bag_cancel_card``)."""
+    (`sim.spades.house`; ``cancel_card``: ``bag_cancel_card``; ``reveal``:
+    ``seven_trump_reveal``)."""
     def step(hand: SpadesHand, at: Seating) -> SpadesHand:
         for rule in house.in_force(at.rules):
             if slot in rule.phases:
@@ -195,13 +194,6 @@ def _plugged(slot: str) -> Callable[[SpadesHand, Seating], SpadesHand]:
 def _pass_before_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
     """§4.5 ``pass_cards`` with ``pass_when = "before_bid"``."""
     return _passes("before_bid", hand, at, hand.context(at.rules, at.deck))
-
-
-def _reveal(hand: SpadesHand, at: Seating) -> SpadesHand:
-    """§4.2 ``seven_trump_reveal``: the players are asked, in bidding order."""
-    reveals = reveal_trumps(hand.hands, hand.dealer, hand.scores, hand.bags, at.rules, at.deck,
-                            at.lineup, at.rng, hand.public(at.rules), hand.twice)
-    return replace(hand, reveals=reveals)
 
 
 def bid_state(hand: SpadesHand, at: Seating) -> BidState:
@@ -238,8 +230,12 @@ def _pass_after_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
 def _play(hand: SpadesHand, at: Seating) -> SpadesHand:
     """§3 and §4.2-4.3: the tricks (`sim.tricks.play_tricks`) under the play rules in force."""
     rules, deck, b = at.rules, at.deck, hand.bidding
-    trump = deck.suit_masks[hand.reveals.trump]  # spades unless a suit was revealed (§4.2)
     plugins = house.in_force(rules)
+    suits = np.full(hand.n, SPADES, np.int8)  # spades unless a plug-in makes another suit trump
+    for rule in plugins:  # (seven_trump_reveal, RULES.md §4.2)
+        if rule.trump:
+            suits = rule.trump(hand)
+    trump = deck.suit_masks[suits]
     context = dict(bids=b.bids, blind=b.blind, scores=hand.scores, bags=hand.bags, rules=rules,
                    contracts=b.contracts, bemo=b.bemo, **hand.public(rules),
                    **{k: v for rule in plugins if rule.shows for k, v in rule.shows(b).items()})
@@ -284,7 +280,8 @@ PHASES = (
     Phase("cancel_card", _plugged("cancel_card"), lambda r: house.fills(r, "cancel_card"),
           replayed=False),  # bag_cancel_card
     Phase("pass_before_bids", _pass_before_bids, _passes_when("before_bid"), replayed=False),
-    Phase("reveal", _reveal, lambda r: r.seven_trump_reveal),  # a record's reveals are asked
+    Phase("reveal", _plugged("reveal"), lambda r: house.fills(r, "reveal")),  # seven_trump_
+    # reveal; a record's reveals are asked again
     Phase("bid", _bid),
     Phase("kitty_after_bids", _kitty_after_bids,
           lambda r: r.kitty and r.kitty_taker == "high_bidder", replayed=False),

@@ -73,6 +73,18 @@ class HouseRule:
     - ``record(state, i, deck) -> dict``: the fields of row ``i``'s record from its state;
     - ``read(rec, rules, deck, err) -> dict``: a record's fields back to state values (raises
       ``err(message)`` for a bad one);
+    - ``fields``: record fields of its own that a record may hold only under the rule (replay
+      refuses one where the rule is off);
+    - ``answers(state) -> dict``: decision name -> ``answer(view, rng)``, a replayed record's
+      answers to decisions its flags do not hold, from the values `read` put on ``state``
+      (the scripted player's);
+    - ``verify(played, recorded)``: after a replayed hand, the values its phases put on the
+      state (``played``) are the record's (``recorded``, from `read`); raises
+      `sim.errors.IllegalBid` for a recorded decision that was not open;
+    - ``told(hand) -> dict``: view fields of the bidding's views from the hand's state (what
+      every seat is told before it bids, `sim.spades.hand.SpadesHand.told`);
+    - ``trump(hand) -> int8[N]``: the trump suit of each hand's play, when the rule may make
+      another suit than spades trump;
     - ``columns``: the ``hands`` table columns it brings, name -> (default, doc)."""
 
     key: str
@@ -103,4 +115,9 @@ class HouseRule:
     from_plays: bool = False
     record: Callable[[Mapping, int, object], dict] | None = None
     read: Callable[[Mapping, object, object, Callable], dict] | None = None
+    fields: tuple[str, ...] = ()
+    answers: Callable[[Mapping], dict] | None = None
+    verify: Callable[[Mapping, Mapping], None] | None = None
+    told: Callable[[object], dict] | None = None
+    trump: Callable[[object], np.ndarray] | None = None
     columns: Mapping[str, tuple[np.generic, str]] = field(default_factory=dict)

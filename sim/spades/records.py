@@ -30,11 +30,8 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
             rec["face_up"] = [deck.names_of(h) for h in result.face_up[row]]
         if result.redeals[row]:  # RULES.md §4.1: misdeals called before this deal
             rec["redeals"] = int(result.redeals[row])
-        if o.reveals.revealer[i] >= 0:  # RULES.md §4.2 seven_trump_reveal
-            restorer = int(o.reveals.restorer[i])
-            rec["reveal"] = {"by": int(o.reveals.revealer[i]),
-                             "restored_by": None if restorer < 0 else restorer}
-        for rule in plugins:  # the plug-ins' record fields (bag_cancel_card: its card)
+        for rule in plugins:  # the plug-ins' record fields (seven_trump_reveal: the reveal;
+            # bag_cancel_card: its card)
             if rule.record:
                 rec.update(rule.record(o.house_state, i, deck))
         if o.bidding.auction is not None:  # RULES.md §4.4 auction: every call, 0 = pass

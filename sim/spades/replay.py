@@ -46,8 +46,7 @@ class _Bids:
         self.blind = np.zeros((n, players), bool)
         self.bags = np.zeros((n, sides), np.int32)
         self.progressive = np.zeros((n, sides), np.int32)
-        self.house_state = no_state(n)  # the plug-ins' (sim/spades/house: cancel_card)
-        self.reveals = np.full((n, 2), -1, np.int8)  # seven_trump_reveal: revealer, restorer
+        self.house_state = no_state(n)  # the plug-ins' (sim/spades/house: cancel_card, ...)
         self.contracts = np.zeros((n, sides), np.int8)
         self.bemo = np.zeros((n, sides), np.int8)
         self.flags = no_flags(n, players)  # the house rules' (sim/spades/house)
@@ -65,10 +64,15 @@ class _Bids:
                 bids = rule.as_bid(bids, self.flags)
         return bids
 
-    def answers(self) -> dict[str, np.ndarray]:
-        """The house rules' decisions, each answered by the record's flags (bool[N, P])."""
-        return {decision: self.flags[flag] for rule in in_force(self.rules)
-                for decision, flag in rule.decisions.items()}
+    def answers(self) -> dict:
+        """The house rules' decisions, each answered by the record's flags (bool[N, P]) or by
+        the plug-in's answer from the record's fields (``answers``: seven_trump_reveal's)."""
+        out = {decision: self.flags[flag] for rule in in_force(self.rules)
+               for decision, flag in rule.decisions.items()}
+        for rule in in_force(self.rules):
+            if rule.answers:
+                out.update(rule.answers(self.house_state))
+        return out
 
     def __call__(self, i, rec, err):
         players, sides = self.players, self.sides
@@ -122,14 +126,17 @@ class _Bids:
             self.progressive[i] = ints(
                 before, "progressive", sides, 0, PROGRESSIVE_HANDS, err, "before.progressive",
                 f" (one bonus a hand at most, in a game of at most {PROGRESSIVE_HANDS} hands)")
-        for rule in in_force(self.rules):  # the plug-ins' record fields
+        plugins = in_force(self.rules)
+        for rule in plugins:  # the plug-ins' record fields
             if rule.read:
                 for name, value in rule.read(rec, self.rules, self.deck, err).items():
                     self.house_state[name][i] = value
+        for rule in HOUSE_RULES:  # those of a rule that is off (seven_trump_reveal's reveal)
+            for name in () if rule.in_force(self.rules) else rule.fields:
+                if name in rec:
+                    raise err(f"'{name}' needs {rule.key} = true")
         if self.rules.kitty or "kitty" in rec:  # RULES.md §4.1
             self._kitty(i, rec.get("kitty"), err)
-        if "reveal" in rec:  # RULES.md §4.2 seven_trump_reveal
-            self.reveals[i] = self._reveal(rec["reveal"], err)
 
     def _kitty(self, i, value, err) -> None:
         """A record's kitty: ``{"taker": seat, "cards": [...], "discards": [...]}``."""
@@ -149,15 +156,6 @@ class _Bids:
         self.kitty.taker[i] = value["taker"]
         self.kitty.cards[i], self.kitty.cards_twice[i] = cards
         self.kitty.discards[i] = discards
-
-    def _reveal(self, value, err) -> list[int]:
-        seats = list(range(self.players))
-        if (not isinstance(value, dict) or set(value) != {"by", "restored_by"}
-                or value["by"] not in seats or value["restored_by"] not in seats + [None]
-                or type(value["by"]) is not int):
-            raise err("'reveal' must be {\"by\": seat, \"restored_by\": seat or null} "
-                      "(seven_trump_reveal)")
-        return [value["by"], -1 if value["restored_by"] is None else value["restored_by"]]
 
 
 def replay_group(members, rules, source):
@@ -194,8 +192,8 @@ def replay_group(members, rules, source):
                 lineup = Lineup([Scripted(recs.plays, extra.as_bid(), extra.blind,
                                           contracts=extra.contracts, bemo=extra.bemo,
                                           answers=extra.answers(),
-                                          auction=extra.auction, half=extra.half,
-                                          reveals=extra.reveals)] * rules.players)
+                                          auction=extra.auction, half=extra.half)]
+                                * rules.players)
                 hand = start_hand(recs.hands, recs.dealer, recs.scores, extra.bags,
                                   progressive=extra.progressive, twice=recs.twice,
                                   kitty=extra.kitty, house_state=extra.house_state)
@@ -203,7 +201,7 @@ def replay_group(members, rules, source):
                                                   replay=True))
                 tricks, score, points = outcome.play.tricks, outcome.score, outcome.score.points
                 winners = outcome.play.winners
-                _same_declarations(outcome.bidding, extra, outcome.reveals)
+                _same_declarations(outcome.bidding, extra, outcome.house_state)
         except (IllegalPlay, IllegalBid) as err:
             err.source, err.line = source, lines[err.row]
             raise
@@ -295,9 +293,11 @@ def _multiset(cards, twice) -> Counter:
     return Counter({b: 1 + (t >> b & 1) for b in range(64) if c >> b & 1})
 
 
-def _same_declarations(bidding, extra, reveals=None) -> None:
+def _same_declarations(bidding, extra, state) -> None:
     """A recorded side contract or bemo the engine never offered at its turn was not made:
-    the record is refused (its scripted player answers only the stage that offers it)."""
+    the record is refused (its scripted player answers only the stage that offers it); so is a
+    plug-in's recorded decision that was not open (``verify``: seven_trump_reveal's reveals,
+    the hand's ``state`` against the record's)."""
     for name, got, want in (("side contract", bidding.contracts, extra.contracts),
                             ("bemo", bidding.bemo, extra.bemo)):
         bad = got != want
@@ -305,14 +305,9 @@ def _same_declarations(bidding, extra, reveals=None) -> None:
             i, side = (int(v[0]) for v in np.nonzero(bad))
             raise IllegalBid(f"{name} {NAMES[int(want[i, side])]} is not allowed at its turn "
                              "(RULES.md §4.4)", row=i, seat=side)
-    if reveals is not None:
-        got = np.stack([reveals.revealer, reveals.restorer], axis=1)
-        bad = np.flatnonzero((got != extra.reveals).any(axis=1))
-        if bad.size:  # asked only where a reveal was open (RULES.md §4.2)
-            i = int(bad[0])
-            raise IllegalBid("the recorded trump reveal was not open: a reveal needs 7 or more "
-                             "cards of the suit, in bidding order", row=i,
-                             seat=int(extra.reveals[i, 0]))
+    for rule in in_force(extra.rules):
+        if rule.verify:
+            rule.verify(state, extra.house_state)
     if bidding.auction is None:
         bad = (bidding.blind != extra.blind) | (bidding.bids != extra.bids)
         if bad.any():  # e.g. a blind nil the rules did not offer at that turn

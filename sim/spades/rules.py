@@ -315,9 +315,7 @@ class SpadesRules:
     jokers_remove: tuple[str, ...] | None = option(
         None, "the cards taken out to make room for the jokers (default 2C and 2D)", kind=list,
         optional=True, parse=_card_list, shape='a list of card names such as ["2C", "2H"]')
-    seven_trump_reveal: bool = option(False, "before the bidding a player with 7+ cards of a "
-                                      "non-spade suit may show them and make it trump; then a "
-                                      "player with 7+ spades may restore spades", kind=bool)
+    seven_trump_reveal: bool = house.seven_trump_reveal.OPTION  # a plug-in
     # RULES.md §4.3 leads and play constraints
     first_lead: str = house.first_lead.OPTION  # a plug-in
     first_trick_clubs: bool = house.first_trick_clubs.OPTION  # a plug-in
@@ -657,10 +655,7 @@ class SpadesRules:
             raise UserError(f"{leads[0]} makes the holder of the lowest club lead trick 1 "
                             "(RULES.md §4.3), and mo_b the side that declared Mo (§4.4: \"the "
                             "declaring side leads trick 1\"): choose one", key=leads[0])
-        self._refusals("play")  # lead_ace_of_spades without spades_broken
-        if self.seven_trump_reveal and (order != "standard" or self.jokers):
-            raise UserError("seven_trump_reveal changes the trump suit of the standard deck: "
-                            "not with another trump_order or jokers", key="seven_trump_reveal")
+        self._refusals("play")  # lead_ace_of_spades without spades_broken, seven_trump_reveal
         if order == "suit_ladder" and (self.must_trump or self.must_overtrump != "off"
                                        or self.no_trump_bids):
             raise UserError("under suit_ladder no suit is trump: must_trump, must_overtrump "

@@ -35,9 +35,6 @@ BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
     "auction_declarer": (lambda r: r.auction, I8(-1), "auction"),
     "wins_game": (lambda r: r.moon or r.lexington or r.double_blind_nil or r.side_contracts,
                   I8(-1), "moon, lexington, double_blind_nil or a side contract"),
-    "trump": (lambda r: r.seven_trump_reveal, I8(3), "seven_trump_reveal"),
-    "revealer": (lambda r: r.seven_trump_reveal, I8(-1), "seven_trump_reveal"),
-    "restorer": (lambda r: r.seven_trump_reveal, I8(-1), "seven_trump_reveal"),
     "progressive_<side>": (lambda r: r.progressive is not None, I16(0),
                            "seven_plus = \"progressive\" or highlander"),
     "bemo_<side>": (lambda r: r.bemo, I16(0), "bemo"),
@@ -127,10 +124,8 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         cols[f"blind_{seat}"] = blind[:, seat]
         cols[f"tricks_{seat}"] = tricks[:, seat]
     cols["wins_game"] = stacked(outs, lambda o: o.score.wins_game)
-    for name in STATE:  # the plug-ins' hand state (sim/spades/house: cancel_card)
+    for name in STATE:  # the plug-ins' hand state (sim/spades/house: cancel_card, trump, ...)
         cols[name] = stacked(outs, lambda o, n=name: o.house_state[n])
-    for key in ("trump", "revealer", "restorer"):  # RULES.md §4.2 seven_trump_reveal
-        cols[key] = stacked(outs, lambda o, k=key: getattr(o.reveals, k))
     auctions = [o.bidding.auction for o in outs]
     n_rows = [o.play.tricks.shape[0] for o in outs]
     cols["auction_bid"] = np.concatenate([a.bid if a is not None else np.zeros(k, np.int8)

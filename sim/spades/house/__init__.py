@@ -45,6 +45,7 @@ from . import (
     quicksand,
     set_to_opponents,
     seven_plus,
+    seven_trump_reveal,
     suicide,
     three_b,
     whiz,
@@ -60,7 +61,10 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                # play constraints of RULES.md §4.3
                first_lead.RULE, first_trick_clubs.RULE, first_trick_lowest_club.RULE,
                no_spade_lead_first_trick.RULE, must_trump.RULE, must_overtrump.RULE,
-               lead_ace_of_spades.RULE, bag_cancel_card.RULE, defeat_score.RULE,
+               lead_ace_of_spades.RULE,
+               # the cards and the phases before the bids (RULES.md §4.1, §4.2, §4.5)
+               seven_trump_reveal.RULE,
+               bag_cancel_card.RULE, defeat_score.RULE,
                # the ways of scoring a contract of RULES.md §4.6
                exact.RULE, three_b.RULE, quicksand.RULE, double_over.RULE, set_to_opponents.RULE,
                no_minus.RULE,
