@@ -92,15 +92,17 @@ class SpadesHand(HandState):
     the kitty and the passing once those phases ran: the hands the play starts from), ``twice``
     uint64[N, P] the cards of ``hands`` held twice (two decks, §4.7; zeros with one deck),
     ``dealer`` int8[N], the standing before the hand ``scores`` and ``bags`` int32[N, S] and
-    ``progressive`` int32[N, S] (§4.6; None = none), ``dealt`` the deal (`Dealt`: the face-up
-    cards of §4.1 and the kitty; None when replaying a record, whose hands are those after it).
+    ``progressive`` int32[N, S] (§4.6; None = none), ``dealt`` the deal (`Dealt`: the kitty of
+    §4.1 and the plug-ins' values of the deal; None when replaying a record, whose hands are
+    those after it).
 
     Filled in by the phases: ``kitty`` (taker, cards, discard, §4.1), ``house_state`` the
-    plug-ins' state (`sim.spades.house.STATE`, name -> [N] array: ``cancel_card`` the
-    bag-cancelling card's slot, §4.6; ``trump``, ``revealer``, ``restorer`` the trump reveals,
-    §4.2), ``passed`` uint64[N, P] (the cards each seat passed, §4.5), ``bidding``, ``play``
-    and ``score``. A replayed record gives its kitty and cancel card at the start (its reveals
-    are asked again of the scripted players, like its bids)."""
+    plug-ins' state (`sim.spades.house.STATE`, name -> [N] or [N, P] array, starting from
+    the deal's: ``redeals`` and ``face_up`` of §4.1, ``cancel_card`` the bag-cancelling card's
+    slot, §4.6; ``trump``, ``revealer``, ``restorer`` the trump reveals, §4.2), ``passed``
+    uint64[N, P] (the cards each seat passed, §4.5), ``bidding``, ``play`` and ``score``. A
+    replayed record gives its kitty and cancel card at the start (its reveals are asked again
+    of the scripted players, like its bids)."""
 
     hands: np.ndarray
     twice: np.ndarray
@@ -123,11 +125,13 @@ class SpadesHand(HandState):
         return self.hands
 
     def public(self, rules: SpadesRules) -> dict:
-        """The view fields every seat sees before the play: the face-up cards (§4.1
-        ``face_up_cards``)."""
-        if self.dealt is None or not rules.face_up_cards:
-            return {}
-        return {"face_up": self.dealt.face_up}
+        """The view fields every seat sees from the deal on: the plug-ins' (``public``: the
+        face-up cards of §4.1 ``face_up_cards``)."""
+        public = {}
+        for rule in house.in_force(rules):
+            if rule.public:
+                public = {**public, **rule.public(self)}
+        return public
 
     def told(self, rules: SpadesRules) -> dict:
         """What every seat is told before bidding: `public`, the plug-ins' (``told``: the
@@ -158,16 +162,17 @@ def start_hand(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
                progressive: np.ndarray | None = None, dealt: Dealt | None = None,
                twice: np.ndarray | None = None, kitty: KittyResult | None = None,
                house_state: dict | None = None) -> SpadesHand:
-    """A state before any phase: a deal (``dealt``, or ``hands`` with ``twice`` and what a
-    replayed record gives: its ``kitty`` and its plug-ins' state ``house_state``, the cancel
-    card)."""
+    """A state before any phase: a deal (``dealt``, whose plug-ins' values start the hand's
+    state, or ``hands`` with ``twice`` and what a replayed record gives: its ``kitty`` and its
+    plug-ins' state ``house_state``, the cancel card)."""
     n = hands.shape[0]
+    given = {**(dealt.house if dealt is not None else {}), **(house_state or {})}
     if twice is None:
         twice = np.zeros_like(hands) if dealt is None else dealt.twice
     return SpadesHand(hands=hands, twice=twice, dealer=dealer, scores=scores, bags=bags,
                       progressive=progressive, dealt=dealt,
                       kitty=KittyResult.none(n) if kitty is None else kitty,
-                      house_state=house.no_state(n, house_state),
+                      house_state=house.no_state(n, given, hands.shape[1]),
                       passed=np.zeros_like(hands))
 
 

@@ -22,7 +22,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["HouseRule"]
+__all__ = ["HouseRule", "Seated"]
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A value of a plug-in's ``state`` kept per seat ([N, P], its columns ``<name>_<seat>``):
+    its default."""
+
+    default: np.generic
 
 
 @dataclass(frozen=True)
@@ -43,8 +51,9 @@ class HouseRule:
       given the bids as first made (raises `sim.errors.IllegalBid`);
     - ``refuse(rules) -> UserError | None``: a combination of keys it cannot be played with,
       asked ``refuse_among`` the checks of `SpadesRules.check` ("scoring": after the scoring
-      keys' own, "cards": among the card layouts', "play": among the play rules'; the order
-      decides which of two refusals of one rules table is reported);
+      keys' own, "deal": among the card layouts' where two players draw, "cards": among the card
+      layouts', "play": among the play rules'; the order decides which of two refusals of one
+      rules table is reported);
     - ``ends_game(scores, rules) -> bool[N]``: a standing at which the game may end
       (`sim.spades.game.game_over`);
     - ``leads(deck) -> uint64``: cards a leader may lead before spades are broken;
@@ -65,8 +74,18 @@ class HouseRule:
     - ``trick_bonus(tricks, facts)``: a trick bonus, awarded per seat on the hand's
       `sim.spades.scoring.TrickCards` (``tricks.award(seat, points)``);
     - ``state``: values it keeps per hand on the hand's state (``SpadesHand.house_state``), name ->
-      default (an [N] array of it where nothing sets it); a column of the same name is filled
-      from it;
+      default (an [N] array of it where nothing sets it; [N, P] for a `Seated` default); a
+      column of the same name is filled from it (``<name>_<seat>`` for a seated one);
+    - ``deals(order, dealer, rules) -> dict``: cards of each deal it sets apart, name ->
+      uint64[N, P] by seat, from the shuffled decks ``order`` as
+      `sim.spades.dealing.deal_from_order` deals them: kept on the deal (``Dealt.house``) and
+      from it on the hand's state; a misdeal deals them again;
+    - ``misdeal(hands, dealer, scores, bags, rules, deck, lineup, rng, deal_again, twice)
+      -> (hands, dict)``: misdeals called before the bidding, when the block deals
+      (``deal_again(rows, attempt)`` deals some rows anew, the deal's other parts with them):
+      the hands played, and values of its state (kept on the deal, then on the hand's state);
+    - ``public(hand) -> dict``: view fields every decision's view shows from the deal on (the
+      reveal's, the bids', the play's: `sim.spades.hand.SpadesHand.public`);
     - ``phases``: steps of the hand by the slot of `sim.spades.hand.PHASES` they fill
       (``step(hand, seating) -> hand``);
     - ``from_plays``: it is scored from the cards of the tricks (refused on a score sheet);
@@ -110,7 +129,10 @@ class HouseRule:
     nil_bonus: Callable[[object, np.ndarray], np.ndarray] | None = None
     trick_bonus: Callable[[object, object], None] | None = None
     constraint: Mapping[str, Callable] = field(default_factory=dict)
-    state: Mapping[str, np.generic] = field(default_factory=dict)
+    state: Mapping[str, np.generic | Seated] = field(default_factory=dict)
+    deals: Callable | None = None
+    misdeal: Callable | None = None
+    public: Callable[[object], dict] | None = None
     phases: Mapping[str, Callable] = field(default_factory=dict)
     from_plays: bool = False
     record: Callable[[Mapping, int, object], dict] | None = None

@@ -26,12 +26,8 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
             rec["before"]["progressive"] = result.before_progressive[row].tolist()
         if result.discarded[row].any():  # RULES.md §4.7 two players: the draw's discards
             rec["discarded"] = [deck.names_of(h) for h in result.discarded[row]]
-        if result.face_up[row].any():  # RULES.md §4.1: the cards dealt face up, by seat
-            rec["face_up"] = [deck.names_of(h) for h in result.face_up[row]]
-        if result.redeals[row]:  # RULES.md §4.1: misdeals called before this deal
-            rec["redeals"] = int(result.redeals[row])
-        for rule in plugins:  # the plug-ins' record fields (seven_trump_reveal: the reveal;
-            # bag_cancel_card: its card)
+        for rule in plugins:  # the plug-ins' record fields (redeal_poor_hands: the misdeals;
+            # face_up_cards: the cards by seat; seven_trump_reveal: the reveal; bag_cancel_card)
             if rule.record:
                 rec.update(rule.record(o.house_state, i, deck))
         if o.bidding.auction is not None:  # RULES.md §4.4 auction: every call, 0 = pass

@@ -46,7 +46,7 @@ class _Bids:
         self.blind = np.zeros((n, players), bool)
         self.bags = np.zeros((n, sides), np.int32)
         self.progressive = np.zeros((n, sides), np.int32)
-        self.house_state = no_state(n)  # the plug-ins' (sim/spades/house: cancel_card, ...)
+        self.house_state = no_state(n, players=players)  # the plug-ins' (sim/spades/house)
         self.contracts = np.zeros((n, sides), np.int8)
         self.bemo = np.zeros((n, sides), np.int8)
         self.flags = no_flags(n, players)  # the house rules' (sim/spades/house)

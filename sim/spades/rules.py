@@ -17,7 +17,6 @@ from ..limits import HAND_GUARD, HAND_LIMIT, TARGET_LIMIT
 from ..options import option, register_preset
 from . import house
 from .decks import JOKER_ORDERS, TRUMP_ORDERS
-from .redeal import CONDITIONS
 from .says import cite
 from .table import Table
 
@@ -107,13 +106,6 @@ TWO_SIDE_KEYS = {
     "set_to_opponents": "a set side scores 0 and the opponents score 10 per trick it fell short",
     "auction": "when the others have passed, the last bidder's side is declarer",
 }
-
-
-def _conditions(value) -> tuple[str, ...]:
-
-    if not value or len(set(value)) != len(value) or any(v not in CONDITIONS for v in value):
-        raise ValueError(value)
-    return tuple(value)
 
 
 def _card_list(value) -> tuple[str, ...]:
@@ -283,10 +275,7 @@ class SpadesRules:
     lexington: bool = house.lexington.OPTION  # a plug-in
     lexington_points: bool = house.lexington_points.OPTION  # a plug-in
     # RULES.md §4.1 deal
-    redeal_poor_hands: tuple[str, ...] | None = option(
-        None, "a player with a poor hand may call a misdeal before the bidding (the same dealer "
-        "deals again): the conditions that make a hand poor", kind=list, optional=True,
-        parse=_conditions, shape='a list of "no_spades", "one_spade_or_less", "no_face_cards"')
+    redeal_poor_hands: tuple[str, ...] | None = house.redeal_poor_hands.OPTION  # a plug-in
     kitty: bool = option(False, "no card is taken out to even the hands: the leftover cards form "
                          "a kitty, which its taker adds to his hand before discarding as many",
                          kind=bool)
@@ -297,9 +286,7 @@ class SpadesRules:
     kitty_extra_trick: bool = option(False, "the kitty also holds one trick's worth of cards; "
                                      "the taker's discard counts as a trick won by him",
                                      kind=bool)
-    face_up_cards: int = option(0, "the first k cards each player receives are dealt face up "
-                                "and are public; a blind nil may then be bid after seeing them",
-                                kind=int, minimum=0, maximum=4)
+    face_up_cards: int = house.face_up_cards.OPTION  # a plug-in
     # RULES.md §4.2 card order and trumps (layouts in sim/spades/decks.py)
     trump_order: str = option("standard", "how the trumps rank (layouts in sim/spades/decks.py;"
                               " jokes_win resolved in sim/spades/jokes.py)", kind=str,
@@ -466,7 +453,7 @@ class SpadesRules:
 
     def _refusals(self, among: str) -> None:
         """The plug-ins' own refusals (`sim.spades.house`) that belong ``among`` these checks
-        ("scoring", "cards", "play": where in `check`'s order they are asked)."""
+        ("scoring", "deal", "cards", "play": where in `check`'s order they are asked)."""
         for rule in house.in_force(self):
             refused = rule.refuse(self) if rule.refuse and rule.refuse_among == among else None
             if refused is not None:
@@ -623,12 +610,8 @@ class SpadesRules:
                             "that the hands stay even", key="jokers_remove")
         if self.remove != "2C" and (self.players != 3 or self.jokers):
             raise UserError("remove is for three players without jokers", key="remove")
-        if self.players == 2:
-            clash = [k for k in ("redeal_poor_hands", "face_up_cards") if getattr(self, k)]
-            if clash:
-                raise UserError(f"{clash[0]} is about a deal; two players draw their hands "
-                                "(RULES.md §4.7)", key=clash[0])
-        elif self.draw_mode != "see_both":
+        self._refusals("deal")  # redeal_poor_hands, face_up_cards: two players draw
+        if self.players != 2 and self.draw_mode != "see_both":
             raise UserError("draw_mode is for two players", key="draw_mode")
         if not self.partnerships and self.players != 4:
             raise UserError("partnerships = false (cutthroat) is for four players; three and "

@@ -27,7 +27,6 @@ __all__ = ["BROUGHT", "absent_columns", "block_tables", "missing_columns", "writ
 # ``<side>`` stand for one column per seat and per side.
 I8, I16, U64, NO = np.int8, np.int16, np.uint64, np.bool_(False)
 BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
-    "redeals": (lambda r: r.redeal_poor_hands is not None, I8(0), "redeal_poor_hands"),
     "half_<seat>": (lambda r: r.half_trick_bids, NO, "half_trick_bids"),
     "side_contract_<side>": (lambda r: r.side_contracts, I8(0), "a side contract (RULES.md §4.4)"),
     "bemo_bid_<side>": (lambda r: r.bemo, I8(0), "bemo"),
@@ -45,7 +44,6 @@ BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
     "passed_<seat>": (lambda r: r.pass_cards is not None or r.nil_pass is not None, U64(0),
                       "pass_cards or nil_pass"),
     "discarded_<seat>": (lambda r: r.players == 2, U64(0), "two players"),
-    "face_up_<seat>": (lambda r: r.face_up_cards > 0, U64(0), "face_up_cards"),
     "twice_<seat>": (lambda r: r.copies == 2, U64(0), "two decks"),
     "kitty_taker": (lambda r: r.kitty, I8(-1), "kitty"),
     "kitty": (lambda r: r.kitty, U64(0), "kitty"),
@@ -111,7 +109,6 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         "game_id": result.game.astype(np.int64) + game_offset,
         "hand_no": result.hand_no.astype(np.int16),
         "dealer": result.dealer.astype(np.int8),
-        "redeals": result.redeals.astype(np.int8),
     }
     half = stacked(outs, lambda o: o.bidding.half)
     flags = {flag: stacked(outs, lambda o, f=flag: o.bidding.flags[f]) for flag in DECLARED}
@@ -125,7 +122,12 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         cols[f"tricks_{seat}"] = tricks[:, seat]
     cols["wins_game"] = stacked(outs, lambda o: o.score.wins_game)
     for name in STATE:  # the plug-ins' hand state (sim/spades/house: cancel_card, trump, ...)
-        cols[name] = stacked(outs, lambda o, n=name: o.house_state[n])
+        values = stacked(outs, lambda o, n=name: o.house_state[n])
+        if values.ndim == 2:  # by seat (face_up)
+            for seat in range(players):
+                cols[f"{name}_{seat}"] = values[:, seat]
+        else:
+            cols[name] = values
     auctions = [o.bidding.auction for o in outs]
     n_rows = [o.play.tricks.shape[0] for o in outs]
     cols["auction_bid"] = np.concatenate([a.bid if a is not None else np.zeros(k, np.int8)
@@ -141,7 +143,6 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
     passed = stacked(outs, lambda o: o.passed)
     for seat in range(players):
         cols[f"passed_{seat}"] = passed[:, seat]
-        cols[f"face_up_{seat}"] = result.face_up[:, seat]
         cols[f"discarded_{seat}"] = result.discarded[:, seat]
         cols[f"twice_{seat}"] = result.twice[:, seat]
     kitties = [o.kitty for o in outs]  # RULES.md §4.1

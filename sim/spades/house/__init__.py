@@ -8,6 +8,7 @@ from functools import cache
 
 import numpy as np
 
+from ..plugin import Seated
 from . import (
     bag_cancel_card,
     bid_raise,
@@ -19,6 +20,7 @@ from . import (
     end_streak,
     exact,
     exact_pair_bonus,
+    face_up_cards,
     first_lead,
     first_trick_clubs,
     first_trick_lowest_club,
@@ -43,6 +45,7 @@ from . import (
     no_spade_lead_first_trick,
     no_trump_bids,
     quicksand,
+    redeal_poor_hands,
     set_to_opponents,
     seven_plus,
     seven_trump_reveal,
@@ -62,8 +65,8 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                first_lead.RULE, first_trick_clubs.RULE, first_trick_lowest_club.RULE,
                no_spade_lead_first_trick.RULE, must_trump.RULE, must_overtrump.RULE,
                lead_ace_of_spades.RULE,
-               # the cards and the phases before the bids (RULES.md §4.1, §4.2, §4.5)
-               seven_trump_reveal.RULE,
+               # the deal, the cards and the phases before the bids (RULES.md §4.1, §4.2, §4.5)
+               redeal_poor_hands.RULE, face_up_cards.RULE, seven_trump_reveal.RULE,
                bag_cancel_card.RULE, defeat_score.RULE,
                # the ways of scoring a contract of RULES.md §4.6
                exact.RULE, three_b.RULE, quicksand.RULE, double_over.RULE, set_to_opponents.RULE,
@@ -88,12 +91,14 @@ def no_flags(n: int, players: int, given: Mapping | None = None) -> dict[str, np
             for flag in DECLARED}
 
 
-def no_state(n: int, given: Mapping | None = None) -> dict[str, np.ndarray]:
-    """Every plug-in's hand state (`STATE`), [N] each: those ``given``, the others their
-    default."""
+def no_state(n: int, given: Mapping | None = None, players: int | None = None
+             ) -> dict[str, np.ndarray]:
+    """Every plug-in's hand state (`STATE`), [N] each ([N, P] for a seated one, ``players``
+    seats): those ``given``, the others their default."""
     given = given or {}
-    return {name: given[name] if name in given else np.full(n, default)
-            for name, default in STATE.items()}
+    return {name: given[name] if name in given else
+            np.full((n, players), default.default) if isinstance(default, Seated) else
+            np.full(n, default) for name, default in STATE.items()}
 
 
 @cache
