@@ -46,7 +46,7 @@ def _tripwire(name):
 
 PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "shows", "nil_bonus", "trick_bonus",
          "record", "read", "ends_game", "leads", "first_leader", "answers", "verify", "told",
-         "trump", "deals", "misdeal", "public")
+         "trump", "deals", "misdeal", "public", "timing")
 SLOTS = ("turn", "score", "constraint", "phases", "bids", "bans")  # parts by the slot they fill
 
 
@@ -100,6 +100,7 @@ CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
           "seven_trump_reveal": ("refuse", "phases", "told", "trump", "record"),
           "face_up_cards": ("refuse", "deals", "public", "record"),
           "redeal_poor_hands": ("refuse", "misdeal", "record"),
+          "pass_cards": ("phases", "timing"), "nil_pass": ("phases",),
           "defeat_score": ("refuse", "ends_game"), "lead_ace_of_spades": ("refuse", "leads"),
           **{key: ("bids",) for key in ("fledu", "suicide", "min_team_bid", "whiz", "mirror")},
           "hook": ("bans",), "moon": ("bans", "score"), "lexington": ("bans", "score"),

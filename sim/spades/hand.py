@@ -19,7 +19,6 @@ from .dealing import Dealt
 from .decks import spades_deck
 from .jokes import jokes_resolver
 from .kitty import KittyResult, high_bidder, lowest_club_holder, take_kitty
-from .passing import nil_pass_counts, pass_round
 from .rules import SpadesRules
 from .scoring import HandScore, score_hands
 
@@ -186,19 +185,13 @@ def _kitty_before_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
 
 def _plugged(slot: str) -> Callable[[SpadesHand, Seating], SpadesHand]:
     """The phase of the slot ``slot``: the steps the plug-ins in force fill it with
-    (`sim.spades.house`; ``cancel_card``: ``bag_cancel_card``; ``reveal``:
-    ``seven_trump_reveal``)."""
+    (`sim.spades.house.steps`; ``cancel_card``: ``bag_cancel_card``; ``reveal``:
+    ``seven_trump_reveal``; the passing slots: ``pass_cards``, then ``nil_pass``)."""
     def step(hand: SpadesHand, at: Seating) -> SpadesHand:
-        for rule in house.in_force(at.rules):
-            if slot in rule.phases:
-                hand = rule.phases[slot](hand, at)
+        for plugged in house.steps(at.rules, slot):
+            hand = plugged(hand, at)
         return hand
     return step
-
-
-def _pass_before_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
-    """§4.5 ``pass_cards`` with ``pass_when = "before_bid"``."""
-    return _passes("before_bid", hand, at, hand.context(at.rules, at.deck))
 
 
 def bid_state(hand: SpadesHand, at: Seating) -> BidState:
@@ -223,13 +216,6 @@ def _kitty_after_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
     b = hand.bidding
     return _take_kitty(hand, at, high_bidder(b.bids, hand.dealer),
                        hand.context(at.rules, at.deck, b.bids, b.blind))
-
-
-def _pass_after_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
-    """§4.5 ``pass_cards`` with ``pass_when = "after_bid"``, then ``nil_pass``."""
-    b = hand.bidding
-    return _passes("after_bid", hand, at, hand.context(at.rules, at.deck, b.bids, b.blind),
-                   b.half)
 
 
 def _play(hand: SpadesHand, at: Seating) -> SpadesHand:
@@ -273,24 +259,21 @@ def _score(hand: SpadesHand, at: Seating) -> SpadesHand:
     return replace(hand, score=score)
 
 
-def _passes_when(when: str) -> Callable[[SpadesRules], bool]:
-    return lambda r: (r.pass_cards is not None and r.pass_when == when
-                      or when == "after_bid" and r.nil_pass is not None)
-
-
 # Every phase of a Spades hand in order; the pipeline of a block keeps those its rules run.
 PHASES = (
     Phase("kitty_before_bids", _kitty_before_bids,
           lambda r: r.kitty and r.kitty_taker == "two_of_clubs", replayed=False),
     Phase("cancel_card", _plugged("cancel_card"), lambda r: house.fills(r, "cancel_card"),
           replayed=False),  # bag_cancel_card
-    Phase("pass_before_bids", _pass_before_bids, _passes_when("before_bid"), replayed=False),
+    Phase("pass_before_bids", _plugged("pass_before_bids"),
+          lambda r: house.fills(r, "pass_before_bids"), replayed=False),  # pass_cards
     Phase("reveal", _plugged("reveal"), lambda r: house.fills(r, "reveal")),  # seven_trump_
     # reveal; a record's reveals are asked again
     Phase("bid", _bid),
     Phase("kitty_after_bids", _kitty_after_bids,
           lambda r: r.kitty and r.kitty_taker == "high_bidder", replayed=False),
-    Phase("pass_after_bids", _pass_after_bids, _passes_when("after_bid"), replayed=False),
+    Phase("pass_after_bids", _plugged("pass_after_bids"),
+          lambda r: house.fills(r, "pass_after_bids"), replayed=False),  # pass_cards, nil_pass
     Phase("play", _play),
     Phase("kitty_extra_trick", _kitty_extra_trick, lambda r: r.kitty_extra_trick),
     Phase("score", _score),
@@ -307,29 +290,6 @@ def play_hand(hand: SpadesHand, at: Seating, steps: tuple[Phase, ...] | None = N
     """Run ``steps`` (default: the `pipeline` of ``at``'s rules) over a state
     (`sim.phases.play_hand`: a state stopped after some phases resumes with the rest)."""
     return phases.play_hand(hand, at, pipeline(at.rules, at.replay) if steps is None else steps)
-
-
-def _passes(when: str, hand: SpadesHand, at: Seating, context: dict,
-            half: np.ndarray | None = None) -> SpadesHand:
-    """The card passing due ``when`` ("before_bid" or "after_bid"): ``pass_cards`` at its
-    ``pass_when``, then after the bidding ``nil_pass`` (RULES.md §4.5); with two decks the cards
-    held twice move with them (§4.7). ``half``: the half bids (no nil, §4.4)."""
-    rules, hands, twice, passed = at.rules, hand.hands, hand.twice, hand.passed.copy()
-    rounds = []
-    partner = int(rules.table.partner_of(0)) if rules.table.pairs else None  # his seat minus
-    if rules.pass_cards is not None and rules.pass_when == when:  # one's, mod P (§4.7 pairs)
-        counts = np.full(hands.shape, rules.pass_cards.count, np.int8)
-        offset = rules.pass_cards.offset
-        rounds.append((counts, partner if rules.pass_cards.direction == "partner" else offset))
-    if rules.nil_pass is not None and when == "after_bid":
-        rounds.append((nil_pass_counts(context["bids"], context["blind"], rules, half), partner))
-    two_decks = at.deck.copies == 2
-    for counts, offset in rounds:
-        hands, held_twice, cards = pass_round(hands, counts, offset, context, at.lineup, at.rng,
-                                              twice if two_decks else None)
-        twice = held_twice if two_decks else twice
-        passed |= cards
-    return replace(hand, hands=hands, twice=twice, passed=passed)
 
 
 def _take_kitty(hand: SpadesHand, at: Seating, taker: np.ndarray, context: dict) -> SpadesHand:

@@ -88,6 +88,8 @@ class HouseRule:
       reveal's, the bids', the play's: `sim.spades.hand.SpadesHand.public`);
     - ``phases``: steps of the hand by the slot of `sim.spades.hand.PHASES` they fill
       (``step(hand, seating) -> hand``);
+    - ``timing(rules) -> tuple``: the slots of ``phases`` it fills under these rules, where
+      that depends on them (``pass_cards``' ``pass_when``; without it, every one);
     - ``from_plays``: it is scored from the cards of the tricks (refused on a score sheet);
     - ``record(state, i, deck) -> dict``: the fields of row ``i``'s record from its state;
     - ``read(rec, rules, deck, err) -> dict``: a record's fields back to state values (raises
@@ -134,6 +136,7 @@ class HouseRule:
     misdeal: Callable | None = None
     public: Callable[[object], dict] | None = None
     phases: Mapping[str, Callable] = field(default_factory=dict)
+    timing: Callable[[object], tuple[str, ...]] | None = None
     from_plays: bool = False
     record: Callable[[Mapping, int, object], dict] | None = None
     read: Callable[[Mapping, object, object, Callable], dict] | None = None

@@ -41,7 +41,6 @@ TEAM_SIDES = {"three_pairs": 3, "two_threes": 2, "solo": 6}
 # standard game, and the game end is fixed (one deal per player)
 CANCEL_KEYS = frozenset("players cancel_spades blind_nil target_score mercy_score max_hands "
                         "spades_broken lead_ace_of_spades".split())
-DIRECTIONS = ("left", "right", "partner")
 # the bid rules an auction (RULES.md §4.4 `auction`) replaces: set with it, they are refused
 AUCTION_EXCLUDES = frozenset(
     "max_team_bid nil_pass double_nil double_blind_nil min_team_bid suicide suicide_min_bid whiz "
@@ -50,31 +49,6 @@ AUCTION_EXCLUDES = frozenset(
     "blind_bids".split())
 
 
-@dataclass(frozen=True)
-class PassCards:
-    """RULES.md §4.5 ``pass_cards = {count, direction}``: every player passes ``count`` cards to
-    the player on his left, his right or his partner."""
-
-    count: int
-    direction: str
-
-    @property
-    def offset(self) -> int:
-        """The receiver's seat minus the passer's (mod the number of players)."""
-        return {"left": 1, "partner": 2, "right": -1}[self.direction]
-
-
-def _pass_cards(value) -> PassCards:
-    if (set(value) != {"count", "direction"} or type(value["count"]) is not int
-            or not 1 <= value["count"] <= 12 or value["direction"] not in DIRECTIONS):
-        raise ValueError(value)
-    return PassCards(value["count"], value["direction"])
-
-
-def _nil_pass(value) -> tuple[int, int]:
-    if len(value) != 2 or any(type(v) is not int or not 0 <= v <= 12 for v in value):
-        raise ValueError(value)
-    return tuple(value)
 SPADES_BROKEN = (True, False, "never")
 # RULES.md §4: '"Side" = partnership, or a single player in games without partners.' A key
 # worded for a side (the side contracts, moon, lexington, bemo, hook, ...) applies at every
@@ -208,16 +182,9 @@ class SpadesRules:
     last_trick_deuce: bool = house.last_trick_deuce.OPTION  # a plug-in
     last_trick_high_spade: bool = house.last_trick_high_spade.OPTION  # a plug-in
     # RULES.md §4.5 card passing
-    nil_pass: tuple[int, int] | None = option(
-        None, "after bidding, a side with a nil (blind nil) bidder exchanges this many cards "
-        "between the partners", kind=list, optional=True, parse=_nil_pass,
-        shape="[cards for a nil, cards for a blind nil], each 0..12 (usual: [1, 2])")
-    pass_cards: PassCards | None = option(
-        None, "every player passes count cards to the left, the right or his partner",
-        kind=dict, optional=True, parse=_pass_cards,
-        shape='{count = 1..12, direction = "left" | "right" | "partner"}')
-    pass_when: str = option("after_bid", "pass_cards before or after the bidding", kind=str,
-                            choices=("before_bid", "after_bid"))
+    nil_pass: tuple[int, int] | None = house.nil_pass.OPTION  # a plug-in
+    pass_cards: house.pass_cards.PassCards | None = house.pass_cards.OPTION  # a plug-in
+    pass_when: str = house.pass_cards.WHEN  # the pass_cards plug-in's
     # RULES.md §4.4 side contracts: declared for a side instead of its two bids (bemo on top)
     team_nil: bool = option(False, "a side may bid to take no trick: +100, else -100; no bags",
                             kind=bool)

@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from .. import arrow
 from ..blocks import BlockResult, finish_tables, stacked
-from .house import DECLARED, HOUSE_RULES, STATE
+from .house import DECLARED, HOUSE_RULES, STATE, fills
 from .rules import SpadesRules
 from .scoring import COMPONENTS, TRICK_BONUSES
 
@@ -41,8 +41,8 @@ BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
                      I16(0), "exact_pair_bonus, seven_plus or highlander"),
     "trick_bonus_<side>": (lambda r: any(getattr(r, k) for k in TRICK_BONUSES), I16(0),
                            "a trick bonus (last_trick_bonus ... last_trick_high_spade)"),
-    "passed_<seat>": (lambda r: r.pass_cards is not None or r.nil_pass is not None, U64(0),
-                      "pass_cards or nil_pass"),
+    "passed_<seat>": (lambda r: fills(r, "pass_before_bids") or fills(r, "pass_after_bids"),
+                      U64(0), "pass_cards or nil_pass"),  # the plug-ins that exchange cards
     "discarded_<seat>": (lambda r: r.players == 2, U64(0), "two players"),
     "twice_<seat>": (lambda r: r.copies == 2, U64(0), "two decks"),
     "kitty_taker": (lambda r: r.kitty, I8(-1), "kitty"),

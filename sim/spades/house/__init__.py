@@ -41,9 +41,11 @@ from . import (
     must_overtrump,
     must_trump,
     nil_in_the_dark,
+    nil_pass,
     no_minus,
     no_spade_lead_first_trick,
     no_trump_bids,
+    pass_cards,
     quicksand,
     redeal_poor_hands,
     set_to_opponents,
@@ -54,7 +56,8 @@ from . import (
     whiz,
 )
 
-__all__ = ["DECLARED", "HOUSE_RULES", "STATE", "fills", "in_force", "no_flags", "no_state"]
+__all__ = ["DECLARED", "HOUSE_RULES", "STATE", "fills", "in_force", "no_flags", "no_state",
+           "steps"]
 
 HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_made.RULE,
                lexington_points.RULE, highlander.RULE, seven_plus.RULE, exact_pair_bonus.RULE,
@@ -67,6 +70,7 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                lead_ace_of_spades.RULE,
                # the deal, the cards and the phases before the bids (RULES.md §4.1, §4.2, §4.5)
                redeal_poor_hands.RULE, face_up_cards.RULE, seven_trump_reveal.RULE,
+               pass_cards.RULE, nil_pass.RULE,
                bag_cancel_card.RULE, defeat_score.RULE,
                # the ways of scoring a contract of RULES.md §4.6
                exact.RULE, three_b.RULE, quicksand.RULE, double_over.RULE, set_to_opponents.RULE,
@@ -101,7 +105,14 @@ def no_state(n: int, given: Mapping | None = None, players: int | None = None
             np.full(n, default) for name, default in STATE.items()}
 
 
+def steps(rules, slot: str) -> tuple:
+    """The steps the plug-ins in force under ``rules`` fill the phase slot ``slot`` with, in
+    `HOUSE_RULES` order (a plug-in's ``timing`` may leave some of its slots out)."""
+    return tuple(rule.phases[slot] for rule in in_force(rules) if slot in rule.phases
+                 and (rule.timing is None or slot in rule.timing(rules)))
+
+
 @cache
 def fills(rules, slot: str) -> bool:
     """A plug-in in force under ``rules`` fills the phase slot ``slot``."""
-    return any(slot in rule.phases for rule in in_force(rules))
+    return bool(steps(rules, slot))
