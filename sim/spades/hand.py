@@ -18,7 +18,6 @@ from .contracts import BIG_MO, LITTLE_MO
 from .dealing import Dealt
 from .decks import spades_deck
 from .jokes import jokes_resolver
-from .kitty import KittyResult, high_bidder, lowest_club_holder, take_kitty
 from .rules import SpadesRules
 from .scoring import HandScore, score_hands
 
@@ -91,17 +90,18 @@ class SpadesHand(HandState):
     the kitty and the passing once those phases ran: the hands the play starts from), ``twice``
     uint64[N, P] the cards of ``hands`` held twice (two decks, §4.7; zeros with one deck),
     ``dealer`` int8[N], the standing before the hand ``scores`` and ``bags`` int32[N, S] and
-    ``progressive`` int32[N, S] (§4.6; None = none), ``dealt`` the deal (`Dealt`: the kitty of
-    §4.1 and the plug-ins' values of the deal; None when replaying a record, whose hands are
-    those after it).
+    ``progressive`` int32[N, S] (§4.6; None = none), ``dealt`` the deal (`Dealt`: the kitty's
+    cards of §4.1 and the plug-ins' values of the deal; None when replaying a record, whose
+    hands are those after it).
 
-    Filled in by the phases: ``kitty`` (taker, cards, discard, §4.1), ``house_state`` the
-    plug-ins' state (`sim.spades.house.STATE`, name -> [N] or [N, P] array, starting from
-    the deal's: ``redeals`` and ``face_up`` of §4.1, ``cancel_card`` the bag-cancelling card's
-    slot, §4.6; ``trump``, ``revealer``, ``restorer`` the trump reveals, §4.2), ``passed``
-    uint64[N, P] (the cards each seat passed, §4.5), ``bidding``, ``play`` and ``score``. A
-    replayed record gives its kitty and cancel card at the start (its reveals are asked again
-    of the scripted players, like its bids)."""
+    Filled in by the phases: ``house_state`` the plug-ins' state (`sim.spades.house.STATE`,
+    name -> [N] or [N, P] array, starting from the deal's: ``redeals`` and ``face_up`` of
+    §4.1; ``kitty_taker``, ``kitty``, ``kitty_twice``, ``kitty_discards`` the kitty taken,
+    §4.1; ``cancel_card`` the bag-cancelling card's slot, §4.6; ``trump``, ``revealer``,
+    ``restorer`` the trump reveals, §4.2), ``passed`` uint64[N, P] (the cards each seat passed,
+    §4.5), ``bidding``, ``play`` and ``score``. A replayed record gives its kitty and cancel
+    card at the start, in ``house_state`` (its reveals are asked again of the scripted players,
+    like its bids)."""
 
     hands: np.ndarray
     twice: np.ndarray
@@ -110,7 +110,6 @@ class SpadesHand(HandState):
     bags: np.ndarray
     progressive: np.ndarray | None
     dealt: Dealt | None
-    kitty: KittyResult
     house_state: dict
     passed: np.ndarray
     bidding: BidResult | None = None
@@ -133,15 +132,13 @@ class SpadesHand(HandState):
         return public
 
     def told(self, rules: SpadesRules) -> dict:
-        """What every seat is told before bidding: `public`, the plug-ins' (``told``: the
-        trump suit of §4.2 ``seven_trump_reveal``) and the kitty's taker when it is known before
-        the bids (§4.1)."""
+        """What every seat is told before bidding: `public` and the plug-ins' (``told``: the
+        trump suit of §4.2 ``seven_trump_reveal``, the kitty's taker when it is known before the
+        bids, §4.1)."""
         told = self.public(rules)
         for rule in house.in_force(rules):
             if rule.told:
-                told = {**told, **rule.told(self)}
-        if rules.kitty and rules.kitty_taker == "two_of_clubs":
-            told = {**told, "kitty_taker": self.kitty.taker}
+                told = {**told, **rule.told(self, rules)}
         return told
 
     def context(self, rules: SpadesRules, deck: Deck, bids=None, blind=None) -> dict:
@@ -159,34 +156,28 @@ HandOutcome = SpadesHand  # a state whose phases have all run
 
 def start_hand(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: np.ndarray,
                progressive: np.ndarray | None = None, dealt: Dealt | None = None,
-               twice: np.ndarray | None = None, kitty: KittyResult | None = None,
-               house_state: dict | None = None) -> SpadesHand:
+               twice: np.ndarray | None = None, house_state: dict | None = None
+               ) -> SpadesHand:
     """A state before any phase: a deal (``dealt``, whose plug-ins' values start the hand's
-    state, or ``hands`` with ``twice`` and what a replayed record gives: its ``kitty`` and its
-    plug-ins' state ``house_state``, the cancel card)."""
+    state, or ``hands`` with ``twice`` and what a replayed record gives: its plug-ins' state
+    ``house_state``, the kitty and the cancel card)."""
     n = hands.shape[0]
     given = {**(dealt.house if dealt is not None else {}), **(house_state or {})}
     if twice is None:
         twice = np.zeros_like(hands) if dealt is None else dealt.twice
     return SpadesHand(hands=hands, twice=twice, dealer=dealer, scores=scores, bags=bags,
                       progressive=progressive, dealt=dealt,
-                      kitty=KittyResult.none(n) if kitty is None else kitty,
                       house_state=house.no_state(n, given, hands.shape[1]),
                       passed=np.zeros_like(hands))
 
 
 # -- the phases (RULES.md §3, §4.1-4.6), in the order a hand runs them ------------------------
 
-def _kitty_before_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
-    """§4.1 ``kitty_taker = "two_of_clubs"``: the holder of the lowest club takes the kitty."""
-    taker = lowest_club_holder(hand.hands, hand.dealer, at.deck)
-    return _take_kitty(hand, at, taker, hand.context(at.rules, at.deck))
-
-
 def _plugged(slot: str) -> Callable[[SpadesHand, Seating], SpadesHand]:
     """The phase of the slot ``slot``: the steps the plug-ins in force fill it with
-    (`sim.spades.house.steps`; ``cancel_card``: ``bag_cancel_card``; ``reveal``:
-    ``seven_trump_reveal``; the passing slots: ``pass_cards``, then ``nil_pass``)."""
+    (`sim.spades.house.steps`; the kitty's: ``kitty``; ``cancel_card``: ``bag_cancel_card``;
+    ``reveal``: ``seven_trump_reveal``; the passing slots: ``pass_cards``, then
+    ``nil_pass``)."""
     def step(hand: SpadesHand, at: Seating) -> SpadesHand:
         for plugged in house.steps(at.rules, slot):
             hand = plugged(hand, at)
@@ -209,13 +200,6 @@ def _bid(hand: SpadesHand, at: Seating) -> SpadesHand:
     else:
         bidding = complete_bidding(bid_state(hand, at), at.rules, at.deck, at.lineup, at.rng)
     return replace(hand, bidding=bidding)
-
-
-def _kitty_after_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
-    """§4.1 ``kitty_taker = "high_bidder"``: the highest bidder takes the kitty."""
-    b = hand.bidding
-    return _take_kitty(hand, at, high_bidder(b.bids, hand.dealer),
-                       hand.context(at.rules, at.deck, b.bids, b.blind))
 
 
 def _play(hand: SpadesHand, at: Seating) -> SpadesHand:
@@ -242,13 +226,6 @@ def _play(hand: SpadesHand, at: Seating) -> SpadesHand:
     return replace(hand, play=play)
 
 
-def _kitty_extra_trick(hand: SpadesHand, at: Seating) -> SpadesHand:
-    """§4.1 ``kitty_extra_trick``: the taker's discard counts as one trick won."""
-    tricks = hand.play.tricks.copy()
-    tricks[np.arange(hand.n), hand.kitty.taker] += 1
-    return replace(hand, play=replace(hand.play, tricks=tricks))
-
-
 def _score(hand: SpadesHand, at: Seating) -> SpadesHand:
     """§3, §4.4, §4.6: the hand's score (`sim.spades.scoring`)."""
     b, play = hand.bidding, hand.play
@@ -261,8 +238,8 @@ def _score(hand: SpadesHand, at: Seating) -> SpadesHand:
 
 # Every phase of a Spades hand in order; the pipeline of a block keeps those its rules run.
 PHASES = (
-    Phase("kitty_before_bids", _kitty_before_bids,
-          lambda r: r.kitty and r.kitty_taker == "two_of_clubs", replayed=False),
+    Phase("kitty_before_bids", _plugged("kitty_before_bids"),
+          lambda r: house.fills(r, "kitty_before_bids"), replayed=False),  # kitty
     Phase("cancel_card", _plugged("cancel_card"), lambda r: house.fills(r, "cancel_card"),
           replayed=False),  # bag_cancel_card
     Phase("pass_before_bids", _plugged("pass_before_bids"),
@@ -270,12 +247,13 @@ PHASES = (
     Phase("reveal", _plugged("reveal"), lambda r: house.fills(r, "reveal")),  # seven_trump_
     # reveal; a record's reveals are asked again
     Phase("bid", _bid),
-    Phase("kitty_after_bids", _kitty_after_bids,
-          lambda r: r.kitty and r.kitty_taker == "high_bidder", replayed=False),
+    Phase("kitty_after_bids", _plugged("kitty_after_bids"),
+          lambda r: house.fills(r, "kitty_after_bids"), replayed=False),  # kitty
     Phase("pass_after_bids", _plugged("pass_after_bids"),
           lambda r: house.fills(r, "pass_after_bids"), replayed=False),  # pass_cards, nil_pass
     Phase("play", _play),
-    Phase("kitty_extra_trick", _kitty_extra_trick, lambda r: r.kitty_extra_trick),
+    Phase("kitty_extra_trick", _plugged("kitty_extra_trick"),
+          lambda r: house.fills(r, "kitty_extra_trick")),  # kitty (a record's is played again)
     Phase("score", _score),
 )
 
@@ -290,13 +268,3 @@ def play_hand(hand: SpadesHand, at: Seating, steps: tuple[Phase, ...] | None = N
     """Run ``steps`` (default: the `pipeline` of ``at``'s rules) over a state
     (`sim.phases.play_hand`: a state stopped after some phases resumes with the rest)."""
     return phases.play_hand(hand, at, pipeline(at.rules, at.replay) if steps is None else steps)
-
-
-def _take_kitty(hand: SpadesHand, at: Seating, taker: np.ndarray, context: dict) -> SpadesHand:
-    """The kitty taken by ``taker`` and the discard (RULES.md §4.1, `sim.spades.kitty`)."""
-    dealt = hand.dealt
-    hands, twice, discards = take_kitty(hand.hands, hand.twice, dealt.kitty, dealt.kitty_twice,
-                                        taker, context, at.lineup, at.rng)
-    kitty = KittyResult(taker=taker, cards=dealt.kitty, cards_twice=dealt.kitty_twice,
-                        discards=discards)
-    return replace(hand, hands=hands, twice=twice, kitty=kitty)

@@ -52,8 +52,8 @@ class HouseRule:
     - ``refuse(rules) -> UserError | None``: a combination of keys it cannot be played with,
       asked ``refuse_among`` the checks of `SpadesRules.check` ("scoring": after the scoring
       keys' own, "deal": among the card layouts' where two players draw, "cards": among the card
-      layouts', "play": among the play rules'; the order decides which of two refusals of one
-      rules table is reported);
+      layouts', "play": among the play rules', "kitty": after the tables' shapes; the order
+      decides which of two refusals of one rules table is reported);
     - ``ends_game(scores, rules) -> bool[N]``: a standing at which the game may end
       (`sim.spades.game.game_over`);
     - ``leads(deck) -> uint64``: cards a leader may lead before spades are broken;
@@ -94,16 +94,20 @@ class HouseRule:
     - ``record(state, i, deck) -> dict``: the fields of row ``i``'s record from its state;
     - ``read(rec, rules, deck, err) -> dict``: a record's fields back to state values (raises
       ``err(message)`` for a bad one);
-    - ``fields``: record fields of its own that a record may hold only under the rule (replay
-      refuses one where the rule is off);
+    - ``fields``: record fields of its own that a record may hold only under the rule, each
+      with replay's refusal of one where the rule is off (None: ``'<field>' needs <key> =
+      true``);
+    - ``audit(recs, bids, state, rules, deck, lines, source, raw)``: replay's check of the
+      records' fields (``state``, from `read`) against their hands before they are played
+      (not on a score sheet); raises `sim.errors.UserError`;
     - ``answers(state) -> dict``: decision name -> ``answer(view, rng)``, a replayed record's
       answers to decisions its flags do not hold, from the values `read` put on ``state``
       (the scripted player's);
     - ``verify(played, recorded)``: after a replayed hand, the values its phases put on the
       state (``played``) are the record's (``recorded``, from `read`); raises
       `sim.errors.IllegalBid` for a recorded decision that was not open;
-    - ``told(hand) -> dict``: view fields of the bidding's views from the hand's state (what
-      every seat is told before it bids, `sim.spades.hand.SpadesHand.told`);
+    - ``told(hand, rules) -> dict``: view fields of the bidding's views from the hand's state
+      (what every seat is told before it bids, `sim.spades.hand.SpadesHand.told`);
     - ``trump(hand) -> int8[N]``: the trump suit of each hand's play, when the rule may make
       another suit than spades trump;
     - ``columns``: the ``hands`` table columns it brings, name -> (default, doc)."""
@@ -140,9 +144,10 @@ class HouseRule:
     from_plays: bool = False
     record: Callable[[Mapping, int, object], dict] | None = None
     read: Callable[[Mapping, object, object, Callable], dict] | None = None
-    fields: tuple[str, ...] = ()
+    fields: Mapping[str, str | None] = field(default_factory=dict)
+    audit: Callable | None = None
     answers: Callable[[Mapping], dict] | None = None
     verify: Callable[[Mapping, Mapping], None] | None = None
-    told: Callable[[object], dict] | None = None
+    told: Callable[[object, object], dict] | None = None
     trump: Callable[[object], np.ndarray] | None = None
     columns: Mapping[str, tuple[np.generic, str]] = field(default_factory=dict)

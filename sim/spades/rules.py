@@ -243,16 +243,9 @@ class SpadesRules:
     lexington_points: bool = house.lexington_points.OPTION  # a plug-in
     # RULES.md §4.1 deal
     redeal_poor_hands: tuple[str, ...] | None = house.redeal_poor_hands.OPTION  # a plug-in
-    kitty: bool = option(False, "no card is taken out to even the hands: the leftover cards form "
-                         "a kitty, which its taker adds to his hand before discarding as many",
-                         kind=bool)
-    kitty_taker: str = option("two_of_clubs", "who takes the kitty: the holder of the lowest "
-                              "club dealt (2C) before the bidding, or the highest bidder after "
-                              "it (the earliest on a tie)", kind=str,
-                              choices=("two_of_clubs", "high_bidder"))
-    kitty_extra_trick: bool = option(False, "the kitty also holds one trick's worth of cards; "
-                                     "the taker's discard counts as a trick won by him",
-                                     kind=bool)
+    kitty: bool = house.kitty.OPTION  # a plug-in
+    kitty_taker: str = house.kitty.TAKER  # the kitty plug-in's
+    kitty_extra_trick: bool = house.kitty.EXTRA_TRICK  # the kitty plug-in's
     face_up_cards: int = house.face_up_cards.OPTION  # a plug-in
     # RULES.md §4.2 card order and trumps (layouts in sim/spades/decks.py)
     trump_order: str = option("standard", "how the trumps rank (layouts in sim/spades/decks.py;"
@@ -420,7 +413,8 @@ class SpadesRules:
 
     def _refusals(self, among: str) -> None:
         """The plug-ins' own refusals (`sim.spades.house`) that belong ``among`` these checks
-        ("scoring", "deal", "cards", "play": where in `check`'s order they are asked)."""
+        ("scoring", "deal", "cards", "play", "kitty": where in `check`'s order they are
+        asked)."""
         for rule in house.in_force(self):
             refused = rule.refuse(self) if rule.refuse and rule.refuse_among == among else None
             if refused is not None:
@@ -665,18 +659,7 @@ class SpadesRules:
         for key in ("kitty_taker", "kitty_extra_trick"):
             if getattr(self, key) != getattr(SpadesRules, key) and not self.kitty:
                 raise UserError(f"{key} needs kitty = true", key=key)
-        if not self.kitty:
-            return
-        if self.players == 2 or self.cancel_spades:
-            raise UserError("two players draw their hands and cancel_spades deals every card: "
-                            "no kitty", key="kitty")
-        if self.jokers_remove is not None or self.remove != "2C":
-            key = "jokers_remove" if self.jokers_remove is not None else "remove"
-            raise UserError(f"{key} takes cards out to even the hands, which the kitty does "
-                            "instead: choose one", key=key)
-        if self.kitty_size == 0:
-            raise UserError(f"{self.deck_size} cards divide evenly among {self.players} "
-                            "players: a kitty needs kitty_extra_trick = true", key="kitty")
+        self._refusals("kitty")  # the kitty's own: no leftover cards, cards taken out
 
     def _check_table(self) -> None:
         """RULES.md §4.7: the rules worded for pairs of partners, for partners or for two sides

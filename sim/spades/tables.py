@@ -45,10 +45,8 @@ BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
                       U64(0), "pass_cards or nil_pass"),  # the plug-ins that exchange cards
     "discarded_<seat>": (lambda r: r.players == 2, U64(0), "two players"),
     "twice_<seat>": (lambda r: r.copies == 2, U64(0), "two decks"),
-    "kitty_taker": (lambda r: r.kitty, I8(-1), "kitty"),
-    "kitty": (lambda r: r.kitty, U64(0), "kitty"),
-    "kitty_twice": (lambda r: r.kitty and r.copies == 2, U64(0), "kitty with two decks"),
-    "kitty_discards": (lambda r: r.kitty, U64(0), "kitty"),
+    "kitty_twice": (lambda r: r.kitty_size > 0 and r.copies == 2, U64(0),  # the kitty plug-in's
+                    "kitty with two decks"),  # state, written with two decks
     "dead_tricks": (lambda r: r.cancel_spades, I8(0), "cancel_spades"),
     **{name: (rule.in_force, default, rule.key)  # the plug-ins' (sim/spades/house)
        for rule in HOUSE_RULES for name, (default, _) in rule.columns.items()},
@@ -145,11 +143,6 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         cols[f"passed_{seat}"] = passed[:, seat]
         cols[f"discarded_{seat}"] = result.discarded[:, seat]
         cols[f"twice_{seat}"] = result.twice[:, seat]
-    kitties = [o.kitty for o in outs]  # RULES.md §4.1
-    cols["kitty_taker"] = np.concatenate([k.taker for k in kitties])
-    cols["kitty"] = np.concatenate([k.cards for k in kitties])
-    cols["kitty_twice"] = np.concatenate([k.cards_twice for k in kitties])
-    cols["kitty_discards"] = np.concatenate([k.discards for k in kitties])
     winners = [o.play.winners for o in outs]  # RULES.md §4.7 cancel_spades: tricks won by nobody
     cols["dead_tricks"] = np.concatenate([(w < 0).sum(axis=1, dtype=np.int8) for w in winners])
     for side in range(sides):

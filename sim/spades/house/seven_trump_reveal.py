@@ -107,7 +107,7 @@ def reveal(hand, at):
     return replace(hand, house_state={**hand.house_state, **values})
 
 
-def told(hand) -> dict:
+def told(hand, rules) -> dict:
     """Every seat bids knowing the trump suit."""
     return {"trump_suit": hand.house_state["trump"]}
 
@@ -174,7 +174,7 @@ RULE = HouseRule(key="seven_trump_reveal", section="§4.2", in_force=lambda r: r
                  state={"trump": np.int8(SPADES), "revealer": np.int8(-1),
                         "restorer": np.int8(-1)},
                  phases={"reveal": reveal}, told=told, trump=trump, record=record, read=read,
-                 fields=("reveal",), answers=answers, verify=verify, refuse=refuse,
+                 fields={"reveal": None}, answers=answers, verify=verify, refuse=refuse,
                  refuse_among="play",
                  columns={"trump": (np.int8(SPADES), "the trump suit (3: spades)"),
                           "revealer": (np.int8(-1), "the seat that revealed a suit (-1: none)"),
