@@ -46,7 +46,7 @@ def _tripwire(name):
 
 PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "shows", "nil_bonus", "trick_bonus",
          "record", "read", "ends_game", "leads", "first_leader", "answers", "verify", "told",
-         "trump", "deals", "misdeal", "public", "timing", "audit")
+         "trump", "deals", "misdeal", "public", "timing", "audit", "resolve")
 SLOTS = ("turn", "score", "constraint", "phases", "bids", "bans")  # parts by the slot they fill
 
 
@@ -102,6 +102,7 @@ CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
           "redeal_poor_hands": ("refuse", "misdeal", "record"),
           "pass_cards": ("phases", "timing"), "nil_pass": ("phases",),
           "kitty": ("refuse", "phases", "timing", "told", "record"),
+          "jokes_tie": ("refuse", "resolve"),
           "defeat_score": ("refuse", "ends_game"), "lead_ace_of_spades": ("refuse", "leads"),
           **{key: ("bids",) for key in ("fledu", "suicide", "min_team_bid", "whiz", "mirror")},
           "hook": ("bans",), "moon": ("bans", "score"), "lexington": ("bans", "score"),

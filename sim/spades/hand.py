@@ -17,7 +17,6 @@ from .constraints import constraint_for
 from .contracts import BIG_MO, LITTLE_MO
 from .dealing import Dealt
 from .decks import spades_deck
-from .jokes import jokes_resolver
 from .rules import SpadesRules
 from .scoring import HandScore, score_hands
 
@@ -216,13 +215,17 @@ def _play(hand: SpadesHand, at: Seating) -> SpadesHand:
                    **{k: v for rule in plugins if rule.shows for k, v in rule.shows(b).items()})
     plugged = {k: v for rule in plugins if rule.play
                for k, v in rule.play(b, at.replay).items()}
+    resolve = None  # the play's own trick resolution (jokes_win: jokes_tie, RULES.md §4.2)
+    for rule in plugins:
+        if rule.resolve:
+            resolve = rule.resolve(rules, deck)
     play = play_tricks(hand.hands, first_leader(hand.dealer, b.contracts, rules, hand.hands,
                                                 deck),
                        trump, deck, lead_rule_for(rules, deck, trump), at.lineup, at.rng, context,
                        **plugged,
                        constraint=constraint_for(rules, deck),
                        twice=hand.twice if deck.copies == 2 else None,
-                       resolve=jokes_resolver(rules, deck))
+                       resolve=resolve)
     return replace(hand, play=play)
 
 

@@ -52,8 +52,9 @@ class HouseRule:
     - ``refuse(rules) -> UserError | None``: a combination of keys it cannot be played with,
       asked ``refuse_among`` the checks of `SpadesRules.check` ("scoring": after the scoring
       keys' own, "deal": among the card layouts' where two players draw, "cards": among the card
-      layouts', "play": among the play rules', "kitty": after the tables' shapes; the order
-      decides which of two refusals of one rules table is reported);
+      layouts', "order": among the card orders', "play": among the play rules', "kitty":
+      after the tables' shapes; the order decides which of two refusals of one rules table is
+      reported);
     - ``ends_game(scores, rules) -> bool[N]``: a standing at which the game may end
       (`sim.spades.game.game_over`);
     - ``leads(deck) -> uint64``: cards a leader may lead before spades are broken;
@@ -64,6 +65,8 @@ class HouseRule:
       (``part(at, rules) -> mask`` of bids forbidden, each kept where no other bid is left);
       ``looks``: its bids depend on the cards held (the spades counted);
     - ``play(bidding, replay) -> dict``: keyword arguments of `sim.tricks.play_tricks`;
+    - ``resolve(rules, deck)``: the trick's winner from its cards, the play's own resolution
+      (`sim.tricks.play_tricks`' ``resolve``: ``jokes_win``);
     - ``shows(bidding) -> dict``: fields the play's views show (`sim.views.PlayView`);
     - ``score``: scoring parts, by the slot of `sim.spades.scoring.PARTS` they fill
       (``part(tally, facts)``, in the order of the slots);
@@ -130,6 +133,7 @@ class HouseRule:
     bans: Mapping[str, Callable] = field(default_factory=dict)
     looks: bool = False
     play: Callable[[object, bool], dict] | None = None
+    resolve: Callable[[object, object], Callable] | None = None
     shows: Callable[[object], dict] | None = None
     score: Mapping[str, Callable] = field(default_factory=dict)
     nil_bonus: Callable[[object, np.ndarray], np.ndarray] | None = None

@@ -255,10 +255,7 @@ class SpadesRules:
                          "below them for five players), ranked by trump_order (standard: "
                          "BJ > LJ > AS); 4 for six players with two decks (two of each)",
                          kind=int, choices=(0, 2, 3, 4))
-    jokes_tie: str = option("higher_joker", "jokes_win: two joke trumps of one rank: the side "
-                            "of the higher joker wins, of the first joker played, or by suit "
-                            "(D, then C, then H)", kind=str,
-                            choices=("higher_joker", "first_joker", "suit"))
+    jokes_tie: str = house.jokes_tie.OPTION  # a plug-in (in force under jokes_win)
     jokers_remove: tuple[str, ...] | None = option(
         None, "the cards taken out to make room for the jokers (default 2C and 2D)", kind=list,
         optional=True, parse=_card_list, shape='a list of card names such as ["2C", "2H"]')
@@ -413,8 +410,8 @@ class SpadesRules:
 
     def _refusals(self, among: str) -> None:
         """The plug-ins' own refusals (`sim.spades.house`) that belong ``among`` these checks
-        ("scoring", "deal", "cards", "play", "kitty": where in `check`'s order they are
-        asked)."""
+        ("scoring", "deal", "cards", "order", "play", "kitty": where in `check`'s order they
+        are asked)."""
         for rule in house.in_force(self):
             refused = rule.refuse(self) if rule.refuse and rule.refuse_among == among else None
             if refused is not None:
@@ -548,12 +545,7 @@ class SpadesRules:
         if order in JOKER_ORDERS and self.jokers // self.copies != 2:  # two decks: two of each
             raise UserError(f"trump_order = {order!r} ranks two jokers: set jokers = 2 (four "
                             "with two decks)", key="trump_order")
-        if order == "jokes_win" and (self.players != 4 or not self.partnerships):
-            raise UserError("jokes_win turns a partner's card into a joke trump: it needs four "
-                            "players in partnerships", key="trump_order")
-        if order == "jokes_win" and (self.must_trump or self.must_overtrump != "off"):
-            raise UserError("under jokes_win a trick's trumps are known only when it ends: "
-                            "must_trump and must_overtrump do not apply", key="trump_order")
+        self._refusals("order")  # jokes_win (jokes_tie): partners, no must_trump
         if self.jokes_tie != "higher_joker" and order != "jokes_win":
             raise UserError("jokes_tie needs trump_order = \"jokes_win\"", key="jokes_tie")
         if self.jokers and order in ("bowers", "suit_ladder"):

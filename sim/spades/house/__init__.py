@@ -27,6 +27,7 @@ from . import (
     fledu,
     highlander,
     hook,
+    jokes_tie,
     kitty,
     last_trick_ace,
     last_trick_ace_nil,
@@ -71,7 +72,7 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                lead_ace_of_spades.RULE,
                # the deal, the cards and the phases before the bids (RULES.md §4.1, §4.2, §4.5)
                redeal_poor_hands.RULE, face_up_cards.RULE, seven_trump_reveal.RULE,
-               pass_cards.RULE, nil_pass.RULE,
+               pass_cards.RULE, nil_pass.RULE, jokes_tie.RULE,
                bag_cancel_card.RULE, kitty.RULE, defeat_score.RULE,
                # the ways of scoring a contract of RULES.md §4.6
                exact.RULE, three_b.RULE, quicksand.RULE, double_over.RULE, set_to_opponents.RULE,
