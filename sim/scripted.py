@@ -19,14 +19,14 @@ class Scripted:
     """
 
     def __init__(self, plays, bids=None, blind=None, declarations=None, contracts=None,
-                 bemo=None, auction=None, half=None, reveals=None, answers=None):
-        self.reveals = reveals  # Spades seven_trump_reveal: int8[N, 2] revealer, restorer
+                 bemo=None, auction=None, half=None, answers=None):
         self.half = half  # Spades half_trick_bids: bool[N, P]
         self.auction = auction  # Spades auction: int8[N, K] the calls in order (-1 after)
         self.called = None
         self.plays, self.blind = plays, blind
         self.bids = bids  # as first made (Spades bid_raise: before the raises)
-        self.answers = answers or {}  # Spades house rules: decision -> bool[N, P] its answers
+        self.answers = answers or {}  # Spades house rules: decision -> bool[N, P] its answers,
+        # or the answer itself, answer(view, rng)
         self.declarations = declarations
         self.contracts, self.bemo = contracts, bemo  # Spades side contracts: int8[N, 2] by side
 
@@ -41,11 +41,14 @@ class Scripted:
         return np.where(bemo_stage, bemo, np.where(offered, contract, 0)).astype(np.int8)
 
     def __getattr__(self, decision):
-        """A house rule's decision (``raise_bid``, ``in_the_dark``): the record's flag."""
+        """A house rule's decision (``raise_bid``, ``in_the_dark``): the record's flag, or the
+        rule's own answer from the record (``reveal``)."""
         answers = self.__dict__.get("answers", {})
         if decision not in answers:
             raise AttributeError(decision)
         flags = answers[decision]
+        if callable(flags):
+            return flags
         return lambda view, rng: flags[view.rows, view.seat]
 
     def declare(self, view, rng):
@@ -56,11 +59,6 @@ class Scripted:
 
     def half_bid(self, view, rng):
         return self.half[view.rows, view.seat]
-
-    def reveal(self, view, rng):
-        """The recorded revealer when a non-spade suit is offered, the restorer for spades."""
-        who = self.reveals[view.rows, (view.suit == 3).astype(np.intp)]
-        return who == view.seat
 
     def auction_bid(self, view, rng):
         """The record's next call for each row asked (-1 if the record has no more calls: the

@@ -115,11 +115,11 @@ def test_deals_plays_and_winners(name, strategy):
         dealt = [card_names(deck, h, t)
                  for h, t in zip(result.hands[i], result.twice[i], strict=True)]
         assert [len(h) for h in dealt] == [each] * players
-        pile = card_names(deck, out.kitty.cards[i], out.kitty.cards_twice[i])
+        pile = card_names(deck, out.house_state["kitty"][i], out.house_state["kitty_twice"][i])
         assert len(pile) == kitty
         assert sum(map(Counter, dealt), Counter()) + Counter(pile) == cards
         held = [card_names(deck, h, t) for h, t in zip(out.held[i], out.twice[i], strict=True)]
-        discards = deck.names_of(out.kitty.discards[i])
+        discards = deck.names_of(out.house_state["kitty_discards"][i])
         plays = list(names[out.play.plays[i]])
         # every physical card is played once, or discarded with the kitty
         assert Counter(plays) + Counter(discards) == cards
@@ -138,7 +138,7 @@ def test_deals_plays_and_winners(name, strategy):
         extra = int(rules.kitty_extra_trick)
         assert int(out.play.tricks[i].sum()) == each + extra - dead
         if kitty:  # the taker's dealt hand and kitty, less his discard, is what he played
-            taker = int(out.kitty.taker[i])
+            taker = int(out.house_state["kitty_taker"][i])
             assert Counter(dealt[taker]) + Counter(pile) - Counter(discards) == Counter(held[taker])
             if rules.kitty_taker == "two_of_clubs":
                 lowest = [min((_rank(c) for c in h if c[1] == "C"), default=99) for h in dealt]
@@ -149,7 +149,7 @@ def test_deals_plays_and_winners(name, strategy):
                 order = [(int(result.dealer[i]) + 1 + k) % players for k in range(players)]
                 assert taker == max(order, key=lambda s: (bids[s], -order.index(s)))
         else:
-            assert out.kitty.taker[i] == -1
+            assert out.house_state["kitty_taker"][i] == -1
 
 
 def test_dead_tricks_happen_and_are_led_again():

@@ -227,12 +227,12 @@ def test_a_kitty_discard_from_the_deal_shows_the_engines_view_and_the_discard():
     after = next(p for p in PHASES if p.name == "kitty_before_bids").step(hand, at)
     (shown,) = recorder.views["discard_kitty"]
     dealt = hand.dealt
-    view = kitty_view(hand.hands, hand.twice, dealt.kitty, dealt.kitty_twice, after.kitty.taker,
-                      hand.context(rules, deck))
+    view = kitty_view(hand.hands, hand.twice, dealt.kitty, dealt.kitty_twice,
+                      after.house_state["kitty_taker"], hand.context(rules, deck))
     for field, value in shown.items():
         np.testing.assert_array_equal(getattr(view, field), value, err_msg=field)
     np.testing.assert_array_equal(make_strategy("seed").discard_kitty(view, None),
-                                  after.kitty.discards)
+                                  after.house_state["kitty_discards"])
 
 
 SIDE = ("rows", "seat", "dealer", "legal", "bids", "blind", "scores", "bags", "hand",

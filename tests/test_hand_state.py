@@ -99,8 +99,8 @@ def _facts(hand: SpadesHand, rows=slice(None)) -> dict:
     """What a finished hand decided, per row."""
     b, play, score = hand.bidding, hand.play, hand.score
     return {"bids": b.bids[rows], "blind": b.blind[rows], "held": hand.hands[rows],
-            "passed": hand.passed[rows], "kitty": hand.kitty.discards[rows],
-            "trump": hand.reveals.trump[rows], "cancel": hand.house_state["cancel_card"][rows],
+            "passed": hand.passed[rows], "kitty": hand.house_state["kitty_discards"][rows],
+            "trump": hand.house_state["trump"][rows], "cancel": hand.house_state["cancel_card"][rows],
             "plays": play.plays[rows], "tricks": play.tricks[rows],
             "points": score.points[rows], "bags": score.bags_after[rows]}
 

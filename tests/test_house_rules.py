@@ -45,7 +45,8 @@ def _tripwire(name):
 
 
 PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "shows", "nil_bonus", "trick_bonus",
-         "record", "read", "ends_game", "leads", "first_leader")
+         "record", "read", "ends_game", "leads", "first_leader", "answers", "verify", "told",
+         "trump", "deals", "misdeal", "public", "timing", "audit", "resolve")
 SLOTS = ("turn", "score", "constraint", "phases", "bids", "bans")  # parts by the slot they fill
 
 
@@ -96,6 +97,12 @@ CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
           "last_trick_ace_nil": ("refuse", "trick_bonus"),
           "must_overtrump": ("refuse", "constraint"),
           "bag_cancel_card": ("refuse", "phases", "score", "record"),
+          "seven_trump_reveal": ("refuse", "phases", "told", "trump", "record"),
+          "face_up_cards": ("refuse", "deals", "public", "record"),
+          "redeal_poor_hands": ("refuse", "misdeal", "record"),
+          "pass_cards": ("phases", "timing"), "nil_pass": ("phases",),
+          "kitty": ("refuse", "phases", "timing", "told", "record"),
+          "jokes_tie": ("refuse", "resolve"),
           "defeat_score": ("refuse", "ends_game"), "lead_ace_of_spades": ("refuse", "leads"),
           **{key: ("bids",) for key in ("fledu", "suicide", "min_team_bid", "whiz", "mirror")},
           "hook": ("bans",), "moon": ("bans", "score"), "lexington": ("bans", "score"),
@@ -135,8 +142,9 @@ def test_every_part_of_every_plug_in_is_shown_to_run():
     for rule in HOUSE_RULES:
         has = {name for name in PARTS if getattr(rule, name) is not None}
         has |= {name for name in SLOTS if getattr(rule, name)}
-        replayed = {"bid_raise": {"as_bid", "check"}, "bag_cancel_card": {"read"}}.get(rule.key,
-                                                                                     set())
+        replayed = {"bid_raise": {"as_bid", "check"}, "bag_cancel_card": {"read"},
+                    "seven_trump_reveal": {"read", "answers", "verify"},
+                    "kitty": {"read", "audit"}}.get(rule.key, set())
         assert has == set(CALLED[rule.key]) | replayed, rule.key
 
 
@@ -204,10 +212,15 @@ def test_replay_reads_the_plug_ins_record_field_and_refuses_it_without_the_rule(
 
 
 @pytest.mark.parametrize(("key", "part"), [("bid_raise", "as_bid"), ("bid_raise", "check"),
-                                         ("bag_cancel_card", "read")])
+                                         ("bag_cancel_card", "read"),
+                                         *(("seven_trump_reveal", p)
+                                           for p in ("read", "answers", "verify")),
+                                         ("kitty", "read"), ("kitty", "audit")])
 def test_replay_runs_the_plug_ins_record_parts(monkeypatch, key, part):
-    """Replay reads a plug-in's record fields (``read``: ``bag_cancel_card``'s card), gives a
-    record's bids as first made (``as_bid``) and checks a score sheet's raises (``check``)."""
+    """Replay reads a plug-in's record fields (``read``: ``bag_cancel_card``'s card, a
+    reveal), answers the scripted player's decisions from them (``answers``) and checks the
+    replayed hand's against them (``verify``), gives a record's bids as first made
+    (``as_bid``) and checks a score sheet's raises (``check``)."""
     rules = load_rules({"preset": "spades.standard", **ON[key]}, source="t")
     result = play_block(rules, _lineup(rules), 7, 0, 200, "hands")
     records = list(block_records(result, SimpleNamespace(rules=rules), 0))

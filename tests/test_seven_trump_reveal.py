@@ -34,15 +34,15 @@ def test_the_first_long_suit_in_bidding_order_is_revealed_and_spades_restored():
         longs = {s: [x for x in SUITS[:3] if sum(c[1] == x for c in hands[s]) >= 7] for s in order}
         first = next((s for s in order if longs[s]), None)
         if first is None:
-            assert out.reveals.revealer[i] == -1 and out.reveals.trump[i] == 3
+            assert out.house_state["revealer"][i] == -1 and out.house_state["trump"][i] == 3
             continue
         checked += 1
-        assert out.reveals.revealer[i] == first
+        assert out.house_state["revealer"][i] == first
         after = [(first + 1 + j) % 4 for j in range(3)]
         restorer = next((s for s in after if sum(c[1] == "S" for c in hands[s]) >= 7), None)
-        assert out.reveals.restorer[i] == (-1 if restorer is None else restorer)
+        assert out.house_state["restorer"][i] == (-1 if restorer is None else restorer)
         want = 3 if restorer is not None else SUITS.index(longs[first][0])
-        assert out.reveals.trump[i] == want
+        assert out.house_state["trump"][i] == want
     assert checked > 50
 
 
@@ -57,10 +57,10 @@ def test_tricks_go_to_the_revealed_trump_and_it_is_not_led_before_broken(strateg
     names = np.array([x or "?" for x in deck.names])
     plays = names[out.play.plays].reshape(-1, 13, 4)
     seats = out.play.seats.reshape(-1, 13, 4)
-    revealed = np.flatnonzero(out.reveals.trump != 3)
+    revealed = np.flatnonzero(out.house_state["trump"] != 3)
     assert revealed.size > 50
     for i in revealed:
-        trump = SUITS[out.reveals.trump[i]]
+        trump = SUITS[out.house_state["trump"][i]]
         held = [set(deck.names_of(h)) for h in out.held[i]]
         broken = False
         for t in range(13):
@@ -114,11 +114,11 @@ def test_two_decks_count_a_card_held_twice():
                  for h, t in zip(out.held[i], out.twice[i], strict=True)]
         order = [(int(result.dealer[i]) + 1 + j) % 6 for j in range(6)]
         first = next((s for s in order if max(suits[s][x] for x in "CDH") >= 7), None)
-        assert out.reveals.revealer[i] == (-1 if first is None else first)
+        assert out.house_state["revealer"][i] == (-1 if first is None else first)
         if first is None:
             continue
         after = [(first + 1 + j) % 6 for j in range(5)]
         restorer = next((s for s in after if suits[s]["S"] >= 7), None)
-        assert out.reveals.restorer[i] == (-1 if restorer is None else restorer)
+        assert out.house_state["restorer"][i] == (-1 if restorer is None else restorer)
         checked += any(n == 7 for s in suits for n in s.values())
     assert checked > 20

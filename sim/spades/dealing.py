@@ -1,4 +1,5 @@
-"""A Spades deal from a shuffled deck (RULES.md §0, §4.1, §4.7): hands, face-up cards, kitty.
+"""A Spades deal from a shuffled deck (RULES.md §0, §4.1, §4.7): hands, kitty, and what the
+plug-ins set apart (the face-up cards of §4.1 ``face_up_cards``: `sim.spades.house`).
 
 The deck is dealt one card at a time clockwise from the dealer's left, ``cards_each`` cards each;
 the next ``kitty_size`` cards are the kitty (§4.1), the rest stay undealt (three players'
@@ -14,6 +15,7 @@ import numpy as np
 
 from ..cards import BIT
 from ..deal import hands_from_order, to_seats
+from .house import in_force
 
 __all__ = ["Dealt", "deal_from_order"]
 
@@ -22,15 +24,16 @@ U64 = np.uint64
 
 @dataclass(frozen=True, eq=False)
 class Dealt:
-    """One deal per row, by seat: ``hands``, ``twice`` (two decks; else zeros) and ``face_up``
-    (the first ``face_up_cards`` each seat received; zeros without) uint64[N, P]; the kitty
-    ``kitty`` and ``kitty_twice`` uint64[N] (zeros without one)."""
+    """One deal per row, by seat: ``hands`` and ``twice`` (two decks; else zeros) uint64[N, P];
+    the kitty ``kitty`` and ``kitty_twice`` uint64[N] (zeros without one); ``house``: the
+    plug-ins' values of the deal, name -> [N] or [N, P] array (``deals``: the face-up cards;
+    ``misdeal``: the misdeals called), which the hand's plug-in state starts from."""
 
     hands: np.ndarray
     twice: np.ndarray
-    face_up: np.ndarray
     kitty: np.ndarray
     kitty_twice: np.ndarray
+    house: dict
 
 
 def _gather(bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -55,9 +58,8 @@ def deal_from_order(order: np.ndarray, dealer: np.ndarray, rules, copies: int = 
     else:
         held, both = _gather(BIT[order[: each * players]].reshape(each, players, n))
         hands, twice = held.T, both.T
-    face_up = zeros
-    if rules.face_up_cards:
-        face_up = to_seats(hands_from_order(order, players, rules.face_up_cards), dealer)
     kitty, kitty_twice = _gather(BIT[order[each * players: each * players + k]].reshape(k, n))
-    return Dealt(hands=to_seats(hands, dealer), twice=to_seats(twice, dealer), face_up=face_up,
-                 kitty=kitty, kitty_twice=kitty_twice)
+    house = {name: cards for rule in in_force(rules) if rule.deals  # face_up_cards
+             for name, cards in rule.deals(order, dealer, rules).items()}
+    return Dealt(hands=to_seats(hands, dealer), twice=to_seats(twice, dealer), kitty=kitty,
+                 kitty_twice=kitty_twice, house=house)

@@ -14,7 +14,6 @@ from . import house
 from .dealing import Dealt, deal_from_order
 from .draw import draw_hands
 from .hand import Seating, deck_for, play_hand, start_hand
-from .redeal import redeal
 from .rules import SpadesRules
 
 __all__ = ["LOOP", "game_over", "play_block", "play_blocks"]
@@ -77,15 +76,16 @@ def play_blocks(rules: SpadesRules, lineup, seed: int, which, mode: str, fill: i
 def _deal(rules, lineup, seed, block, hand_no, rows, dealer, scores, bags, deck, prng,
           group=DEAL_GROUP):
     """The deal of ``rows`` for hand ``hand_no`` after any misdeals (`sim.spades.dealing.Dealt`:
-    hands, cards held twice, face-up cards, kitty), how many misdeals each had and the cards
-    each seat discarded drawing its hand (two players, RULES.md §4.7; zeros without)."""
+    hands, cards held twice, kitty, the plug-ins' values: the face-up cards and the misdeals
+    called, RULES.md §4.1) and the cards each seat discarded drawing its hand (two players,
+    §4.7; zeros without)."""
     if rules.players == 2:  # no deal: the players draw their hands (RULES.md §4.7)
         stock = stock_groups(deck, seed, block, hand_no, rows, group=group)
         hands, discards, _ = draw_hands(stock, dealer, scores, bags, rules, deck, lineup, prng)
         zeros = np.zeros(rows.size, np.uint64)
-        dealt = Dealt(hands=hands, twice=np.zeros_like(hands), face_up=np.zeros_like(hands),
-                      kitty=zeros, kitty_twice=zeros)
-        return dealt, np.zeros(rows.size, np.int8), discards
+        dealt = Dealt(hands=hands, twice=np.zeros_like(hands), kitty=zeros, kitty_twice=zeros,
+                      house={})
+        return dealt, discards
 
     def dealt(which, attempt):  # the attempt-th deal of some rows
         order = stock_groups(deck, seed, block, hand_no, rows[which], group=group,
@@ -93,17 +93,24 @@ def _deal(rules, lineup, seed, block, hand_no, rows, dealer, scores, bags, deck,
         return deal_from_order(order, dealer[which], rules, deck.copies)
 
     first = dealt(np.arange(rows.size), 0)
-    parts = {k: getattr(first, k).copy() for k in ("twice", "face_up", "kitty", "kitty_twice")}
+    parts = {k: getattr(first, k).copy() for k in ("twice", "kitty", "kitty_twice")}
+    house_parts = {k: v.copy() for k, v in first.house.items()}
 
     def deal_again(which, attempt):
         again = dealt(which, attempt)
         for key, value in parts.items():
             value[which] = getattr(again, key)
+        for key, value in house_parts.items():
+            value[which] = again.house[key]
         return again.hands
 
-    hands, redeals = redeal(first.hands, dealer, scores, bags, rules, deck, lineup, prng,
-                            deal_again, parts["twice"] if deck.copies == 2 else None)
-    return Dealt(hands=hands, **parts), redeals, np.zeros_like(hands)
+    hands, called = first.hands, {}
+    for rule in house.in_force(rules):  # misdeals (redeal_poor_hands, RULES.md §4.1)
+        if rule.misdeal:
+            hands, values = rule.misdeal(hands, dealer, scores, bags, rules, deck, lineup, prng,
+                                         deal_again, parts["twice"] if deck.copies == 2 else None)
+            called.update(values)
+    return Dealt(hands=hands, **parts, house={**house_parts, **called}), np.zeros_like(hands)
 
 
 def _start(rules, n):
@@ -115,13 +122,13 @@ def _start(rules, n):
 
 def _hand_deal(rules, lineup, seed, block, hand_no, rows, dealer, standing, deck, rng, group):
     """The deal after any misdeals (`_deal`) and the hand's per-hand arrays: the dealt cards, the
-    cards dealt twice, the standing before the hand, the misdeals called, the cards dealt face up
-    and the draw's discards (two players)."""
-    dealt, redeals, discards = _deal(rules, lineup, seed, block, hand_no, rows, dealer,
-                                     standing["scores"], standing["bags"], deck, rng, group=group)
+    cards dealt twice, the standing before the hand and the draw's discards (two players; the
+    plug-ins' values of the deal are on the hand's state)."""
+    dealt, discards = _deal(rules, lineup, seed, block, hand_no, rows, dealer,
+                            standing["scores"], standing["bags"], deck, rng, group=group)
     per_hand = dict(hands=dealt.hands, twice=dealt.twice, before_scores=standing["scores"],
                     before_bags=standing["bags"], before_progressive=standing["progressive"],
-                    redeals=redeals, face_up=dealt.face_up, discarded=discards)
+                    discarded=discards)
     return dealt, per_hand
 
 

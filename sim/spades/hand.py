@@ -17,10 +17,6 @@ from .constraints import constraint_for
 from .contracts import BIG_MO, LITTLE_MO
 from .dealing import Dealt
 from .decks import spades_deck
-from .jokes import jokes_resolver
-from .kitty import KittyResult, high_bidder, lowest_club_holder, take_kitty
-from .passing import nil_pass_counts, pass_round
-from .reveal import Reveals, reveal_trumps
 from .rules import SpadesRules
 from .scoring import HandScore, score_hands
 
@@ -37,8 +33,8 @@ def lead_rule_for(rules: SpadesRules, deck: Deck, trump: np.ndarray | None = Non
     """The leader's restriction under ``spades_broken`` (RULES.md §3). Returns
     ``lead(hand, broken) -> legal`` where ``broken: bool[N]`` says a spade was played to an
     earlier trick. A leader holding only spades may always lead one. ``trump``: uint64[N] the
-    trump bits per hand when a revealed suit replaced spades (§4.2 ``seven_trump_reveal``: the
-    rule is then about that suit)."""
+    trump bits per hand when another suit replaced spades (a plug-in's ``trump``: §4.2
+    ``seven_trump_reveal``; the rule is then about that suit)."""
     spades = deck.suit_masks[SPADES] if trump is None else trump
     # cards led before spades are broken (the plug-ins': lead_ace_of_spades, RULES.md §4.3)
     ace = U64(0)
@@ -93,15 +89,18 @@ class SpadesHand(HandState):
     the kitty and the passing once those phases ran: the hands the play starts from), ``twice``
     uint64[N, P] the cards of ``hands`` held twice (two decks, §4.7; zeros with one deck),
     ``dealer`` int8[N], the standing before the hand ``scores`` and ``bags`` int32[N, S] and
-    ``progressive`` int32[N, S] (§4.6; None = none), ``dealt`` the deal (`Dealt`: the face-up
-    cards of §4.1 and the kitty; None when replaying a record, whose hands are those after it).
+    ``progressive`` int32[N, S] (§4.6; None = none), ``dealt`` the deal (`Dealt`: the kitty's
+    cards of §4.1 and the plug-ins' values of the deal; None when replaying a record, whose
+    hands are those after it).
 
-    Filled in by the phases: ``kitty`` (taker, cards, discard, §4.1), ``house_state`` the
-    plug-ins' state (`sim.spades.house.STATE`: ``cancel_card`` int8[N], the bag-cancelling
-    card's slot, §4.6; -1 without), ``passed`` uint64[N, P] (the cards each
-    seat passed, §4.5), ``reveals`` (the trump suit, §4.2), ``bidding``, ``play`` and
-    ``score``. A replayed record gives its kitty and cancel card at the start (its reveals are
-    asked again of the scripted players, like its bids)."""
+    Filled in by the phases: ``house_state`` the plug-ins' state (`sim.spades.house.STATE`,
+    name -> [N] or [N, P] array, starting from the deal's: ``redeals`` and ``face_up`` of
+    §4.1; ``kitty_taker``, ``kitty``, ``kitty_twice``, ``kitty_discards`` the kitty taken,
+    §4.1; ``cancel_card`` the bag-cancelling card's slot, §4.6; ``trump``, ``revealer``,
+    ``restorer`` the trump reveals, §4.2), ``passed`` uint64[N, P] (the cards each seat passed,
+    §4.5), ``bidding``, ``play`` and ``score``. A replayed record gives its kitty and cancel
+    card at the start, in ``house_state`` (its reveals are asked again of the scripted players,
+    like its bids)."""
 
     hands: np.ndarray
     twice: np.ndarray
@@ -110,10 +109,8 @@ class SpadesHand(HandState):
     bags: np.ndarray
     progressive: np.ndarray | None
     dealt: Dealt | None
-    kitty: KittyResult
     house_state: dict
     passed: np.ndarray
-    reveals: Reveals
     bidding: BidResult | None = None
     play: TrickResult | None = None
     score: HandScore | None = None
@@ -125,20 +122,22 @@ class SpadesHand(HandState):
         return self.hands
 
     def public(self, rules: SpadesRules) -> dict:
-        """The view fields every seat sees before the play: the face-up cards (§4.1
-        ``face_up_cards``)."""
-        if self.dealt is None or not rules.face_up_cards:
-            return {}
-        return {"face_up": self.dealt.face_up}
+        """The view fields every seat sees from the deal on: the plug-ins' (``public``: the
+        face-up cards of §4.1 ``face_up_cards``)."""
+        public = {}
+        for rule in house.in_force(rules):
+            if rule.public:
+                public = {**public, **rule.public(self)}
+        return public
 
     def told(self, rules: SpadesRules) -> dict:
-        """What every seat is told before bidding: `public`, the trump suit (§4.2
-        ``seven_trump_reveal``) and the kitty's taker when it is known before the bids (§4.1)."""
+        """What every seat is told before bidding: `public` and the plug-ins' (``told``: the
+        trump suit of §4.2 ``seven_trump_reveal``, the kitty's taker when it is known before the
+        bids, §4.1)."""
         told = self.public(rules)
-        if rules.seven_trump_reveal:
-            told = {**told, "trump_suit": self.reveals.trump}
-        if rules.kitty and rules.kitty_taker == "two_of_clubs":
-            told = {**told, "kitty_taker": self.kitty.taker}
+        for rule in house.in_force(rules):
+            if rule.told:
+                told = {**told, **rule.told(self, rules)}
         return told
 
     def context(self, rules: SpadesRules, deck: Deck, bids=None, blind=None) -> dict:
@@ -156,52 +155,33 @@ HandOutcome = SpadesHand  # a state whose phases have all run
 
 def start_hand(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: np.ndarray,
                progressive: np.ndarray | None = None, dealt: Dealt | None = None,
-               twice: np.ndarray | None = None, kitty: KittyResult | None = None,
-               house_state: dict | None = None, reveals: Reveals | None = None
+               twice: np.ndarray | None = None, house_state: dict | None = None
                ) -> SpadesHand:
-    """A state before any phase: a deal (``dealt``, or ``hands`` with ``twice`` and what a
-    replayed record gives: its ``kitty``, its plug-ins' state ``house_state`` (the cancel card)
-    and ``reveals``)."""
+    """A state before any phase: a deal (``dealt``, whose plug-ins' values start the hand's
+    state, or ``hands`` with ``twice`` and what a replayed record gives: its plug-ins' state
+    ``house_state``, the kitty and the cancel card)."""
     n = hands.shape[0]
+    given = {**(dealt.house if dealt is not None else {}), **(house_state or {})}
     if twice is None:
         twice = np.zeros_like(hands) if dealt is None else dealt.twice
     return SpadesHand(hands=hands, twice=twice, dealer=dealer, scores=scores, bags=bags,
                       progressive=progressive, dealt=dealt,
-                      kitty=KittyResult.none(n) if kitty is None else kitty,
-                      house_state=house.no_state(n, house_state),
-                      passed=np.zeros_like(hands),
-                      reveals=Reveals.none(n) if reveals is None else reveals)
+                      house_state=house.no_state(n, given, hands.shape[1]),
+                      passed=np.zeros_like(hands))
 
 
 # -- the phases (RULES.md §3, §4.1-4.6), in the order a hand runs them ------------------------
 
-def _kitty_before_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
-    """§4.1 ``kitty_taker = "two_of_clubs"``: the holder of the lowest club takes the kitty."""
-    taker = lowest_club_holder(hand.hands, hand.dealer, at.deck)
-    return _take_kitty(hand, at, taker, hand.context(at.rules, at.deck))
-
-
 def _plugged(slot: str) -> Callable[[SpadesHand, Seating], SpadesHand]:
     """The phase of the slot ``slot``: the steps the plug-ins in force fill it with
-    (`sim.spades.house`; ``cancel_card``: ``bag_cancel_card``)."""
+    (`sim.spades.house.steps`; the kitty's: ``kitty``; ``cancel_card``: ``bag_cancel_card``;
+    ``reveal``: ``seven_trump_reveal``; the passing slots: ``pass_cards``, then
+    ``nil_pass``)."""
     def step(hand: SpadesHand, at: Seating) -> SpadesHand:
-        for rule in house.in_force(at.rules):
-            if slot in rule.phases:
-                hand = rule.phases[slot](hand, at)
+        for plugged in house.steps(at.rules, slot):
+            hand = plugged(hand, at)
         return hand
     return step
-
-
-def _pass_before_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
-    """§4.5 ``pass_cards`` with ``pass_when = "before_bid"``."""
-    return _passes("before_bid", hand, at, hand.context(at.rules, at.deck))
-
-
-def _reveal(hand: SpadesHand, at: Seating) -> SpadesHand:
-    """§4.2 ``seven_trump_reveal``: the players are asked, in bidding order."""
-    reveals = reveal_trumps(hand.hands, hand.dealer, hand.scores, hand.bags, at.rules, at.deck,
-                            at.lineup, at.rng, hand.public(at.rules), hand.twice)
-    return replace(hand, reveals=reveals)
 
 
 def bid_state(hand: SpadesHand, at: Seating) -> BidState:
@@ -221,45 +201,32 @@ def _bid(hand: SpadesHand, at: Seating) -> SpadesHand:
     return replace(hand, bidding=bidding)
 
 
-def _kitty_after_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
-    """§4.1 ``kitty_taker = "high_bidder"``: the highest bidder takes the kitty."""
-    b = hand.bidding
-    return _take_kitty(hand, at, high_bidder(b.bids, hand.dealer),
-                       hand.context(at.rules, at.deck, b.bids, b.blind))
-
-
-def _pass_after_bids(hand: SpadesHand, at: Seating) -> SpadesHand:
-    """§4.5 ``pass_cards`` with ``pass_when = "after_bid"``, then ``nil_pass``."""
-    b = hand.bidding
-    return _passes("after_bid", hand, at, hand.context(at.rules, at.deck, b.bids, b.blind),
-                   b.half)
-
-
 def _play(hand: SpadesHand, at: Seating) -> SpadesHand:
     """§3 and §4.2-4.3: the tricks (`sim.tricks.play_tricks`) under the play rules in force."""
     rules, deck, b = at.rules, at.deck, hand.bidding
-    trump = deck.suit_masks[hand.reveals.trump]  # spades unless a suit was revealed (§4.2)
     plugins = house.in_force(rules)
+    suits = np.full(hand.n, SPADES, np.int8)  # spades unless a plug-in makes another suit trump
+    for rule in plugins:  # (seven_trump_reveal, RULES.md §4.2)
+        if rule.trump:
+            suits = rule.trump(hand)
+    trump = deck.suit_masks[suits]
     context = dict(bids=b.bids, blind=b.blind, scores=hand.scores, bags=hand.bags, rules=rules,
                    contracts=b.contracts, bemo=b.bemo, **hand.public(rules),
                    **{k: v for rule in plugins if rule.shows for k, v in rule.shows(b).items()})
     plugged = {k: v for rule in plugins if rule.play
                for k, v in rule.play(b, at.replay).items()}
+    resolve = None  # the play's own trick resolution (jokes_win: jokes_tie, RULES.md §4.2)
+    for rule in plugins:
+        if rule.resolve:
+            resolve = rule.resolve(rules, deck)
     play = play_tricks(hand.hands, first_leader(hand.dealer, b.contracts, rules, hand.hands,
                                                 deck),
                        trump, deck, lead_rule_for(rules, deck, trump), at.lineup, at.rng, context,
                        **plugged,
                        constraint=constraint_for(rules, deck),
                        twice=hand.twice if deck.copies == 2 else None,
-                       resolve=jokes_resolver(rules, deck))
+                       resolve=resolve)
     return replace(hand, play=play)
-
-
-def _kitty_extra_trick(hand: SpadesHand, at: Seating) -> SpadesHand:
-    """§4.1 ``kitty_extra_trick``: the taker's discard counts as one trick won."""
-    tricks = hand.play.tricks.copy()
-    tricks[np.arange(hand.n), hand.kitty.taker] += 1
-    return replace(hand, play=replace(hand.play, tricks=tricks))
 
 
 def _score(hand: SpadesHand, at: Seating) -> SpadesHand:
@@ -272,25 +239,24 @@ def _score(hand: SpadesHand, at: Seating) -> SpadesHand:
     return replace(hand, score=score)
 
 
-def _passes_when(when: str) -> Callable[[SpadesRules], bool]:
-    return lambda r: (r.pass_cards is not None and r.pass_when == when
-                      or when == "after_bid" and r.nil_pass is not None)
-
-
 # Every phase of a Spades hand in order; the pipeline of a block keeps those its rules run.
 PHASES = (
-    Phase("kitty_before_bids", _kitty_before_bids,
-          lambda r: r.kitty and r.kitty_taker == "two_of_clubs", replayed=False),
+    Phase("kitty_before_bids", _plugged("kitty_before_bids"),
+          lambda r: house.fills(r, "kitty_before_bids"), replayed=False),  # kitty
     Phase("cancel_card", _plugged("cancel_card"), lambda r: house.fills(r, "cancel_card"),
           replayed=False),  # bag_cancel_card
-    Phase("pass_before_bids", _pass_before_bids, _passes_when("before_bid"), replayed=False),
-    Phase("reveal", _reveal, lambda r: r.seven_trump_reveal),  # a record's reveals are asked
+    Phase("pass_before_bids", _plugged("pass_before_bids"),
+          lambda r: house.fills(r, "pass_before_bids"), replayed=False),  # pass_cards
+    Phase("reveal", _plugged("reveal"), lambda r: house.fills(r, "reveal")),  # seven_trump_
+    # reveal; a record's reveals are asked again
     Phase("bid", _bid),
-    Phase("kitty_after_bids", _kitty_after_bids,
-          lambda r: r.kitty and r.kitty_taker == "high_bidder", replayed=False),
-    Phase("pass_after_bids", _pass_after_bids, _passes_when("after_bid"), replayed=False),
+    Phase("kitty_after_bids", _plugged("kitty_after_bids"),
+          lambda r: house.fills(r, "kitty_after_bids"), replayed=False),  # kitty
+    Phase("pass_after_bids", _plugged("pass_after_bids"),
+          lambda r: house.fills(r, "pass_after_bids"), replayed=False),  # pass_cards, nil_pass
     Phase("play", _play),
-    Phase("kitty_extra_trick", _kitty_extra_trick, lambda r: r.kitty_extra_trick),
+    Phase("kitty_extra_trick", _plugged("kitty_extra_trick"),
+          lambda r: house.fills(r, "kitty_extra_trick")),  # kitty (a record's is played again)
     Phase("score", _score),
 )
 
@@ -305,36 +271,3 @@ def play_hand(hand: SpadesHand, at: Seating, steps: tuple[Phase, ...] | None = N
     """Run ``steps`` (default: the `pipeline` of ``at``'s rules) over a state
     (`sim.phases.play_hand`: a state stopped after some phases resumes with the rest)."""
     return phases.play_hand(hand, at, pipeline(at.rules, at.replay) if steps is None else steps)
-
-
-def _passes(when: str, hand: SpadesHand, at: Seating, context: dict,
-            half: np.ndarray | None = None) -> SpadesHand:
-    """The card passing due ``when`` ("before_bid" or "after_bid"): ``pass_cards`` at its
-    ``pass_when``, then after the bidding ``nil_pass`` (RULES.md §4.5); with two decks the cards
-    held twice move with them (§4.7). ``half``: the half bids (no nil, §4.4)."""
-    rules, hands, twice, passed = at.rules, hand.hands, hand.twice, hand.passed.copy()
-    rounds = []
-    partner = int(rules.table.partner_of(0)) if rules.table.pairs else None  # his seat minus
-    if rules.pass_cards is not None and rules.pass_when == when:  # one's, mod P (§4.7 pairs)
-        counts = np.full(hands.shape, rules.pass_cards.count, np.int8)
-        offset = rules.pass_cards.offset
-        rounds.append((counts, partner if rules.pass_cards.direction == "partner" else offset))
-    if rules.nil_pass is not None and when == "after_bid":
-        rounds.append((nil_pass_counts(context["bids"], context["blind"], rules, half), partner))
-    two_decks = at.deck.copies == 2
-    for counts, offset in rounds:
-        hands, held_twice, cards = pass_round(hands, counts, offset, context, at.lineup, at.rng,
-                                              twice if two_decks else None)
-        twice = held_twice if two_decks else twice
-        passed |= cards
-    return replace(hand, hands=hands, twice=twice, passed=passed)
-
-
-def _take_kitty(hand: SpadesHand, at: Seating, taker: np.ndarray, context: dict) -> SpadesHand:
-    """The kitty taken by ``taker`` and the discard (RULES.md §4.1, `sim.spades.kitty`)."""
-    dealt = hand.dealt
-    hands, twice, discards = take_kitty(hand.hands, hand.twice, dealt.kitty, dealt.kitty_twice,
-                                        taker, context, at.lineup, at.rng)
-    kitty = KittyResult(taker=taker, cards=dealt.kitty, cards_twice=dealt.kitty_twice,
-                        discards=discards)
-    return replace(hand, hands=hands, twice=twice, kitty=kitty)

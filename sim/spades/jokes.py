@@ -1,4 +1,5 @@
-"""Jokes win (RULES.md §4.2 ``trump_order = "jokes_win"``): trick resolution with joke trumps.
+"""Jokes win (RULES.md §4.2 ``trump_order = "jokes_win"``): trick resolution with joke trumps
+(the plug-in `sim.spades.house.jokes_tie` plays the tricks with it).
 
 The jokers follow and lead as spades (the layout of ``jokers_high``) but have no rank. A joker
 played to a trick turns every other card its side plays to that trick into a *joke trump* of the
@@ -26,10 +27,8 @@ _TIE_SUIT = {"D": 3, "C": 2, "H": 1, "S": 0}  # jokes_tie = "suit": D above C ab
 
 
 def jokes_resolver(rules, deck):
-    """The ``resolve`` function of `sim.tricks.play_tricks` under ``jokes_win`` (None
-    otherwise)."""
-    if rules.trump_order != "jokes_win":
-        return None
+    """The ``resolve`` function of `sim.tricks.play_tricks` under ``jokes_win`` (``rules``
+    gives ``jokes_tie``)."""
     natural = deck.natural.astype(np.int16)
     joker_slot = natural >= 52
     rank = np.where(joker_slot, 0, natural % 13)

@@ -1,4 +1,6 @@
-"""The kitty (RULES.md §4.1 ``kitty``): who takes it, and his discard.
+"""The kitty (RULES.md §4.1 ``kitty``): who takes it, and his discard. The rule is the plug-in
+`sim.spades.house.kitty`; these are the helpers it uses (``first_lead`` shares
+`lowest_club_holder`) and the view of its decision.
 
 The leftover cards of a deal (and, under ``kitty_extra_trick``, one trick's worth more) lie face
 down. Under ``kitty_taker = "two_of_clubs"`` the holder of the lowest club dealt to a hand (the 2C
@@ -10,38 +12,19 @@ discards as many distinct cards face down, his choice (the ``discard_kitty`` dec
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from ..cards import CLUBS, lowest_bit, popcount
 from ..errors import IllegalDecision
 from ..views import KittyView
 
-__all__ = ["IllegalDiscard", "KittyResult", "high_bidder", "kitty_view", "lowest_club_holder",
-           "take_kitty"]
+__all__ = ["IllegalDiscard", "high_bidder", "kitty_view", "lowest_club_holder", "take_kitty"]
 
 U64 = np.uint64
 
 
 class IllegalDiscard(IllegalDecision):
     phase = "kitty"
-
-
-@dataclass(frozen=True, eq=False)
-class KittyResult:
-    """Per hand: ``taker`` int8[N] (-1 without a kitty), the kitty ``cards`` and the
-    ``discards`` (uint64[N]; two decks: ``cards_twice``, the kitty's cards it holds twice)."""
-
-    taker: np.ndarray
-    cards: np.ndarray
-    cards_twice: np.ndarray
-    discards: np.ndarray
-
-    @classmethod
-    def none(cls, n: int) -> KittyResult:
-        return cls(taker=np.full(n, -1, np.int8), cards=np.zeros(n, U64),
-                   cards_twice=np.zeros(n, U64), discards=np.zeros(n, U64))
 
 
 def _first_from_left(key: np.ndarray, dealer: np.ndarray) -> np.ndarray:

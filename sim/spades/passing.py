@@ -1,13 +1,17 @@
-"""Card passing (RULES.md §4.5) for a batch of hands.
+"""Card passing (RULES.md §4.5) for a batch of hands: the exchange the two passing rules share.
 
-``pass_cards = {count, direction}``: every player passes ``count`` cards to the left, the right or
-his partner, before or after the bidding (``pass_when``). ``nil_pass = [n, m]``: after the
-bidding, the partners of a side with a nil bidder exchange ``n`` cards each (``m`` when a blind
-nil is among them). Each player chooses his cards from the hand he holds before the exchange,
-without seeing what he receives (the decisions are asked of all four seats, then applied at once).
+The rules are plug-ins (`sim.spades.house`): ``pass_cards = {count, direction}`` (every player
+passes ``count`` cards to the left, the right or his partner, before or after the bidding:
+``pass_when``) and ``nil_pass = [n, m]`` (after the bidding, the partners of a side with a nil
+bidder exchange ``n`` cards each, ``m`` when a blind nil is among them). Each player chooses his
+cards from the hand he holds before the exchange, without seeing what he receives (the decisions
+are asked of all four seats, then applied at once): `pass_round`, over a hand's state
+`exchange`, each seat's view `pass_view`.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
@@ -15,24 +19,11 @@ from ..cards import popcount
 from ..errors import IllegalDecision
 from ..views import PassView
 
-__all__ = ["IllegalPass", "nil_pass_counts", "pass_round", "pass_view"]
+__all__ = ["IllegalPass", "exchange", "pass_round", "pass_view"]
 
 
 class IllegalPass(IllegalDecision):
     phase = "card passing"
-
-
-def nil_pass_counts(bids: np.ndarray, blind: np.ndarray, rules,
-                    half: np.ndarray | None = None) -> np.ndarray:
-    """int8[N, 4]: the cards each seat passes to its partner under ``nil_pass``: ``n`` on a side
-    with a nil bidder, ``m`` when one of its nils is blind, 0 on a side without a nil. ``half``:
-    bool[N, 4] bids of n and a half (``half_trick_bids``: 0 and a half is no nil)."""
-    n_nil, n_blind = rules.nil_pass
-    nil = bids == 0 if half is None else (bids == 0) & ~half
-    partner = rules.table.partner_of(np.arange(bids.shape[1]))  # pairs (RULES.md §4.7)
-    side_nil = nil | nil[:, partner]  # the seat or its partner bid nil
-    side_blind = (nil & blind) | (nil & blind)[:, partner]
-    return np.where(side_blind, n_blind, np.where(side_nil, n_nil, 0)).astype(np.int8)
 
 
 def pass_view(hands: np.ndarray, seat: int, counts: np.ndarray, offset: int, context: dict,
@@ -85,3 +76,14 @@ def pass_round(hands: np.ndarray, counts: np.ndarray, offset: int, context: dict
     once = (hands & ~twice & ~passed) | (twice & passed)  # one copy left after passing
     kept = twice & ~passed
     return once | kept | received, kept | (once & received), passed
+
+
+def exchange(hand, at, counts: np.ndarray, offset: int, context: dict):
+    """One exchange over a Spades hand's state (`sim.spades.hand.SpadesHand`, ``at`` its
+    `sim.phases.Seating`): `pass_round`, the hand's cards after it, with two decks the cards
+    held twice moving with them (RULES.md §4.7), and the cards passed added to ``passed``."""
+    two_decks = at.deck.copies == 2
+    hands, held_twice, cards = pass_round(hand.hands, counts, offset, context, at.lineup, at.rng,
+                                          hand.twice if two_decks else None)
+    return replace(hand, hands=hands, twice=held_twice if two_decks else hand.twice,
+                   passed=hand.passed | cards)

@@ -22,7 +22,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["HouseRule"]
+__all__ = ["HouseRule", "Seated"]
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A value of a plug-in's ``state`` kept per seat ([N, P], its columns ``<name>_<seat>``):
+    its default."""
+
+    default: np.generic
 
 
 @dataclass(frozen=True)
@@ -43,8 +51,10 @@ class HouseRule:
       given the bids as first made (raises `sim.errors.IllegalBid`);
     - ``refuse(rules) -> UserError | None``: a combination of keys it cannot be played with,
       asked ``refuse_among`` the checks of `SpadesRules.check` ("scoring": after the scoring
-      keys' own, "cards": among the card layouts', "play": among the play rules'; the order
-      decides which of two refusals of one rules table is reported);
+      keys' own, "deal": among the card layouts' where two players draw, "cards": among the card
+      layouts', "order": among the card orders', "play": among the play rules', "kitty":
+      after the tables' shapes; the order decides which of two refusals of one rules table is
+      reported);
     - ``ends_game(scores, rules) -> bool[N]``: a standing at which the game may end
       (`sim.spades.game.game_over`);
     - ``leads(deck) -> uint64``: cards a leader may lead before spades are broken;
@@ -55,6 +65,8 @@ class HouseRule:
       (``part(at, rules) -> mask`` of bids forbidden, each kept where no other bid is left);
       ``looks``: its bids depend on the cards held (the spades counted);
     - ``play(bidding, replay) -> dict``: keyword arguments of `sim.tricks.play_tricks`;
+    - ``resolve(rules, deck)``: the trick's winner from its cards, the play's own resolution
+      (`sim.tricks.play_tricks`' ``resolve``: ``jokes_win``);
     - ``shows(bidding) -> dict``: fields the play's views show (`sim.views.PlayView`);
     - ``score``: scoring parts, by the slot of `sim.spades.scoring.PARTS` they fill
       (``part(tally, facts)``, in the order of the slots);
@@ -65,14 +77,42 @@ class HouseRule:
     - ``trick_bonus(tricks, facts)``: a trick bonus, awarded per seat on the hand's
       `sim.spades.scoring.TrickCards` (``tricks.award(seat, points)``);
     - ``state``: values it keeps per hand on the hand's state (``SpadesHand.house_state``), name ->
-      default (an [N] array of it where nothing sets it); a column of the same name is filled
-      from it;
+      default (an [N] array of it where nothing sets it; [N, P] for a `Seated` default); a
+      column of the same name is filled from it (``<name>_<seat>`` for a seated one);
+    - ``deals(order, dealer, rules) -> dict``: cards of each deal it sets apart, name ->
+      uint64[N, P] by seat, from the shuffled decks ``order`` as
+      `sim.spades.dealing.deal_from_order` deals them: kept on the deal (``Dealt.house``) and
+      from it on the hand's state; a misdeal deals them again;
+    - ``misdeal(hands, dealer, scores, bags, rules, deck, lineup, rng, deal_again, twice)
+      -> (hands, dict)``: misdeals called before the bidding, when the block deals
+      (``deal_again(rows, attempt)`` deals some rows anew, the deal's other parts with them):
+      the hands played, and values of its state (kept on the deal, then on the hand's state);
+    - ``public(hand) -> dict``: view fields every decision's view shows from the deal on (the
+      reveal's, the bids', the play's: `sim.spades.hand.SpadesHand.public`);
     - ``phases``: steps of the hand by the slot of `sim.spades.hand.PHASES` they fill
       (``step(hand, seating) -> hand``);
+    - ``timing(rules) -> tuple``: the slots of ``phases`` it fills under these rules, where
+      that depends on them (``pass_cards``' ``pass_when``; without it, every one);
     - ``from_plays``: it is scored from the cards of the tricks (refused on a score sheet);
     - ``record(state, i, deck) -> dict``: the fields of row ``i``'s record from its state;
     - ``read(rec, rules, deck, err) -> dict``: a record's fields back to state values (raises
       ``err(message)`` for a bad one);
+    - ``fields``: record fields of its own that a record may hold only under the rule, each
+      with replay's refusal of one where the rule is off (None: ``'<field>' needs <key> =
+      true``);
+    - ``audit(recs, bids, state, rules, deck, lines, source, raw)``: replay's check of the
+      records' fields (``state``, from `read`) against their hands before they are played
+      (not on a score sheet); raises `sim.errors.UserError`;
+    - ``answers(state) -> dict``: decision name -> ``answer(view, rng)``, a replayed record's
+      answers to decisions its flags do not hold, from the values `read` put on ``state``
+      (the scripted player's);
+    - ``verify(played, recorded)``: after a replayed hand, the values its phases put on the
+      state (``played``) are the record's (``recorded``, from `read`); raises
+      `sim.errors.IllegalBid` for a recorded decision that was not open;
+    - ``told(hand, rules) -> dict``: view fields of the bidding's views from the hand's state
+      (what every seat is told before it bids, `sim.spades.hand.SpadesHand.told`);
+    - ``trump(hand) -> int8[N]``: the trump suit of each hand's play, when the rule may make
+      another suit than spades trump;
     - ``columns``: the ``hands`` table columns it brings, name -> (default, doc)."""
 
     key: str
@@ -93,14 +133,25 @@ class HouseRule:
     bans: Mapping[str, Callable] = field(default_factory=dict)
     looks: bool = False
     play: Callable[[object, bool], dict] | None = None
+    resolve: Callable[[object, object], Callable] | None = None
     shows: Callable[[object], dict] | None = None
     score: Mapping[str, Callable] = field(default_factory=dict)
     nil_bonus: Callable[[object, np.ndarray], np.ndarray] | None = None
     trick_bonus: Callable[[object, object], None] | None = None
     constraint: Mapping[str, Callable] = field(default_factory=dict)
-    state: Mapping[str, np.generic] = field(default_factory=dict)
+    state: Mapping[str, np.generic | Seated] = field(default_factory=dict)
+    deals: Callable | None = None
+    misdeal: Callable | None = None
+    public: Callable[[object], dict] | None = None
     phases: Mapping[str, Callable] = field(default_factory=dict)
+    timing: Callable[[object], tuple[str, ...]] | None = None
     from_plays: bool = False
     record: Callable[[Mapping, int, object], dict] | None = None
     read: Callable[[Mapping, object, object, Callable], dict] | None = None
+    fields: Mapping[str, str | None] = field(default_factory=dict)
+    audit: Callable | None = None
+    answers: Callable[[Mapping], dict] | None = None
+    verify: Callable[[Mapping, Mapping], None] | None = None
+    told: Callable[[object, object], dict] | None = None
+    trump: Callable[[object], np.ndarray] | None = None
     columns: Mapping[str, tuple[np.generic, str]] = field(default_factory=dict)

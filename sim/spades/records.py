@@ -26,15 +26,9 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
             rec["before"]["progressive"] = result.before_progressive[row].tolist()
         if result.discarded[row].any():  # RULES.md §4.7 two players: the draw's discards
             rec["discarded"] = [deck.names_of(h) for h in result.discarded[row]]
-        if result.face_up[row].any():  # RULES.md §4.1: the cards dealt face up, by seat
-            rec["face_up"] = [deck.names_of(h) for h in result.face_up[row]]
-        if result.redeals[row]:  # RULES.md §4.1: misdeals called before this deal
-            rec["redeals"] = int(result.redeals[row])
-        if o.reveals.revealer[i] >= 0:  # RULES.md §4.2 seven_trump_reveal
-            restorer = int(o.reveals.restorer[i])
-            rec["reveal"] = {"by": int(o.reveals.revealer[i]),
-                             "restored_by": None if restorer < 0 else restorer}
-        for rule in plugins:  # the plug-ins' record fields (bag_cancel_card: its card)
+        for rule in plugins:  # the plug-ins' record fields (redeal_poor_hands: the misdeals;
+            # face_up_cards: the cards by seat; seven_trump_reveal: the reveal; bag_cancel_card;
+            # kitty: who took it, its cards and the discard)
             if rule.record:
                 rec.update(rule.record(o.house_state, i, deck))
         if o.bidding.auction is not None:  # RULES.md §4.4 auction: every call, 0 = pass
@@ -48,17 +42,13 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
                            ("bemo", o.bidding.bemo[i])):
             if codes.any():  # RULES.md §4.4 side contracts and bemos, by side
                 rec[key] = [NAMES[c] if c else None for c in codes.tolist()]
-        if o.passed[i].any() or o.twice[i].any() or o.kitty.taker[i] >= 0:
+        if (o.held[i] != result.hands[row]).any() or o.twice[i].any():
             # RULES.md §5: the hands at the start of play, after any passing or kitty (§4.1);
             # a card held twice (two decks, §4.7) is named twice
             rec["hands"] = [card_names(deck, h, t)
                             for h, t in zip(o.held[i], o.twice[i], strict=True)]
         if o.passed[i].any():
             rec["passed"] = [deck.names_of(h) for h in o.passed[i]]
-        if o.kitty.taker[i] >= 0:  # RULES.md §4.1: who took the kitty, and his discard
-            rec["kitty"] = {"taker": int(o.kitty.taker[i]),
-                            "cards": card_names(deck, o.kitty.cards[i], o.kitty.cards_twice[i]),
-                            "discards": deck.names_of(o.kitty.discards[i])}
         return rec
 
     return hand_records(result, cell, game_offset, deck, spades)

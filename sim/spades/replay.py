@@ -3,14 +3,11 @@ score-sheet mode, the tricks alone."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 
-from ..cards import CLUBS
 from ..errors import UserError
 from ..lineup import Lineup
-from ..records import by_mode, card_slots, gather, ints, parse_records
+from ..records import by_mode, ints, parse_records
 from ..scripted import Scripted, output_record
 from ..tricks import IllegalPlay
 from .auction import MAX_BID, MAX_CALLS, run_auction
@@ -19,7 +16,6 @@ from .bidmasks import check_legal
 from .contracts import NAMES
 from .hand import Seating, deck_for, play_hand, start_hand
 from .house import DECLARED, HOUSE_RULES, in_force, no_flags, no_state
-from .kitty import KittyResult, high_bidder
 from .rules import PROGRESSIVE_HANDS
 from .scoring import COMPONENTS, score_hands
 
@@ -46,14 +42,12 @@ class _Bids:
         self.blind = np.zeros((n, players), bool)
         self.bags = np.zeros((n, sides), np.int32)
         self.progressive = np.zeros((n, sides), np.int32)
-        self.house_state = no_state(n)  # the plug-ins' (sim/spades/house: cancel_card)
-        self.reveals = np.full((n, 2), -1, np.int8)  # seven_trump_reveal: revealer, restorer
+        self.house_state = no_state(n, players=players)  # the plug-ins' (sim/spades/house)
         self.contracts = np.zeros((n, sides), np.int8)
         self.bemo = np.zeros((n, sides), np.int8)
         self.flags = no_flags(n, players)  # the house rules' (sim/spades/house)
         self.half = np.zeros((n, players), bool)
         self.auction = np.full((n, MAX_CALLS), -1, np.int8)
-        self.kitty = KittyResult.none(n)
         self.rules = rules
         self.deck = deck_for(rules)
 
@@ -65,10 +59,15 @@ class _Bids:
                 bids = rule.as_bid(bids, self.flags)
         return bids
 
-    def answers(self) -> dict[str, np.ndarray]:
-        """The house rules' decisions, each answered by the record's flags (bool[N, P])."""
-        return {decision: self.flags[flag] for rule in in_force(self.rules)
-                for decision, flag in rule.decisions.items()}
+    def answers(self) -> dict:
+        """The house rules' decisions, each answered by the record's flags (bool[N, P]) or by
+        the plug-in's answer from the record's fields (``answers``: seven_trump_reveal's)."""
+        out = {decision: self.flags[flag] for rule in in_force(self.rules)
+               for decision, flag in rule.decisions.items()}
+        for rule in in_force(self.rules):
+            if rule.answers:
+                out.update(rule.answers(self.house_state))
+        return out
 
     def __call__(self, i, rec, err):
         players, sides = self.players, self.sides
@@ -122,42 +121,15 @@ class _Bids:
             self.progressive[i] = ints(
                 before, "progressive", sides, 0, PROGRESSIVE_HANDS, err, "before.progressive",
                 f" (one bonus a hand at most, in a game of at most {PROGRESSIVE_HANDS} hands)")
-        for rule in in_force(self.rules):  # the plug-ins' record fields
+        plugins = in_force(self.rules)
+        for rule in plugins:  # the plug-ins' record fields
             if rule.read:
                 for name, value in rule.read(rec, self.rules, self.deck, err).items():
                     self.house_state[name][i] = value
-        if self.rules.kitty or "kitty" in rec:  # RULES.md §4.1
-            self._kitty(i, rec.get("kitty"), err)
-        if "reveal" in rec:  # RULES.md §4.2 seven_trump_reveal
-            self.reveals[i] = self._reveal(rec["reveal"], err)
-
-    def _kitty(self, i, value, err) -> None:
-        """A record's kitty: ``{"taker": seat, "cards": [...], "discards": [...]}``."""
-        rules, deck = self.rules, deck_for(self.rules)
-        k = rules.kitty_size
-        if not rules.kitty:
-            raise err("'kitty': these rules have no kitty (RULES.md §4.1 kitty)")
-        if (not isinstance(value, dict) or set(value) != {"taker", "cards", "discards"}
-                or type(value["taker"]) is not int or not 0 <= value["taker"] < self.players
-                or not isinstance(value["cards"], list) or len(value["cards"]) != k
-                or not isinstance(value["discards"], list) or len(value["discards"]) != k
-                or len(set(map(str, value["discards"]))) != k):
-            raise err(f"'kitty' must be {{\"taker\": seat, \"cards\": [{k} cards], "
-                      f"\"discards\": [{k} distinct cards]}} (RULES.md §4.1)")
-        cards = gather(card_slots(value["cards"], deck, "kitty", err))
-        discards = gather(card_slots(value["discards"], deck, "kitty", err))[0]
-        self.kitty.taker[i] = value["taker"]
-        self.kitty.cards[i], self.kitty.cards_twice[i] = cards
-        self.kitty.discards[i] = discards
-
-    def _reveal(self, value, err) -> list[int]:
-        seats = list(range(self.players))
-        if (not isinstance(value, dict) or set(value) != {"by", "restored_by"}
-                or value["by"] not in seats or value["restored_by"] not in seats + [None]
-                or type(value["by"]) is not int):
-            raise err("'reveal' must be {\"by\": seat, \"restored_by\": seat or null} "
-                      "(seven_trump_reveal)")
-        return [value["by"], -1 if value["restored_by"] is None else value["restored_by"]]
+        for rule in HOUSE_RULES:  # those of a rule that is off (the kitty, a reveal)
+            for name, refusal in () if rule.in_force(self.rules) else rule.fields.items():
+                if name in rec:
+                    raise err(refusal or f"'{name}' needs {rule.key} = true")
 
 
 def replay_group(members, rules, source):
@@ -170,9 +142,11 @@ def replay_group(members, rules, source):
                              rules.tricks_per_hand, source, extra, sides=rules.sides,
                              cards_each=rules.cards_each, dead_tricks=rules.cancel_spades)
         lines = [m[1] for m in part]
-        if rules.kitty and not sheet:
-            _check_kitty(recs, extra.bids, extra.kitty, rules, deck, lines, source,
-                         [m[2] for m in part])
+        if not sheet:  # the plug-ins' checks of the records' fields (the kitty's)
+            for rule in in_force(rules):
+                if rule.audit:
+                    rule.audit(recs, extra.bids, extra.house_state, rules, deck, lines, source,
+                               [m[2] for m in part])
         _check_blind(recs, extra, rules, lines, source)
         try:
             if sheet:
@@ -194,16 +168,16 @@ def replay_group(members, rules, source):
                 lineup = Lineup([Scripted(recs.plays, extra.as_bid(), extra.blind,
                                           contracts=extra.contracts, bemo=extra.bemo,
                                           answers=extra.answers(),
-                                          auction=extra.auction, half=extra.half,
-                                          reveals=extra.reveals)] * rules.players)
+                                          auction=extra.auction, half=extra.half)]
+                                * rules.players)
                 hand = start_hand(recs.hands, recs.dealer, recs.scores, extra.bags,
                                   progressive=extra.progressive, twice=recs.twice,
-                                  kitty=extra.kitty, house_state=extra.house_state)
+                                  house_state=extra.house_state)
                 outcome = play_hand(hand, Seating(rules, deck, lineup, np.random.default_rng(0),
                                                   replay=True))
                 tricks, score, points = outcome.play.tricks, outcome.score, outcome.score.points
                 winners = outcome.play.winners
-                _same_declarations(outcome.bidding, extra, outcome.reveals)
+                _same_declarations(outcome.bidding, extra, outcome.house_state)
         except (IllegalPlay, IllegalBid) as err:
             err.source, err.line = source, lines[err.row]
             raise
@@ -225,79 +199,11 @@ def replay_group(members, rules, source):
             yield pos, out
 
 
-def _check_kitty(recs, bids, kitty, rules, deck, lines, source, raw=None) -> None:
-    """A record's kitty (RULES.md §4.1): its hands and the discard are the deck exactly, its
-    taker's dealt hand (his hand and discard without the kitty) holds the kitty's cards' room,
-    and the taker is the one the rules name (the holder of the lowest club dealt, or the highest
-    bidder). With card passing (§4.5) the dealt hands are the record's, less what each seat
-    received and plus what it passed (its ``passed``); with two exchanges (``pass_cards`` and
-    ``nil_pass``) the record does not say which moved a card, and only the deck is checked."""
-    full = Counter(b for b, name in enumerate(deck.names) if name for _ in range(deck.copies))
-    clubs = int(deck.suit_masks[CLUBS])
-    exchanges = [e for e in ((rules.pass_cards, "pass"), (rules.nil_pass, "nil")) if e[0]]
-    for i in range(recs.dealer.shape[0]):
-        def err(msg, i=i):
-            return UserError(f"kitty: {msg}", source=source, line=lines[i])
-
-        held = [_multiset(recs.hands[i, s], recs.twice[i, s]) for s in range(rules.players)]
-        taker = int(kitty.taker[i])
-        discards = _multiset(kitty.discards[i], 0)
-        if sum(held, Counter()) + discards != full:
-            raise err("the hands and the discard must be the deck, each card once")
-        passed = (raw[i] if raw is not None else {}).get("passed")
-        if exchanges and passed is not None:
-            if len(exchanges) > 1:
-                continue
-            held = _before_passing(held, passed, exchanges[0], rules, deck, err)
-        dealt = held[taker] + discards
-        dealt.subtract(_multiset(kitty.cards[i], kitty.cards_twice[i]))
-        if min(dealt.values(), default=0) < 0:
-            raise err("the kitty holds cards that are neither in the taker's hand nor discarded")
-        held[taker] = +dealt
-        if rules.kitty_taker == "two_of_clubs":
-            lowest = [min((b for b in h if clubs >> b & 1), default=99) for h in held]
-            order = [(recs.dealer[i] + 1 + k) % rules.players for k in range(rules.players)]
-            want = min(order, key=lambda s: lowest[s])
-        else:
-            want = int(high_bidder(bids[i:i + 1], recs.dealer[i:i + 1])[0])
-        if taker != want:
-            raise err(f"the taker is seat {want} (kitty_taker = \"{rules.kitty_taker}\"), "
-                      f"not {taker}")
-
-
-def _before_passing(held, passed, exchange, rules, deck, err) -> list[Counter]:
-    """The hands before one exchange of cards (RULES.md §4.5): each seat's hand less what it
-    received, plus what it passed (``passed``: a record's names by seat)."""
-    value, kind = exchange
-    players = rules.players
-    if (not isinstance(passed, list) or len(passed) != players
-            or any(not isinstance(p, list) for p in passed)):
-        raise err(f"'passed' must list the cards each of the {players} seats passed")
-    try:
-        gave = [Counter(deck.bit_of(c) for c in p) for p in passed]
-    except (KeyError, TypeError):
-        raise err("'passed' holds a name that is not a card of this deck") from None
-    partner = int(rules.table.partner_of(0)) if rules.table.pairs else 0
-    offset = value.offset if kind == "pass" and value.direction != "partner" else partner
-    out = []
-    for s in range(players):
-        before = held[s] + gave[s]
-        before.subtract(gave[(s - offset) % players])
-        if min(before.values(), default=0) < 0:
-            raise err(f"seat {s} passed cards it does not hold, or holds none it received")
-        out.append(+before)
-    return out
-
-
-def _multiset(cards, twice) -> Counter:
-    """The card slots of a hand as a multiset (two decks: ``twice`` counted twice)."""
-    c, t = int(cards), int(twice)
-    return Counter({b: 1 + (t >> b & 1) for b in range(64) if c >> b & 1})
-
-
-def _same_declarations(bidding, extra, reveals=None) -> None:
+def _same_declarations(bidding, extra, state) -> None:
     """A recorded side contract or bemo the engine never offered at its turn was not made:
-    the record is refused (its scripted player answers only the stage that offers it)."""
+    the record is refused (its scripted player answers only the stage that offers it); so is a
+    plug-in's recorded decision that was not open (``verify``: seven_trump_reveal's reveals,
+    the hand's ``state`` against the record's)."""
     for name, got, want in (("side contract", bidding.contracts, extra.contracts),
                             ("bemo", bidding.bemo, extra.bemo)):
         bad = got != want
@@ -305,14 +211,9 @@ def _same_declarations(bidding, extra, reveals=None) -> None:
             i, side = (int(v[0]) for v in np.nonzero(bad))
             raise IllegalBid(f"{name} {NAMES[int(want[i, side])]} is not allowed at its turn "
                              "(RULES.md §4.4)", row=i, seat=side)
-    if reveals is not None:
-        got = np.stack([reveals.revealer, reveals.restorer], axis=1)
-        bad = np.flatnonzero((got != extra.reveals).any(axis=1))
-        if bad.size:  # asked only where a reveal was open (RULES.md §4.2)
-            i = int(bad[0])
-            raise IllegalBid("the recorded trump reveal was not open: a reveal needs 7 or more "
-                             "cards of the suit, in bidding order", row=i,
-                             seat=int(extra.reveals[i, 0]))
+    for rule in in_force(extra.rules):
+        if rule.verify:
+            rule.verify(state, extra.house_state)
     if bidding.auction is None:
         bad = (bidding.blind != extra.blind) | (bidding.bids != extra.bids)
         if bad.any():  # e.g. a blind nil the rules did not offer at that turn

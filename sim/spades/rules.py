@@ -17,7 +17,6 @@ from ..limits import HAND_GUARD, HAND_LIMIT, TARGET_LIMIT
 from ..options import option, register_preset
 from . import house
 from .decks import JOKER_ORDERS, TRUMP_ORDERS
-from .redeal import CONDITIONS
 from .says import cite
 from .table import Table
 
@@ -42,7 +41,6 @@ TEAM_SIDES = {"three_pairs": 3, "two_threes": 2, "solo": 6}
 # standard game, and the game end is fixed (one deal per player)
 CANCEL_KEYS = frozenset("players cancel_spades blind_nil target_score mercy_score max_hands "
                         "spades_broken lead_ace_of_spades".split())
-DIRECTIONS = ("left", "right", "partner")
 # the bid rules an auction (RULES.md §4.4 `auction`) replaces: set with it, they are refused
 AUCTION_EXCLUDES = frozenset(
     "max_team_bid nil_pass double_nil double_blind_nil min_team_bid suicide suicide_min_bid whiz "
@@ -51,31 +49,6 @@ AUCTION_EXCLUDES = frozenset(
     "blind_bids".split())
 
 
-@dataclass(frozen=True)
-class PassCards:
-    """RULES.md §4.5 ``pass_cards = {count, direction}``: every player passes ``count`` cards to
-    the player on his left, his right or his partner."""
-
-    count: int
-    direction: str
-
-    @property
-    def offset(self) -> int:
-        """The receiver's seat minus the passer's (mod the number of players)."""
-        return {"left": 1, "partner": 2, "right": -1}[self.direction]
-
-
-def _pass_cards(value) -> PassCards:
-    if (set(value) != {"count", "direction"} or type(value["count"]) is not int
-            or not 1 <= value["count"] <= 12 or value["direction"] not in DIRECTIONS):
-        raise ValueError(value)
-    return PassCards(value["count"], value["direction"])
-
-
-def _nil_pass(value) -> tuple[int, int]:
-    if len(value) != 2 or any(type(v) is not int or not 0 <= v <= 12 for v in value):
-        raise ValueError(value)
-    return tuple(value)
 SPADES_BROKEN = (True, False, "never")
 # RULES.md §4: '"Side" = partnership, or a single player in games without partners.' A key
 # worded for a side (the side contracts, moon, lexington, bemo, hook, ...) applies at every
@@ -107,13 +80,6 @@ TWO_SIDE_KEYS = {
     "set_to_opponents": "a set side scores 0 and the opponents score 10 per trick it fell short",
     "auction": "when the others have passed, the last bidder's side is declarer",
 }
-
-
-def _conditions(value) -> tuple[str, ...]:
-
-    if not value or len(set(value)) != len(value) or any(v not in CONDITIONS for v in value):
-        raise ValueError(value)
-    return tuple(value)
 
 
 def _card_list(value) -> tuple[str, ...]:
@@ -216,16 +182,9 @@ class SpadesRules:
     last_trick_deuce: bool = house.last_trick_deuce.OPTION  # a plug-in
     last_trick_high_spade: bool = house.last_trick_high_spade.OPTION  # a plug-in
     # RULES.md §4.5 card passing
-    nil_pass: tuple[int, int] | None = option(
-        None, "after bidding, a side with a nil (blind nil) bidder exchanges this many cards "
-        "between the partners", kind=list, optional=True, parse=_nil_pass,
-        shape="[cards for a nil, cards for a blind nil], each 0..12 (usual: [1, 2])")
-    pass_cards: PassCards | None = option(
-        None, "every player passes count cards to the left, the right or his partner",
-        kind=dict, optional=True, parse=_pass_cards,
-        shape='{count = 1..12, direction = "left" | "right" | "partner"}')
-    pass_when: str = option("after_bid", "pass_cards before or after the bidding", kind=str,
-                            choices=("before_bid", "after_bid"))
+    nil_pass: tuple[int, int] | None = house.nil_pass.OPTION  # a plug-in
+    pass_cards: house.pass_cards.PassCards | None = house.pass_cards.OPTION  # a plug-in
+    pass_when: str = house.pass_cards.WHEN  # the pass_cards plug-in's
     # RULES.md §4.4 side contracts: declared for a side instead of its two bids (bemo on top)
     team_nil: bool = option(False, "a side may bid to take no trick: +100, else -100; no bags",
                             kind=bool)
@@ -283,23 +242,11 @@ class SpadesRules:
     lexington: bool = house.lexington.OPTION  # a plug-in
     lexington_points: bool = house.lexington_points.OPTION  # a plug-in
     # RULES.md §4.1 deal
-    redeal_poor_hands: tuple[str, ...] | None = option(
-        None, "a player with a poor hand may call a misdeal before the bidding (the same dealer "
-        "deals again): the conditions that make a hand poor", kind=list, optional=True,
-        parse=_conditions, shape='a list of "no_spades", "one_spade_or_less", "no_face_cards"')
-    kitty: bool = option(False, "no card is taken out to even the hands: the leftover cards form "
-                         "a kitty, which its taker adds to his hand before discarding as many",
-                         kind=bool)
-    kitty_taker: str = option("two_of_clubs", "who takes the kitty: the holder of the lowest "
-                              "club dealt (2C) before the bidding, or the highest bidder after "
-                              "it (the earliest on a tie)", kind=str,
-                              choices=("two_of_clubs", "high_bidder"))
-    kitty_extra_trick: bool = option(False, "the kitty also holds one trick's worth of cards; "
-                                     "the taker's discard counts as a trick won by him",
-                                     kind=bool)
-    face_up_cards: int = option(0, "the first k cards each player receives are dealt face up "
-                                "and are public; a blind nil may then be bid after seeing them",
-                                kind=int, minimum=0, maximum=4)
+    redeal_poor_hands: tuple[str, ...] | None = house.redeal_poor_hands.OPTION  # a plug-in
+    kitty: bool = house.kitty.OPTION  # a plug-in
+    kitty_taker: str = house.kitty.TAKER  # the kitty plug-in's
+    kitty_extra_trick: bool = house.kitty.EXTRA_TRICK  # the kitty plug-in's
+    face_up_cards: int = house.face_up_cards.OPTION  # a plug-in
     # RULES.md §4.2 card order and trumps (layouts in sim/spades/decks.py)
     trump_order: str = option("standard", "how the trumps rank (layouts in sim/spades/decks.py;"
                               " jokes_win resolved in sim/spades/jokes.py)", kind=str,
@@ -308,16 +255,11 @@ class SpadesRules:
                          "below them for five players), ranked by trump_order (standard: "
                          "BJ > LJ > AS); 4 for six players with two decks (two of each)",
                          kind=int, choices=(0, 2, 3, 4))
-    jokes_tie: str = option("higher_joker", "jokes_win: two joke trumps of one rank: the side "
-                            "of the higher joker wins, of the first joker played, or by suit "
-                            "(D, then C, then H)", kind=str,
-                            choices=("higher_joker", "first_joker", "suit"))
+    jokes_tie: str = house.jokes_tie.OPTION  # a plug-in (in force under jokes_win)
     jokers_remove: tuple[str, ...] | None = option(
         None, "the cards taken out to make room for the jokers (default 2C and 2D)", kind=list,
         optional=True, parse=_card_list, shape='a list of card names such as ["2C", "2H"]')
-    seven_trump_reveal: bool = option(False, "before the bidding a player with 7+ cards of a "
-                                      "non-spade suit may show them and make it trump; then a "
-                                      "player with 7+ spades may restore spades", kind=bool)
+    seven_trump_reveal: bool = house.seven_trump_reveal.OPTION  # a plug-in
     # RULES.md §4.3 leads and play constraints
     first_lead: str = house.first_lead.OPTION  # a plug-in
     first_trick_clubs: bool = house.first_trick_clubs.OPTION  # a plug-in
@@ -468,7 +410,8 @@ class SpadesRules:
 
     def _refusals(self, among: str) -> None:
         """The plug-ins' own refusals (`sim.spades.house`) that belong ``among`` these checks
-        ("scoring", "cards", "play": where in `check`'s order they are asked)."""
+        ("scoring", "deal", "cards", "order", "play", "kitty": where in `check`'s order they
+        are asked)."""
         for rule in house.in_force(self):
             refused = rule.refuse(self) if rule.refuse and rule.refuse_among == among else None
             if refused is not None:
@@ -602,12 +545,7 @@ class SpadesRules:
         if order in JOKER_ORDERS and self.jokers // self.copies != 2:  # two decks: two of each
             raise UserError(f"trump_order = {order!r} ranks two jokers: set jokers = 2 (four "
                             "with two decks)", key="trump_order")
-        if order == "jokes_win" and (self.players != 4 or not self.partnerships):
-            raise UserError("jokes_win turns a partner's card into a joke trump: it needs four "
-                            "players in partnerships", key="trump_order")
-        if order == "jokes_win" and (self.must_trump or self.must_overtrump != "off"):
-            raise UserError("under jokes_win a trick's trumps are known only when it ends: "
-                            "must_trump and must_overtrump do not apply", key="trump_order")
+        self._refusals("order")  # jokes_win (jokes_tie): partners, no must_trump
         if self.jokes_tie != "higher_joker" and order != "jokes_win":
             raise UserError("jokes_tie needs trump_order = \"jokes_win\"", key="jokes_tie")
         if self.jokers and order in ("bowers", "suit_ladder"):
@@ -625,12 +563,8 @@ class SpadesRules:
                             "that the hands stay even", key="jokers_remove")
         if self.remove != "2C" and (self.players != 3 or self.jokers):
             raise UserError("remove is for three players without jokers", key="remove")
-        if self.players == 2:
-            clash = [k for k in ("redeal_poor_hands", "face_up_cards") if getattr(self, k)]
-            if clash:
-                raise UserError(f"{clash[0]} is about a deal; two players draw their hands "
-                                "(RULES.md §4.7)", key=clash[0])
-        elif self.draw_mode != "see_both":
+        self._refusals("deal")  # redeal_poor_hands, face_up_cards: two players draw
+        if self.players != 2 and self.draw_mode != "see_both":
             raise UserError("draw_mode is for two players", key="draw_mode")
         if not self.partnerships and self.players != 4:
             raise UserError("partnerships = false (cutthroat) is for four players; three and "
@@ -657,10 +591,7 @@ class SpadesRules:
             raise UserError(f"{leads[0]} makes the holder of the lowest club lead trick 1 "
                             "(RULES.md §4.3), and mo_b the side that declared Mo (§4.4: \"the "
                             "declaring side leads trick 1\"): choose one", key=leads[0])
-        self._refusals("play")  # lead_ace_of_spades without spades_broken
-        if self.seven_trump_reveal and (order != "standard" or self.jokers):
-            raise UserError("seven_trump_reveal changes the trump suit of the standard deck: "
-                            "not with another trump_order or jokers", key="seven_trump_reveal")
+        self._refusals("play")  # lead_ace_of_spades without spades_broken, seven_trump_reveal
         if order == "suit_ladder" and (self.must_trump or self.must_overtrump != "off"
                                        or self.no_trump_bids):
             raise UserError("under suit_ladder no suit is trump: must_trump, must_overtrump "
@@ -720,18 +651,7 @@ class SpadesRules:
         for key in ("kitty_taker", "kitty_extra_trick"):
             if getattr(self, key) != getattr(SpadesRules, key) and not self.kitty:
                 raise UserError(f"{key} needs kitty = true", key=key)
-        if not self.kitty:
-            return
-        if self.players == 2 or self.cancel_spades:
-            raise UserError("two players draw their hands and cancel_spades deals every card: "
-                            "no kitty", key="kitty")
-        if self.jokers_remove is not None or self.remove != "2C":
-            key = "jokers_remove" if self.jokers_remove is not None else "remove"
-            raise UserError(f"{key} takes cards out to even the hands, which the kitty does "
-                            "instead: choose one", key=key)
-        if self.kitty_size == 0:
-            raise UserError(f"{self.deck_size} cards divide evenly among {self.players} "
-                            "players: a kitty needs kitty_extra_trick = true", key="kitty")
+        self._refusals("kitty")  # the kitty's own: no leftover cards, cards taken out
 
     def _check_table(self) -> None:
         """RULES.md §4.7: the rules worded for pairs of partners, for partners or for two sides

@@ -219,7 +219,7 @@ def _facts(bids, blind, tricks, rules, contracts, bemo, winners, flags, half, pl
                  taken=per_side(tricks * counts), nil_tricks=per_side(tricks * is_nil),
                  codes=codes, bemo=bemo,
                  progressive=progressive, winners=winners, plays=plays, seats=seats,
-                 state=house.no_state(n, state))
+                 state=house.no_state(n, state, bids.shape[1]))
 
 
 # the keys of the trick bonuses (RULES.md §4.6), and of every rule scored from the cards of the

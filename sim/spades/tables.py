@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from .. import arrow
 from ..blocks import BlockResult, finish_tables, stacked
-from .house import DECLARED, HOUSE_RULES, STATE
+from .house import DECLARED, HOUSE_RULES, STATE, fills
 from .rules import SpadesRules
 from .scoring import COMPONENTS, TRICK_BONUSES
 
@@ -27,7 +27,6 @@ __all__ = ["BROUGHT", "absent_columns", "block_tables", "missing_columns", "writ
 # ``<side>`` stand for one column per seat and per side.
 I8, I16, U64, NO = np.int8, np.int16, np.uint64, np.bool_(False)
 BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
-    "redeals": (lambda r: r.redeal_poor_hands is not None, I8(0), "redeal_poor_hands"),
     "half_<seat>": (lambda r: r.half_trick_bids, NO, "half_trick_bids"),
     "side_contract_<side>": (lambda r: r.side_contracts, I8(0), "a side contract (RULES.md §4.4)"),
     "bemo_bid_<side>": (lambda r: r.bemo, I8(0), "bemo"),
@@ -35,9 +34,6 @@ BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
     "auction_declarer": (lambda r: r.auction, I8(-1), "auction"),
     "wins_game": (lambda r: r.moon or r.lexington or r.double_blind_nil or r.side_contracts,
                   I8(-1), "moon, lexington, double_blind_nil or a side contract"),
-    "trump": (lambda r: r.seven_trump_reveal, I8(3), "seven_trump_reveal"),
-    "revealer": (lambda r: r.seven_trump_reveal, I8(-1), "seven_trump_reveal"),
-    "restorer": (lambda r: r.seven_trump_reveal, I8(-1), "seven_trump_reveal"),
     "progressive_<side>": (lambda r: r.progressive is not None, I16(0),
                            "seven_plus = \"progressive\" or highlander"),
     "bemo_<side>": (lambda r: r.bemo, I16(0), "bemo"),
@@ -45,15 +41,12 @@ BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
                      I16(0), "exact_pair_bonus, seven_plus or highlander"),
     "trick_bonus_<side>": (lambda r: any(getattr(r, k) for k in TRICK_BONUSES), I16(0),
                            "a trick bonus (last_trick_bonus ... last_trick_high_spade)"),
-    "passed_<seat>": (lambda r: r.pass_cards is not None or r.nil_pass is not None, U64(0),
-                      "pass_cards or nil_pass"),
+    "passed_<seat>": (lambda r: fills(r, "pass_before_bids") or fills(r, "pass_after_bids"),
+                      U64(0), "pass_cards or nil_pass"),  # the plug-ins that exchange cards
     "discarded_<seat>": (lambda r: r.players == 2, U64(0), "two players"),
-    "face_up_<seat>": (lambda r: r.face_up_cards > 0, U64(0), "face_up_cards"),
     "twice_<seat>": (lambda r: r.copies == 2, U64(0), "two decks"),
-    "kitty_taker": (lambda r: r.kitty, I8(-1), "kitty"),
-    "kitty": (lambda r: r.kitty, U64(0), "kitty"),
-    "kitty_twice": (lambda r: r.kitty and r.copies == 2, U64(0), "kitty with two decks"),
-    "kitty_discards": (lambda r: r.kitty, U64(0), "kitty"),
+    "kitty_twice": (lambda r: r.kitty_size > 0 and r.copies == 2, U64(0),  # the kitty plug-in's
+                    "kitty with two decks"),  # state, written with two decks
     "dead_tricks": (lambda r: r.cancel_spades, I8(0), "cancel_spades"),
     **{name: (rule.in_force, default, rule.key)  # the plug-ins' (sim/spades/house)
        for rule in HOUSE_RULES for name, (default, _) in rule.columns.items()},
@@ -114,7 +107,6 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         "game_id": result.game.astype(np.int64) + game_offset,
         "hand_no": result.hand_no.astype(np.int16),
         "dealer": result.dealer.astype(np.int8),
-        "redeals": result.redeals.astype(np.int8),
     }
     half = stacked(outs, lambda o: o.bidding.half)
     flags = {flag: stacked(outs, lambda o, f=flag: o.bidding.flags[f]) for flag in DECLARED}
@@ -127,10 +119,13 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         cols[f"blind_{seat}"] = blind[:, seat]
         cols[f"tricks_{seat}"] = tricks[:, seat]
     cols["wins_game"] = stacked(outs, lambda o: o.score.wins_game)
-    for name in STATE:  # the plug-ins' hand state (sim/spades/house: cancel_card)
-        cols[name] = stacked(outs, lambda o, n=name: o.house_state[n])
-    for key in ("trump", "revealer", "restorer"):  # RULES.md §4.2 seven_trump_reveal
-        cols[key] = stacked(outs, lambda o, k=key: getattr(o.reveals, k))
+    for name in STATE:  # the plug-ins' hand state (sim/spades/house: cancel_card, trump, ...)
+        values = stacked(outs, lambda o, n=name: o.house_state[n])
+        if values.ndim == 2:  # by seat (face_up)
+            for seat in range(players):
+                cols[f"{name}_{seat}"] = values[:, seat]
+        else:
+            cols[name] = values
     auctions = [o.bidding.auction for o in outs]
     n_rows = [o.play.tricks.shape[0] for o in outs]
     cols["auction_bid"] = np.concatenate([a.bid if a is not None else np.zeros(k, np.int8)
@@ -146,14 +141,8 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
     passed = stacked(outs, lambda o: o.passed)
     for seat in range(players):
         cols[f"passed_{seat}"] = passed[:, seat]
-        cols[f"face_up_{seat}"] = result.face_up[:, seat]
         cols[f"discarded_{seat}"] = result.discarded[:, seat]
         cols[f"twice_{seat}"] = result.twice[:, seat]
-    kitties = [o.kitty for o in outs]  # RULES.md §4.1
-    cols["kitty_taker"] = np.concatenate([k.taker for k in kitties])
-    cols["kitty"] = np.concatenate([k.cards for k in kitties])
-    cols["kitty_twice"] = np.concatenate([k.cards_twice for k in kitties])
-    cols["kitty_discards"] = np.concatenate([k.discards for k in kitties])
     winners = [o.play.winners for o in outs]  # RULES.md §4.7 cancel_spades: tricks won by nobody
     cols["dead_tricks"] = np.concatenate([(w < 0).sum(axis=1, dtype=np.int8) for w in winners])
     for side in range(sides):

@@ -8,6 +8,7 @@ from functools import cache
 
 import numpy as np
 
+from ..plugin import Seated
 from . import (
     bag_cancel_card,
     bid_raise,
@@ -19,12 +20,15 @@ from . import (
     end_streak,
     exact,
     exact_pair_bonus,
+    face_up_cards,
     first_lead,
     first_trick_clubs,
     first_trick_lowest_club,
     fledu,
     highlander,
     hook,
+    jokes_tie,
+    kitty,
     last_trick_ace,
     last_trick_ace_nil,
     last_trick_bonus,
@@ -39,18 +43,23 @@ from . import (
     must_overtrump,
     must_trump,
     nil_in_the_dark,
+    nil_pass,
     no_minus,
     no_spade_lead_first_trick,
     no_trump_bids,
+    pass_cards,
     quicksand,
+    redeal_poor_hands,
     set_to_opponents,
     seven_plus,
+    seven_trump_reveal,
     suicide,
     three_b,
     whiz,
 )
 
-__all__ = ["DECLARED", "HOUSE_RULES", "STATE", "fills", "in_force", "no_flags", "no_state"]
+__all__ = ["DECLARED", "HOUSE_RULES", "STATE", "fills", "in_force", "no_flags", "no_state",
+           "steps"]
 
 HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_made.RULE,
                lexington_points.RULE, highlander.RULE, seven_plus.RULE, exact_pair_bonus.RULE,
@@ -60,7 +69,11 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                # play constraints of RULES.md §4.3
                first_lead.RULE, first_trick_clubs.RULE, first_trick_lowest_club.RULE,
                no_spade_lead_first_trick.RULE, must_trump.RULE, must_overtrump.RULE,
-               lead_ace_of_spades.RULE, bag_cancel_card.RULE, defeat_score.RULE,
+               lead_ace_of_spades.RULE,
+               # the deal, the cards and the phases before the bids (RULES.md §4.1, §4.2, §4.5)
+               redeal_poor_hands.RULE, face_up_cards.RULE, seven_trump_reveal.RULE,
+               pass_cards.RULE, nil_pass.RULE, jokes_tie.RULE,
+               bag_cancel_card.RULE, kitty.RULE, defeat_score.RULE,
                # the ways of scoring a contract of RULES.md §4.6
                exact.RULE, three_b.RULE, quicksand.RULE, double_over.RULE, set_to_opponents.RULE,
                no_minus.RULE,
@@ -84,15 +97,24 @@ def no_flags(n: int, players: int, given: Mapping | None = None) -> dict[str, np
             for flag in DECLARED}
 
 
-def no_state(n: int, given: Mapping | None = None) -> dict[str, np.ndarray]:
-    """Every plug-in's hand state (`STATE`), [N] each: those ``given``, the others their
-    default."""
+def no_state(n: int, given: Mapping | None = None, players: int | None = None
+             ) -> dict[str, np.ndarray]:
+    """Every plug-in's hand state (`STATE`), [N] each ([N, P] for a seated one, ``players``
+    seats): those ``given``, the others their default."""
     given = given or {}
-    return {name: given[name] if name in given else np.full(n, default)
-            for name, default in STATE.items()}
+    return {name: given[name] if name in given else
+            np.full((n, players), default.default) if isinstance(default, Seated) else
+            np.full(n, default) for name, default in STATE.items()}
+
+
+def steps(rules, slot: str) -> tuple:
+    """The steps the plug-ins in force under ``rules`` fill the phase slot ``slot`` with, in
+    `HOUSE_RULES` order (a plug-in's ``timing`` may leave some of its slots out)."""
+    return tuple(rule.phases[slot] for rule in in_force(rules) if slot in rule.phases
+                 and (rule.timing is None or slot in rule.timing(rules)))
 
 
 @cache
 def fills(rules, slot: str) -> bool:
     """A plug-in in force under ``rules`` fills the phase slot ``slot``."""
-    return any(slot in rule.phases for rule in in_force(rules))
+    return bool(steps(rules, slot))
