@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .deal import deck_slots, hands_from_order, shuffled, swapped, swaps, to_seats
+from .deal import deck_slots, hands_from_order, shuffled, shuffled_from, swap_draws, to_seats
 from .limits import HAND_GUARD  # noqa: F401  (the engines' guard, re-exported)
 from .state import join_rows, take_rows
 from .streams import Streams
@@ -72,16 +72,16 @@ def stock_groups(deck, seed, block, hand_no, rows, group=DEAL_GROUP, attempt=0) 
 
 def _orders(slots, rows, group, seed, block, hand_no, attempt) -> np.ndarray:
     """The shuffled ``slots`` (int8[len(slots), len(rows)]) of the given game rows, each group's
-    from its own stream (`sim.deal.shuffled` of its columns): every group's swaps are drawn,
+    from its own stream (`sim.deal.shuffled` of its columns): every group's numbers are drawn,
     then the decks wanted are shuffled together."""
     parts = list(_by_group(rows, group))
     if not parts:
         return np.zeros((slots.size, 0), dtype=np.int8)
     if len(parts) == 1 and parts[0][2] is None:  # one whole group (a block of hands)
         return shuffled(slots, group, deal_rng(seed, block, hand_no, parts[0][0], attempt))
-    js = [swaps(slots.size, group, deal_rng(seed, block, hand_no, g, attempt), at)
-          for g, _, at in parts]
-    order = swapped(slots, js[0] if len(js) == 1 else np.concatenate(js, axis=1))
+    draws = [swap_draws(slots.size, group, deal_rng(seed, block, hand_no, g, attempt), at)
+             for g, _, at in parts]
+    order = shuffled_from(slots, draws[0] if len(draws) == 1 else np.concatenate(draws, axis=1))
     if all(isinstance(mine, slice) for _, mine, _ in parts):  # the rows in order of groups
         return order
     out = np.empty_like(order)

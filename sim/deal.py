@@ -8,8 +8,8 @@ import numpy as np
 
 from .cards import Deck, bits_of
 
-__all__ = ["deal", "deal_in_order", "deck_slots", "hands_from_order", "shuffled", "swapped",
-           "swaps", "to_seats", "uniform32"]
+__all__ = ["deal", "deal_in_order", "deck_slots", "hands_from_order", "shuffled", "shuffled_from",
+           "swap_draws", "to_seats", "uniform32"]
 
 U64 = np.uint64
 
@@ -30,7 +30,7 @@ def shuffled(items: np.ndarray, n: int, rng: np.random.Generator,
     """
     m = items.size
     if columns is not None or n * m <= _SMALL:
-        return swapped(items, swaps(m, n, rng, columns))
+        return shuffled_from(items, swap_draws(m, n, rng, columns))
     # large: each step's numbers made while they are in the cache
     draws = uniform32(rng, (max(m - 1, 0), n))
     order = _unshuffled(items, n)
@@ -39,31 +39,44 @@ def shuffled(items: np.ndarray, n: int, rng: np.random.Generator,
     for i in range(m - 1, 0, -1):
         x = draws[m - 1 - i]
         _redraw(x, i + 1, rng)
-        at = x.astype(U64)
-        at *= U64(i + 1)
-        at >>= U64(32)  # j, then its index in ``flat``: j * n + column
-        at *= U64(n)
-        at += offsets
-        _swap(order, flat, i, at.view(np.int64))
+        _swap(order, flat, i, _places(x, i + 1, n, offsets))
     return order
 
 
-def swaps(m: int, n: int, rng: np.random.Generator,
-          columns: np.ndarray | None = None) -> np.ndarray:
-    """The positions ``j`` (uint64[m - 1, n]: row ``k`` for the step ``i = m - 1 - k``) that
-    `shuffled` swaps ``m`` items with, for ``n`` orders (or the given ``columns`` of them), drawn
-    from ``rng`` as `shuffled` draws them."""
+def swap_draws(m: int, n: int, rng: np.random.Generator,
+               columns: np.ndarray | None = None) -> np.ndarray:
+    """The 32-bit numbers (uint32[m - 1, n]: row ``k`` for the step ``i = m - 1 - k``, redrawn
+    where biased) from which `shuffled` shuffles ``m`` items for ``n`` orders (or the given
+    ``columns`` of them), drawn from ``rng`` as `shuffled` draws them."""
     draws = uniform32(rng, (max(m - 1, 0), n))
     spans = np.arange(m, 1, -1, dtype=np.uint32)[:, None]  # i + 1 for the steps i = m - 1 .. 1
     thresholds = (U64(2**32) % spans.astype(U64)).astype(np.uint32)
     for k in np.flatnonzero((draws * spans < thresholds).any(axis=1)):  # low halves, wrapped
         _redraw(draws[k], m - k, rng)  # rare; in the order of the steps
-    if columns is not None:
-        draws = draws[:, columns]
-    js = draws.astype(U64)
-    js *= spans
-    js >>= U64(32)
-    return js
+    return draws if columns is None else draws[:, columns]
+
+
+def shuffled_from(items: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    """The orders of ``items`` (int8[m, n]) that the numbers of `swap_draws` make (any number of
+    columns, from any streams: uint32[m - 1, n]), step by step as `shuffled` makes them."""
+    m, n = items.size, draws.shape[1]
+    order = _unshuffled(items, n)
+    flat = order.reshape(-1)
+    offsets = np.arange(n, dtype=U64)
+    for i in range(m - 1, 0, -1):
+        _swap(order, flat, i, _places(draws[m - 1 - i], i + 1, n, offsets))
+    return order
+
+
+def _places(x: np.ndarray, span: int, n: int, offsets: np.ndarray) -> np.ndarray:
+    """Where in the flat orders step ``span - 1`` swaps to: ``j * n + column`` for ``j`` the high
+    half of ``x * span`` (Lemire's method, see `shuffled`)."""
+    at = x.astype(U64)
+    at *= U64(span)
+    at >>= U64(32)  # j, then its index in ``flat``: j * n + column
+    at *= U64(n)
+    at += offsets
+    return at.view(np.int64)
 
 
 def uniform32(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
@@ -83,19 +96,6 @@ def uniform32(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
         state["has_uint32"], state["uinteger"] = 1, int(raw[-1] >> U64(32))
         bits.state = state
     return raw.view(np.uint32)[:count].reshape(shape)
-
-
-def swapped(items: np.ndarray, js: np.ndarray) -> np.ndarray:
-    """The orders of ``items`` (int8[m, n]) that the positions ``js`` of `swaps` (any number
-    of columns, from any streams: uint64[m - 1, n], changed) make."""
-    m, n = items.size, js.shape[1]
-    js *= U64(n)  # the index in ``flat``: j * n + column
-    js += np.arange(n, dtype=U64)
-    order = _unshuffled(items, n)
-    flat = order.reshape(-1)
-    for i in range(m - 1, 0, -1):
-        _swap(order, flat, i, js[m - 1 - i].view(np.int64))
-    return order
 
 
 def _unshuffled(items: np.ndarray, n: int) -> np.ndarray:
