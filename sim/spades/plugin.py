@@ -43,8 +43,9 @@ class HouseRule:
       given the bids as first made (raises `sim.errors.IllegalBid`);
     - ``refuse(rules) -> UserError | None``: a combination of keys it cannot be played with,
       asked ``refuse_among`` the checks of `SpadesRules.check` ("scoring": after the scoring
-      keys' own, "cards": among the card layouts', "play": among the play rules'; the order
-      decides which of two refusals of one rules table is reported);
+      keys' own, "bags": first among the bag rules', "voided": first among those of a rule
+      another leaves without effect, "cards": among the card layouts', "play": among the play
+      rules'; the order decides which of two refusals of one rules table is reported);
     - ``ends_game(scores, rules) -> bool[N]``: a standing at which the game may end
       (`sim.spades.game.game_over`);
     - ``leads(deck) -> uint64``: cards a leader may lead before spades are broken;
@@ -59,6 +60,10 @@ class HouseRule:
     - ``score``: scoring parts, by the slot of `sim.spades.scoring.PARTS` they fill
       (``part(tally, facts)``, in the order of the slots);
     - ``nil_bonus(facts, bonus) -> bonus``: the value of each seat's nil, int32[N, P];
+    - ``bags(tally, facts, before)``: how the hand's bags (``tally.bags``) are priced and
+      counted, in place of the standard game's (a point each in ``overtricks``, added to the
+      running count: `sim.spades.scoring.Tally.count_bags`); ``before`` int32[N, S] the running
+      count before the hand; it sets ``tally.bags_after``;
     - ``constraint``: play constraints by the slot of `sim.spades.constraints` they fill
       (``make(rules, deck) -> part``, ``part(trick_state) -> legal``: a narrowing of the legal
       cards that never leaves none);
@@ -96,6 +101,7 @@ class HouseRule:
     shows: Callable[[object], dict] | None = None
     score: Mapping[str, Callable] = field(default_factory=dict)
     nil_bonus: Callable[[object, np.ndarray], np.ndarray] | None = None
+    bags: Callable[[object, object, np.ndarray], None] | None = None
     trick_bonus: Callable[[object, object], None] | None = None
     constraint: Mapping[str, Callable] = field(default_factory=dict)
     state: Mapping[str, np.generic] = field(default_factory=dict)

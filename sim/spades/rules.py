@@ -191,21 +191,19 @@ class SpadesRules:
                                    kind=int, minimum=1, maximum=HAND_LIMIT, optional=True)
     # RULES.md §4.6 scoring (issue 7, first keys) and §4.8 game end
     three_b: bool = house.three_b.OPTION  # a plug-in
-    no_overs: bool = option(False, "overtricks score nothing; no bags, no bag penalty", kind=bool)
+    no_overs: bool = house.no_overs.OPTION  # a plug-in
     double_over: bool = house.double_over.OPTION  # a plug-in
     exact: str | None = house.exact.OPTION  # a plug-in
     quicksand: bool = house.quicksand.OPTION  # a plug-in
     set_to_opponents: bool = house.set_to_opponents.OPTION  # a plug-in
     no_minus: bool = house.no_minus.OPTION  # a plug-in
-    bags_negative: bool = option(False, "each bag scores -1 instead of +1; no bag penalty",
-                                 kind=bool)
+    bags_negative: bool = house.bags_negative.OPTION  # a plug-in
     defeat_score: bool = house.defeat_score.OPTION  # a plug-in
     book_made: bool = house.book_made.OPTION  # a plug-in
     highlander: bool = house.highlander.OPTION  # a plug-in
     exact_pair_bonus: bool = house.exact_pair_bonus.OPTION  # a plug-in
     seven_plus: str | None = house.seven_plus.OPTION  # a plug-in
-    bags_in_units_digit: bool = option(False, "bags are kept as the units digit of the score and "
-                                       "are not points (54 = 50 points + 4 bags)", kind=bool)
+    bags_in_units_digit: bool = house.bags_in_units_digit.OPTION  # a plug-in
     bag_cancel_card: str | None = house.bag_cancel_card.OPTION  # a plug-in
     # RULES.md §4.6 trick bonuses (each to the side of the player who earns it)
     last_trick_bonus: bool = house.last_trick_bonus.OPTION  # a plug-in
@@ -487,11 +485,8 @@ class SpadesRules:
         if len(ways) > 1:
             raise UserError(f"{ways[0]} and {ways[1]} each score the contract their own way: "
                             "choose one", key=ways[1])
-        bagless = [k for k in ("three_b", "quicksand", "no_overs") if getattr(self, k)]
-        if self.bags_negative and bagless:
-            raise UserError(f"bags_negative prices bags, which {bagless[0]} does away with",
-                            key="bags_negative")
-        self._check_bag_rules([self.bagless] if self.bagless in bagless else [])
+        self._refusals("bags")  # bags_negative, bags_in_units_digit
+        self._check_bag_rules()
         self._check_voided()
         own_way = [k for k in ("double_over", "set_to_opponents", "no_minus", "book_made",
                                "highlander", "exact_pair_bonus", "seven_plus",
@@ -516,9 +511,8 @@ class SpadesRules:
         (RULES.md §4.4, §4.6). A number that parametrises a rule another switches off (a bag
         limit where no bag is counted: `voided_by`) is not refused: a preset may carry it (the
         short game's bag_limit 5 under three_b), and it changes nothing."""
-        voided = [("no_overs", "three_b", "three_b prices every overtrick at -10"),
-                  ("no_overs", "quicksand", "quicksand prices every overtrick at -10"),
-                  ("hook", "mirror", "mirror leaves the last bidder one bid, which the hook "
+        self._refusals("voided")  # no_overs
+        voided = [("hook", "mirror", "mirror leaves the last bidder one bid, which the hook "
                    "may forbid only where another is left")]
         for key, by, why in voided:
             if getattr(self, key) and getattr(self, by):
@@ -555,17 +549,13 @@ class SpadesRules:
         return next((k for k in (*priced, "no_overs", "highlander", "auction")
                      if getattr(self, k)), None)
 
-    def _check_bag_rules(self, bagless: list[str]) -> None:
-        """RULES.md §4.6: the rules that keep or cancel bags need bags to be counted."""
-        for key in ("bags_in_units_digit", "bag_cancel_card"):
-            clash = bagless + (["bags_negative"] if self.bags_negative
-                               and key == "bags_in_units_digit" else [])
-            if getattr(self, key) and clash:
-                raise UserError(f"{key} needs bags to be counted, which {clash[0]} does away with",
-                                key=key)
-        if self.bags_in_units_digit and self.bag_limit > 10:
-            raise UserError(f"bags_in_units_digit keeps at most 9 bags in the units digit: "
-                            f"bag_limit = {self.bag_limit} is above 10", key="bags_in_units_digit")
+    def _check_bag_rules(self) -> None:
+        """RULES.md §4.6: a card that cancels bags needs bags to be counted (the plug-ins'
+        refusals "bags" come first: ``bags_in_units_digit`` needs them too)."""
+        if self.bag_cancel_card and self.bagless not in (None, "highlander", "auction"):
+            # (highlander and the auction refuse it themselves, later)
+            raise UserError(f"bag_cancel_card needs bags to be counted, which {self.bagless} does "
+                            "away with", key="bag_cancel_card")
 
     def _check_side_contracts(self) -> None:
         if self.mo_a and self.mo_b:

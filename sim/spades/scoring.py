@@ -151,6 +151,15 @@ class Tally:
         self.progressive = self.progressive + earned
         self.bonus = self.bonus + 10 * self.progressive * earned
 
+    def count_bags(self, before: np.ndarray, rules) -> None:
+        """Add the hand's ``bags`` to the running count ``before`` (int32[N, S]): each time it
+        reaches ``bag_limit``, ``bag_penalty`` is lost and the count drops by ``bag_limit``
+        (RULES.md §3); sets ``bag_penalty`` and ``bags_after``."""
+        running = before + self.bags
+        times = running // rules.bag_limit
+        self.bag_penalty = -rules.bag_penalty * times
+        self.bags_after = running - times * rules.bag_limit
+
 
 def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray,
                 rules: SpadesRules, contracts: np.ndarray | None = None,
@@ -349,28 +358,22 @@ def _side_contracts(t: Tally, f: Facts) -> None:
 
 
 def _bags(t: Tally, f: Facts, bags_before) -> None:
-    """Price the hand's bags (a point each) and add them to the running count: each time it
-    reaches ``bag_limit``, ``bag_penalty`` is lost and the count drops by ``bag_limit``; extra
-    bags carry over (RULES.md §3). ``three_b``, ``quicksand``, ``no_overs``, ``highlander``: no
-    bags at all (their overtricks are priced in ``overtricks`` already, or free; `SpadesRules.
-    bagless`); ``bags_negative``: each bag -1, no count and no penalty;
-    ``bags_in_units_digit``: bags are counted but are not points (RULES.md §4.6), under
-    ``three_b`` and ``quicksand`` too (their -10 per overtrick standing)."""
+    """Price the hand's bags and add them to the running count: the standard game's a point
+    each, and each time the count reaches ``bag_limit``, ``bag_penalty`` is lost and the count
+    drops by ``bag_limit``; extra bags carry over (RULES.md §3). Where no bag is counted
+    (`SpadesRules.bagless`: the overtricks are priced in ``overtricks`` already, or free) the
+    hand has none. A plug-in's ``bags`` prices and counts them its own way (RULES.md §4.6)."""
     rules = f.rules
     before = bags_before.astype(np.int32)
     t.contract = t.contract + t.opponents
     if rules.bagless:
         t.bags = np.zeros_like(t.bags)  # no bags at all, a wheel's above 10 included (§4.6)
-    if rules.bags_negative:
-        t.overtricks = t.overtricks - t.bags
-        t.bags_after = before
-        return
-    if not rules.bags_in_units_digit:
-        t.overtricks = t.overtricks + t.bags
-    running = before + t.bags
-    times = running // rules.bag_limit
-    t.bag_penalty = -rules.bag_penalty * times
-    t.bags_after = running - times * rules.bag_limit
+    for rule in house.in_force(rules):
+        if rule.bags is not None:
+            rule.bags(t, f, before)
+            return
+    t.overtricks = t.overtricks + t.bags
+    t.count_bags(before, rules)
 
 
 # The parts after the standard contract, slot by slot in order, each core part with the rules

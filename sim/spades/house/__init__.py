@@ -10,6 +10,8 @@ import numpy as np
 
 from . import (
     bag_cancel_card,
+    bags_in_units_digit,
+    bags_negative,
     bid_raise,
     blind_bids,
     book_made,
@@ -40,6 +42,7 @@ from . import (
     must_trump,
     nil_in_the_dark,
     no_minus,
+    no_overs,
     no_spade_lead_first_trick,
     no_trump_bids,
     quicksand,
@@ -66,7 +69,9 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                no_minus.RULE,
                # the bid rules of RULES.md §4.4
                fledu.RULE, suicide.RULE, min_team_bid.RULE, whiz.RULE, mirror.RULE, hook.RULE,
-               moon.RULE, lexington.RULE, blind_bids.RULE)
+               moon.RULE, lexington.RULE, blind_bids.RULE,
+               # the bag rules of RULES.md §4.6
+               no_overs.RULE, bags_negative.RULE, bags_in_units_digit.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 STATE = {name: default for rule in HOUSE_RULES for name, default in rule.state.items()}
 
