@@ -45,7 +45,8 @@ def _tripwire(name):
 
 
 PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "shows", "nil_bonus", "trick_bonus",
-         "record", "read", "ends_game", "leads", "first_leader", "bags")
+         "record", "read", "ends_game", "leads", "first_leader", "bags",
+         "own_scoring")
 SLOTS = ("turn", "score", "constraint", "phases", "bids", "bans")  # parts by the slot they fill
 
 
@@ -101,7 +102,7 @@ CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
           "hook": ("bans",), "moon": ("bans", "score"), "lexington": ("bans", "score"),
           "blind_bids": ("turn", "score"),
           "no_overs": ("refuse",), "bags_negative": ("refuse", "bags"),
-          "bags_in_units_digit": ("refuse", "bags"),
+          "bags_in_units_digit": ("refuse", "bags"), "cancel_spades": ("refuse", "own_scoring"),
           **{key: ("first_leader", "constraint") for key in ("first_lead", "first_trick_clubs")},
           **{key: ("score",) for key in ("exact", "three_b", "quicksand", "double_over",
                                          "set_to_opponents", "no_minus")},

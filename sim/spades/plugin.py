@@ -45,7 +45,8 @@ class HouseRule:
       asked ``refuse_among`` the checks of `SpadesRules.check` ("scoring": after the scoring
       keys' own, "bags": first among the bag rules', "voided": first among those of a rule
       another leaves without effect, "cards": among the card layouts', "play": among the play
-      rules'; the order decides which of two refusals of one rules table is reported);
+      rules', "tables": last among the big tables'; the order decides which of two refusals of
+      one rules table is reported);
     - ``ends_game(scores, rules) -> bool[N]``: a standing at which the game may end
       (`sim.spades.game.game_over`);
     - ``leads(deck) -> uint64``: cards a leader may lead before spades are broken;
@@ -60,6 +61,10 @@ class HouseRule:
     - ``score``: scoring parts, by the slot of `sim.spades.scoring.PARTS` they fill
       (``part(tally, facts)``, in the order of the slots);
     - ``nil_bonus(facts, bonus) -> bonus``: the value of each seat's nil, int32[N, P];
+    - ``own_scoring(facts, before) -> dict``: a game scored its own way: the fields of the
+      hand's `sim.spades.scoring.Tally` (``contract``, ``bags``, ``made``, ``bags_taken``,
+      ``overtricks``, ``nil``, ``bags_after``), in place of the standard contract, the scoring
+      parts and the bag count; ``before`` int32[N, S] the running bag count before the hand;
     - ``bags(tally, facts, before)``: how the hand's bags (``tally.bags``) are priced and
       counted, in place of the standard game's (a point each in ``overtricks``, added to the
       running count: `sim.spades.scoring.Tally.count_bags`); ``before`` int32[N, S] the running
@@ -101,6 +106,7 @@ class HouseRule:
     shows: Callable[[object], dict] | None = None
     score: Mapping[str, Callable] = field(default_factory=dict)
     nil_bonus: Callable[[object, np.ndarray], np.ndarray] | None = None
+    own_scoring: Callable[[object, np.ndarray], dict] | None = None
     bags: Callable[[object, object, np.ndarray], None] | None = None
     trick_bonus: Callable[[object, object], None] | None = None
     constraint: Mapping[str, Callable] = field(default_factory=dict)

@@ -38,10 +38,6 @@ TWO_DECKS = SIX_DECKS[:3]
 SIX_DECK_JOKERS = {"double_jokers": 4, "single_jokers": 2}  # the jokers each deck needs
 TEAMS = ("three_pairs", "two_threes", "solo")
 TEAM_SIDES = {"three_pairs": 3, "two_threes": 2, "solo": 6}
-# cancel_spades is a game of its own (RULES.md §4.7): only these keys may differ from the
-# standard game, and the game end is fixed (one deal per player)
-CANCEL_KEYS = frozenset("players cancel_spades blind_nil target_score mercy_score max_hands "
-                        "spades_broken lead_ace_of_spades".split())
 DIRECTIONS = ("left", "right", "partner")
 # the bid rules an auction (RULES.md §4.4 `auction`) replaces: set with it, they are refused
 AUCTION_EXCLUDES = frozenset(
@@ -145,10 +141,7 @@ class SpadesRules:
     duplicate_wins: str = option("first", "two decks: of two identical cards in one trick the "
                                  "first played ranks higher, or the last", kind=str,
                                  choices=("first", "last"))
-    cancel_spades: bool = option(False, "six players in three pairs (or eight in four) with two "
-                                 "decks: 2D > 2C > AS are the top spades, identical cards in a "
-                                 "trick cancel, a trick nobody wins is dead; own scoring, a game "
-                                 "of one deal per player", kind=bool)
+    cancel_spades: bool = house.cancel_spades.OPTION  # a plug-in
     draw_mode: str = option("see_both", "two players draw their hands from the stock, two cards "
                             "at a time: see_both (keep one of the two), first_decides (keep the "
                             "first, the second seen and discarded, or discard the first and "
@@ -687,22 +680,7 @@ class SpadesRules:
         if self.duplicate_wins != "first" and (self.copies == 1 or self.cancel_spades):
             raise UserError("duplicate_wins rules identical cards, which only two decks have "
                             "(cancel_spades cancels them)", key="duplicate_wins")
-        if self.cancel_spades:
-            if self.players not in (6, 8):
-                raise UserError("cancel_spades is for six or eight players", key="cancel_spades")
-            clash = [k for k in self._changed() if k not in CANCEL_KEYS]
-            if clash:
-                raise UserError(f"cancel_spades is a game with its own deck, order and scoring "
-                                f"(RULES.md §4.7): {clash[0]} does not apply", key=clash[0])
-            if self.blind_nil:
-                raise UserError("cancel_spades has no blind bids: set blind_nil = false",
-                                key="blind_nil")
-            if (self.target_score, self.mercy_score, self.max_hands) != (
-                    None, None, self.players):
-                raise UserError(f"a game of cancel_spades is {self.players} hands, one deal per "
-                                f"player: set max_hands = {self.players}, target_score = "
-                                "\"off\", mercy_score = \"off\" (the preset spades.cancel "
-                                "does)", key="max_hands")
+        self._refusals("tables")  # cancel_spades: its table, keys and game end
 
     def _check_kitty(self) -> None:
         """RULES.md §4.1: a kitty needs leftover cards (or the extra trick) and replaces the

@@ -190,10 +190,12 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     facts = _facts(bids, blind, tricks, rules, contracts, bemo, winners, flags, half,
                    plays, seats, progressive, state, deck or standard_deck())
     _needs_the_play(facts)
+    own = next((rule.own_scoring for rule in house.in_force(rules) if rule.own_scoring), None)
     if auction is not None:
         tally = _auction(facts, auction, bags_before)
-    elif rules.cancel_spades:
-        tally = _cancel_spades(facts, bags_before)
+    elif own is not None:  # a game of its own (cancel_spades)
+        tally = Tally(progressive=facts.progressive.copy(),
+                      **own(facts, bags_before.astype(np.int32)))
     else:
         tally = _standard(facts)
         for part in parts_for(rules):
@@ -268,27 +270,6 @@ def _standard(f: Facts) -> Tally:
     nil_bags = f.nil_tricks if f.rules.nil_tricks == "bags_only" else 0
     return Tally(contract=contract, bags=bags, made=made, bags_taken=bags + nil_bags,
                  progressive=f.progressive.copy())
-
-
-def _cancel_spades(f: Facts, bags_before) -> Tally:
-    """RULES.md §4.7 ``cancel_spades`` scores by its own table: a side's contract is the sum of
-    its non-nil bids and counts only its non-nil players' tricks; made: +10 x bid and 1 per
-    overtrick; set: -10 per missing trick (bid 5, won 3: -20). A nil bidder scores +50 with no
-    trick, else -10 per trick; both partners' clean nils score 200 together. Eight players: nil
-    30, both 100. No bags, no bag penalty, no blind bonus."""
-    over = f.taken - f.bid
-    made = over >= 0
-    eight = f.rules.players == 8
-    clean = f.is_nil & (f.tricks == 0)
-    nil = f.side(np.where(clean, 30 if eight else 50, -10 * f.tricks) * f.is_nil)
-    both = f.side(clean.astype(np.int32)) == 2
-    tally = Tally(contract=np.where(made, 10 * f.bid, 10 * over), bags=np.zeros_like(over),
-                  made=made, bags_taken=np.maximum(over, 0), progressive=f.progressive.copy(),
-                  overtricks=np.maximum(over, 0),
-                  nil=np.where(both, 100 if eight else 200, nil))
-    tally.bags_after = bags_before.astype(np.int32)
-    tally.wins_game = np.full(f.n, -1, dtype=np.int8)
-    return tally
 
 
 # ----------------------------------------------------------------- the parts, in order of use

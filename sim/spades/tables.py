@@ -54,7 +54,6 @@ BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
     "kitty": (lambda r: r.kitty, U64(0), "kitty"),
     "kitty_twice": (lambda r: r.kitty and r.copies == 2, U64(0), "kitty with two decks"),
     "kitty_discards": (lambda r: r.kitty, U64(0), "kitty"),
-    "dead_tricks": (lambda r: r.cancel_spades, I8(0), "cancel_spades"),
     **{name: (rule.in_force, default, rule.key)  # the plug-ins' (sim/spades/house)
        for rule in HOUSE_RULES for name, (default, _) in rule.columns.items()},
 }
@@ -154,7 +153,7 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
     cols["kitty"] = np.concatenate([k.cards for k in kitties])
     cols["kitty_twice"] = np.concatenate([k.cards_twice for k in kitties])
     cols["kitty_discards"] = np.concatenate([k.discards for k in kitties])
-    winners = [o.play.winners for o in outs]  # RULES.md §4.7 cancel_spades: tricks won by nobody
+    winners = [o.play.winners for o in outs]  # tricks won by nobody (RULES.md §4.7)
     cols["dead_tricks"] = np.concatenate([(w < 0).sum(axis=1, dtype=np.int8) for w in winners])
     for side in range(sides):
         cols[f"points_{side}"] = points[:, side].astype(np.int16)

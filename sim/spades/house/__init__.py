@@ -15,6 +15,7 @@ from . import (
     bid_raise,
     blind_bids,
     book_made,
+    cancel_spades,
     defeat_score,
     dix,
     double_over,
@@ -71,7 +72,9 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                fledu.RULE, suicide.RULE, min_team_bid.RULE, whiz.RULE, mirror.RULE, hook.RULE,
                moon.RULE, lexington.RULE, blind_bids.RULE,
                # the bag rules of RULES.md §4.6
-               no_overs.RULE, bags_negative.RULE, bags_in_units_digit.RULE)
+               no_overs.RULE, bags_negative.RULE, bags_in_units_digit.RULE,
+               # a game of its own of RULES.md §4.7
+               cancel_spades.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 STATE = {name: default for rule in HOUSE_RULES for name, default in rule.state.items()}
 
