@@ -44,9 +44,10 @@ class HouseRule:
     - ``refuse(rules) -> UserError | None``: a combination of keys it cannot be played with,
       asked ``refuse_among`` the checks of `SpadesRules.check` ("scoring": after the scoring
       keys' own, "bags": first among the bag rules', "voided": first among those of a rule
-      another leaves without effect, "cards": among the card layouts', "play": among the play
-      rules', "tables": last among the big tables'; the order decides which of two refusals of
-      one rules table is reported);
+      another leaves without effect, "bids": first among the bid keys' after the scoring's,
+      "nil": among the keys that need nil, "cards": among the card layouts', "play": among the
+      play rules', "tables": last among the big tables'; the order decides which of two
+      refusals of one rules table is reported);
     - ``ends_game(scores, rules) -> bool[N]``: a standing at which the game may end
       (`sim.spades.game.game_over`);
     - ``leads(deck) -> uint64``: cards a leader may lead before spades are broken;

@@ -256,13 +256,9 @@ class SpadesRules:
     bid_raise: bool = house.bid_raise.OPTION  # a plug-in
     blind_bids: bool = house.blind_bids.OPTION  # a plug-in
     blind_bid_min_deficit: int = house.blind_bids.MIN_DEFICIT  # the blind_bids plug-in's
-    double_nil: bool = option(False, "both partners nil: both made, each scores twice its "
-                              "bonus; either failed, neither scores (no penalty)", kind=bool)
-    double_blind_nil: bool = option(False, "both partners blind nil: made, double_blind_nil_reward;"
-                                    " either failed, no penalty", kind=bool)
-    double_blind_nil_reward: str = option(
-        "double", "a double blind nil made: double (each scores twice its bonus) or win (the "
-        "side wins the game at once)", kind=str, choices=("double", "win"))
+    double_nil: bool = house.double_nil.OPTION  # a plug-in
+    double_blind_nil: bool = house.double_blind_nil.OPTION  # a plug-in
+    double_blind_nil_reward: str = house.double_blind_nil.REWARD  # the double_blind_nil plug-in's
     min_team_bid: int | None = house.min_team_bid.OPTION  # a plug-in
     suicide: bool = house.suicide.OPTION  # a plug-in
     suicide_min_bid: int | None = house.suicide.MIN_BID  # the suicide plug-in's
@@ -738,16 +734,14 @@ class SpadesRules:
         """RULES.md §4.4 keys that exclude each other or need another key."""
         self._check_side_contracts()
         self._check_scoring()
-        if self.double_blind_nil and not self.blind_nil:
-            raise UserError("double_blind_nil = true needs blind_nil = true",
-                            key="double_blind_nil")
+        self._refusals("bids")  # double_blind_nil without blind nil
         if self.pass_when != "after_bid" and self.pass_cards is None:
             raise UserError("pass_when needs pass_cards", key="pass_when")
         if self.nil_pass is not None and not self.nil:
             raise UserError("nil_pass needs nil = true", key="nil_pass")
-        for key in ("double_nil", "suicide"):
-            if getattr(self, key) and not self.nil:
-                raise UserError(f"{key} = true needs nil = true", key=key)
+        self._refusals("nil")  # double_nil without nil
+        if self.suicide and not self.nil:
+            raise UserError("suicide = true needs nil = true", key="suicide")
         for key in ("whiz", "mirror"):
             if getattr(self, key) and self.blind_nil:
                 raise UserError(f"{key} allows no blind bids: set blind_nil = false", key=key)

@@ -280,42 +280,16 @@ def _nil_bags(t: Tally, f: Facts) -> None:
 
 def _nil(t: Tally, f: Facts) -> None:
     """Each nil bidder: ±nil_bonus (blind: ±blind_nil_bonus), + when he took no trick (a nil in
-    the dark as blind nil, a blind one in the dark as Big Mo). A side whose partners both bid nil
-    (RULES.md §4.4): under ``double_blind_nil`` (both blind) or ``double_nil``, either failing
-    cancels both nils (no penalty); both made score each nil twice (``double_blind_nil_reward =
-    "win"``: once, and the side wins the game at once). (``three_b``'s 10 per nil trick: its
-    plug-in, the slot after this one.)"""
+    the dark as blind nil, a blind one in the dark as Big Mo). (A side's two nils scored
+    together, RULES.md §4.4, and ``three_b``'s 10 per nil trick: their plug-ins, the slots after
+    this one.)"""
     rules = f.rules
     bonus = rules.nil_bonus + (rules.blind_nil_bonus - rules.nil_bonus) * f.blind
     for rule in house.in_force(rules):  # a plug-in's nil (nil_in_the_dark)
         if rule.nil_bonus is not None:
             bonus = rule.nil_bonus(f, bonus)
     sign = 2 * (f.tricks == 0) - 1
-    points = f.side(f.is_nil * bonus * sign)
-    if rules.double_nil or rules.double_blind_nil:
-        both_nil, both_blind, both_made = _double_nils(f)
-        double_blind = both_blind if rules.double_blind_nil else np.zeros_like(both_blind)
-        covered = double_blind | (both_nil if rules.double_nil else np.zeros_like(both_nil))
-        twice = ~double_blind | (rules.double_blind_nil_reward == "double")
-        points = np.where(covered, np.where(both_made, points * np.where(twice, 2, 1), 0),
-                          points)
-    t.nil = points
-
-
-def _double_nils(f: Facts):
-    """bool[N, 2] per side: both partners bid nil; both blind; both took no trick."""
-    def both(x):
-        return f.side(x.astype(np.int32)) == 2
-
-    return both(f.is_nil), both(f.is_nil & f.blind), both(f.is_nil & (f.tricks == 0))
-
-
-def _double_blind_nil_wins(t: Tally, f: Facts) -> None:
-    """A side that made a double blind nil under ``double_blind_nil_reward = "win"`` wins the
-    game at once (RULES.md §4.4)."""
-    _, both_blind, both_made = _double_nils(f)
-    for side in range(f.table.sides):
-        t.wins_game[both_blind[:, side] & both_made[:, side]] = side
+    t.nil = f.side(f.is_nil * bonus * sign)
 
 
 def _side_contracts(t: Tally, f: Facts) -> None:
@@ -376,10 +350,12 @@ PARTS = {
     "book_made": None,  # book_made
     "lexington": None,  # lexington_points
     "nil": (_nil, lambda r: True),
+    # a side's two nils scored together (RULES.md §4.4)
+    "double_nil": None,  # double_nil
+    "double_blind_nil": None,  # double_blind_nil
     "three_b_nil": None,  # three_b: a nil bidder's tricks cost 10 each
     # who wins the game at once (RULES.md §4.4; a later one over an earlier in the same hand)
-    "double_blind_nil_wins": (_double_blind_nil_wins, lambda r: r.double_blind_nil and
-                              r.double_blind_nil_reward == "win"),
+    "double_blind_nil_wins": None,  # double_blind_nil_reward = "win"
     "moon": None,  # moon
     "lexington_wins": None,  # lexington
     "side_contracts": (_side_contracts, lambda r: True),  # a score sheet's codes: see the part

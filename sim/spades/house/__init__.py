@@ -18,6 +18,8 @@ from . import (
     cancel_spades,
     defeat_score,
     dix,
+    double_blind_nil,
+    double_nil,
     double_over,
     end_streak,
     exact,
@@ -74,7 +76,9 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                # the bag rules of RULES.md §4.6
                no_overs.RULE, bags_negative.RULE, bags_in_units_digit.RULE,
                # a game of its own of RULES.md §4.7
-               cancel_spades.RULE)
+               cancel_spades.RULE,
+               # a side's two nils scored together, RULES.md §4.4
+               double_nil.RULE, double_blind_nil.RULE, double_blind_nil.WIN)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 STATE = {name: default for rule in HOUSE_RULES for name, default in rule.state.items()}
 
