@@ -46,17 +46,29 @@ class HouseRule:
       keys' own, "bags": first among the bag rules', "voided": first among those of a rule
       another leaves without effect, "bids": first among the bid keys' after the scoring's,
       "nil": among the keys that need nil, "cards": among the card layouts', "play": among the
-      play rules', "tables": last among the big tables'; the order decides which of two
-      refusals of one rules table is reported);
+      play rules', "tables": last among the big tables', "contracts": last among the side
+      contracts'; the order decides which of two refusals of one rules table is reported);
     - ``ends_game(scores, rules) -> bool[N]``: a standing at which the game may end
       (`sim.spades.game.game_over`);
     - ``leads(deck) -> uint64``: cards a leader may lead before spades are broken;
-    - ``first_leader(hands, dealer, deck) -> int8[N]``: who leads trick 1;
+    - ``first_leader(hands, dealer, deck, contracts, rules) -> int8[N]``: who leads trick 1
+      (``contracts`` int8[N, S] the side contracts declared);
     - ``bids``: bid rules by the slot of `sim.spades.bidding.BID_RULES` they fill
       (``part(mask, at, rules) -> mask``, ``at`` a `sim.spades.bidmasks.BidSeat`: the bids
       open to the seat, narrowed); ``bans``: bid bans by the slot of ``BID_BANS``
       (``part(at, rules) -> mask`` of bids forbidden, each kept where no other bid is left);
       ``looks``: its bids depend on the cards held (the spades counted);
+    - ``contracts``: the side contracts it offers (RULES.md §4.4), code of
+      `sim.spades.contracts` -> the stage a side declares it at (`sim.spades.contracts.STAGES`:
+      "blind", "sighted", "bemo"); ``contract(at)``: scores its codes on a
+      `sim.spades.contracts.ContractScore` (``at.score``, ``at.bags``, ``at.wins``);
+      ``contract_ban(stage, seat, bids, blind, contracts, rules) -> uint16[N]``: codes the
+      seat's side may not declare at that stage; ``no_blind_nil(turn, rules) -> bool[N]``: the
+      seat to bid may not bid blind nil (the turn's ``blind_nil`` step);
+      ``check_contracts(bids, blind, dealer, contracts, rules)``: on a score sheet, its
+      declarations are legal given the bids (raises `sim.errors.IllegalBid`);
+      ``bid_contract(codes, ordinary, is_nil, table) -> codes``: the side contracts that the
+      sides' ordinary bids make when the hand is scored (int8[N, S]);
     - ``play(bidding, replay) -> dict``: keyword arguments of `sim.tricks.play_tricks`;
     - ``shows(bidding) -> dict``: fields the play's views show (`sim.views.PlayView`);
     - ``score``: scoring parts, by the slot of `sim.spades.scoring.PARTS` they fill
@@ -100,6 +112,12 @@ class HouseRule:
     ends_game: Callable[[np.ndarray, object], np.ndarray] | None = None
     leads: Callable[[object], np.uint64] | None = None
     first_leader: Callable | None = None
+    contracts: Mapping[int, str] = field(default_factory=dict)
+    contract: Callable[[object], None] | None = None
+    contract_ban: Callable | None = None
+    no_blind_nil: Callable[[object, object], np.ndarray] | None = None
+    check_contracts: Callable | None = None
+    bid_contract: Callable | None = None
     bids: Mapping[str, Callable] = field(default_factory=dict)
     bans: Mapping[str, Callable] = field(default_factory=dict)
     looks: bool = False

@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from ..cards import standard_deck
 from ..errors import UserError
-from ..limits import HAND_GUARD, HAND_LIMIT, TARGET_LIMIT
+from ..limits import BONUS_MAX, HAND_GUARD, HAND_LIMIT, TARGET_LIMIT
 from ..options import option, register_preset
 from . import house
 from .decks import JOKER_ORDERS, TRUMP_ORDERS
@@ -26,7 +26,6 @@ __all__ = ["SpadesRules"]
 NIL_TRICKS = ("bags_only", "count", "ignored")
 # The ranges of the point-valued keys: with every key at its extreme a hand scores well inside
 # int16 and a game inside int32 (sim/limits.py; the arithmetic is tests/test_ranges.py's).
-BONUS_MAX = 1000  # nil_bonus, blind_nil_bonus, ten_for_200_fail
 BAG_PENALTY_MAX = 500  # up to one penalty per trick in a hand at bag_limit = 1
 BAG_LIMIT_MAX = 100  # the running bag count is below it: an int8 column (bags_<side>)
 # A progressive bonus (RULES.md §4.6 seven_plus = "progressive", highlander) is 10 times the
@@ -218,28 +217,18 @@ class SpadesRules:
     pass_when: str = option("after_bid", "pass_cards before or after the bidding", kind=str,
                             choices=("before_bid", "after_bid"))
     # RULES.md §4.4 side contracts: declared for a side instead of its two bids (bemo on top)
-    team_nil: bool = option(False, "a side may bid to take no trick: +100, else -100; no bags",
-                            kind=bool)
-    team_blind_nil: bool = option(False, "team nil before either partner looks: +150, else "
-                                  "-150", kind=bool)
-    ten_for_two_hundred: bool = option(False, "a side may bid a wheel: 10 or more tricks +200, "
-                                       "else -ten_for_200_fail", kind=bool)
-    ten_for_200_fail: int = option(200, "what a failed wheel costs", kind=int, minimum=0,
-                                   maximum=BONUS_MAX)
-    ten_for_200_exact: bool = option(False, "a wheel's tricks above 10 count as bags", kind=bool)
-    tens_are_wheels: bool = option(False, "every side bid of 10 is a wheel", kind=bool)
-    mo_a: bool = option(False, "a side may declare Little Mo (6 tricks in a row, 150) or Big Mo "
-                        "(8 in a row, 300); no bags", kind=bool)
-    mo_b: bool = option(False, "a side may declare Little Mo (the first 7 tricks, 150) or Big "
-                        "Mo (the first 10, 250), leading trick 1; no bags", kind=bool)
-    bemo: bool = option(False, "on top of its bid a side may declare Little Bemo (the first 6 "
-                        "tricks, 60) or Big Bemo (the first 9, 90)", kind=bool)
-    blind_six: bool = option(False, "before looking, a side may bid exactly 6 tricks: +120, "
-                             "else -120", kind=bool)
-    blind_six_at_least: bool = option(False, "blind six is 6 or more: +120, else -60",
-                                      kind=bool)
-    blind_moon: bool = option(False, "before looking, a side may bid all 13: wins the game at "
-                              "once, else -130", kind=bool)
+    team_nil: bool = house.team_nil.OPTION  # a plug-in
+    team_blind_nil: bool = house.team_blind_nil.OPTION  # a plug-in
+    ten_for_two_hundred: bool = house.ten_for_two_hundred.OPTION  # a plug-in
+    ten_for_200_fail: int = house.ten_for_two_hundred.FAIL  # the ten_for_two_hundred plug-in's
+    ten_for_200_exact: bool = house.ten_for_two_hundred.EXACT  # the ten_for_two_hundred plug-in's
+    tens_are_wheels: bool = house.ten_for_two_hundred.TENS  # the ten_for_two_hundred plug-in's
+    mo_a: bool = house.mo_a.OPTION  # a plug-in
+    mo_b: bool = house.mo_b.OPTION  # a plug-in
+    bemo: bool = house.bemo.OPTION  # a plug-in
+    blind_six: bool = house.blind_six.OPTION  # a plug-in
+    blind_six_at_least: bool = house.blind_six.AT_LEAST  # the blind_six plug-in's
+    blind_moon: bool = house.blind_moon.OPTION  # a plug-in
     # RULES.md §4.4 bids and contracts
     half_trick_bids: bool = option(False, "the first partner of a side may bid in halves (3.5); "
                                    "the second then makes the side's total whole", kind=bool)
@@ -463,9 +452,10 @@ class SpadesRules:
 
     @property
     def side_contracts(self) -> bool:
-        """Some side contract of RULES.md §4.4 may be declared (bemo aside)."""
-        return (self.team_nil or self.team_blind_nil or self.ten_for_two_hundred or self.mo_a
-                or self.mo_b or self.blind_six or self.blind_moon)
+        """Some side contract of RULES.md §4.4 may be declared (bemo aside): a plug-in in force
+        offers one (`sim.spades.house`, ``contracts``)."""
+        return any(stage != "bemo" for rule in house.in_force(self)
+                   for stage in rule.contracts.values())
 
     def _check_scoring(self) -> None:
         """RULES.md §4.6: at most one way of scoring the contract; modifiers that need one."""
@@ -568,11 +558,7 @@ class SpadesRules:
                     raise UserError(f"{key} has every side bid (RULES.md §4.4: \"{why}\"), "
                                     "and a side contract (team_nil, wheels, Mo, blind six, "
                                     "blind moon) replaces a side's bids: choose one", key=key)
-        if self.bemo and self.suicide:
-            raise UserError("bemo has no effect with suicide: bemo comes on top of a side's "
-                            "ordinary bids, two of them and no nil (RULES.md §4.4 \"on top of "
-                            "its normal bid\"), and suicide puts a nil in every side; choose "
-                            "one", key="bemo")
+        self._refusals("contracts")  # bemo with suicide
 
     def _check_cards(self) -> None:
         """RULES.md §4.2 and §4.3: card orders that need jokers, removals that keep hands even,

@@ -221,9 +221,9 @@ def _facts(bids, blind, tricks, rules, contracts, bemo, winners, flags, half, pl
         bid = bid + per_side(half.astype(np.int32)) // 2
     counts = ~is_nil if rules.nil_tricks != "count" else np.ones_like(is_nil)
     codes = np.zeros((n, table.sides), np.int8) if contracts is None else contracts.astype(np.int8)
-    if rules.tens_are_wheels:  # a side bid of 10 (no nil) is a wheel
-        no_nil = per_side(is_nil.astype(np.int32)) == 0
-        codes = np.where((codes == 0) & (per_side(ordinary) == 10) & no_nil, sc.WHEEL, codes)
+    for rule in house.in_force(rules):  # tens_are_wheels: a side bid of 10 is a wheel
+        if rule.bid_contract:
+            codes = rule.bid_contract(codes, ordinary, is_nil, table)
     return Facts(rules=rules, table=table, deck=deck, bids=ordinary, declared=bids >= 0, blind=blind,
                  tricks=tricks, is_nil=is_nil, half=half, flags=house.no_flags(n, bids.shape[1], flags),
                  bid=bid,
@@ -294,22 +294,26 @@ def _nil(t: Tally, f: Facts) -> None:
 
 def _side_contracts(t: Tally, f: Facts) -> None:
     """RULES.md §4.4 side contracts (team nil, wheels, Mo, blind six, blind moon) replace the
-    side's contract, bags and nil; bemo is scored on top."""
+    side's contract, bags and nil; bemo is scored on top; each scored by its plug-in's
+    ``contract`` (`sim.spades.house`)."""
     if not ((f.codes != 0).any() or (f.bemo is not None and (f.bemo != 0).any())):
         return
+    parts = [rule.contract for rule in house.in_force(f.rules) if rule.contract]
     taken = f.side(f.tricks)
     side_of = f.table.side_of
     for side in range(f.table.sides):
         won = None if f.winners is None else side_of[f.winners.astype(np.intp)] == side
         has = f.codes[:, side] != 0
-        pts, extra, wins = sc.contract_points(f.codes[:, side], taken[:, side], won, f.rules)
+        pts, extra, wins = sc.contract_points(f.codes[:, side], taken[:, side], won, f.rules,
+                                              parts)
         for name, value in (("contract", pts), ("bags", extra), ("bags_taken", extra),
                             ("nil", 0), ("overtricks", 0), ("made", pts >= 0)):
             column = getattr(t, name)
             column[:, side] = np.where(has, value, column[:, side])
         t.wins_game = np.where(wins, side, t.wins_game).astype(np.int8)
         if f.bemo is not None:
-            t.bemo[:, side] = sc.bemo_points(f.bemo[:, side], won)
+            t.bemo[:, side] = sc.contract_points(f.bemo[:, side], taken[:, side], won,
+                                                 f.rules, parts)[0]
 
 
 def _bags(t: Tally, f: Facts, bags_before) -> None:

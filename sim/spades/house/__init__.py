@@ -12,8 +12,11 @@ from . import (
     bag_cancel_card,
     bags_in_units_digit,
     bags_negative,
+    bemo,
     bid_raise,
     blind_bids,
+    blind_moon,
+    blind_six,
     book_made,
     cancel_spades,
     defeat_score,
@@ -40,6 +43,8 @@ from . import (
     lexington_points,
     min_team_bid,
     mirror,
+    mo_a,
+    mo_b,
     moon,
     must_overtrump,
     must_trump,
@@ -52,6 +57,9 @@ from . import (
     set_to_opponents,
     seven_plus,
     suicide,
+    team_blind_nil,
+    team_nil,
+    ten_for_two_hundred,
     three_b,
     whiz,
 )
@@ -78,7 +86,11 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                # a game of its own of RULES.md §4.7
                cancel_spades.RULE,
                # a side's two nils scored together, RULES.md §4.4
-               double_nil.RULE, double_blind_nil.RULE, double_blind_nil.WIN)
+               double_nil.RULE, double_blind_nil.RULE, double_blind_nil.WIN,
+               # the side contracts and bemo of RULES.md §4.4
+               team_nil.RULE, team_blind_nil.RULE, ten_for_two_hundred.RULE,
+               ten_for_two_hundred.TENS_RULE, mo_a.RULE, mo_b.RULE, blind_six.RULE,
+               blind_moon.RULE, bemo.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 STATE = {name: default for rule in HOUSE_RULES for name, default in rule.state.items()}
 
