@@ -19,9 +19,9 @@ import os
 
 import numpy as np
 
-__all__ = ["GAME_HANDS", "HAND_BYTES", "HAND_GUARD", "HAND_LIMIT", "MAX_BLOCK", "MAX_BLOCKS",
-           "MAX_COUNT", "POINTS_MAX", "SCORE_LIMIT", "TARGET_LIMIT", "available_memory", "block_bytes",
-           "check_block"]
+__all__ = ["BONUS_MAX", "GAME_HANDS", "HAND_BYTES", "HAND_GUARD", "HAND_LIMIT", "MAX_BLOCK",
+           "MAX_BLOCKS", "MAX_COUNT", "POINTS_MAX", "SCORE_LIMIT", "TARGET_LIMIT",
+           "available_memory", "block_bytes", "check_block"]
 
 POINTS_MAX = int(np.iinfo(np.int16).max)  # a hand's points and each component: int16 columns
 HAND_LIMIT = int(np.iinfo(np.int16).max)  # hand_no and n_hands are int16: the longest game
@@ -32,6 +32,7 @@ HAND_GUARD = 10_000  # a game still running after this many hands (no max_hands)
 # stays an int32
 SCORE_LIMIT = 10**9
 TARGET_LIMIT = 10**6  # target, mercy and deficit keys: far inside SCORE_LIMIT
+BONUS_MAX = 1000  # Spades' bonus keys: nil_bonus, blind_nil_bonus, ten_for_200_fail
 
 MAX_COUNT = 10**9  # games or hands per cell of an experiment (or of a tune's evaluation)
 MAX_BLOCK = 10**7  # games or hands per block

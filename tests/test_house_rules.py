@@ -46,7 +46,9 @@ def _tripwire(name):
 
 PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "shows", "nil_bonus", "trick_bonus",
          "record", "read", "ends_game", "leads", "first_leader", "answers", "verify", "told",
-         "trump", "deals", "misdeal", "public", "timing", "audit", "resolve")
+         "trump", "deals", "misdeal", "public", "timing", "audit", "resolve", "bags",
+         "own_scoring", "contract", "contract_ban", "no_blind_nil", "check_contracts",
+         "bid_contract")
 SLOTS = ("turn", "score", "constraint", "phases", "bids", "bans")  # parts by the slot they fill
 
 
@@ -107,6 +109,15 @@ CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
           **{key: ("bids",) for key in ("fledu", "suicide", "min_team_bid", "whiz", "mirror")},
           "hook": ("bans",), "moon": ("bans", "score"), "lexington": ("bans", "score"),
           "blind_bids": ("turn", "score"),
+          "no_overs": ("refuse",), "bags_negative": ("refuse", "bags"),
+          "bags_in_units_digit": ("refuse", "bags"), "cancel_spades": ("refuse", "own_scoring"),
+          "double_nil": ("refuse", "score"), "double_blind_nil": ("refuse", "score"),
+          "double_blind_nil_reward": ("score",),
+          **{key: ("contract",) for key in ("team_nil", "team_blind_nil", "ten_for_two_hundred",
+                                            "mo_a", "blind_six")},
+          "tens_are_wheels": ("bid_contract",), "bemo": ("refuse", "contract"),
+          "mo_b": ("contract", "contract_ban", "first_leader"),
+          "blind_moon": ("contract", "contract_ban", "no_blind_nil"),
           **{key: ("first_leader", "constraint") for key in ("first_lead", "first_trick_clubs")},
           **{key: ("score",) for key in ("exact", "three_b", "quicksand", "double_over",
                                          "set_to_opponents", "no_minus")},
@@ -144,7 +155,8 @@ def test_every_part_of_every_plug_in_is_shown_to_run():
         has |= {name for name in SLOTS if getattr(rule, name)}
         replayed = {"bid_raise": {"as_bid", "check"}, "bag_cancel_card": {"read"},
                     "seven_trump_reveal": {"read", "answers", "verify"},
-                    "kitty": {"read", "audit"}}.get(rule.key, set())
+                    "kitty": {"read", "audit"},
+                    "blind_moon": {"check_contracts"}}.get(rule.key, set())
         assert has == set(CALLED[rule.key]) | replayed, rule.key
 
 
@@ -215,12 +227,14 @@ def test_replay_reads_the_plug_ins_record_field_and_refuses_it_without_the_rule(
                                          ("bag_cancel_card", "read"),
                                          *(("seven_trump_reveal", p)
                                            for p in ("read", "answers", "verify")),
-                                         ("kitty", "read"), ("kitty", "audit")])
+                                         ("kitty", "read"), ("kitty", "audit"),
+                                         ("blind_moon", "check_contracts")])
 def test_replay_runs_the_plug_ins_record_parts(monkeypatch, key, part):
     """Replay reads a plug-in's record fields (``read``: ``bag_cancel_card``'s card, a
     reveal), answers the scripted player's decisions from them (``answers``) and checks the
     replayed hand's against them (``verify``), gives a record's bids as first made
-    (``as_bid``) and checks a score sheet's raises (``check``)."""
+    (``as_bid``), checks a score sheet's raises (``check``) and its declarations
+    (``check_contracts``: blind moon)."""
     rules = load_rules({"preset": "spades.standard", **ON[key]}, source="t")
     result = play_block(rules, _lineup(rules), 7, 0, 200, "hands")
     records = list(block_records(result, SimpleNamespace(rules=rules), 0))
@@ -228,6 +242,9 @@ def test_replay_runs_the_plug_ins_record_parts(monkeypatch, key, part):
         record = next(r for r in records if "raised" in r)
         record = {k: v for k, v in record.items() if k not in ("hands", "plays")}
         record["tricks"] = [3, 3, 3, 4]
+    elif key == "blind_moon":  # a score sheet
+        record = {k: v for k, v in records[0].items() if k not in ("hands", "plays")}
+        record["tricks"] = result.outcomes[0].play.tricks[0].tolist()
     else:
         record = records[0]
     wired = tuple(_wired(rule, part) if rule.key == key else rule for rule in HOUSE_RULES)

@@ -18,8 +18,8 @@ from ..views import BidView, BlindView, deficits
 from . import contracts as sc
 from . import house
 from .auction import run_auction
-from .bidmasks import MASK, BidSeat, bit, check_legal, others_all, span
-from .contracts import BLIND_MOON, NAMES
+from .bidmasks import MASK, BidSeat, bit, check_legal, span
+from .contracts import NAMES
 from .house import blind_bids, no_flags
 from .rules import SpadesRules
 
@@ -160,8 +160,8 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, flags=No
     rows = np.arange(n)
     players, sides = bids.shape[1], rules.sides
     made = np.full((n, players), -1, dtype=np.int8)
-    for side, codes, offered in ((c, contracts, sc.blind_codes(rules) | sc.sighted_codes(rules))
-                                 for c in range(sides)):
+    for side, codes, offered in ((c, contracts, offered_codes(rules, "blind")
+                                  | offered_codes(rules, "sighted")) for c in range(sides)):
         code = codes[:, side] if codes is not None else np.zeros(n, np.int8)
         bad = (code != 0) & ((np.int64(offered) >> np.clip(code, 0, 15).astype(np.int64)) & 1
                              == 0)
@@ -213,11 +213,10 @@ def check_bids(bids, blind, dealer, rules: SpadesRules, contracts=None, flags=No
 
 
 def _check_declarations(bids, blind, dealer, rules, contracts, bemo) -> None:
-    """Score sheets: a bemo needs the key and two ordinary non-nil bids on its side; blind moon
-    and double blind nil, the first made stands (RULES.md §4.4), in bidding order."""
+    """Score sheets: a bemo needs the key and two ordinary non-nil bids on its side; the
+    plug-ins check their own declarations (``check_contracts``: blind moon and double blind nil,
+    the first made stands, RULES.md §4.4)."""
 
-    n = bids.shape[0]
-    rows = np.arange(n)
     members = rules.table.members
     if bemo is not None:  # a side's ordinary bids, none nil (its players', or one joint bid)
         ordinary = (bids[:, members] > 0).all(axis=2)
@@ -225,33 +224,21 @@ def _check_declarations(bids, blind, dealer, rules, contracts, bemo) -> None:
             ordinary = ((bids[:, members] > 0).sum(axis=2) == 1) & (
                 (bids[:, members] < 0).sum(axis=2) == members.shape[1] - 1)
         no_contract = contracts == 0 if contracts is not None else True
-        bad = (bemo != 0) & ~(rules.bemo & ordinary & no_contract)
+        bad = (bemo != 0) & ~(bool(offered_codes(rules, "bemo")) & ordinary & no_contract)
         if bad.any():
             i, side = (int(v[0]) for v in np.nonzero(bad))
             raise IllegalBid("a bemo needs bemo = true and two ordinary bids (no nil) on its "
                              "side", row=i, seat=side)
-    if contracts is None or not rules.blind_moon or rules.players != 4 or not rules.table.pairs:
-        return  # the first of blind moon and double blind nil: two pairs (checked below)
-    acted = np.zeros((n, 4), dtype=bool)
-    for j in range(4):
-        seat = ((dealer + 1 + j) % 4).astype(np.int8)
-        side = (seat & 1).astype(np.intp)
-        opp = [(seat + 1) % 4, (seat + 3) % 4]
-        first = ~acted[rows, seat ^ 2]
-        their_double = np.all([acted[rows, o] & (bids[rows, o] == 0) & blind[rows, o]
-                               for o in opp], axis=0)
-        late_moon = first & (contracts[rows, side] == sc.BLIND_MOON) & their_double
-        their_moon = (contracts[rows, 1 - side] == sc.BLIND_MOON) & np.any(
-            [acted[rows, o] for o in opp], axis=0)
-        partner_blind = acted[rows, seat ^ 2] & (bids[rows, seat ^ 2] == 0) & blind[
-            rows, seat ^ 2]
-        late_double = (bids[rows, seat] == 0) & blind[rows, seat] & partner_blind & their_moon
-        bad = late_moon | late_double
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise IllegalBid("blind moon and double blind nil: the first made stands",
-                             row=i, seat=int(seat[i]))
-        acted[rows, seat] = True
+    for rule in house.in_force(rules):  # blind_moon
+        if rule.check_contracts:
+            rule.check_contracts(bids, blind, dealer, contracts, rules)
+
+
+def offered_codes(rules: SpadesRules, stage: str) -> int:
+    """The codes of `sim.spades.contracts` the plug-ins in force offer at ``stage`` (a mask, bit
+    0 included where any is; 0 where none is)."""
+    return sc.mask(code for rule in house.in_force(rules)
+                   for code, at in rule.contracts.items() if at == stage)
 
 
 def _side_contract_masks(stage: str, seat, bids, blind, contracts, rules) -> np.ndarray:
@@ -259,7 +246,7 @@ def _side_contract_masks(stage: str, seat, bids, blind, contracts, rules) -> np.
     ("blind", "sighted" before its first bid, "bemo" after its second), bit 0 (none) included
     where any is open; 0 where none is."""
 
-    if not (rules.side_contracts or rules.bemo):  # the usual game: nothing to declare
+    if not _declares(rules):  # the usual game: nothing to declare
         return np.zeros(seat.shape, np.uint16)
     rows = np.arange(seat.shape[0])
     table = rules.table  # a side: its partners, or one player (RULES.md §4, §4.7)
@@ -268,22 +255,16 @@ def _side_contract_masks(stage: str, seat, bids, blind, contracts, rules) -> np.
     mate_bids = bids[rows[:, None], mates]
     others = mates != seat[:, None]
     first = ~((mate_bids >= 0) & others).any(axis=1) & (contracts[rows, side] == 0)
-    other_side = np.arange(table.sides)[None, :] != side[:, None]
     if stage == "bemo":  # after the side's ordinary bids, all made and none nil, or its joint
         bid = (mate_bids > 0).all(axis=1)  # bid (partnership bidding)
         if rules.partnership_bidding:
             bid = first & (bids[rows, seat] > 0)
-        mask = np.where(bid & (contracts[rows, side] == 0), sc.bemo_codes(rules), 0)
+        mask = np.where(bid & (contracts[rows, side] == 0), offered_codes(rules, "bemo"), 0)
         return mask.astype(np.uint16)
-    codes = sc.blind_codes(rules) if stage == "blind" else sc.sighted_codes(rules)
-    mask = np.where(first, codes, 0).astype(np.uint16)
-    if stage == "blind" and rules.blind_moon and table.pairs:  # the first of blind moon and
-        double_blind = others_all((bids == 0) & blind, seat, rules.table)  # double blind nil
-        mask &= np.where(double_blind, ~np.uint16(1 << sc.BLIND_MOON), ~np.uint16(0))
-    if stage == "sighted" and rules.mo_b:  # one side leads trick 1 on its Mo
-        mo = (((contracts == sc.LITTLE_MO) | (contracts == sc.BIG_MO)) & other_side).any(axis=1)
-        mask &= np.where(mo, ~np.uint16((1 << sc.LITTLE_MO) | (1 << sc.BIG_MO)),
-                         ~np.uint16(0))
+    mask = np.where(first, offered_codes(rules, stage), 0).astype(np.uint16)
+    for rule in house.in_force(rules):  # blind_moon, mo_b
+        if rule.contract_ban:
+            mask &= ~rule.contract_ban(stage, seat, bids, blind, contracts, rules)
     return np.where(mask == 1, 0, mask).astype(np.uint16)  # "none" alone is no choice
 
 
@@ -373,13 +354,11 @@ def _open(t: Turn, rules, deck, lineup, rng) -> None:
 
 def _blind_nil(t: Turn, rules, deck, lineup, rng) -> None:
     """§3 ``blind_nil``: a nil bid before looking, where the deficit rule allows it."""
-    rows, partner, side = t.rows, t.partner, t.side
     may_blind = (blind_nil_allowed(t.seat, t.common["scores"], rules) & (t.unseen & 1 != 0)
                  & t.bidding & ~t.after_half)
-    if rules.blind_moon and rules.table.pairs:  # no double blind nil after another side's
-        partner_blind = t.blind[rows, partner] & (t.bids[rows, partner] == 0)  # blind moon
-        theirs = (t.contracts == BLIND_MOON) & (np.arange(rules.sides) != side[:, None])
-        may_blind &= ~(partner_blind & theirs.any(axis=1))
+    for rule in house.in_force(rules):  # blind_moon: no double blind nil after its moon
+        if rule.no_blind_nil:
+            may_blind &= ~rule.no_blind_nil(t, rules)
     may_blind = np.flatnonzero(may_blind)
     if may_blind.size:
         view = BlindView(legal=t.unseen, **t.common).take(may_blind)
@@ -444,7 +423,8 @@ def _bemo(t: Turn, rules, deck, lineup, rng) -> None:
 
 
 def _declares(rules) -> bool:
-    return bool(rules.side_contracts or rules.bemo)
+    """A plug-in in force offers side contracts or bemos (RULES.md §4.4)."""
+    return any(rule.contracts for rule in house.in_force(rules))
 
 
 # A seat's turn, slot by slot in the order of RULES.md §3 and §4.4 (the order of the players'

@@ -14,7 +14,6 @@ from ..tricks import TrickResult, play_tricks
 from . import house
 from .bidding import BidResult, BidState, complete_bidding, run_bidding, start_bidding
 from .constraints import constraint_for
-from .contracts import BIG_MO, LITTLE_MO
 from .dealing import Dealt
 from .decks import spades_deck
 from .rules import SpadesRules
@@ -60,23 +59,16 @@ def lead_rule_for(rules: SpadesRules, deck: Deck, trump: np.ndarray | None = Non
 
 def first_leader(dealer: np.ndarray, contracts: np.ndarray, rules: SpadesRules,
                  hands: np.ndarray | None = None, deck: Deck | None = None) -> np.ndarray:
-    """int8[N]: the left of the dealer leads (RULES.md §3); under ``mo_b`` a side that declared
-    Mo leads: its first player in the rotation from the dealer's left (§4.4); under
-    ``first_lead = "two_of_clubs" | "lowest_club"`` or ``first_trick_clubs`` the holder of the 2C
-    / of the lowest club in ``hands`` (uint64[N, P]; §4.3; the lowest club dealt is the 2C if it
-    is there), with two decks the first holder of it from the dealer's left (a reading, §4.7:
-    both copies may be dealt)."""
-    left = ((dealer + 1) % rules.players).astype(np.int8)
-    for rule in house.in_force(rules):  # first_lead, first_trick_clubs
+    """int8[N]: the left of the dealer leads (RULES.md §3), unless a plug-in names the first
+    leader (`sim.spades.house`): under ``first_lead = "two_of_clubs" | "lowest_club"`` or
+    ``first_trick_clubs`` the holder of the 2C / of the lowest club in ``hands`` (uint64[N, P];
+    §4.3; the lowest club dealt is the 2C if it is there), with two decks the first holder of it
+    from the dealer's left (a reading, §4.7: both copies may be dealt); under ``mo_b`` the side
+    that declared Mo in ``contracts`` (§4.4)."""
+    for rule in house.in_force(rules):  # first_lead, first_trick_clubs, mo_b
         if rule.first_leader:
-            return rule.first_leader(hands, dealer, deck)
-    if not rules.mo_b:
-        return left
-    mo = (contracts == LITTLE_MO) | (contracts == BIG_MO)  # [N, S]: at most one side
-    seats = (left[:, None] + np.arange(rules.players)) % rules.players  # from the dealer's left
-    theirs = mo[np.arange(dealer.shape[0])[:, None], rules.table.side_of[seats]]
-    return np.where(mo.any(axis=1), seats[np.arange(seats.shape[0]), np.argmax(theirs, axis=1)],
-                    left).astype(np.int8)
+            return rule.first_leader(hands, dealer, deck, contracts, rules)
+    return ((dealer + 1) % rules.players).astype(np.int8)
 
 
 @dataclass(frozen=True, eq=False)

@@ -51,19 +51,34 @@ class HouseRule:
       given the bids as first made (raises `sim.errors.IllegalBid`);
     - ``refuse(rules) -> UserError | None``: a combination of keys it cannot be played with,
       asked ``refuse_among`` the checks of `SpadesRules.check` ("scoring": after the scoring
-      keys' own, "deal": among the card layouts' where two players draw, "cards": among the card
-      layouts', "order": among the card orders', "play": among the play rules', "kitty":
-      after the tables' shapes; the order decides which of two refusals of one rules table is
-      reported);
+      keys' own, "bags": first among the bag rules', "voided": first among those of a rule
+      another leaves without effect, "bids": first among the bid keys' after the scoring's,
+      "nil": among the keys that need nil, "deal": among the card layouts' where two players
+      draw, "cards": among the card layouts', "order": among the card orders', "play": among the
+      play rules', "kitty": after the tables' shapes, "tables": last among the big tables',
+      "contracts": last among the side contracts'; the order decides which of two refusals of
+      one rules table is reported);
     - ``ends_game(scores, rules) -> bool[N]``: a standing at which the game may end
       (`sim.spades.game.game_over`);
     - ``leads(deck) -> uint64``: cards a leader may lead before spades are broken;
-    - ``first_leader(hands, dealer, deck) -> int8[N]``: who leads trick 1;
+    - ``first_leader(hands, dealer, deck, contracts, rules) -> int8[N]``: who leads trick 1
+      (``contracts`` int8[N, S] the side contracts declared);
     - ``bids``: bid rules by the slot of `sim.spades.bidding.BID_RULES` they fill
       (``part(mask, at, rules) -> mask``, ``at`` a `sim.spades.bidmasks.BidSeat`: the bids
       open to the seat, narrowed); ``bans``: bid bans by the slot of ``BID_BANS``
       (``part(at, rules) -> mask`` of bids forbidden, each kept where no other bid is left);
       ``looks``: its bids depend on the cards held (the spades counted);
+    - ``contracts``: the side contracts it offers (RULES.md §4.4), code of
+      `sim.spades.contracts` -> the stage a side declares it at (`sim.spades.contracts.STAGES`:
+      "blind", "sighted", "bemo"); ``contract(at)``: scores its codes on a
+      `sim.spades.contracts.ContractScore` (``at.score``, ``at.bags``, ``at.wins``);
+      ``contract_ban(stage, seat, bids, blind, contracts, rules) -> uint16[N]``: codes the
+      seat's side may not declare at that stage; ``no_blind_nil(turn, rules) -> bool[N]``: the
+      seat to bid may not bid blind nil (the turn's ``blind_nil`` step);
+      ``check_contracts(bids, blind, dealer, contracts, rules)``: on a score sheet, its
+      declarations are legal given the bids (raises `sim.errors.IllegalBid`);
+      ``bid_contract(codes, ordinary, is_nil, table) -> codes``: the side contracts that the
+      sides' ordinary bids make when the hand is scored (int8[N, S]);
     - ``play(bidding, replay) -> dict``: keyword arguments of `sim.tricks.play_tricks`;
     - ``resolve(rules, deck)``: the trick's winner from its cards, the play's own resolution
       (`sim.tricks.play_tricks`' ``resolve``: ``jokes_win``);
@@ -71,6 +86,14 @@ class HouseRule:
     - ``score``: scoring parts, by the slot of `sim.spades.scoring.PARTS` they fill
       (``part(tally, facts)``, in the order of the slots);
     - ``nil_bonus(facts, bonus) -> bonus``: the value of each seat's nil, int32[N, P];
+    - ``own_scoring(facts, before) -> dict``: a game scored its own way: the fields of the
+      hand's `sim.spades.scoring.Tally` (``contract``, ``bags``, ``made``, ``bags_taken``,
+      ``overtricks``, ``nil``, ``bags_after``), in place of the standard contract, the scoring
+      parts and the bag count; ``before`` int32[N, S] the running bag count before the hand;
+    - ``bags(tally, facts, before)``: how the hand's bags (``tally.bags``) are priced and
+      counted, in place of the standard game's (a point each in ``overtricks``, added to the
+      running count: `sim.spades.scoring.Tally.count_bags`); ``before`` int32[N, S] the running
+      count before the hand; it sets ``tally.bags_after``;
     - ``constraint``: play constraints by the slot of `sim.spades.constraints` they fill
       (``make(rules, deck) -> part``, ``part(trick_state) -> legal``: a narrowing of the legal
       cards that never leaves none);
@@ -129,6 +152,12 @@ class HouseRule:
     ends_game: Callable[[np.ndarray, object], np.ndarray] | None = None
     leads: Callable[[object], np.uint64] | None = None
     first_leader: Callable | None = None
+    contracts: Mapping[int, str] = field(default_factory=dict)
+    contract: Callable[[object], None] | None = None
+    contract_ban: Callable | None = None
+    no_blind_nil: Callable[[object, object], np.ndarray] | None = None
+    check_contracts: Callable | None = None
+    bid_contract: Callable | None = None
     bids: Mapping[str, Callable] = field(default_factory=dict)
     bans: Mapping[str, Callable] = field(default_factory=dict)
     looks: bool = False
@@ -137,6 +166,8 @@ class HouseRule:
     shows: Callable[[object], dict] | None = None
     score: Mapping[str, Callable] = field(default_factory=dict)
     nil_bonus: Callable[[object, np.ndarray], np.ndarray] | None = None
+    own_scoring: Callable[[object, np.ndarray], dict] | None = None
+    bags: Callable[[object, object, np.ndarray], None] | None = None
     trick_bonus: Callable[[object, object], None] | None = None
     constraint: Mapping[str, Callable] = field(default_factory=dict)
     state: Mapping[str, np.generic | Seated] = field(default_factory=dict)

@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from ..cards import standard_deck
 from ..errors import UserError
-from ..limits import HAND_GUARD, HAND_LIMIT, TARGET_LIMIT
+from ..limits import BONUS_MAX, HAND_GUARD, HAND_LIMIT, TARGET_LIMIT
 from ..options import option, register_preset
 from . import house
 from .decks import JOKER_ORDERS, TRUMP_ORDERS
@@ -25,7 +25,6 @@ __all__ = ["SpadesRules"]
 NIL_TRICKS = ("bags_only", "count", "ignored")
 # The ranges of the point-valued keys: with every key at its extreme a hand scores well inside
 # int16 and a game inside int32 (sim/limits.py; the arithmetic is tests/test_ranges.py's).
-BONUS_MAX = 1000  # nil_bonus, blind_nil_bonus, ten_for_200_fail
 BAG_PENALTY_MAX = 500  # up to one penalty per trick in a hand at bag_limit = 1
 BAG_LIMIT_MAX = 100  # the running bag count is below it: an int8 column (bags_<side>)
 # A progressive bonus (RULES.md §4.6 seven_plus = "progressive", highlander) is 10 times the
@@ -37,10 +36,6 @@ TWO_DECKS = SIX_DECKS[:3]
 SIX_DECK_JOKERS = {"double_jokers": 4, "single_jokers": 2}  # the jokers each deck needs
 TEAMS = ("three_pairs", "two_threes", "solo")
 TEAM_SIDES = {"three_pairs": 3, "two_threes": 2, "solo": 6}
-# cancel_spades is a game of its own (RULES.md §4.7): only these keys may differ from the
-# standard game, and the game end is fixed (one deal per player)
-CANCEL_KEYS = frozenset("players cancel_spades blind_nil target_score mercy_score max_hands "
-                        "spades_broken lead_ace_of_spades".split())
 # the bid rules an auction (RULES.md §4.4 `auction`) replaces: set with it, they are refused
 AUCTION_EXCLUDES = frozenset(
     "max_team_bid nil_pass double_nil double_blind_nil min_team_bid suicide suicide_min_bid whiz "
@@ -111,10 +106,7 @@ class SpadesRules:
     duplicate_wins: str = option("first", "two decks: of two identical cards in one trick the "
                                  "first played ranks higher, or the last", kind=str,
                                  choices=("first", "last"))
-    cancel_spades: bool = option(False, "six players in three pairs (or eight in four) with two "
-                                 "decks: 2D > 2C > AS are the top spades, identical cards in a "
-                                 "trick cancel, a trick nobody wins is dead; own scoring, a game "
-                                 "of one deal per player", kind=bool)
+    cancel_spades: bool = house.cancel_spades.OPTION  # a plug-in
     draw_mode: str = option("see_both", "two players draw their hands from the stock, two cards "
                             "at a time: see_both (keep one of the two), first_decides (keep the "
                             "first, the second seen and discarded, or discard the first and "
@@ -157,21 +149,19 @@ class SpadesRules:
                                    kind=int, minimum=1, maximum=HAND_LIMIT, optional=True)
     # RULES.md §4.6 scoring (issue 7, first keys) and §4.8 game end
     three_b: bool = house.three_b.OPTION  # a plug-in
-    no_overs: bool = option(False, "overtricks score nothing; no bags, no bag penalty", kind=bool)
+    no_overs: bool = house.no_overs.OPTION  # a plug-in
     double_over: bool = house.double_over.OPTION  # a plug-in
     exact: str | None = house.exact.OPTION  # a plug-in
     quicksand: bool = house.quicksand.OPTION  # a plug-in
     set_to_opponents: bool = house.set_to_opponents.OPTION  # a plug-in
     no_minus: bool = house.no_minus.OPTION  # a plug-in
-    bags_negative: bool = option(False, "each bag scores -1 instead of +1; no bag penalty",
-                                 kind=bool)
+    bags_negative: bool = house.bags_negative.OPTION  # a plug-in
     defeat_score: bool = house.defeat_score.OPTION  # a plug-in
     book_made: bool = house.book_made.OPTION  # a plug-in
     highlander: bool = house.highlander.OPTION  # a plug-in
     exact_pair_bonus: bool = house.exact_pair_bonus.OPTION  # a plug-in
     seven_plus: str | None = house.seven_plus.OPTION  # a plug-in
-    bags_in_units_digit: bool = option(False, "bags are kept as the units digit of the score and "
-                                       "are not points (54 = 50 points + 4 bags)", kind=bool)
+    bags_in_units_digit: bool = house.bags_in_units_digit.OPTION  # a plug-in
     bag_cancel_card: str | None = house.bag_cancel_card.OPTION  # a plug-in
     # RULES.md §4.6 trick bonuses (each to the side of the player who earns it)
     last_trick_bonus: bool = house.last_trick_bonus.OPTION  # a plug-in
@@ -186,28 +176,18 @@ class SpadesRules:
     pass_cards: house.pass_cards.PassCards | None = house.pass_cards.OPTION  # a plug-in
     pass_when: str = house.pass_cards.WHEN  # the pass_cards plug-in's
     # RULES.md §4.4 side contracts: declared for a side instead of its two bids (bemo on top)
-    team_nil: bool = option(False, "a side may bid to take no trick: +100, else -100; no bags",
-                            kind=bool)
-    team_blind_nil: bool = option(False, "team nil before either partner looks: +150, else "
-                                  "-150", kind=bool)
-    ten_for_two_hundred: bool = option(False, "a side may bid a wheel: 10 or more tricks +200, "
-                                       "else -ten_for_200_fail", kind=bool)
-    ten_for_200_fail: int = option(200, "what a failed wheel costs", kind=int, minimum=0,
-                                   maximum=BONUS_MAX)
-    ten_for_200_exact: bool = option(False, "a wheel's tricks above 10 count as bags", kind=bool)
-    tens_are_wheels: bool = option(False, "every side bid of 10 is a wheel", kind=bool)
-    mo_a: bool = option(False, "a side may declare Little Mo (6 tricks in a row, 150) or Big Mo "
-                        "(8 in a row, 300); no bags", kind=bool)
-    mo_b: bool = option(False, "a side may declare Little Mo (the first 7 tricks, 150) or Big "
-                        "Mo (the first 10, 250), leading trick 1; no bags", kind=bool)
-    bemo: bool = option(False, "on top of its bid a side may declare Little Bemo (the first 6 "
-                        "tricks, 60) or Big Bemo (the first 9, 90)", kind=bool)
-    blind_six: bool = option(False, "before looking, a side may bid exactly 6 tricks: +120, "
-                             "else -120", kind=bool)
-    blind_six_at_least: bool = option(False, "blind six is 6 or more: +120, else -60",
-                                      kind=bool)
-    blind_moon: bool = option(False, "before looking, a side may bid all 13: wins the game at "
-                              "once, else -130", kind=bool)
+    team_nil: bool = house.team_nil.OPTION  # a plug-in
+    team_blind_nil: bool = house.team_blind_nil.OPTION  # a plug-in
+    ten_for_two_hundred: bool = house.ten_for_two_hundred.OPTION  # a plug-in
+    ten_for_200_fail: int = house.ten_for_two_hundred.FAIL  # the ten_for_two_hundred plug-in's
+    ten_for_200_exact: bool = house.ten_for_two_hundred.EXACT  # the ten_for_two_hundred plug-in's
+    tens_are_wheels: bool = house.ten_for_two_hundred.TENS  # the ten_for_two_hundred plug-in's
+    mo_a: bool = house.mo_a.OPTION  # a plug-in
+    mo_b: bool = house.mo_b.OPTION  # a plug-in
+    bemo: bool = house.bemo.OPTION  # a plug-in
+    blind_six: bool = house.blind_six.OPTION  # a plug-in
+    blind_six_at_least: bool = house.blind_six.AT_LEAST  # the blind_six plug-in's
+    blind_moon: bool = house.blind_moon.OPTION  # a plug-in
     # RULES.md §4.4 bids and contracts
     half_trick_bids: bool = option(False, "the first partner of a side may bid in halves (3.5); "
                                    "the second then makes the side's total whole", kind=bool)
@@ -224,13 +204,9 @@ class SpadesRules:
     bid_raise: bool = house.bid_raise.OPTION  # a plug-in
     blind_bids: bool = house.blind_bids.OPTION  # a plug-in
     blind_bid_min_deficit: int = house.blind_bids.MIN_DEFICIT  # the blind_bids plug-in's
-    double_nil: bool = option(False, "both partners nil: both made, each scores twice its "
-                              "bonus; either failed, neither scores (no penalty)", kind=bool)
-    double_blind_nil: bool = option(False, "both partners blind nil: made, double_blind_nil_reward;"
-                                    " either failed, no penalty", kind=bool)
-    double_blind_nil_reward: str = option(
-        "double", "a double blind nil made: double (each scores twice its bonus) or win (the "
-        "side wins the game at once)", kind=str, choices=("double", "win"))
+    double_nil: bool = house.double_nil.OPTION  # a plug-in
+    double_blind_nil: bool = house.double_blind_nil.OPTION  # a plug-in
+    double_blind_nil_reward: str = house.double_blind_nil.REWARD  # the double_blind_nil plug-in's
     min_team_bid: int | None = house.min_team_bid.OPTION  # a plug-in
     suicide: bool = house.suicide.OPTION  # a plug-in
     suicide_min_bid: int | None = house.suicide.MIN_BID  # the suicide plug-in's
@@ -419,9 +395,10 @@ class SpadesRules:
 
     @property
     def side_contracts(self) -> bool:
-        """Some side contract of RULES.md §4.4 may be declared (bemo aside)."""
-        return (self.team_nil or self.team_blind_nil or self.ten_for_two_hundred or self.mo_a
-                or self.mo_b or self.blind_six or self.blind_moon)
+        """Some side contract of RULES.md §4.4 may be declared (bemo aside): a plug-in in force
+        offers one (`sim.spades.house`, ``contracts``)."""
+        return any(stage != "bemo" for rule in house.in_force(self)
+                   for stage in rule.contracts.values())
 
     def _check_scoring(self) -> None:
         """RULES.md §4.6: at most one way of scoring the contract; modifiers that need one."""
@@ -430,11 +407,8 @@ class SpadesRules:
         if len(ways) > 1:
             raise UserError(f"{ways[0]} and {ways[1]} each score the contract their own way: "
                             "choose one", key=ways[1])
-        bagless = [k for k in ("three_b", "quicksand", "no_overs") if getattr(self, k)]
-        if self.bags_negative and bagless:
-            raise UserError(f"bags_negative prices bags, which {bagless[0]} does away with",
-                            key="bags_negative")
-        self._check_bag_rules([self.bagless] if self.bagless in bagless else [])
+        self._refusals("bags")  # bags_negative, bags_in_units_digit
+        self._check_bag_rules()
         self._check_voided()
         own_way = [k for k in ("double_over", "set_to_opponents", "no_minus", "book_made",
                                "highlander", "exact_pair_bonus", "seven_plus",
@@ -459,9 +433,8 @@ class SpadesRules:
         (RULES.md §4.4, §4.6). A number that parametrises a rule another switches off (a bag
         limit where no bag is counted: `voided_by`) is not refused: a preset may carry it (the
         short game's bag_limit 5 under three_b), and it changes nothing."""
-        voided = [("no_overs", "three_b", "three_b prices every overtrick at -10"),
-                  ("no_overs", "quicksand", "quicksand prices every overtrick at -10"),
-                  ("hook", "mirror", "mirror leaves the last bidder one bid, which the hook "
+        self._refusals("voided")  # no_overs
+        voided = [("hook", "mirror", "mirror leaves the last bidder one bid, which the hook "
                    "may forbid only where another is left")]
         for key, by, why in voided:
             if getattr(self, key) and getattr(self, by):
@@ -498,17 +471,13 @@ class SpadesRules:
         return next((k for k in (*priced, "no_overs", "highlander", "auction")
                      if getattr(self, k)), None)
 
-    def _check_bag_rules(self, bagless: list[str]) -> None:
-        """RULES.md §4.6: the rules that keep or cancel bags need bags to be counted."""
-        for key in ("bags_in_units_digit", "bag_cancel_card"):
-            clash = bagless + (["bags_negative"] if self.bags_negative
-                               and key == "bags_in_units_digit" else [])
-            if getattr(self, key) and clash:
-                raise UserError(f"{key} needs bags to be counted, which {clash[0]} does away with",
-                                key=key)
-        if self.bags_in_units_digit and self.bag_limit > 10:
-            raise UserError(f"bags_in_units_digit keeps at most 9 bags in the units digit: "
-                            f"bag_limit = {self.bag_limit} is above 10", key="bags_in_units_digit")
+    def _check_bag_rules(self) -> None:
+        """RULES.md §4.6: a card that cancels bags needs bags to be counted (the plug-ins'
+        refusals "bags" come first: ``bags_in_units_digit`` needs them too)."""
+        if self.bag_cancel_card and self.bagless not in (None, "highlander", "auction"):
+            # (highlander and the auction refuse it themselves, later)
+            raise UserError(f"bag_cancel_card needs bags to be counted, which {self.bagless} does "
+                            "away with", key="bag_cancel_card")
 
     def _check_side_contracts(self) -> None:
         if self.mo_a and self.mo_b:
@@ -532,11 +501,7 @@ class SpadesRules:
                     raise UserError(f"{key} has every side bid (RULES.md §4.4: \"{why}\"), "
                                     "and a side contract (team_nil, wheels, Mo, blind six, "
                                     "blind moon) replaces a side's bids: choose one", key=key)
-        if self.bemo and self.suicide:
-            raise UserError("bemo has no effect with suicide: bemo comes on top of a side's "
-                            "ordinary bids, two of them and no nil (RULES.md §4.4 \"on top of "
-                            "its normal bid\"), and suicide puts a nil in every side; choose "
-                            "one", key="bemo")
+        self._refusals("contracts")  # bemo with suicide
 
     def _check_cards(self) -> None:
         """RULES.md §4.2 and §4.3: card orders that need jokers, removals that keep hands even,
@@ -628,22 +593,7 @@ class SpadesRules:
         if self.duplicate_wins != "first" and (self.copies == 1 or self.cancel_spades):
             raise UserError("duplicate_wins rules identical cards, which only two decks have "
                             "(cancel_spades cancels them)", key="duplicate_wins")
-        if self.cancel_spades:
-            if self.players not in (6, 8):
-                raise UserError("cancel_spades is for six or eight players", key="cancel_spades")
-            clash = [k for k in self._changed() if k not in CANCEL_KEYS]
-            if clash:
-                raise UserError(f"cancel_spades is a game with its own deck, order and scoring "
-                                f"(RULES.md §4.7): {clash[0]} does not apply", key=clash[0])
-            if self.blind_nil:
-                raise UserError("cancel_spades has no blind bids: set blind_nil = false",
-                                key="blind_nil")
-            if (self.target_score, self.mercy_score, self.max_hands) != (
-                    None, None, self.players):
-                raise UserError(f"a game of cancel_spades is {self.players} hands, one deal per "
-                                f"player: set max_hands = {self.players}, target_score = "
-                                "\"off\", mercy_score = \"off\" (the preset spades.cancel "
-                                "does)", key="max_hands")
+        self._refusals("tables")  # cancel_spades: its table, keys and game end
 
     def _check_kitty(self) -> None:
         """RULES.md §4.1: a kitty needs leftover cards (or the extra trick) and replaces the
@@ -690,16 +640,14 @@ class SpadesRules:
         """RULES.md §4.4 keys that exclude each other or need another key."""
         self._check_side_contracts()
         self._check_scoring()
-        if self.double_blind_nil and not self.blind_nil:
-            raise UserError("double_blind_nil = true needs blind_nil = true",
-                            key="double_blind_nil")
+        self._refusals("bids")  # double_blind_nil without blind nil
         if self.pass_when != "after_bid" and self.pass_cards is None:
             raise UserError("pass_when needs pass_cards", key="pass_when")
         if self.nil_pass is not None and not self.nil:
             raise UserError("nil_pass needs nil = true", key="nil_pass")
-        for key in ("double_nil", "suicide"):
-            if getattr(self, key) and not self.nil:
-                raise UserError(f"{key} = true needs nil = true", key=key)
+        self._refusals("nil")  # double_nil without nil
+        if self.suicide and not self.nil:
+            raise UserError("suicide = true needs nil = true", key="suicide")
         for key in ("whiz", "mirror"):
             if getattr(self, key) and self.blind_nil:
                 raise UserError(f"{key} allows no blind bids: set blind_nil = false", key=key)

@@ -151,6 +151,15 @@ class Tally:
         self.progressive = self.progressive + earned
         self.bonus = self.bonus + 10 * self.progressive * earned
 
+    def count_bags(self, before: np.ndarray, rules) -> None:
+        """Add the hand's ``bags`` to the running count ``before`` (int32[N, S]): each time it
+        reaches ``bag_limit``, ``bag_penalty`` is lost and the count drops by ``bag_limit``
+        (RULES.md §3); sets ``bag_penalty`` and ``bags_after``."""
+        running = before + self.bags
+        times = running // rules.bag_limit
+        self.bag_penalty = -rules.bag_penalty * times
+        self.bags_after = running - times * rules.bag_limit
+
 
 def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_before: np.ndarray,
                 rules: SpadesRules, contracts: np.ndarray | None = None,
@@ -181,10 +190,12 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
     facts = _facts(bids, blind, tricks, rules, contracts, bemo, winners, flags, half,
                    plays, seats, progressive, state, deck or standard_deck())
     _needs_the_play(facts)
+    own = next((rule.own_scoring for rule in house.in_force(rules) if rule.own_scoring), None)
     if auction is not None:
         tally = _auction(facts, auction, bags_before)
-    elif rules.cancel_spades:
-        tally = _cancel_spades(facts, bags_before)
+    elif own is not None:  # a game of its own (cancel_spades)
+        tally = Tally(progressive=facts.progressive.copy(),
+                      **own(facts, bags_before.astype(np.int32)))
     else:
         tally = _standard(facts)
         for part in parts_for(rules):
@@ -210,9 +221,9 @@ def _facts(bids, blind, tricks, rules, contracts, bemo, winners, flags, half, pl
         bid = bid + per_side(half.astype(np.int32)) // 2
     counts = ~is_nil if rules.nil_tricks != "count" else np.ones_like(is_nil)
     codes = np.zeros((n, table.sides), np.int8) if contracts is None else contracts.astype(np.int8)
-    if rules.tens_are_wheels:  # a side bid of 10 (no nil) is a wheel
-        no_nil = per_side(is_nil.astype(np.int32)) == 0
-        codes = np.where((codes == 0) & (per_side(ordinary) == 10) & no_nil, sc.WHEEL, codes)
+    for rule in house.in_force(rules):  # tens_are_wheels: a side bid of 10 is a wheel
+        if rule.bid_contract:
+            codes = rule.bid_contract(codes, ordinary, is_nil, table)
     return Facts(rules=rules, table=table, deck=deck, bids=ordinary, declared=bids >= 0, blind=blind,
                  tricks=tricks, is_nil=is_nil, half=half, flags=house.no_flags(n, bids.shape[1], flags),
                  bid=bid,
@@ -261,27 +272,6 @@ def _standard(f: Facts) -> Tally:
                  progressive=f.progressive.copy())
 
 
-def _cancel_spades(f: Facts, bags_before) -> Tally:
-    """RULES.md §4.7 ``cancel_spades`` scores by its own table: a side's contract is the sum of
-    its non-nil bids and counts only its non-nil players' tricks; made: +10 x bid and 1 per
-    overtrick; set: -10 per missing trick (bid 5, won 3: -20). A nil bidder scores +50 with no
-    trick, else -10 per trick; both partners' clean nils score 200 together. Eight players: nil
-    30, both 100. No bags, no bag penalty, no blind bonus."""
-    over = f.taken - f.bid
-    made = over >= 0
-    eight = f.rules.players == 8
-    clean = f.is_nil & (f.tricks == 0)
-    nil = f.side(np.where(clean, 30 if eight else 50, -10 * f.tricks) * f.is_nil)
-    both = f.side(clean.astype(np.int32)) == 2
-    tally = Tally(contract=np.where(made, 10 * f.bid, 10 * over), bags=np.zeros_like(over),
-                  made=made, bags_taken=np.maximum(over, 0), progressive=f.progressive.copy(),
-                  overtricks=np.maximum(over, 0),
-                  nil=np.where(both, 100 if eight else 200, nil))
-    tally.bags_after = bags_before.astype(np.int32)
-    tally.wins_game = np.full(f.n, -1, dtype=np.int8)
-    return tally
-
-
 # ----------------------------------------------------------------- the parts, in order of use
 def _nil_bags(t: Tally, f: Facts) -> None:
     """``nil_tricks = "bags_only"``: every trick of a nil bidder is one bag (RULES.md §3)."""
@@ -290,87 +280,59 @@ def _nil_bags(t: Tally, f: Facts) -> None:
 
 def _nil(t: Tally, f: Facts) -> None:
     """Each nil bidder: ±nil_bonus (blind: ±blind_nil_bonus), + when he took no trick (a nil in
-    the dark as blind nil, a blind one in the dark as Big Mo). A side whose partners both bid nil
-    (RULES.md §4.4): under ``double_blind_nil`` (both blind) or ``double_nil``, either failing
-    cancels both nils (no penalty); both made score each nil twice (``double_blind_nil_reward =
-    "win"``: once, and the side wins the game at once). (``three_b``'s 10 per nil trick: its
-    plug-in, the slot after this one.)"""
+    the dark as blind nil, a blind one in the dark as Big Mo). (A side's two nils scored
+    together, RULES.md §4.4, and ``three_b``'s 10 per nil trick: their plug-ins, the slots after
+    this one.)"""
     rules = f.rules
     bonus = rules.nil_bonus + (rules.blind_nil_bonus - rules.nil_bonus) * f.blind
     for rule in house.in_force(rules):  # a plug-in's nil (nil_in_the_dark)
         if rule.nil_bonus is not None:
             bonus = rule.nil_bonus(f, bonus)
     sign = 2 * (f.tricks == 0) - 1
-    points = f.side(f.is_nil * bonus * sign)
-    if rules.double_nil or rules.double_blind_nil:
-        both_nil, both_blind, both_made = _double_nils(f)
-        double_blind = both_blind if rules.double_blind_nil else np.zeros_like(both_blind)
-        covered = double_blind | (both_nil if rules.double_nil else np.zeros_like(both_nil))
-        twice = ~double_blind | (rules.double_blind_nil_reward == "double")
-        points = np.where(covered, np.where(both_made, points * np.where(twice, 2, 1), 0),
-                          points)
-    t.nil = points
-
-
-def _double_nils(f: Facts):
-    """bool[N, 2] per side: both partners bid nil; both blind; both took no trick."""
-    def both(x):
-        return f.side(x.astype(np.int32)) == 2
-
-    return both(f.is_nil), both(f.is_nil & f.blind), both(f.is_nil & (f.tricks == 0))
-
-
-def _double_blind_nil_wins(t: Tally, f: Facts) -> None:
-    """A side that made a double blind nil under ``double_blind_nil_reward = "win"`` wins the
-    game at once (RULES.md §4.4)."""
-    _, both_blind, both_made = _double_nils(f)
-    for side in range(f.table.sides):
-        t.wins_game[both_blind[:, side] & both_made[:, side]] = side
+    t.nil = f.side(f.is_nil * bonus * sign)
 
 
 def _side_contracts(t: Tally, f: Facts) -> None:
     """RULES.md §4.4 side contracts (team nil, wheels, Mo, blind six, blind moon) replace the
-    side's contract, bags and nil; bemo is scored on top."""
+    side's contract, bags and nil; bemo is scored on top; each scored by its plug-in's
+    ``contract`` (`sim.spades.house`)."""
     if not ((f.codes != 0).any() or (f.bemo is not None and (f.bemo != 0).any())):
         return
+    parts = [rule.contract for rule in house.in_force(f.rules) if rule.contract]
     taken = f.side(f.tricks)
     side_of = f.table.side_of
     for side in range(f.table.sides):
         won = None if f.winners is None else side_of[f.winners.astype(np.intp)] == side
         has = f.codes[:, side] != 0
-        pts, extra, wins = sc.contract_points(f.codes[:, side], taken[:, side], won, f.rules)
+        pts, extra, wins = sc.contract_points(f.codes[:, side], taken[:, side], won, f.rules,
+                                              parts)
         for name, value in (("contract", pts), ("bags", extra), ("bags_taken", extra),
                             ("nil", 0), ("overtricks", 0), ("made", pts >= 0)):
             column = getattr(t, name)
             column[:, side] = np.where(has, value, column[:, side])
         t.wins_game = np.where(wins, side, t.wins_game).astype(np.int8)
         if f.bemo is not None:
-            t.bemo[:, side] = sc.bemo_points(f.bemo[:, side], won)
+            t.bemo[:, side] = sc.contract_points(f.bemo[:, side], taken[:, side], won,
+                                                 f.rules, parts)[0]
 
 
 def _bags(t: Tally, f: Facts, bags_before) -> None:
-    """Price the hand's bags (a point each) and add them to the running count: each time it
-    reaches ``bag_limit``, ``bag_penalty`` is lost and the count drops by ``bag_limit``; extra
-    bags carry over (RULES.md §3). ``three_b``, ``quicksand``, ``no_overs``, ``highlander``: no
-    bags at all (their overtricks are priced in ``overtricks`` already, or free; `SpadesRules.
-    bagless`); ``bags_negative``: each bag -1, no count and no penalty;
-    ``bags_in_units_digit``: bags are counted but are not points (RULES.md §4.6), under
-    ``three_b`` and ``quicksand`` too (their -10 per overtrick standing)."""
+    """Price the hand's bags and add them to the running count: the standard game's a point
+    each, and each time the count reaches ``bag_limit``, ``bag_penalty`` is lost and the count
+    drops by ``bag_limit``; extra bags carry over (RULES.md §3). Where no bag is counted
+    (`SpadesRules.bagless`: the overtricks are priced in ``overtricks`` already, or free) the
+    hand has none. A plug-in's ``bags`` prices and counts them its own way (RULES.md §4.6)."""
     rules = f.rules
     before = bags_before.astype(np.int32)
     t.contract = t.contract + t.opponents
     if rules.bagless:
         t.bags = np.zeros_like(t.bags)  # no bags at all, a wheel's above 10 included (§4.6)
-    if rules.bags_negative:
-        t.overtricks = t.overtricks - t.bags
-        t.bags_after = before
-        return
-    if not rules.bags_in_units_digit:
-        t.overtricks = t.overtricks + t.bags
-    running = before + t.bags
-    times = running // rules.bag_limit
-    t.bag_penalty = -rules.bag_penalty * times
-    t.bags_after = running - times * rules.bag_limit
+    for rule in house.in_force(rules):
+        if rule.bags is not None:
+            rule.bags(t, f, before)
+            return
+    t.overtricks = t.overtricks + t.bags
+    t.count_bags(before, rules)
 
 
 # The parts after the standard contract, slot by slot in order, each core part with the rules
@@ -392,10 +354,12 @@ PARTS = {
     "book_made": None,  # book_made
     "lexington": None,  # lexington_points
     "nil": (_nil, lambda r: True),
+    # a side's two nils scored together (RULES.md §4.4)
+    "double_nil": None,  # double_nil
+    "double_blind_nil": None,  # double_blind_nil
     "three_b_nil": None,  # three_b: a nil bidder's tricks cost 10 each
     # who wins the game at once (RULES.md §4.4; a later one over an earlier in the same hand)
-    "double_blind_nil_wins": (_double_blind_nil_wins, lambda r: r.double_blind_nil and
-                              r.double_blind_nil_reward == "win"),
+    "double_blind_nil_wins": None,  # double_blind_nil_reward = "win"
     "moon": None,  # moon
     "lexington_wins": None,  # lexington
     "side_contracts": (_side_contracts, lambda r: True),  # a score sheet's codes: see the part

@@ -29,14 +29,12 @@ I8, I16, U64, NO = np.int8, np.int16, np.uint64, np.bool_(False)
 BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
     "half_<seat>": (lambda r: r.half_trick_bids, NO, "half_trick_bids"),
     "side_contract_<side>": (lambda r: r.side_contracts, I8(0), "a side contract (RULES.md §4.4)"),
-    "bemo_bid_<side>": (lambda r: r.bemo, I8(0), "bemo"),
     "auction_bid": (lambda r: r.auction, I8(0), "auction"),
     "auction_declarer": (lambda r: r.auction, I8(-1), "auction"),
     "wins_game": (lambda r: r.moon or r.lexington or r.double_blind_nil or r.side_contracts,
                   I8(-1), "moon, lexington, double_blind_nil or a side contract"),
     "progressive_<side>": (lambda r: r.progressive is not None, I16(0),
                            "seven_plus = \"progressive\" or highlander"),
-    "bemo_<side>": (lambda r: r.bemo, I16(0), "bemo"),
     "bonus_<side>": (lambda r: r.exact_pair_bonus or r.seven_plus is not None or r.highlander,
                      I16(0), "exact_pair_bonus, seven_plus or highlander"),
     "trick_bonus_<side>": (lambda r: any(getattr(r, k) for k in TRICK_BONUSES), I16(0),
@@ -47,7 +45,6 @@ BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
     "twice_<seat>": (lambda r: r.copies == 2, U64(0), "two decks"),
     "kitty_twice": (lambda r: r.kitty_size > 0 and r.copies == 2, U64(0),  # the kitty plug-in's
                     "kitty with two decks"),  # state, written with two decks
-    "dead_tricks": (lambda r: r.cancel_spades, I8(0), "cancel_spades"),
     **{name: (rule.in_force, default, rule.key)  # the plug-ins' (sim/spades/house)
        for rule in HOUSE_RULES for name, (default, _) in rule.columns.items()},
 }
@@ -143,7 +140,7 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
         cols[f"passed_{seat}"] = passed[:, seat]
         cols[f"discarded_{seat}"] = result.discarded[:, seat]
         cols[f"twice_{seat}"] = result.twice[:, seat]
-    winners = [o.play.winners for o in outs]  # RULES.md §4.7 cancel_spades: tricks won by nobody
+    winners = [o.play.winners for o in outs]  # tricks won by nobody (RULES.md §4.7)
     cols["dead_tricks"] = np.concatenate([(w < 0).sum(axis=1, dtype=np.int8) for w in winners])
     for side in range(sides):
         cols[f"points_{side}"] = points[:, side].astype(np.int16)

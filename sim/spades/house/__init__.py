@@ -11,11 +11,19 @@ import numpy as np
 from ..plugin import Seated
 from . import (
     bag_cancel_card,
+    bags_in_units_digit,
+    bags_negative,
+    bemo,
     bid_raise,
     blind_bids,
+    blind_moon,
+    blind_six,
     book_made,
+    cancel_spades,
     defeat_score,
     dix,
+    double_blind_nil,
+    double_nil,
     double_over,
     end_streak,
     exact,
@@ -39,12 +47,15 @@ from . import (
     lexington_points,
     min_team_bid,
     mirror,
+    mo_a,
+    mo_b,
     moon,
     must_overtrump,
     must_trump,
     nil_in_the_dark,
     nil_pass,
     no_minus,
+    no_overs,
     no_spade_lead_first_trick,
     no_trump_bids,
     pass_cards,
@@ -54,6 +65,9 @@ from . import (
     seven_plus,
     seven_trump_reveal,
     suicide,
+    team_blind_nil,
+    team_nil,
+    ten_for_two_hundred,
     three_b,
     whiz,
 )
@@ -79,7 +93,17 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                no_minus.RULE,
                # the bid rules of RULES.md §4.4
                fledu.RULE, suicide.RULE, min_team_bid.RULE, whiz.RULE, mirror.RULE, hook.RULE,
-               moon.RULE, lexington.RULE, blind_bids.RULE)
+               moon.RULE, lexington.RULE, blind_bids.RULE,
+               # the bag rules of RULES.md §4.6
+               no_overs.RULE, bags_negative.RULE, bags_in_units_digit.RULE,
+               # a game of its own of RULES.md §4.7
+               cancel_spades.RULE,
+               # a side's two nils scored together, RULES.md §4.4
+               double_nil.RULE, double_blind_nil.RULE, double_blind_nil.WIN,
+               # the side contracts and bemo of RULES.md §4.4
+               team_nil.RULE, team_blind_nil.RULE, ten_for_two_hundred.RULE,
+               ten_for_two_hundred.TENS_RULE, mo_a.RULE, mo_b.RULE, blind_six.RULE,
+               blind_moon.RULE, bemo.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 STATE = {name: default for rule in HOUSE_RULES for name, default in rule.state.items()}
 

@@ -24,7 +24,7 @@ OPTION = option("left_of_dealer", "who leads trick 1: the dealer's left, or the 
                 "the lowest club, leading it", kind=str, choices=CHOICES)
 
 
-def leader(hands, dealer, deck):
+def leader(hands, dealer, deck, contracts=None, rules=None):
     """int8[N]: the holder of the lowest club dealt (the 2C when it is there)."""
     return lowest_club_holder(hands, dealer, deck)
 
