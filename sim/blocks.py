@@ -200,7 +200,7 @@ def play_blocks(loop: GameLoop, rules, lineup, seed: int, blocks, mode: str,
     """Play ``blocks`` ((block, size, hand_offset) each, as `play_block`) and yield each
     ``(block, result)`` as it ends, every result equal to `play_block`'s.
 
-    Whole games: while fewer than ``fill`` games are in play, the next block's start, so the
+    Whole games: while fewer than ``fill`` games are in play, the next block's games start, so the
     batch stays full where a block's last long games alone would play hands of a few rows. The
     games of every block in play play each hand together: each block's games are dealt from
     its own deal streams, and each draws its players' random choices from its own stream
