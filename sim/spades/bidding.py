@@ -401,19 +401,6 @@ def sighted_bids(bids, seat, hand, twice, rules: SpadesRules, deck, unseen) -> n
     return bid_masks(bids, seat, rules, held)
 
 
-def _half_bid(t: Turn, rules, deck, lineup, rng) -> None:
-    """§4.4 ``half_trick_bids``: the side's first partner may add a half; the second must."""
-    rows, seat = t.rows, t.seat
-    t.half[rows, seat] |= t.after_half & (t.bids[rows, seat] >= 0)
-    most = rules.tricks_per_hand - 1  # a half bid stays below the hand's tricks
-    room = most if rules.max_team_bid is None else min(most, rules.max_team_bid - 1)
-    ask = np.flatnonzero((t.bids[rows, t.partner] < 0) & (t.bids[rows, seat] >= 1)
-                         & (t.bids[rows, seat] <= room) & ~t.blind[rows, seat])
-    if ask.size:
-        t.half[ask, seat[ask]] = np.asarray(
-            lineup.decide(t.bid_view().take(ask), "half_bid", rng, bool), dtype=bool)
-
-
 def _bemo(t: Turn, rules, deck, lineup, rng) -> None:
     """§4.4 ``bemo``: the side's second bidder may declare a bemo."""
     view = contract_view(t.state, rules, deck, "bemo")
@@ -438,7 +425,7 @@ TURN_STEPS = {
     "blind_bid": None,  # blind_bids
     "sighted_contract": (_sighted_contract, _declares),
     "bid": (_bid, lambda r: True),
-    "half_bid": (_half_bid, lambda r: r.half_trick_bids),
+    "half_bid": None,  # half_trick_bids
     "in_the_dark": None,  # nil_in_the_dark
     "no_trump_bid": None,  # no_trump_bids
     "bemo": (_bemo, _declares),

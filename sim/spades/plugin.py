@@ -56,7 +56,8 @@ class HouseRule:
       "nil": among the keys that need nil, "deal": among the card layouts' where two players
       draw, "cards": among the card layouts', "order": among the card orders', "play": among the
       play rules', "kitty": after the tables' shapes, "tables": last among the big tables',
-      "contracts": last among the side contracts'; the order decides which of two refusals of
+      "contracts": last among the side contracts', "halves": after the auction's, where the
+      half bids' refusal stands; the order decides which of two refusals of
       one rules table is reported);
     - ``ends_game(scores, rules) -> bool[N]``: a standing at which the game may end
       (`sim.spades.game.game_over`);

@@ -189,8 +189,7 @@ class SpadesRules:
     blind_six_at_least: bool = house.blind_six.AT_LEAST  # the blind_six plug-in's
     blind_moon: bool = house.blind_moon.OPTION  # a plug-in
     # RULES.md §4.4 bids and contracts
-    half_trick_bids: bool = option(False, "the first partner of a side may bid in halves (3.5); "
-                                   "the second then makes the side's total whole", kind=bool)
+    half_trick_bids: bool = house.half_trick_bids.OPTION  # a plug-in
     auction: bool = option(False, "an auction for the contract instead of bids: n >= 1 promises "
                            "6 + n tricks for the side; made +10(6 + n), else 0; the defenders 10 "
                            "per trick off it either way", kind=bool)
@@ -677,16 +676,7 @@ class SpadesRules:
             if clash:
                 raise UserError(f"an auction replaces the bids: it does not combine with "
                                 f"{clash[0]}", key="auction")
-        if self.half_trick_bids:  # each of these leaves no bid a half: no effect
-            why = {"suicide": "the second partner of a first non-nil bid bids nil, never a half",
-                   "whiz": "each bid is the spades held, or nil",
-                   "mirror": "each bid is the spades held",
-                   "partnership_bidding": "one joint bid has no second partner to make it whole",
-                   "auction": "the auction's calls are whole"}
-            clash = [k for k in why if getattr(self, k)]
-            if clash:
-                raise UserError(f"half_trick_bids has no effect with {clash[0]}: {why[clash[0]]};"
-                                " choose one", key="half_trick_bids")
+        self._refusals("halves")  # half_trick_bids with a rule leaving no bid a half
         if self.no_nine_no_blind and not self.partnership_bidding:
             raise UserError("no_nine_no_blind needs partnership_bidding = true",
                             key="no_nine_no_blind")

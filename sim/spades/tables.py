@@ -27,7 +27,6 @@ __all__ = ["BROUGHT", "absent_columns", "block_tables", "missing_columns", "writ
 # ``<side>`` stand for one column per seat and per side.
 I8, I16, U64, NO = np.int8, np.int16, np.uint64, np.bool_(False)
 BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
-    "half_<seat>": (lambda r: r.half_trick_bids, NO, "half_trick_bids"),
     "side_contract_<side>": (lambda r: r.side_contracts, I8(0), "a side contract (RULES.md §4.4)"),
     "auction_bid": (lambda r: r.auction, I8(0), "auction"),
     "auction_declarer": (lambda r: r.auction, I8(-1), "auction"),

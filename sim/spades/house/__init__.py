@@ -33,6 +33,7 @@ from . import (
     first_trick_clubs,
     first_trick_lowest_club,
     fledu,
+    half_trick_bids,
     highlander,
     hook,
     jokes_tie,
@@ -103,7 +104,9 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                # the side contracts and bemo of RULES.md §4.4
                team_nil.RULE, team_blind_nil.RULE, ten_for_two_hundred.RULE,
                ten_for_two_hundred.TENS_RULE, mo_a.RULE, mo_b.RULE, blind_six.RULE,
-               blind_moon.RULE, bemo.RULE)
+               blind_moon.RULE, bemo.RULE,
+               # half bids, RULES.md §4.4
+               half_trick_bids.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 STATE = {name: default for rule in HOUSE_RULES for name, default in rule.state.items()}
 
