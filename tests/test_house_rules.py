@@ -48,7 +48,7 @@ PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "shows", "nil_bonus"
          "record", "read", "ends_game", "leads", "first_leader", "answers", "verify", "told",
          "trump", "deals", "misdeal", "public", "timing", "audit", "resolve", "bags",
          "own_scoring", "contract", "contract_ban", "no_blind_nil", "check_contracts",
-         "bid_contract")
+         "bid_contract", "bidding")
 SLOTS = ("turn", "score", "constraint", "phases", "bids", "bans")  # parts by the slot they fill
 
 
@@ -111,6 +111,7 @@ CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
           "blind_bids": ("turn", "score"), "half_trick_bids": ("refuse", "turn"),
           "no_overs": ("refuse",), "bags_negative": ("refuse", "bags"),
           "bags_in_units_digit": ("refuse", "bags"), "cancel_spades": ("refuse", "own_scoring"),
+          "auction": ("refuse", "bidding", "own_scoring"),
           "double_nil": ("refuse", "score"), "double_blind_nil": ("refuse", "score"),
           "double_blind_nil_reward": ("score",),
           **{key: ("contract",) for key in ("team_nil", "team_blind_nil", "ten_for_two_hundred",

@@ -17,7 +17,6 @@ from ..errors import IllegalBid
 from ..views import BidView, BlindView, deficits
 from . import contracts as sc
 from . import house
-from .auction import run_auction
 from .bidmasks import MASK, BidSeat, bit, check_legal, span
 from .contracts import NAMES
 from .house import blind_bids, no_flags
@@ -25,7 +24,8 @@ from .rules import SpadesRules
 
 __all__ = ["BidResult", "BidState", "IllegalBid", "bid_masks", "bid_view",
            "blind_bid_view", "blind_nil_allowed", "blind_view", "check_bids", "complete_bidding",
-           "contract_view", "finish_bidding", "run_bidding", "start_bidding", "take_turn"]
+           "contract_view", "finish_bidding", "own_bidding", "run_bidding", "start_bidding",
+           "take_turn"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -610,6 +610,12 @@ def finish_bidding(state: BidState, rules: SpadesRules, deck, lineup, rng) -> Bi
     return state.result()
 
 
+def own_bidding(rules: SpadesRules):
+    """The bidding of a plug-in in force that replaces the whole round (``bidding``: the
+    auction's), or None."""
+    return next((rule.bidding for rule in house.in_force(rules) if rule.bidding), None)
+
+
 def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, rng,
                 public: dict | None = None, twice: np.ndarray | None = None) -> BidResult:
     """One bid per seat, seat ``dealer + 1`` first. Strategies' answers are checked.
@@ -621,14 +627,8 @@ def run_bidding(hands, dealer, scores, bags, rules: SpadesRules, deck, lineup, r
     partners of a side contract do not bid (RULES.md §4.4). ``public``: view fields every seat
     sees (``face_up``, §4.1); ``twice``: uint64[N, P] the cards each seat holds both copies of
     (two decks, §4.7), which ``whiz`` and ``mirror`` count twice."""
-    if rules.auction:  # RULES.md §4.4: an auction for the contract instead of the bids
-        n, players = hands.shape
-        bids = np.full((n, players), -1, dtype=np.int8)
-        blind = np.zeros((n, players), dtype=bool)
-        common = dict(dealer=dealer, bids=bids, blind=blind, scores=scores, bags=bags,
-                      rules=rules, deck=deck, **(public or {}))
-        result = run_auction(hands, dealer, scores, bags, rules, deck, lineup, rng, common,
-                             check_legal)
-        return BidResult(bids=bids, blind=blind, auction=result)
+    own = own_bidding(rules)
+    if own is not None:  # a bidding of its own (RULES.md §4.4 auction: the plug-in's)
+        return BidResult(**own(hands, dealer, scores, bags, rules, deck, lineup, rng, public))
     state = start_bidding(hands, dealer, scores, bags, rules, public, twice)
     return complete_bidding(state, rules, deck, lineup, rng)

@@ -12,7 +12,14 @@ from ..cards import SPADES, U64, Deck, pick
 from ..phases import HandState, Phase, Seating
 from ..tricks import TrickResult, play_tricks
 from . import house
-from .bidding import BidResult, BidState, complete_bidding, run_bidding, start_bidding
+from .bidding import (
+    BidResult,
+    BidState,
+    complete_bidding,
+    own_bidding,
+    run_bidding,
+    start_bidding,
+)
 from .constraints import constraint_for
 from .dealing import Dealt
 from .decks import spades_deck
@@ -185,7 +192,7 @@ def bid_state(hand: SpadesHand, at: Seating) -> BidState:
 
 def _bid(hand: SpadesHand, at: Seating) -> SpadesHand:
     """§3 and §4.4: every seat's bid and declarations (`sim.spades.bidding`)."""
-    if at.rules.auction:  # §4.4: an auction instead of the bids
+    if own_bidding(at.rules) is not None:  # a plug-in's own (§4.4: an auction instead)
         bidding = run_bidding(hand.hands, hand.dealer, hand.scores, hand.bags, at.rules,
                               at.deck, at.lineup, at.rng, hand.told(at.rules))
     else:

@@ -42,6 +42,10 @@ class HouseRule:
       they fill (the order is the rules' and fixes the order of the players' decisions);
     - ``declares``: the per-seat flags the bidding gives (``BidResult.flags``, record fields);
     - ``decisions``: decision name -> the flag its answer fills (a replayed record answers it);
+    - ``bidding(hands, dealer, scores, bags, rules, deck, lineup, rng, public) -> dict``: the
+      whole bidding round in its own way, in place of the seats' turns (`TURN_STEPS`) and the
+      rounds after them: the fields of `sim.spades.bidding.BidResult` (``public``: the view
+      fields every seat sees, `sim.spades.hand.SpadesHand.told`; the auction's);
     - ``after_bids(state, rules, deck, lineup, rng)``: a round after every seat's turn, on the
       bidding's `sim.spades.bidding.BidState` (``seats()``, ``seat_view``), which may change
       the bids and fill its flags;
@@ -56,9 +60,9 @@ class HouseRule:
       "nil": among the keys that need nil, "deal": among the card layouts' where two players
       draw, "cards": among the card layouts', "order": among the card orders', "play": among the
       play rules', "kitty": after the tables' shapes, "tables": last among the big tables',
-      "contracts": last among the side contracts', "halves": after the auction's, where the
-      half bids' refusal stands; the order decides which of two refusals of
-      one rules table is reported);
+      "contracts": last among the side contracts', "auction": among the bid keys', where the
+      auction's refusal stands, "halves": after the auction's, where the half bids' refusal
+      stands; the order decides which of two refusals of one rules table is reported);
     - ``ends_game(scores, rules) -> bool[N]``: a standing at which the game may end
       (`sim.spades.game.game_over`);
     - ``leads(deck) -> uint64``: cards a leader may lead before spades are broken;
@@ -145,6 +149,7 @@ class HouseRule:
     turn: Mapping[str, Callable] = field(default_factory=dict)
     declares: tuple[str, ...] = ()
     decisions: Mapping[str, str] = field(default_factory=dict)
+    bidding: Callable[..., dict] | None = None
     after_bids: Callable | None = None
     as_bid: Callable[[np.ndarray, Mapping], np.ndarray] | None = None
     check: Callable | None = None

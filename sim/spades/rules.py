@@ -36,14 +36,6 @@ TWO_DECKS = SIX_DECKS[:3]
 SIX_DECK_JOKERS = {"double_jokers": 4, "single_jokers": 2}  # the jokers each deck needs
 TEAMS = ("three_pairs", "two_threes", "solo")
 TEAM_SIDES = {"three_pairs": 3, "two_threes": 2, "solo": 6}
-# the bid rules an auction (RULES.md §4.4 `auction`) replaces: set with it, they are refused
-AUCTION_EXCLUDES = frozenset(
-    "max_team_bid nil_pass double_nil double_blind_nil min_team_bid suicide suicide_min_bid whiz "
-    "mirror fledu hook moon lexington team_nil team_blind_nil ten_for_two_hundred mo_a mo_b bemo "
-    "blind_six blind_moon nil_in_the_dark partnership_bidding no_trump_bids bid_raise "
-    "blind_bids".split())
-
-
 SPADES_BROKEN = (True, False, "never")
 # RULES.md §4: '"Side" = partnership, or a single player in games without partners.' A key
 # worded for a side (the side contracts, moon, lexington, bemo, hook, ...) applies at every
@@ -190,9 +182,7 @@ class SpadesRules:
     blind_moon: bool = house.blind_moon.OPTION  # a plug-in
     # RULES.md §4.4 bids and contracts
     half_trick_bids: bool = house.half_trick_bids.OPTION  # a plug-in
-    auction: bool = option(False, "an auction for the contract instead of bids: n >= 1 promises "
-                           "6 + n tricks for the side; made +10(6 + n), else 0; the defenders 10 "
-                           "per trick off it either way", kind=bool)
+    auction: bool = house.auction.OPTION  # a plug-in
     nil_in_the_dark: bool = house.nil_in_the_dark.OPTION  # a plug-in
     partnership_bidding: bool = option(False, "each side makes one joint bid (its first bidder, "
                                        "the non-dealing side first), at least min_team_bid (4),"
@@ -385,8 +375,8 @@ class SpadesRules:
 
     def _refusals(self, among: str) -> None:
         """The plug-ins' own refusals (`sim.spades.house`) that belong ``among`` these checks
-        ("scoring", "deal", "cards", "order", "play", "kitty": where in `check`'s order they
-        are asked)."""
+        ("scoring", "deal", "cards", "order", "play", "kitty", "auction", ...: where in
+        `check`'s order they are asked)."""
         for rule in house.in_force(self):
             refused = rule.refuse(self) if rule.refuse and rule.refuse_among == among else None
             if refused is not None:
@@ -669,13 +659,7 @@ class SpadesRules:
         for key in ("whiz", "mirror"):
             if getattr(self, key) and self.blind_bids:
                 raise UserError(f"{key} allows no blind bids: set blind_bids = false", key=key)
-        if self.auction:
-            defaults = SpadesRules()
-            clash = [f.name for f in dataclasses.fields(self) if f.name in AUCTION_EXCLUDES
-                     and getattr(self, f.name) != getattr(defaults, f.name)]
-            if clash:
-                raise UserError(f"an auction replaces the bids: it does not combine with "
-                                f"{clash[0]}", key="auction")
+        self._refusals("auction")  # the bid rules an auction replaces
         self._refusals("halves")  # half_trick_bids with a rule leaving no bid a half
         if self.no_nine_no_blind and not self.partnership_bidding:
             raise UserError("no_nine_no_blind needs partnership_bidding = true",

@@ -21,7 +21,6 @@ import numpy as np
 from ..cards import Deck, standard_deck
 from . import contracts as sc
 from . import house
-from .auction import auction_points
 from .rules import SpadesRules
 from .table import Table
 
@@ -72,7 +71,8 @@ class Facts:
     bidders, ``codes`` and ``bemo`` (`sim.spades.contracts`), ``progressive``; per
     hand: ``winners`` int8[N, 13], ``plays`` and ``seats`` int8[N, 52] (slot and seat of every
     card in order; None on a score sheet), ``state`` the plug-ins' hand state (``cancel_card``
-    int8[N], -1 = none: `sim.spades.house.STATE`)."""
+    int8[N], -1 = none: `sim.spades.house.STATE`), ``auction`` the auction's outcome
+    (``auction``, scored by its plug-in; else None)."""
 
     rules: SpadesRules
     table: Table
@@ -94,6 +94,7 @@ class Facts:
     plays: np.ndarray | None
     seats: np.ndarray | None
     state: dict
+    auction: object = None  # `sim.spades.house.auction.AuctionResult` under ``auction``
 
     @property
     def n(self) -> int:
@@ -167,33 +168,30 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
                 flags: dict | None = None, auction=None, half: np.ndarray | None = None, *,
                 plays=None, seats=None, progressive: np.ndarray | None = None,
                 state: dict | None = None, deck: Deck | None = None) -> HandScore:
-    """Score N hands. bids: int8[N, 4] (0 = nil, -1 = no bid: a side contract's partners);
-    blind: bool[N, 4]; tricks: int8[N, 4]; bags_before: int[N, 2] the sides' running bag counts;
-    contracts, bemo: int8[N, 2] the side contracts and bemos (RULES.md §4.4, codes of
-    `sim.spades.contracts`; None = none); winners: int8[N, 13] who won each trick (needed by Mo
-    and bemo; None on a score sheet); flags: the house rules' flags
-    (`sim.spades.bidding.BidResult.flags`, bool[N, 4] each: ``no_trump`` bids of "no trump",
-    each of their bid tricks scores 20 if the side's contract is made, -20 if set; ``dark`` nils
-    played in the dark, scored as blind nil, a blind one as Big Mo, 250; RULES.md §4.4);
-    auction: `sim.spades.auction.AuctionResult` under ``auction`` (its points in ``contract``;
-    no bags, nil or bag penalty); half: bool[N, 4] bids of n and a half
-    (``half_trick_bids``: a side's two halves make one trick of its contract; 0 and a half is no
-    nil); plays, seats: int8[N, 52] the slot and the seat of every card in order of play (the
-    trick bonuses and ``bag_cancel_card`` need them; None on a score sheet); progressive:
-    int[N, 2] the progressive bonuses each side earned earlier in the game (``seven_plus =
-    "progressive"``, ``highlander``); state: the plug-ins' hand state (`sim.spades.house.STATE`:
-    ``cancel_card`` int8[N] the slot of the bag-cancelling card, ``bag_cancel_card``); deck: the
-    card layout of ``plays`` (default the standard deck)."""
+    """Score N hands. bids: int8[N, 4] (0 = nil, -1 = no bid: a side contract's partners); blind:
+    bool[N, 4]; tricks: int8[N, 4]; bags_before: int[N, 2] the sides' running bag counts; contracts,
+    bemo: int8[N, 2] the side contracts and bemos (RULES.md §4.4, codes of `sim.spades.contracts`;
+    None = none); winners: int8[N, 13] who won each trick (needed by Mo and bemo; None on a score
+    sheet); flags: the house rules' flags (`sim.spades.bidding.BidResult.flags`, bool[N, 4] each:
+    ``no_trump`` bids of "no trump", each of their bid tricks scores 20 if the side's contract is
+    made, -20 if set; ``dark`` nils played in the dark, scored as blind nil, a blind one as Big Mo,
+    250; RULES.md §4.4); auction: `sim.spades.auction.AuctionResult` under ``auction`` (scored by
+    its plug-in's ``own_scoring``: its points in ``contract``; no bags, nil or bag penalty); half:
+    bool[N, 4] bids of n and a half (``half_trick_bids``: a side's two halves make one trick of its
+    contract; 0 and a half is no nil); plays, seats: int8[N, 52] the slot and the seat of every card
+    in order of play (the trick bonuses and ``bag_cancel_card`` need them; None on a score sheet);
+    progressive: int[N, 2] the progressive bonuses each side earned earlier in the game
+    (``seven_plus = "progressive"``, ``highlander``); state: the plug-ins' hand state
+    (`sim.spades.house.STATE`: ``cancel_card`` int8[N] the slot of the bag-cancelling card,
+    ``bag_cancel_card``); deck: the card layout of ``plays`` (default the standard deck)."""
     n = bids.shape[0]
     progressive = (np.zeros((n, rules.sides), np.int32) if progressive is None
                    else progressive.astype(np.int32))
     facts = _facts(bids, blind, tricks, rules, contracts, bemo, winners, flags, half,
-                   plays, seats, progressive, state, deck or standard_deck())
+                   plays, seats, progressive, state, deck or standard_deck(), auction)
     _needs_the_play(facts)
     own = next((rule.own_scoring for rule in house.in_force(rules) if rule.own_scoring), None)
-    if auction is not None:
-        tally = _auction(facts, auction, bags_before)
-    elif own is not None:  # a game of its own (cancel_spades)
+    if own is not None:  # a game of its own (cancel_spades) or an auction's contract
         tally = Tally(progressive=facts.progressive.copy(),
                       **own(facts, bags_before.astype(np.int32)))
     else:
@@ -209,7 +207,7 @@ def score_hands(bids: np.ndarray, blind: np.ndarray, tricks: np.ndarray, bags_be
 
 
 def _facts(bids, blind, tricks, rules, contracts, bemo, winners, flags, half, plays,
-           seats, progressive, state, deck) -> Facts:
+           seats, progressive, state, deck, auction) -> Facts:
     n = bids.shape[0]
     table = rules.table
     per_side = table.per_side
@@ -230,7 +228,7 @@ def _facts(bids, blind, tricks, rules, contracts, bemo, winners, flags, half, pl
                  taken=per_side(tricks * counts), nil_tricks=per_side(tricks * is_nil),
                  codes=codes, bemo=bemo,
                  progressive=progressive, winners=winners, plays=plays, seats=seats,
-                 state=house.no_state(n, state, bids.shape[1]))
+                 state=house.no_state(n, state, bids.shape[1]), auction=auction)
 
 
 # the keys of the trick bonuses (RULES.md §4.6), and of every rule scored from the cards of the
@@ -246,16 +244,6 @@ def _needs_the_play(f: Facts) -> None:
     for key in FROM_PLAYS:
         if getattr(f.rules, key):
             raise ValueError(f"{key} is scored from the cards of the tricks: give the plays")
-
-
-def _auction(f: Facts, auction, bags_before) -> Tally:
-    """RULES.md §4.4 ``auction``: its own points in ``contract``; no bags, nil or bag penalty."""
-
-    zeros = np.zeros((f.n, f.table.sides), np.int32)
-    contract = auction_points(auction.bid, auction.declarer, f.side(f.tricks))
-    return Tally(contract=contract, bags=zeros, made=contract >= 0, bags_taken=zeros,
-                 progressive=f.progressive, bags_after=bags_before.astype(np.int32),
-                 wins_game=np.full(f.n, -1, np.int8))
 
 
 def _standard(f: Facts) -> Tally:

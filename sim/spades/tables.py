@@ -28,8 +28,6 @@ __all__ = ["BROUGHT", "absent_columns", "block_tables", "missing_columns", "writ
 I8, I16, U64, NO = np.int8, np.int16, np.uint64, np.bool_(False)
 BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
     "side_contract_<side>": (lambda r: r.side_contracts, I8(0), "a side contract (RULES.md §4.4)"),
-    "auction_bid": (lambda r: r.auction, I8(0), "auction"),
-    "auction_declarer": (lambda r: r.auction, I8(-1), "auction"),
     "wins_game": (lambda r: r.moon or r.lexington or r.double_blind_nil or r.side_contracts,
                   I8(-1), "moon, lexington, double_blind_nil or a side contract"),
     "progressive_<side>": (lambda r: r.progressive is not None, I16(0),
@@ -122,7 +120,7 @@ def block_tables(result: BlockResult, game_offset: int) -> tuple[pa.Table, pa.Ta
                 cols[f"{name}_{seat}"] = values[:, seat]
         else:
             cols[name] = values
-    auctions = [o.bidding.auction for o in outs]
+    auctions = [o.bidding.auction for o in outs]  # the auction plug-in's columns
     n_rows = [o.play.tricks.shape[0] for o in outs]
     cols["auction_bid"] = np.concatenate([a.bid if a is not None else np.zeros(k, np.int8)
                                           for a, k in zip(auctions, n_rows, strict=True)])

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..plugin import Seated
 from . import (
+    auction,
     bag_cancel_card,
     bags_in_units_digit,
     bags_negative,
@@ -105,8 +106,8 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                team_nil.RULE, team_blind_nil.RULE, ten_for_two_hundred.RULE,
                ten_for_two_hundred.TENS_RULE, mo_a.RULE, mo_b.RULE, blind_six.RULE,
                blind_moon.RULE, bemo.RULE,
-               # half bids, RULES.md §4.4
-               half_trick_bids.RULE)
+               # the auction and half bids, RULES.md §4.4 (the auction's refusal first)
+               auction.RULE, half_trick_bids.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 STATE = {name: default for rule in HOUSE_RULES for name, default in rule.state.items()}
 
