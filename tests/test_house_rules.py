@@ -48,7 +48,7 @@ PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "shows", "nil_bonus"
          "record", "read", "ends_game", "leads", "first_leader", "answers", "verify", "told",
          "trump", "deals", "misdeal", "public", "timing", "audit", "resolve", "bags",
          "own_scoring", "contract", "contract_ban", "no_blind_nil", "check_contracts",
-         "bid_contract", "bidding")
+         "bid_contract", "bidding", "record_bidding")
 SLOTS = ("turn", "score", "constraint", "phases", "bids", "bans")  # parts by the slot they fill
 
 
@@ -111,7 +111,7 @@ CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
           "blind_bids": ("turn", "score"), "half_trick_bids": ("refuse", "turn"),
           "no_overs": ("refuse",), "bags_negative": ("refuse", "bags"),
           "bags_in_units_digit": ("refuse", "bags"), "cancel_spades": ("refuse", "own_scoring"),
-          "auction": ("refuse", "bidding", "own_scoring"),
+          "auction": ("refuse", "bidding", "own_scoring", "record_bidding"),
           "double_nil": ("refuse", "score"), "double_blind_nil": ("refuse", "score"),
           "double_blind_nil_reward": ("score",),
           **{key: ("contract",) for key in ("team_nil", "team_blind_nil", "ten_for_two_hundred",
@@ -229,13 +229,15 @@ def test_replay_reads_the_plug_ins_record_field_and_refuses_it_without_the_rule(
                                          *(("seven_trump_reveal", p)
                                            for p in ("read", "answers", "verify")),
                                          ("kitty", "read"), ("kitty", "audit"),
-                                         ("blind_moon", "check_contracts")])
+                                         ("blind_moon", "check_contracts"),
+                                         ("auction", "bidding"), ("auction", "own_scoring")])
 def test_replay_runs_the_plug_ins_record_parts(monkeypatch, key, part):
     """Replay reads a plug-in's record fields (``read``: ``bag_cancel_card``'s card, a
     reveal), answers the scripted player's decisions from them (``answers``) and checks the
     replayed hand's against them (``verify``), gives a record's bids as first made
     (``as_bid``), checks a score sheet's raises (``check``) and its declarations
-    (``check_contracts``: blind moon)."""
+    (``check_contracts``: blind moon), and replays a score sheet's bidding of its own and scores
+    it (the auction's ``bidding`` and ``own_scoring``)."""
     rules = load_rules({"preset": "spades.standard", **ON[key]}, source="t")
     result = play_block(rules, _lineup(rules), 7, 0, 200, "hands")
     records = list(block_records(result, SimpleNamespace(rules=rules), 0))
@@ -243,7 +245,7 @@ def test_replay_runs_the_plug_ins_record_parts(monkeypatch, key, part):
         record = next(r for r in records if "raised" in r)
         record = {k: v for k, v in record.items() if k not in ("hands", "plays")}
         record["tricks"] = [3, 3, 3, 4]
-    elif key == "blind_moon":  # a score sheet
+    elif key in ("blind_moon", "auction"):  # a score sheet (the auction: its own bidding)
         record = {k: v for k, v in records[0].items() if k not in ("hands", "plays")}
         record["tricks"] = result.outcomes[0].play.tricks[0].tolist()
     else:

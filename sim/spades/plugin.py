@@ -123,6 +123,9 @@ class HouseRule:
       that depends on them (``pass_cards``' ``pass_when``; without it, every one);
     - ``from_plays``: it is scored from the cards of the tricks (refused on a score sheet);
     - ``record(state, i, deck) -> dict``: the fields of row ``i``'s record from its state;
+    - ``record_bidding(bidding, i) -> dict``: the fields of row ``i``'s record from the bidding
+      (`sim.spades.bidding.BidResult`: a bidding of its own's outcome, the auction's calls),
+      written after those of ``record``;
     - ``read(rec, rules, deck, err) -> dict``: a record's fields back to state values (raises
       ``err(message)`` for a bad one);
     - ``fields``: record fields of its own that a record may hold only under the rule, each
@@ -184,6 +187,7 @@ class HouseRule:
     timing: Callable[[object], tuple[str, ...]] | None = None
     from_plays: bool = False
     record: Callable[[Mapping, int, object], dict] | None = None
+    record_bidding: Callable[[object, int], dict] | None = None
     read: Callable[[Mapping, object, object, Callable], dict] | None = None
     fields: Mapping[str, str | None] = field(default_factory=dict)
     audit: Callable | None = None

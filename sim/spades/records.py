@@ -31,9 +31,9 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
             # kitty: who took it, its cards and the discard)
             if rule.record:
                 rec.update(rule.record(o.house_state, i, deck))
-        if o.bidding.auction is not None:  # RULES.md §4.4 auction: every call, 0 = pass
-            calls = o.bidding.auction.calls[i]
-            rec["auction"] = calls[calls >= 0].tolist()
+        for rule in plugins:  # the fields of a bidding of its own (RULES.md §4.4 auction)
+            if rule.record_bidding:
+                rec.update(rule.record_bidding(o.bidding, i))
         for key, flags in (*o.bidding.flags.items(), ("half", o.bidding.half)):  # §4.4 plug-ins
             # (no_trump_bids, nil_in_the_dark, bid_raise) and half bids
             if flags[i].any():  # (bid_raise: the bids are the raised ones)

@@ -10,12 +10,11 @@ from ..lineup import Lineup
 from ..records import by_mode, ints, parse_records
 from ..scripted import Scripted, output_record
 from ..tricks import IllegalPlay
-from .auction import MAX_BID, MAX_CALLS, run_auction
-from .bidding import IllegalBid, _trailing, blind_nil_allowed, check_bids
-from .bidmasks import check_legal
+from .bidding import BidResult, IllegalBid, _trailing, blind_nil_allowed, check_bids, own_bidding
 from .contracts import NAMES
 from .hand import Seating, deck_for, play_hand, start_hand
 from .house import DECLARED, HOUSE_RULES, in_force, no_flags, no_state
+from .house.auction import MAX_CALLS, read_calls
 from .rules import PROGRESSIVE_HANDS
 from .scoring import COMPONENTS, score_hands
 
@@ -72,10 +71,7 @@ class _Bids:
     def __call__(self, i, rec, err):
         players, sides = self.players, self.sides
         if self.rules.auction:  # RULES.md §4.4: the calls replace the bids
-            calls = rec.get("auction")
-            if (not isinstance(calls, list) or not 1 <= len(calls) <= MAX_CALLS
-                    or any(type(c) is not int or not 0 <= c <= MAX_BID for c in calls)):
-                raise err(f"'auction' must list the calls in order: 0 (pass) or a bid 1..{MAX_BID}")
+            calls = read_calls(rec, err)  # the plug-in's reading of its field
             self.auction[i, :len(calls)] = calls
             rec = {**rec, "bids": [0, 0, 0, 0]}  # no bids under an auction (-1 below)
         for key, rule in (*((flag, plugin.key) for plugin in HOUSE_RULES
@@ -150,8 +146,9 @@ def replay_group(members, rules, source):
         _check_blind(recs, extra, rules, lines, source)
         try:
             if sheet:
-                auction = _sheet_auction(recs, extra, rules, deck) if rules.auction else None
-                if auction is None:
+                own = own_bidding(rules)  # a bidding of its own (the auction's)
+                auction = _sheet_bidding(own, recs, extra, rules, deck).auction if own else None
+                if own is None:
                     check_bids(extra.bids, extra.blind, recs.dealer, rules, extra.contracts,
                                extra.flags, extra.half, extra.bemo)
                 tricks = recs.tricks
@@ -222,16 +219,15 @@ def _same_declarations(bidding, extra, state) -> None:
                              "turn", row=i, seat=seat)
 
 
-def _sheet_auction(recs, extra, rules, deck):
-    """A score sheet's auction, from its calls (the cards do not matter to it)."""
+def _sheet_bidding(own, recs, extra, rules, deck) -> BidResult:
+    """A score sheet's bidding of its own (a plug-in's ``bidding``: the auction), the scripted
+    player answering from the records (the auction's calls; the cards do not matter to it)."""
 
     n = recs.dealer.shape[0]
-    hands = np.zeros((n, 4), np.uint64)
-    common = dict(dealer=recs.dealer, bids=extra.bids, blind=extra.blind, scores=recs.scores,
-                  bags=extra.bags, rules=rules, deck=deck)
-    lineup = Lineup([Scripted(None, auction=extra.auction)] * 4)
-    return run_auction(hands, recs.dealer, recs.scores, extra.bags, rules, deck, lineup,
-                       np.random.default_rng(0), common, check_legal)
+    hands = np.zeros((n, rules.players), np.uint64)
+    lineup = Lineup([Scripted(None, auction=extra.auction)] * rules.players)
+    return BidResult(**own(hands, recs.dealer, recs.scores, extra.bags, rules, deck, lineup,
+                           np.random.default_rng(0), None))
 
 
 def _check_blind(recs, bids, rules, lines, source):

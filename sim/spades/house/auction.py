@@ -15,6 +15,9 @@ int8: 0 = pass, n = a bid of n.
 - the score: `score`, the plug-in's ``own_scoring`` (`auction_points` in ``contract``; no bags,
   nil or bag penalty: the hand's whole tally in place of the standard game's);
 - the table: ``auction_bid`` and ``auction_declarer``;
+- the record: ``auction``, every call in order (`record`, the plug-in's ``record_bidding``,
+  written after the plug-ins' ``record`` fields and before the flags), and its reading back
+  (`read_calls`, which replay asks);
 - the refusal: the bid rules the auction replaces (`EXCLUDES`, any off its standard value:
   `refuse`, asked among the checks of the rules ``auction``, where it stood, before the half
   bids').
@@ -22,13 +25,13 @@ int8: 0 = pass, n = a bid of n.
 What is still outside the module, the engine's: the auction's outcome on the bidding
 (``BidResult.auction``, read by the scoring's `sim.spades.scoring.Facts`, by the tables, which
 fill the two columns from it, and by the records), because the hand's plug-in state holds one
-value per row or per seat and the calls are a list per row; the record's field ``auction`` (the
-calls, written after the plug-ins' fields and before the flags, `sim.spades.records`) and its
-reading back by replay (the calls replace the record's bids, which the scripted player answers
-from, `sim.spades.replay`, and the score sheet's auction, ``_sheet_auction``, replayed through
-`run_auction`; the output's ``auction_result``); the refusal of the scoring keys (an auction
-scores its own way: `SpadesRules._check_scoring`, asked before the bid rules', where a plug-in's
-one refusal cannot stand as well); and the keys that read it (``nilless``, ``bagless``, the
+value per row or per seat and the calls are a list per row; for the same reason replay keeps the
+calls it reads (``_Bids.auction``, in place of the record's bids) and the scripted player answers
+``auction_bid`` from them (`sim.scripted.Scripted`), and a score sheet's auction is this
+plug-in's ``bidding`` answered by that player (`sim.spades.replay`, ``_sheet_bidding``), its
+outcome in the output's ``auction_result``; the refusal of the scoring keys (an auction scores
+its own way: `SpadesRules._check_scoring`, asked before the bid rules', where a plug-in's one
+refusal cannot stand as well); and the keys that read it (``nilless``, ``bagless``, the
 plug-ins that name it in their refusals). `sim.spades.auction` re-exports this module's
 helpers.
 """
@@ -47,7 +50,7 @@ from ..bidmasks import check_legal
 from ..plugin import HouseRule
 
 __all__ = ["EXCLUDES", "MAX_BID", "MAX_CALLS", "OPTION", "RULE", "AuctionResult",
-           "auction_points", "run_auction"]
+           "auction_points", "read_calls", "run_auction"]
 
 OPTION = option(False, "an auction for the contract instead of bids: n >= 1 promises "
                 "6 + n tricks for the side; made +10(6 + n), else 0; the defenders 10 "
@@ -126,6 +129,22 @@ def bidding(hands, dealer, scores, bags, rules, deck, lineup, rng, public) -> di
     return {"bids": bids, "blind": blind, "auction": result}
 
 
+def record(bidding, i) -> dict:
+    """The record's field ``auction``: every call of row ``i`` in order, 0 = pass."""
+    calls = bidding.auction.calls[i]
+    return {"auction": calls[calls >= 0].tolist()}
+
+
+def read_calls(rec, err) -> list[int]:
+    """A record's ``auction``: the calls in order (replay's `sim.spades.replay` stores them for
+    the scripted player); raises ``err(message)`` for a bad one."""
+    calls = rec.get("auction")
+    if (not isinstance(calls, list) or not 1 <= len(calls) <= MAX_CALLS
+            or any(type(c) is not int or not 0 <= c <= MAX_BID for c in calls)):
+        raise err(f"'auction' must list the calls in order: 0 (pass) or a bid 1..{MAX_BID}")
+    return calls
+
+
 def auction_points(bid: np.ndarray, declarer: np.ndarray, side_tricks: np.ndarray) -> np.ndarray:
     """int32[N, 2] per side: the declaring side ``10 (6 + n)`` if it took ``6 + n``, else 0; the
     defenders 10 per trick the declarer took above or below ``6 + n`` (RULES.md §4.4 example:
@@ -161,6 +180,7 @@ def refuse(rules) -> UserError | None:
 
 
 RULE = HouseRule(key="auction", section="§4.4", in_force=lambda r: r.auction,
-                 bidding=bidding, own_scoring=score, refuse=refuse, refuse_among="auction",
+                 bidding=bidding, own_scoring=score, record_bidding=record, refuse=refuse,
+                 refuse_among="auction",
                  columns={"auction_bid": (np.int8(0), "the contract n (6 + n tricks)"),
                           "auction_declarer": (np.int8(-1), "the last bidder's seat")})
