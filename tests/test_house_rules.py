@@ -48,7 +48,7 @@ PARTS = ("after_bids", "as_bid", "check", "refuse", "play", "shows", "nil_bonus"
          "record", "read", "ends_game", "leads", "first_leader", "answers", "verify", "told",
          "trump", "deals", "misdeal", "public", "timing", "audit", "resolve", "bags",
          "own_scoring", "contract", "contract_ban", "no_blind_nil", "check_contracts",
-         "bid_contract", "bidding", "record_bidding")
+         "bid_contract", "bidding", "record_bidding", "joint_bid")
 SLOTS = ("turn", "score", "constraint", "phases", "bids", "bans")  # parts by the slot they fill
 
 
@@ -112,6 +112,7 @@ CALLED = {"nil_in_the_dark": ("refuse", "turn", "play", "nil_bonus"),
           "no_overs": ("refuse",), "bags_negative": ("refuse", "bags"),
           "bags_in_units_digit": ("refuse", "bags"), "cancel_spades": ("refuse", "own_scoring"),
           "auction": ("refuse", "bidding", "own_scoring", "record_bidding"),
+          "partnership_bidding": ("refuse", "joint_bid"), "no_nine_no_blind": ("refuse",),
           "double_nil": ("refuse", "score"), "double_blind_nil": ("refuse", "score"),
           "double_blind_nil_reward": ("score",),
           **{key: ("contract",) for key in ("team_nil", "team_blind_nil", "ten_for_two_hundred",

@@ -17,7 +17,7 @@ from ..errors import IllegalBid
 from ..views import BidView, BlindView, deficits
 from . import contracts as sc
 from . import house
-from .bidmasks import MASK, BidSeat, bit, check_legal, span
+from .bidmasks import MASK, BidSeat, check_legal, span
 from .contracts import NAMES
 from .house import blind_bids, no_flags
 from .rules import SpadesRules
@@ -90,18 +90,9 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
     """
     rows = np.arange(seat.shape[0])
     top = rules.tricks_per_hand  # no bid above the tricks of the hand
-    if rules.partnership_bidding:  # one joint bid per side, no nil (RULES.md §4.4)
-        most = top if rules.max_team_bid is None else min(rules.max_team_bid, top)
-        least = max(rules.min_team_bid or 4, 4 if rules.fledu else 1)  # fledu: at least 4
-        mask = np.broadcast_to(span(least, most), seat.shape).astype(MASK)
-        if rules.no_nine_no_blind:
-            mask &= ~MASK(1 << 9)
-        if rules.hook:  # the last joint bid may not make the total the tricks of the hand
-            made = np.where(bids >= 0, bids, 0).sum(axis=1)
-            last = (bids >= 0).sum(axis=1) == rules.sides - 1
-            kept = mask & ~np.where(last, bit(top - made), 0).astype(MASK)
-            mask = np.where(kept != 0, kept, mask).astype(MASK)
-        return mask
+    for rule in house.in_force(rules):  # partnership_bidding: one joint bid per side
+        if rule.joint_bid:
+            return rule.joint_bid(bids, seat, rules)
     mask = np.broadcast_to(span(rules.min_bid, top), seat.shape).copy()
     pairs = rules.table.pairs
     halved = 0  # int[N]: 1 where the seat bids v and a half (its partner bid a half)

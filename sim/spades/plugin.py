@@ -62,12 +62,16 @@ class HouseRule:
       play rules', "kitty": after the tables' shapes, "tables": last among the big tables',
       "contracts": last among the side contracts', "auction": among the bid keys', where the
       auction's refusal stands, "halves": after the auction's, where the half bids' refusal
-      stands; the order decides which of two refusals of one rules table is reported);
+      stands, "partners": after the half bids', where the joint bid's refusals stand; the order
+      decides which of two refusals of one rules table is reported);
     - ``ends_game(scores, rules) -> bool[N]``: a standing at which the game may end
       (`sim.spades.game.game_over`);
     - ``leads(deck) -> uint64``: cards a leader may lead before spades are broken;
     - ``first_leader(hands, dealer, deck, contracts, rules) -> int8[N]``: who leads trick 1
       (``contracts`` int8[N, S] the side contracts declared);
+    - ``joint_bid(bids, seat, rules) -> uint32[N]``: the bids open to a side's joint bidder,
+      in place of the seat's own and of the bid rules' (`sim.spades.bidding.bid_masks` asks
+      the first plug-in in force that has one);
     - ``bids``: bid rules by the slot of `sim.spades.bidding.BID_RULES` they fill
       (``part(mask, at, rules) -> mask``, ``at`` a `sim.spades.bidmasks.BidSeat`: the bids
       open to the seat, narrowed); ``bans``: bid bans by the slot of ``BID_BANS``
@@ -167,6 +171,7 @@ class HouseRule:
     no_blind_nil: Callable[[object, object], np.ndarray] | None = None
     check_contracts: Callable | None = None
     bid_contract: Callable | None = None
+    joint_bid: Callable | None = None
     bids: Mapping[str, Callable] = field(default_factory=dict)
     bans: Mapping[str, Callable] = field(default_factory=dict)
     looks: bool = False

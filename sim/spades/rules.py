@@ -184,11 +184,8 @@ class SpadesRules:
     half_trick_bids: bool = house.half_trick_bids.OPTION  # a plug-in
     auction: bool = house.auction.OPTION  # a plug-in
     nil_in_the_dark: bool = house.nil_in_the_dark.OPTION  # a plug-in
-    partnership_bidding: bool = option(False, "each side makes one joint bid (its first bidder, "
-                                       "the non-dealing side first), at least min_team_bid (4),"
-                                       " no nil", kind=bool)
-    no_nine_no_blind: bool = option(False, "partnership bidding without blind bids and without "
-                                    "a joint bid of 9", kind=bool)
+    partnership_bidding: bool = house.partnership_bidding.OPTION  # a plug-in
+    no_nine_no_blind: bool = house.partnership_bidding.NO_NINE  # the partnership_bidding plug-in's
     no_trump_bids: bool = house.no_trump_bids.OPTION  # a plug-in
     bid_raise: bool = house.bid_raise.OPTION  # a plug-in
     blind_bids: bool = house.blind_bids.OPTION  # a plug-in
@@ -661,23 +658,7 @@ class SpadesRules:
                 raise UserError(f"{key} allows no blind bids: set blind_bids = false", key=key)
         self._refusals("auction")  # the bid rules an auction replaces
         self._refusals("halves")  # half_trick_bids with a rule leaving no bid a half
-        if self.no_nine_no_blind and not self.partnership_bidding:
-            raise UserError("no_nine_no_blind needs partnership_bidding = true",
-                            key="no_nine_no_blind")
-        if self.no_nine_no_blind and self.blind_bids:
-            raise UserError("no_nine_no_blind allows no blind bids: set blind_bids = false",
-                            key="no_nine_no_blind")
-        if self.partnership_bidding:  # a side contract replaces the joint bid, bemo adds to it
-            clash = [k for k in ("suicide", "whiz", "mirror", "double_nil",
-                                 "double_blind_nil", "nil_pass", "team_nil", "team_blind_nil")
-                     if getattr(self, k)]
-            if clash:
-                raise UserError(f"partnership bidding (one joint bid per side, no nil) does not "
-                                f"combine with {clash[0]}", key="partnership_bidding")
-            if self.fledu and (self.min_team_bid or 4) >= 4:
-                raise UserError("fledu has no effect with partnership_bidding, whose joint bid "
-                                "is at least min_team_bid (4): choose one (or min_team_bid "
-                                "below 4)", key="fledu")
+        self._refusals("partners")  # partnership_bidding, no_nine_no_blind
         if self.suicide and self.min_team_bid is not None and (
                 self.suicide_min_bid or 1) < self.min_team_bid:
             raise UserError("suicide forces a nil after a first bid below min_team_bid, which "

@@ -60,6 +60,7 @@ from . import (
     no_overs,
     no_spade_lead_first_trick,
     no_trump_bids,
+    partnership_bidding,
     pass_cards,
     quicksand,
     redeal_poor_hands,
@@ -107,7 +108,9 @@ HOUSE_RULES = (no_trump_bids.RULE, nil_in_the_dark.RULE, bid_raise.RULE, book_ma
                ten_for_two_hundred.TENS_RULE, mo_a.RULE, mo_b.RULE, blind_six.RULE,
                blind_moon.RULE, bemo.RULE,
                # the auction and half bids, RULES.md §4.4 (the auction's refusal first)
-               auction.RULE, half_trick_bids.RULE)
+               auction.RULE, half_trick_bids.RULE,
+               # one joint bid per side, RULES.md §4.4 (no_nine_no_blind's refusal first)
+               partnership_bidding.NO_NINE_RULE, partnership_bidding.RULE)
 DECLARED = tuple(flag for rule in HOUSE_RULES for flag in rule.declares)  # BidResult flags
 STATE = {name: default for rule in HOUSE_RULES for name, default in rule.state.items()}
 
