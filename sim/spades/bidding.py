@@ -87,6 +87,8 @@ def bid_masks(bids: np.ndarray, seat: np.ndarray, rules: SpadesRules,
     the opponents' double nil), each applied only where it leaves a bid open. ``half`` (bool[N,
     4], ``half_trick_bids``): after a partner's half bid the seat bids ``v`` and a half, v = 0..12
     (bit v; no nil). The partnership keys are played by four players only (``PARTNER_KEYS``).
+    A plug-in's ``joint_bid`` (``partnership_bidding``: one joint bid per side) gives the bids
+    open to the side's joint bidder in place of all this.
     """
     rows = np.arange(seat.shape[0])
     top = rules.tricks_per_hand  # no bid above the tricks of the hand
