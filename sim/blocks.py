@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .deal import deck_slots, hands_from_order, shuffled, shuffled_from, swap_draws, to_seats
+from .errors import UserError
 from .limits import HAND_GUARD  # noqa: F401  (the engines' guard, re-exported)
 from .state import join_rows, take_rows
 from .streams import Streams
@@ -256,8 +257,6 @@ class _Games:
         per_hand)."""
         self.hand_no += 1
         if self.hand_no > rules.hand_limit:  # the guard: max_hands, else HAND_GUARD
-            from .errors import UserError
-
             raise UserError(loop.unended(rules, self.active.size))
         players = rules.players
         dealer = np.full(self.active.size, (loop.first_dealer(rules) + self.hand_no - 1)
