@@ -154,6 +154,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _import_summary() -> None:
+    """The summary's modules, and scipy.special for its intervals (`reports.stats` imports it
+    on first use), imported while the workers play."""
+    import scipy.special  # noqa: F401
+
     import reports.summary  # noqa: F401
 
 
