@@ -1,0 +1,107 @@
+"""A report's tables as a person reads them: a `View` picks a table's rows and columns and
+formats them (`reports.kit.cells`); `shown` turns it into a `Table`, the value the page
+templates lay out.
+
+A long table is shortened to what matters (the view's ``top`` rows, else its first ``LIMIT``)
+with the whole table one click away (a collapsed ``<details>`` block) and its CSV linked.
+Columns whose every cell is a number (an estimate with its interval, a count, a share) are
+right-aligned."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import polars as pl
+
+from .cells import Cell
+
+__all__ = ["LIMIT", "Column", "Table", "View", "clearest", "markdown_table", "shown"]
+
+LIMIT = 12  # rows shown before the fold
+NUMBER = re.compile(r"^[+\-−]?\[?[+\-−]?\d[\d,.]*")
+
+
+@dataclass
+class View:
+    """Some rows and columns of a table, formatted. ``rows`` picks the rows (all of them
+    by default); ``top`` the ones that matter when there are more than `LIMIT` (the first
+    `LIMIT` by default); ``folded``: the whole table collapsed; ``markdown``: also in
+    summary.md."""
+
+    section: str
+    table: str
+    title: str
+    columns: list[tuple[str, Cell]]
+    rows: Callable[[pl.DataFrame], pl.DataFrame] = lambda f: f
+    markdown: bool = True
+    folded: bool = False
+    note: str = ""
+    top: Callable[[pl.DataFrame], pl.DataFrame] | None = None
+
+
+@dataclass
+class Column:
+    name: str
+    numeric: bool
+
+
+@dataclass
+class Table:
+    """A table laid out: its columns, every row's cells as text, the rows shown before the
+    fold (``head``; all of them when it is None) and the CSV it comes from."""
+
+    key: str
+    title: str
+    note: str
+    columns: list[Column]
+    rows: list[list[str]]
+    head: list[list[str]] | None
+    csv: str
+    folded: bool
+    markdown: bool
+
+
+def clearest(frame: pl.DataFrame, column: str = "diff") -> pl.DataFrame:
+    """A ``top`` for tables of differences: the rows whose difference is largest against its
+    interval's width (the clearest), first."""
+    width = pl.col(f"{column}_hi") - pl.col(f"{column}_lo")
+    return (frame.with_columns(_z=(pl.col(column) / width).abs())
+            .sort("_z", descending=True, nulls_last=True).drop("_z").head(LIMIT))
+
+
+def _numeric(values: list[str]) -> bool:
+    shown = [v for v in values if v not in ("", "–")]
+    return bool(shown) and all(NUMBER.match(v) for v in shown)
+
+
+def _cells(view: View, frame: pl.DataFrame) -> list[list[str]]:
+    return [[fmt(r) for _, fmt in view.columns] for r in frame.iter_rows(named=True)]
+
+
+def shown(view: View, tables: dict[str, pl.DataFrame], key: str) -> Table | None:
+    """The view laid out from its table in ``tables``; None when the table is missing or
+    the view keeps none of its rows."""
+    frame = tables.get(view.table)
+    if frame is None:
+        return None
+    rows = view.rows(frame)
+    if not rows.height:
+        return None
+    body = _cells(view, rows)
+    head = None
+    if len(body) > LIMIT and not view.folded:
+        top = view.top(rows) if view.top is not None else rows
+        head = _cells(view, top.head(LIMIT))
+    columns = [Column(name, _numeric([line[i] for line in body]))
+               for i, (name, _) in enumerate(view.columns)]
+    return Table(key, view.title, view.note, columns, body, head,
+                 f"tables/{view.table}.csv", view.folded, view.markdown)
+
+
+def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    """A GitHub-flavoured Markdown table."""
+    def line(cells):
+        return "| " + " | ".join(c.replace("|", "/") for c in cells) + " |"
+    return "\n".join([line(header), line(["---"] * len(header)), *map(line, rows)])
