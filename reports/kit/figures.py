@@ -24,7 +24,8 @@ from matplotlib.figure import Figure
 from sim.files import writing
 
 __all__ = ["COLORS", "DPI", "MAX_WIDTH", "ROW", "STYLE", "Drawing", "cell_labels", "dots",
-           "errorbars", "forest", "grid", "legend_outside", "make_figures", "no_data",
+           "errorbars", "forest", "grid", "legend_below", "legend_outside", "make_figures",
+           "no_data",
            "strips", "ticks"]
 
 DPI = 100
@@ -87,6 +88,13 @@ def legend_outside(fig: Figure, axes=None, title: str | None = None) -> None:
     cols = max(1, min(len(labels), int(fig.get_figwidth() * 9 // (width + 4))))
     fig.legend([handles[x] for x in labels], labels, loc="outside lower center", ncols=cols,
                title=title, frameon=False)
+
+
+def legend_below(ax, cols: int = 2) -> None:
+    """The panel's own legend, under it (outside the data): for panels whose colours mean
+    different things."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=cols, frameon=False)
 
 
 def errorbars(ax, x, y, lo, hi, horizontal: bool = False, **kw) -> None:

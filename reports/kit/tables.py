@@ -5,13 +5,14 @@ templates lay out.
 A long table is shortened to what matters (the view's ``top`` rows, else its first ``LIMIT``)
 with the whole table one click away (a collapsed ``<details>`` block) and its CSV linked.
 Columns whose every cell is a number (an estimate with its interval, a count, a share) are
-right-aligned."""
+right-aligned; a text column with the same value in every row is said once above the table;
+a table of many intervals puts each under its estimate, so that it fits the page."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -20,7 +21,9 @@ from .cells import Cell
 __all__ = ["LIMIT", "Column", "Table", "View", "clearest", "markdown_table", "shown"]
 
 LIMIT = 12  # rows shown before the fold
+STACKED = 3  # columns with intervals from which a table puts each under its estimate
 NUMBER = re.compile(r"^[+\-−]?\[?[+\-−]?\d[\d,.]*")
+INTERVAL = re.compile(r"\d \[")
 
 
 @dataclass
@@ -61,6 +64,16 @@ class Table:
     csv: str
     folded: bool
     markdown: bool
+    constant: list[tuple[str, str]] = field(default_factory=list)
+    """Text columns with one value in every row, said once above the table, not repeated."""
+    stacked: bool = False
+    """Intervals under their estimates (a table of many intervals, to fit the page)."""
+
+    def split(self, value: str) -> tuple[str, str]:
+        """An estimate and its interval, or its count in brackets ("", when it has none)."""
+        at = value.find(" [")
+        at = value.find(" (") if at < 0 else at
+        return (value, "") if at < 0 else (value[:at], value[at + 1:])
 
 
 def clearest(frame: pl.DataFrame, column: str = "diff") -> pl.DataFrame:
@@ -96,8 +109,19 @@ def shown(view: View, tables: dict[str, pl.DataFrame], key: str) -> Table | None
         head = _cells(view, top.head(LIMIT))
     columns = [Column(name, _numeric([line[i] for line in body]))
                for i, (name, _) in enumerate(view.columns)]
-    return Table(key, view.title, view.note, columns, body, head,
-                 f"tables/{view.table}.csv", view.folded, view.markdown)
+    same = [i for i, c in enumerate(columns) if len(body) > 1 and not c.numeric
+            and len({line[i] for line in body}) == 1]
+    constant = [(columns[i].name, body[0][i]) for i in same]
+
+    def keep(lines):
+        return None if lines is None else [[v for i, v in enumerate(line) if i not in same]
+                                           for line in lines]
+    columns = [c for i, c in enumerate(columns) if i not in same]
+    body = keep(body)
+    stacked = sum(any(INTERVAL.search(line[i]) for line in body)
+                  for i in range(len(columns))) >= STACKED
+    return Table(key, view.title, view.note, columns, body, keep(head),
+                 f"tables/{view.table}.csv", view.folded, view.markdown, constant, stacked)
 
 
 def markdown_table(header: list[str], rows: list[list[str]]) -> str:

@@ -92,7 +92,7 @@ def contracts(res, t) -> Figure | None:
     cells = con["cell"].unique(maintain_order=True).to_list()
     kinds = con["kind"].unique(maintain_order=True).to_list()
     series = [(kind, con.filter(kind=kind)) for kind in kinds]
-    fig, axes = strips(2, len(cells) * max(1, len(kinds)) ** 0.5, cols=2)
+    fig, axes = strips(2, len(cells) * 1.2, cols=2)
     dots(axes[0], cells, series, "cell", "success", 100, "% of hands", reference=50)
     axes[0].set_title("Contract made: the declarer's own table value > 0")
     dots(axes[1], cells, series, "cell", "declarer_points", 1, "points per hand", reference=0)

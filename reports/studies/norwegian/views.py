@@ -130,7 +130,7 @@ def _first_cells(res: Results):
     the chooser's hand, its first variant's too."""
     def top(frame: pl.DataFrame) -> pl.DataFrame:
         rows = frame.filter(lineup=res.lineups[0], swapped=False)
-        if "value" in rows.columns and rows.height > LIMIT:
+        if "value" in rows.columns and rows.height > 2 * LIMIT:
             rows = rows.filter(variant=rows["variant"][0])
         return rows
     return top

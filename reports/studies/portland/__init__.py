@@ -106,9 +106,9 @@ def _summary(res, tables) -> list[Finding]:
     paired = tables.get("honours_paired")
     if paired is not None and res.games_mode:
         for r in paired.filter(metric="n_hands").head(2).iter_rows(named=True):
-            out.append(Finding(f"With honours games are {estimate(r, 'diff', 2, sign=True)} "
-                               f"hands longer ({r['variant']} against {r['base']}, on the same "
-                               "deals).", "length"))
+            out.append(Finding(f"Honours change the length of a game by "
+                               f"{estimate(r, 'diff', 2, sign=True)} hands ({r['variant']} "
+                               f"against {r['base']}, on the same deals).", "length"))
     dealer = tables["dealer_advantage"].filter(metric="points")
     if dealer.height:
         r = dealer.row(0, named=True)

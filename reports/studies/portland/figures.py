@@ -15,6 +15,7 @@ from ...kit.figures import (
     errorbars,
     forest,
     grid,
+    legend_below,
     legend_outside,
     no_data,
     strips,
@@ -42,7 +43,7 @@ def _bars(ax, categories: list[str], series: list[tuple[str, pl.DataFrame]], key
                   100 * frame["share_hi"], fmt="none", color="black", linewidth=1)
         if exact:
             ax.plot(x, 100 * frame["exact"], "_", color="black", markersize=14,
-                    markeredgewidth=2, label="exact (combinatorics)")
+                    markeredgewidth=2, label="exact" if k == 0 else None)
     ticks(ax, categories)
     ax.grid(axis="y", alpha=0.3)
 
@@ -56,7 +57,7 @@ def honours_distribution(res, t) -> Figure | None:
               ["variant"].to_list())
     fig, axes = grid(3, 3.6, 3.6)
     held = dist.filter(kind="held", role="all", variant=first).sort("value")
-    _bars(axes[0], ["0", "1", "2", "3", "4"], [(f"{first}", held)], "value")
+    _bars(axes[0], ["0", "1", "2", "3", "4"], [(f"{first}, simulated", held)], "value")
     axes[0].set_xlabel("honours (A K Q J of trump) a side holds")
     axes[0].set_ylabel("% of side-hands")
     axes[0].set_title("Honours held")
@@ -74,9 +75,10 @@ def honours_distribution(res, t) -> Figure | None:
     _bars(axes[2], ["0", "1", "2", "3", "4"], roles, "value")
     axes[2].set_xlabel("honours held at the deal")
     axes[2].set_title("The dealer's side holds the turn-up")
-    legend_outside(fig)
-    fig.suptitle(f"Honours per side-hand ({first}; every variant plays the same deals); 95% "
-                 "Wilson intervals, black marks: exact shares")
+    for ax in axes:
+        legend_below(ax)
+    fig.suptitle(f"Honours per side-hand (held: {first}); 95% Wilson intervals, black "
+                 "marks: the exact shares")
     return fig
 
 

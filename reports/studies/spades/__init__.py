@@ -123,7 +123,9 @@ def _methods(res) -> list[str]:
 
 def layout(computed: Computed) -> Layout:
     res, tables = computed.res, computed.tables
-    parts = [Part("nil", "Nil", NIL_INTRO), Part("bags", "Sandbags", BAGS_INTRO, BAGS_NOTES),
+    notes = [n for n in BAGS_NOTES if (res.twins or not n.startswith("The sandbagger"))
+             and (len(res.variants) > 1 or not n.startswith("Game length"))]
+    parts = [Part("nil", "Nil", NIL_INTRO), Part("bags", "Sandbags", BAGS_INTRO, notes),
              Part("compare", "Variants and strategies", COMPARE_INTRO)]
     return Layout(parts, [*nil_views(res), *bag_views(res), *compare_views(res)], FIGURES,
                   _methods(res), summary=summary(res, tables), left_out=_left_out(res),

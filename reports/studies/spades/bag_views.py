@@ -57,11 +57,13 @@ def bag_views(res: Results) -> list[View]:
              note="Per side-hand: sums over the games divided by the side-hands; per bag: "
                   "divided by the bags taken. Delta-method intervals with the game id as "
                   "cluster (every cell's hands of one game id: the same deals)."),
-        View("bags", "bag_cost", "What bags cost, by line-up and the side's strategy",
-             [("variant", text("variant")), ("line-up", text("lineup")),
-              ("strategy", text("strategy")), *cost_cols],
-             rows=lambda f: f.filter(pl.col("lineup") != ALL), markdown=False, folded=True),
     ]
+    if len(res.cells) > 1:
+        views.append(View(
+            "bags", "bag_cost", "What bags cost, by line-up and the side's strategy",
+            [("variant", text("variant")), ("line-up", text("lineup")),
+             ("strategy", text("strategy")), *cost_cols],
+            rows=lambda f: f.filter(pl.col("lineup") != ALL), markdown=False, folded=True))
     if res.twins:
         views.append(View(
             "bags", "sandbagging", "The cost of sandbagging as a strategy",
@@ -111,11 +113,13 @@ def bag_views(res: Results) -> list[View]:
                       "counterfactual on the same play; with the contract cost: the contract "
                       "cost given back as well (overtricks free). Wilson intervals over every "
                       "game of the variant's cells."),
-            View("bags", "bags_per_game", "Per game, by cell",
-                 [("variant", text("variant")), ("line-up", cell), *game_cols],
-                 rows=lambda f: f.filter(pl.col("lineup") != ALL), markdown=False,
-                 folded=True),
         ]
+        if len(res.cells) > 1:
+            views.append(View(
+                "bags", "bags_per_game", "Per game, by cell",
+                [("variant", text("variant")), ("line-up", cell), *game_cols],
+                rows=lambda f: f.filter(pl.col("lineup") != ALL), markdown=False,
+                folded=True))
     views += [
         View("bags", "bags_per_hand", "Bags taken and bag penalties per side-hand, by variant",
              [("variant", text("variant")), ("side-hands", count("side_hands")),

@@ -99,7 +99,8 @@ def _compare(res, tables) -> list[Finding]:
     if h2h is not None:
         metric = "win" if res.games_mode else "points"
         for r in h2h.filter(metric=metric).head(3).iter_rows(named=True):
-            value = (estimate(r, "advantage", 1, 100, unit="% of games") if metric == "win"
+            value = ("wins " + estimate(r, "advantage", 1, 100, unit="% of games")
+                     if metric == "win"
                      else estimate(r, "advantage", 2, sign=True) + " points per hand")
             out.append(Finding(f"{r['strategy']} against {r['opponent']} ({r['lineup']}, "
                                f"{r['variant']}, both seatings): {value}.", "compare"))

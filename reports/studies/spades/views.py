@@ -92,7 +92,7 @@ def feature_tables(res: Results, tables: dict) -> list[Table]:
                 "nil", f"Nil success by {name}, per variant (made %, and the nil bids)",
                 "", [Column(name, False), *[Column(v, True) for v in variants]], body, None,
                 "tables/nil_by_hand.csv", folded=True,
-                markdown=feature in ("spade_length", "top_spade")))
+                markdown=feature in ("spade_length", "top_spade"), stacked=True))
     return out
 
 
