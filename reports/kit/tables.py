@@ -81,7 +81,8 @@ def clearest(frame: pl.DataFrame, column: str = "diff") -> pl.DataFrame:
     interval's width (the clearest), first."""
     width = pl.col(f"{column}_hi") - pl.col(f"{column}_lo")
     return (frame.with_columns(_z=(pl.col(column) / width).abs())
-            .sort("_z", descending=True, nulls_last=True).drop("_z").head(LIMIT))
+            .filter(pl.col("_z").is_finite())  # no interval (one deal), or no difference
+            .sort("_z", descending=True).drop("_z").head(LIMIT))
 
 
 def _numeric(values: list[str]) -> bool:

@@ -9,6 +9,7 @@ import polars as pl
 from ...kit.cells import estimate
 from ...kit.page import Finding
 from ...kit.study import Computed, Layout, Part, Study
+from ...kit.tables import clearest
 from ...norwegian import groups, norwegian_report
 from ...stats import proportion_ci
 from .. import methods
@@ -124,11 +125,9 @@ def _summary(res, tables) -> list[Finding]:
     paired = tables.get("norwegian_paired")
     if paired is not None:
         metric = "n_hands" if res.games_mode else "points_0"
-        rows = paired.filter(metric=metric).with_columns(
-            z=(pl.col("diff") / (pl.col("diff_hi") - pl.col("diff_lo"))).abs()).filter(
-            pl.col("z").is_finite())
+        rows = clearest(paired.filter(metric=metric))
         if rows.height:
-            r = rows.sort("z", descending=True).row(0, named=True)
+            r = rows.row(0, named=True)
             out.append(Finding(f"On the same deals, {r['variant']} minus {r['base']} "
                                f"({r['lineup']}): {r['description']} "
                                f"{estimate(r, 'diff', 2, sign=True)}.",

@@ -7,6 +7,7 @@ import polars as pl
 
 from ...kit.cells import estimate
 from ...kit.page import Finding
+from ...kit.tables import clearest
 
 __all__ = ["summary"]
 
@@ -83,11 +84,9 @@ def _compare(res, tables) -> list[Finding]:
     paired = tables.get("paired_variants")
     if paired is not None and paired.height:
         main = "margin" if res.games_mode else "points_0"
-        rows = paired.filter(metric=main).with_columns(
-            z=(pl.col("diff") / (pl.col("diff_hi") - pl.col("diff_lo"))).abs())
-        rows = rows.filter(pl.col("z").is_finite())
+        rows = clearest(paired.filter(metric=main))
         if rows.height:
-            r = rows.sort("z", descending=True).row(0, named=True)
+            r = rows.row(0, named=True)
             clear = r["diff_lo"] > 0 or r["diff_hi"] < 0
             unit = "per game" if res.games_mode else "per hand"
             out.append(Finding(
