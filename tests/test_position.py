@@ -189,7 +189,7 @@ def test_a_blind_nil_offered_late_in_a_game_is_asked_from_the_position():
         scores = rec["before"]["scores"]
         if abs(scores[0] - scores[1]) < 100:
             continue
-        for kind, seat, prefix, answer, blind in _prefixes(rules, rec)[:4]:
+        for _kind, seat, prefix, answer, blind in _prefixes(rules, rec)[:4]:
             got = whistlab.decide("expert", prefix)
             assert (got.answer, got.blind) == (answer, blind)
             trailing = scores[1 - seat % 2] - scores[seat % 2] >= 100
