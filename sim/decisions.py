@@ -20,10 +20,10 @@ import numpy as np
 
 from .errors import UserError
 from .lineup import Lineup
-from .tricks import PlaySetup, check_card
+from .tricks import Play, PlaySetup, check_card
 from .views import BidView, BlindView, DeclareView, PlayView
 
-__all__ = ["Decision", "Position", "ask", "play_position"]
+__all__ = ["Decision", "Position", "ask", "play_on", "play_position"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,7 +37,9 @@ class Position:
     ``check(answer)`` raises the engine's error (`sim.errors.IllegalDecision`,
     `sim.tricks.IllegalPlay`) for an answer (an array of one) that is not legal here;
     ``names``: the answers' names in a hand record by code (a declaration's,
-    `sim.norwegian.auction.DECLARATIONS`), None where the answer is a number or a card."""
+    `sim.norwegian.auction.DECLARATIONS`), None where the answer is a number or a card;
+    ``setup`` and ``play``: how the hand's play runs and the play at this card (a "play"
+    position; `play_on` goes on from them)."""
 
     kind: str
     seat: int
@@ -45,6 +47,8 @@ class Position:
     check: Callable[[np.ndarray], None] = field(repr=False)
     blind: BlindView | None = field(default=None, repr=False)
     names: tuple[str, ...] | None = field(default=None, repr=False)
+    setup: PlaySetup | None = field(default=None, repr=False)
+    play: Play | None = field(default=None, repr=False)
 
 
 def play_position(setup: PlaySetup, plays: np.ndarray) -> Position:
@@ -52,7 +56,19 @@ def play_position(setup: PlaySetup, plays: np.ndarray) -> Position:
     hand whose play ``setup`` runs (a game's ``play_setup``), each played and checked as the
     engine plays and checks it (`sim.tricks.PlaySetup.follow`), and its view there. A hand whose
     every card is played has no decision left (`UserError`)."""
-    play = setup.follow(setup.start(), plays)
+    return _at_card(setup, setup.follow(setup.start(), plays))
+
+
+def play_on(position: Position, plays: np.ndarray) -> Position:
+    """The position after the further cards ``plays`` (int8[1, k], slots in order of play)
+    from a "play" ``position`` (which stays as it is), each played and checked as by
+    `play_position`: the same position as the hand's record with those cards, without
+    replaying the hand from its start (a game's own refusals at a position, Spades' seat in the
+    dark, are its ``position_at``'s)."""
+    return _at_card(position.setup, position.setup.follow(position.play.copy(), plays))
+
+
+def _at_card(setup: PlaySetup, play: Play) -> Position:
     if play.done:
         raise UserError("the hand is over (every card is played): a position stops at a "
                         "decision")
@@ -61,7 +77,7 @@ def play_position(setup: PlaySetup, plays: np.ndarray) -> Position:
         legal, free = setup.legal(play)
         check_card(play, card, legal, free, setup.lead_rule, setup.constraint)
 
-    return Position("play", int(play.seat[0]), setup.view(play), check)
+    return Position("play", int(play.seat[0]), setup.view(play), check, setup=setup, play=play)
 
 
 @dataclass(frozen=True, eq=False)
