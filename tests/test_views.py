@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -193,3 +194,22 @@ def test_the_documented_dtypes_are_those_the_engine_passes(cls, observed):
     for field in fields:
         shown = {kind for kind, _ in observed[name, field]}
         assert {d for d, _ in docs[field]} == shown, (field, docs[field], shown)
+
+
+def test_the_readmes_table_of_views_says_what_the_docstrings_say():
+    """The README's table of the views a position shows (section "One decision from a
+    position"): every field it gives a dtype and shape is documented so in the view's
+    docstring, which the test above holds to the engine's arrays."""
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(\w+View)`[^|]*\| (.*) \|$", readme, re.M)
+    assert {name for name, _ in rows} == {"BlindView", "BidView", "DeclareView", "PlayView"}
+    checked = 0
+    for name, text in rows:
+        docs = documented(getattr(views, name))
+        for field, dtype, shape in re.findall(r"`(\w+)` (\w+)\[([^\]]*)\]", text):
+            assert (dtype, shape) in docs[field], (name, field, dtype, shape, docs[field])
+            checked += 1
+        for field, kind in re.findall(r"`(\w+)` (int|bool)(?![\w\[])", text):
+            assert docs[field] == {(kind, "")}, (name, field)
+            checked += 1
+    assert checked > 40
