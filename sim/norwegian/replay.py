@@ -46,9 +46,9 @@ class _Declarations:
 
     def __call__(self, i, rec, err):
         said, players = rec.get("declarations"), self.rules.players
-        names = " | ".join(f'"{d}"' for d in self._allowed())
+        names = " | ".join(f'"{d}"' for d in _allowed(players))
         if not isinstance(said, list) or len(said) != players or any(
-                d is not None and d not in self._allowed() for d in said):
+                d is not None and d not in _allowed(players) for d in said):
             raise err(f"'declarations' must be a list of {players}, one per seat: {names} (or "
                       "null for a seat that did not speak)")
         self.codes[i] = [-1 if d is None else DECLARATIONS.index(d) for d in said]
@@ -59,9 +59,10 @@ class _Declarations:
                 raise err("'declarations': the non-dealer declares grand or misere and the "
                           "dealer has the opposite")
 
-    def _allowed(self):
-        return {2: ("grand", "misere"), 3: ("grand", "pass")}.get(self.rules.players,
-                                                                  ("grand", "nullo", "pass"))
+
+def _allowed(players: int) -> tuple[str, ...]:
+    """The declarations a record may give at a table of ``players`` (RULES.md §2)."""
+    return {2: ("grand", "misere"), 3: ("grand", "pass")}.get(players, ("grand", "nullo", "pass"))
 
 
 def _auction(recs, extra, rules, deck):
@@ -138,7 +139,7 @@ def position_at(rec: dict, rules, source: str, line: int | None = None) -> Posit
                          sides=rules.sides, partial=True)
     dealer = int(recs.dealer[0])
     said = rec.get("declarations", [None] * players)
-    allowed = _Declarations(1, rules)._allowed()
+    allowed = _allowed(players)
 
     def err(message):
         return UserError(message, source=source, line=line)
@@ -169,8 +170,6 @@ def position_at(rec: dict, rules, source: str, line: int | None = None) -> Posit
         if rec.get("plays"):
             raise err("'plays' before the auction is over")
         codes = np.array([[-1 if d is None else DECLARATIONS.index(d) for d in said]], np.int8)
-        if players == 2:
-            codes[0, dealer] = -1
         view = declare_view(recs.hands, recs.dealer, recs.scores, codes, rules, deck)
 
         def check(code):
