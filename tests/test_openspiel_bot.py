@@ -97,7 +97,8 @@ def test_bots_in_openspiel_bid_play_and_score_as_the_engine(lineup):
 def test_random_bots_drawing_another_stream_play_otherwise():
     """The comparison bites: ``random`` bots each with a generator of its own (not the block's
     stream) do not play the engine's hands."""
-    records, _ = _engine(LINEUPS["random"])
+    result = play_block(RULES, Lineup([make_strategy("random")] * 4), SEED, 0, 1, "hands")
+    records = block_records(result, SimpleNamespace(rules=RULES), 0)
     game = pyspiel.load_game("spades")
     state = _dealt(game, records[0])
     pyspiel.evaluate_bots(state, [bots.openspiel_bot("random", p, seed=p) for p in range(4)], 0)
