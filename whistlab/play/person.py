@@ -180,14 +180,16 @@ class Person:
     def draw(self, view, rng):
         def one(v, i):
             first = cards_text(self.deck, v.first[i])
-            self.say("kept so far: " + cards_text(self.deck, v.hand[i]))
+            self.say(f"kept so far: {cards_text(self.deck, v.hand[i])}; the discards you saw: "
+                     + cards_text(self.deck, v.seen[i]))
             if v.second[i]:  # draw_mode see_both: he keeps either
                 second = cards_text(self.deck, v.second[i])
                 return self.ask("Keep which card (the other is discarded)?",
                                 f"{first} or {second}", choice({first.lower(): True,
                                                                 second.lower(): False}))
-            return self.ask(f"Keep {first}? (no: discard it and keep the next card)", "y/n",
-                            yes_no)
+            unseen = " unseen" if v.rules.draw_mode == "first_decides_blind" else ""
+            return self.ask(f"Keep {first}? Yes discards the next card{unseen}, no discards "
+                            f"{first} and keeps the next", "y/n", yes_no)
 
         return self._each(view, one, bool)
 
@@ -254,16 +256,18 @@ class Person:
         for line in (table.bids(v, i), table.contract_text(v), table.tricks_text(v.tricks[i])):
             if line:
                 self.say(line)
-        self.say(f"on the table: {table.on_table()}" if table.trick else "you lead")
+        mine = seat == table.you  # else the dummy's, played by its partner (RULES.md §1)
+        self.say(f"on the table: {table.on_table()}" if table.trick else
+                 "you lead" if mine else "the dummy leads")
         if v.visible is not None and v.visible[i]:  # Portland dummy whist
-            other = "your own hand" if seat != table.you else f"the dummy, {table.name(3)}"
+            other = "your own hand" if not mine else f"the dummy, {table.name(3)}"
             self.say(f"{other}: {cards_text(deck, v.visible[i])}")
-        whose = "your hand" if seat == table.you else f"the dummy's hand ({table.name(seat)})"
+        whose = "your hand" if mine else f"the dummy's hand ({table.name(seat)})"
         self.say(f"{whose} (* = may be played):")
         for line in hand_lines(deck, v.hand[i], legal=v.legal[i]):
             self.say(line)
         legal = cards_text(deck, v.legal[i])
-        question = "Your card" if seat == table.you else "The dummy's card"
+        question = "Your card" if mine else "The dummy's card"
         return self.ask(question, legal, self._legal_card(v, i))
 
     def _legal_card(self, v, i):

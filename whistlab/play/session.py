@@ -16,6 +16,7 @@ import dataclasses
 import secrets
 import sys
 import tomllib
+from pathlib import Path
 from typing import TextIO
 
 import numpy as np
@@ -201,15 +202,17 @@ def play_session(rules=None, seat: int = 0, partners: str | None = None,
     """Play ``count`` whole games (``mode = "games"``) or independent hands (``"hands"``) with
     the person at ``seat``; returns the exit code (130 after Ctrl-C). ``out``: the hand records'
     file."""
-    named = str(rules or DEFAULT_RULES)
-    rules = load_rules_in(named, "--rules", key=None)
+    rules = rules or DEFAULT_RULES
+    named = str(rules) if isinstance(rules, str | Path) else "rules given in code"
+    rules = load_rules_in(rules, "--rules", key=None)
     strategies = seating(rules, seat, partners, opponents)
     prompter = Prompter(inp or sys.stdin, output or sys.stdout)
     say = prompter.say
     seed = secrets.randbelow(2**32) if seed is None else seed
     table = Table(rules, LOOPS[rules.game].deck_for(rules), seat, say)
     person = Person(table, prompter)
-    lineup = Lineup([Watched(person if st is None else st, table) for st in strategies])
+    lineup = Lineup([Watched(person, table, told=False) if st is None else Watched(st, table)
+                     for st in strategies])
     session = Session(rules, table, person, out, mode, count, say)
     say(f"whistlab play: {named}, seed {seed}; you are {table.plain[seat]}")
     for s, st in enumerate(strategies):

@@ -23,10 +23,11 @@ __all__ = ["Table", "Watched"]
 class Watched:
     """A seat's strategy whose decisions the table sees: ``table.before(method, view)``, the
     strategy's own answer (its random numbers drawn as they would be unwatched), then
-    ``table.after(method, view, answer)``."""
+    ``table.after(method, view, answer, told)``; ``told``: the table tells the answer (not the
+    person's own, which he typed)."""
 
-    def __init__(self, strategy, table: Table):
-        self.strategy, self.table = strategy, table
+    def __init__(self, strategy, table: Table, told: bool = True):
+        self.strategy, self.table, self.told = strategy, table, told
 
     def __getattr__(self, method):
         decide = getattr(self.strategy, method)
@@ -34,7 +35,7 @@ class Watched:
         def watched(view, rng):
             self.table.before(method, view)
             answer = decide(view, rng)
-            self.table.after(method, view, np.asarray(answer))
+            self.table.after(method, view, np.asarray(answer), self.told)
             return answer
 
         return watched
@@ -95,11 +96,11 @@ class Table:
         else:  # RULES.md §4.7 cancel_spades: identical cards cancelled, nobody wins it
             self.say(f"  trick {trick_no + 1} ({played}): dead, won by nobody")
 
-    def after(self, method: str, view, answer: np.ndarray) -> None:
+    def after(self, method: str, view, answer: np.ndarray, tell: bool = True) -> None:
         for i in range(len(view)):
             seat = int(view.seat[i])
             told = self._told(method, view, i, seat, answer[i])
-            if told and seat != self.you:
+            if told and tell:
                 self.say(f"  {self.name(seat)} {told}")
 
     def _told(self, method, view, i, seat, a) -> str | None:
