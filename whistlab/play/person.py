@@ -61,9 +61,11 @@ class Person:
         self.table, self.deck = table, table.deck
         self.ask, self.say = prompter.ask, prompter.say
         self.went_blind: set[tuple[int, int]] = set()  # (row, seat): its bid was made blind
+        self.dark: set[tuple[int, int]] = set()  # (row, seat): its nil is played in the dark
 
     def new_hand(self) -> None:
         self.went_blind.clear()
+        self.dark.clear()
 
     @staticmethod
     def _each(view, one, dtype) -> np.ndarray:
@@ -157,8 +159,11 @@ class Person:
                             "(you may not trump; 20 a trick)?")
 
     def in_the_dark(self, view, rng):
-        return self._yes_no(view, lambda v, i: "Play your nil in the dark (your cards played "
-                            "face down, the first legal one at random)?")
+        dark = self._yes_no(view, lambda v, i: "Play your nil in the dark, your cards drawn "
+                            "face down?")
+        self.dark.update((int(r), int(s)) for r, s in zip(view.rows[dark], view.seat[dark],
+                                                          strict=True))
+        return dark
 
     def raise_bid(self, view, rng):
         return self._yes_no(view, lambda v, i: f"Raise your bid of {self._own_bid(v, i)} by one?")
@@ -249,6 +254,9 @@ class Person:
     def _play_one(self, v, i) -> np.uint64:
         table, deck = self.table, self.deck
         seat = int(v.seat[i])
+        if (int(v.rows[i]), seat) in self.dark:  # the engine draws his card (RULES.md §4.4)
+            self.say(f"trick {v.trick_no + 1}: you play in the dark")
+            return np.uint64(int(v.legal[i]) & -int(v.legal[i]))
         heading = f"trick {v.trick_no + 1}, {table.trumps(v)}"
         if v.turn_up is not None and v.turn_up[i]:  # Portland: the dealer's turned-up card
             heading += f" (turned up {cards_text(deck, v.turn_up[i])})"
@@ -271,7 +279,9 @@ class Person:
         return self.ask(question, legal, self._legal_card(v, i))
 
     def _legal_card(self, v, i):
-        hand, legal, led = int(v.hand[i]), int(v.legal[i]), int(v.led[i])
+        hand, legal, led, trump = int(v.hand[i]), int(v.legal[i]), int(v.led[i]), int(v.trump[i])
+        unbroken = (v.position == 0 and getattr(v.rules, "spades_broken", False)
+                    and legal & ~trump)  # RULES.md §3: trumps led only once broken
 
         def parse(text: str) -> np.uint64:
             bit = read_card(text, self.deck)
@@ -282,6 +292,8 @@ class Person:
                 if led & hand and not led >> bit & 1:
                     suit = self.table.suit_name((led & -led).bit_length() - 1)
                     raise ValueError(f"{name} may not be played: you must follow {suit}")
+                if unbroken and trump >> bit & 1:
+                    raise ValueError(f"{name} may not be led: trumps are not broken yet")
                 raise ValueError(f"{name} may not be played now (the rules in force)")
             return np.uint64(1 << bit)
 

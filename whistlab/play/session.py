@@ -131,7 +131,7 @@ class Session:
     def hand_over(self, out) -> None:
         """The last trick, the tricks, the points and the score after the hand."""
         table, score = self.table, out.score
-        table.last_trick(out.play.winners[0])
+        table.last_trick(out.play.winners[0], out.play.plays[0])
         self.say("hand over; " + table.tricks_text(out.play.tricks[0]))
         parts = getattr(score, "components", lambda: {})()
         points = []

@@ -60,7 +60,8 @@ class Table:
 
     def new_hand(self) -> None:
         self.trick_no = -1
-        self.trick: list[tuple[int, int]] = []  # (seat, slot) of the cards of the trick so far
+        self.trick: list[tuple[int, int | None]] = []  # (seat, slot) of the trick's cards so far
+        self.known = 0  # the cards seen played this hand (a bitboard)
         self.tricks = np.zeros(self.players, np.int8)
         self.blind = np.zeros(self.players, bool)  # went blind this hand (its bid is not asked)
         self.flags: dict[str, set[int]] = {"half": set(), "dark": set()}
@@ -71,18 +72,31 @@ class Table:
     # --- decisions as they happen ------------------------------------------------------------
 
     def before(self, method: str, view) -> None:
-        """Before a seat plays: the trick before it is over, who won it."""
+        """Before a seat plays: the card played in the dark before it, and, the trick before it
+        over, who won it."""
         if method != "play" or not len(view):
             return
+        self._dark_card(int(view.in_trick[0] | view.played[0]) & ~self.known)
         if view.trick_no != self.trick_no:
             if self.trick:
                 self.trick_won(self.trick_no, view.tricks[0].astype(np.int16) - self.tricks)
             self.trick_no, self.trick = view.trick_no, []
         self.tricks = view.tricks[0].copy()
 
-    def last_trick(self, winners) -> None:
-        """The hand is over: who won its last trick (``winners``: int8[T], -1 = dead)."""
+    def _dark_card(self, unknown: int) -> None:
+        """RULES.md §4.4 nil_in_the_dark: the engine drew the last card played (``unknown``, its
+        bit) face down for its seat, whose own answer it did not use."""
+        if self.trick and self.trick[-1][1] is None and unknown:
+            seat, slot = self.trick[-1][0], (unknown & -unknown).bit_length() - 1
+            self.trick[-1] = (seat, slot)
+            self.known |= 1 << slot
+            self.say(f"  {self.name(seat)} plays {self.deck.names[slot]} (in the dark)")
+
+    def last_trick(self, winners, plays) -> None:
+        """The hand is over: who won its last trick (``winners``: int8[T], -1 = dead;
+        ``plays``: int8[T * P] the slots played, in order)."""
         if self.trick:
+            self._dark_card(1 << int(plays[self.trick_no * self.players + len(self.trick) - 1]))
             winner = int(winners[self.trick_no])
             self.trick_won(self.trick_no, np.arange(self.players) == winner)
             self.trick = []
@@ -107,7 +121,11 @@ class Table:
         """What the table sees of ``seat``'s answer ``a`` (None: nothing to tell); keeps the
         trick and the bidding's flags."""
         if method == "play":
+            if seat in self.flags["dark"]:  # the engine draws the card (`_dark_card`)
+                self.trick.append((seat, None))
+                return None
             self.trick.append((seat, int(a).bit_length() - 1))
+            self.known |= int(a)
             return f"plays {cards_text(self.deck, a)}"
         if method == "blind_nil" and a:
             self.blind[seat] = True
