@@ -87,9 +87,14 @@ class Person:
 
     # --- Spades bidding (RULES.md §3, §4.4) --------------------------------------------------
 
+    def _before_looking(self, v, i) -> None:
+        """A blind decision (RULES.md §3 blind nil, §4.4 blind bids), which the score allows."""
+        self.say("score: " + self.table.scores_text(v.scores[i], v.bags[i]))
+        self._show(v, i, hand=False)
+
     def blind_nil(self, view, rng):
         def one(v, i):
-            self._show(v, i, hand=False)
+            self._before_looking(v, i)
             yes = self.ask("Bid blind nil, before looking at your cards?", "y/n", yes_no)
             if yes:
                 self.went_blind.add((int(v.rows[i]), int(v.seat[i])))
@@ -99,7 +104,7 @@ class Person:
 
     def blind_bid(self, view, rng):
         def one(v, i):
-            self._show(v, i, hand=False)
+            self._before_looking(v, i)
             values = [0, *_bits(v.legal[i])]
             bid = self.ask("Bid blind, before looking at your cards?",
                            "look, " + ranges(values[1:]), _number({"look": 0, "no": 0, "n": 0},

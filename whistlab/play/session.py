@@ -105,9 +105,6 @@ class Session:
         where = (f"game {block + 1}, hand {hand_no}" if self.mode == "games"
                  else f"hand {block + 1} of {self.count}")
         self.say(f"\n=== {where}: {table.name(dealer[0])} deals ===")
-        if hand_no > 1:
-            self.say("score: " + table.scores_text(standing["scores"][0],
-                                                  _first(standing.get("bags"))))
         dealt, self.per_hand = self.loop.deal(rules, lineup, seed, block, hand_no, rows, dealer,
                                               standing, deck, rng, group)
         if "turn_up" in self.per_hand:  # Portland: the dealer's last card (RULES.md §1)
@@ -119,7 +116,9 @@ class Session:
 
     def play(self, rules, dealt, dealer, standing, lineup, rng, deck):
         out = self.loop.play(rules, dealt, dealer, standing, lineup, rng, deck)
-        self.hand_over(out)
+        self.table.hand_over(out)
+        self.points += out.score.points[0]
+        self.hands += 1
         result = blocks.BlockResult(
             game=np.zeros(1, np.int64), hand_no=np.array([self.hand_no], np.int16),
             dealer=dealer, per_hand=self.per_hand, outcomes=[out], games=None, rules=rules)
@@ -128,30 +127,11 @@ class Session:
             write_jsonl(self.records, self.path)
         return out
 
-    def hand_over(self, out) -> None:
-        """The last trick, the tricks, the points and the score after the hand."""
-        table, score = self.table, out.score
-        table.last_trick(out.play.winners[0], out.play.plays[0])
-        self.say("hand over; " + table.tricks_text(out.play.tricks[0]))
-        parts = getattr(score, "components", lambda: {})()
-        points = []
-        for side, name in enumerate(table.side_names):
-            detail = ", ".join(f"{k.replace('_', ' ')} {int(v[0, side]):+d}"
-                               for k, v in parts.items() if v[0, side])
-            points.append(f"{name} {int(score.points[0, side]):+d}"
-                          + (f" ({detail})" if detail else ""))
-        self.points += score.points[0]
-        self.hands += 1
-        self.say("points: " + ", ".join(points))
-        bags = getattr(score, "bags_after", None)
-        self.say("score: " + table.scores_text(out.scores_after[0], _first(bags)))
-
     def settle(self, rules, standing, rows, out, hand_no):
         done, won = self.loop.settle(rules, standing, rows, out, hand_no)
         if getattr(rules, "rubber", False):  # Portland: games of the rubber (RULES.md §1)
-            self.say("games won in the rubber: " + ", ".join(
-                f"{n} {int(k)}" for n, k in zip(self.table.side_names,
-                                                standing["games_won"][0], strict=True)))
+            self.say("games won in the rubber: "
+                     + self._per_side(standing["games_won"][0], "{}"))
         if done[0]:
             self.game_over(int(won[0]), hand_no, bool(standing.get("finished", [True])[0]))
         return done, won
@@ -164,6 +144,8 @@ class Session:
         else:
             told = "a draw" if finished else "stopped unfinished (max_hands)"
         self.say(f"=== game over after {count_text(hands, 'hand')}: {told} ===")
+        if self.count > 1:
+            self.say("games won so far: " + self._per_side(self.won, "{}"))
 
     def run(self, wrapped, lineup, seed: int) -> None:
         for block in range(self.count):
@@ -171,16 +153,17 @@ class Session:
             blocks.play_block(wrapped, self.rules, lineup, seed, block, 1, self.mode,
                               hand_offset=block)
 
+    def _per_side(self, values, form: str) -> str:
+        return ", ".join(f"{n} {form.format(int(v))}"
+                         for n, v in zip(self.table.side_names, values, strict=True))
+
     def summary(self) -> None:
         """What the session played, and where its records are."""
-        table = self.table
         played = f"{count_text(self.hands, 'hand')} played"
         if self.mode == "games":
-            played += "; games won: " + ", ".join(
-                f"{n} {int(k)}" for n, k in zip(table.side_names, self.won, strict=True))
+            played += "; games won: " + self._per_side(self.won, "{}")
         else:
-            played += "; points: " + ", ".join(
-                f"{n} {int(p):+d}" for n, p in zip(table.side_names, self.points, strict=True))
+            played += "; points: " + self._per_side(self.points, "{:+d}")
         self.say(played)
         if self.path is None:
             return
@@ -189,10 +172,6 @@ class Session:
                      f"whistlab replay {self.path} scores them)")
         else:
             self.say("no hand was finished: no records written")
-
-
-def _first(per_side):
-    return None if per_side is None else per_side[0]
 
 
 def play_session(rules=None, seat: int = 0, partners: str | None = None,

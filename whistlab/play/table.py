@@ -210,6 +210,26 @@ class Table:
             text += " in the dark"
         return text
 
+    # --- the end of a hand ----------------------------------------------------------------------
+
+    def hand_over(self, out) -> None:
+        """The last trick, the tricks, the points (and their parts) and the score after the
+        hand (``out``: the game's hand state, played and scored)."""
+        score = out.score
+        self.last_trick(out.play.winners[0], out.play.plays[0])
+        self.say("hand over; " + self.tricks_text(out.play.tricks[0]))
+        parts = score.components() if hasattr(score, "components") else {}  # Spades, Portland
+        points = []
+        for side, name in enumerate(self.side_names):
+            detail = ", ".join(f"{k.replace('_', ' ')} {int(v[0, side]):+d}"
+                               for k, v in parts.items() if v[0, side])
+            points.append(f"{name} {int(score.points[0, side]):+d}"
+                          + (f" ({detail})" if detail else ""))
+        self.say("points: " + ", ".join(points))
+        bags = getattr(score, "bags_after", None)  # Spades
+        self.say("score: " + self.scores_text(out.scores_after[0],
+                                              None if bags is None else bags[0]))
+
     def tricks_text(self, tricks) -> str:
         return "tricks: " + ", ".join(f"{self.name(s)} {int(t)}" for s, t in enumerate(tricks))
 
