@@ -116,22 +116,20 @@ class Person:
         return self._each(view, one, np.int8)
 
     def bid(self, view, rng):
+        return self._number(view, "Your bid", "nil")
+
+    def auction_bid(self, view, rng):
+        return self._number(view, "Your call", "pass")
+
+    def _number(self, view, question: str, zero: str) -> np.ndarray:
+        """A number set in ``view.legal`` (0 also written ``zero``: nil, pass)."""
+
         def one(v, i):
             if (int(v.rows[i]), int(v.seat[i])) in self.went_blind:
                 return 0  # asked again after a blind bid, which stands: the engine ignores it
             self._show(v, i)
             values = _bits(v.legal[i])
-            return self.ask("Your bid", _numbers_text(values, "nil"),
-                            _number({"nil": 0}, values))
-
-        return self._each(view, one, np.int8)
-
-    def auction_bid(self, view, rng):
-        def one(v, i):
-            self._show(v, i)
-            values = _bits(v.legal[i])
-            return self.ask("Your call", _numbers_text(values, "pass"),
-                            _number({"pass": 0}, values))
+            return self.ask(question, _numbers_text(values, zero), _number({zero: 0}, values))
 
         return self._each(view, one, np.int8)
 
