@@ -19,10 +19,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from sim.games import game_of
+from sim.lineup import Lineup
 from sim.options import load_rules
+from sim.scripted import Scripted
+from strategies import make_strategy
 from whistlab.cli import main
+from whistlab.experiment import Cell
 from whistlab.play.text import side_names
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -422,3 +428,32 @@ def test_help_shows_examples(capsys):
     assert end.value.code == 0
     out = capsys.readouterr().out
     assert "--partners" in out and "whistlab play --rules portland" in out
+
+
+# --- the engine's own game ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("rules, seat", [("spades.standard", 1), ("portland", 3)])
+def test_the_engine_plays_the_same_hand_with_the_same_answers(monkeypatch, tmp_path, rules,
+                                                              seat):
+    """The person's seat draws no random number and changes no other seat's choice: the
+    engine's own block of one hand (`sim.blocks.play_block`, block 0 of the seed), the person's
+    seat answered by replay's scripted player from his record, writes the same record."""
+    records = tmp_path / "mine.jsonl"
+    code, _, _ = play(monkeypatch, ["--rules", rules, "--seat", seat, "--seed", 21,
+                                    "--hands", 1, "--opponents", "random", "--out", records],
+                      seed=9)
+    assert code == 0
+    (rec,) = [json.loads(line) for line in records.read_text().splitlines()]
+    value = load_rules(rules)
+    game = game_of(value)
+    deck = game.deck_for(value)
+    plays = np.array([[deck.bit_of(c) for c in rec["plays"]]], np.int8)
+    person = (Scripted(plays, bids=np.array([rec["bids"]], np.int8),
+                       blind=np.array([rec["blind"]], bool)) if "bids" in rec
+              else Scripted(plays))
+    others = {s: make_strategy("random" if (s - seat) % 2 else "seed", game=value.game)
+              for s in range(value.players)}
+    lineup = Lineup([person if s == seat else others[s] for s in range(value.players)])
+    result = game.play_block(value, lineup, 21, 0, 1, "hands", 0)
+    cell = Cell(variant="play", rules=value, lineup="play", seats=())
+    assert json.loads(json.dumps(game.block_records(result, cell, 0))) == [rec]
