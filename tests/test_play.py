@@ -255,7 +255,7 @@ def test_norwegian(monkeypatch, tmp_path, rules, seat, args):
 DECISIONS = [  # rules over spades.standard, seed, seat, a question the person must be asked
     ("blind_nil = true", 1, 0, "Bid blind nil, before looking"),  # asked once trailing by 100
     ("blind_bids = true\nblind_bid_min_deficit = 0", 1, 0, "Bid blind, before looking"),
-    ("auction = true", 1, 0, "Your call ("),
+    ("auction = true", 1, 0, "Your call, tricks over six ("),
     ("mo_a = true\nbemo = true", 2, 0, "Declare for your side ("),
     ("team_nil = true\nteam_blind_nil = true", 1, 0, "Declare for your side ("),
     ("half_trick_bids = true", 3, 0, "Add a half to your bid of"),

@@ -116,10 +116,11 @@ class Person:
         return self._each(view, one, np.int8)
 
     def bid(self, view, rng):
-        return self._number(view, "Your bid", "nil")
+        joint = getattr(view.rules, "partnership_bidding", False)  # RULES.md §4.4: for the side
+        return self._number(view, "Your side's bid" if joint else "Your bid", "nil")
 
-    def auction_bid(self, view, rng):
-        return self._number(view, "Your call", "pass")
+    def auction_bid(self, view, rng):  # RULES.md §4.4: n promises 6 + n tricks for the side
+        return self._number(view, "Your call, tricks over six", "pass")
 
     def _number(self, view, question: str, zero: str) -> np.ndarray:
         """A number set in ``view.legal`` (0 also written ``zero``: nil, pass)."""

@@ -65,6 +65,7 @@ class Table:
         self.tricks = np.zeros(self.players, np.int8)
         self.blind = np.zeros(self.players, bool)  # went blind this hand (its bid is not asked)
         self.flags: dict[str, set[int]] = {"half": set(), "dark": set()}
+        self.called: tuple[int, int] | None = None  # the auction's last bid: (seat, n)
 
     def name(self, seat) -> str:
         return self.names[int(seat)]
@@ -143,8 +144,10 @@ class Table:
             return "will play the nil in the dark"
         if method in ("no_trump", "raise_bid") and a:
             return "bids no trump" if method == "no_trump" else "raises the bid by one"
-        if method == "auction_bid":
-            return "passes" if a == 0 else f"calls {int(a)}"
+        if method == "auction_bid":  # RULES.md §4.4: n promises 6 + n tricks for the side
+            if a > 0:
+                self.called = (seat, int(a))
+            return "passes" if a == 0 else f"calls {int(a)} ({6 + int(a)} tricks)"
         if method == "side_contract" and a > 0:
             return f"declares {contract_name(int(a))} for the side"
         if method == "redeal" and a:
@@ -189,6 +192,10 @@ class Table:
             return None
         parts = [f"{self.name(s)} {self._bid(view, i, s)}"
                  for s, b in enumerate(view.bids[i]) if b >= 0]
+        if self.called is not None:
+            seat, n = self.called
+            parts.append(f"{self.side_names[seat % self.sides]} to make {6 + n} "
+                         f"({self.name(seat)} called {n})")
         contracts = getattr(view, "contracts", None)
         for side in range(contracts.shape[1] if contracts is not None else 0):
             for code in (int(contracts[i, side]), int(view.bemo[i, side])):
