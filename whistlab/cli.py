@@ -35,6 +35,7 @@ start with:
   whistlab run                          the default experiment (standard Spades), its summary
   whistlab report results/default       its report: results/default/report/index.html
   whistlab presets                      the rules presets; whistlab presets spades.standard
+  whistlab play                         play a game of Spades yourself (--rules: any preset)
   whistlab COMMAND --help               a command's options"""
 
 
