@@ -7,7 +7,7 @@ batch loop: to check a tuned heuristic by hand, or to play whistlab's players el
     ...           "hands": [[...13 cards...], [...], [...], [...]],
     ...           "bids": [4, None, None, None]}          # seat 0 bid 4; seat 1 to bid
     >>> whistlab.decide("expert", record)
-    Decision(kind='bid', seat=1, answer=3, blind=False, ...)
+    Decision(kind='bid', seat=1, answer=..., blind=False)
     >>> whistlab.view_at(record).view                      # what seat 1 sees (a BidView)
 
 The position is rebuilt and its view built by the engine (`sim.replay.view_at`); the strategy is
