@@ -89,6 +89,26 @@ _BELOW = np.array([sum(1 << (13 * (b // 13) + r) for r in range(b % 13))
                    for b in range(52)], dtype=U64)  # the lower cards of each slot's suit
 
 
+# lead_odds' chance that an opponent lacks every one of k unseen cards, by the integers it is
+# made of: _MISS_POWERS[a, u, k] = miss ** k with miss = 1 - clip(a * (1 / max(u, 1)), 0, 1), for
+# an opponent with a cards left, u cards unseen and k = 0..12 (the count of the unseen cards above
+# or below a slot in its suit). The same float64 operations as the formula written out (``miss``
+# per row, ``np.power`` over an array of exponents: the same ufunc loop as ``miss ** above``), so
+# a look-up gives the very numbers the formula would (tests/test_norwegian_expert.py checks it).
+_COUNTS = 53  # a and u: 0..52
+_MISS_POWERS = (1.0 - np.clip(np.arange(_COUNTS)[:, None]
+                              * (1.0 / np.maximum(np.arange(_COUNTS), 1).astype(np.float64)),
+                              0, 1))[:, :, None] ** np.arange(13)[None, None, :]
+_MISS_FLAT = _MISS_POWERS.reshape(-1)  # float64[53 * 53 * 13]: a-major, then u, then k
+
+
+def _miss_powers(left: np.ndarray, unseen_count: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """float64[r, 52]: per row (``left`` cards the opponent has, ``unseen_count`` cards unseen,
+    int[r] each) and slot (``counts``: uint8[r, 52], 0..12) the chance ``miss ** counts``."""
+    base = (left.astype(np.intp) * _COUNTS + unseen_count) * 13
+    return _MISS_FLAT[base[:, None] + counts]
+
+
 def _best(score: np.ndarray, cards: np.ndarray) -> np.ndarray:
     """uint64[n]: per row the card of ``cards`` (never empty) of highest ``score`` [n, 52]."""
     held = ((cards[:, None] >> _SHIFT[None, :]) & U64(1)).astype(bool)
@@ -158,26 +178,32 @@ class NorwegianExpert(NorwegianSeed):
             self.spoil and players < 4 and self.spoil_declarer
             and view.rules.scoring == "declarer")
 
-    def lead_odds(self, view, seat, wants, ally) -> np.ndarray:
-        """float64[n, 52]: per card, the chance that, led, it would win the trick: no opponent
-        holds a higher card of its suit (one who wants tricks plays it) — or, for one who ducks,
-        none lower either (he must play over). Each unseen card is an opponent's with his share
-        of the unseen cards (cards left / cards unseen), none of a suit he showed void in."""
-        unseen = view.unseen
-        share = 1.0 / np.maximum(popcount(unseen), 1).astype(np.float64)
-        above = popcount(unseen[:, None] & _ABOVE[None, :])
-        below = popcount(unseen[:, None] & _BELOW[None, :])
+    def lead_odds(self, view, seat, wants, ally, rows=None) -> np.ndarray:
+        """float64[r, 52]: for the view's rows ``rows`` (default all; ``seat`` and ``ally`` are
+        given for all rows) and per card, the chance that, led, it would win the trick: no
+        opponent holds a higher card of its suit (one who wants tricks plays it) — or, for one
+        who ducks, none lower either (he must play over). Each unseen card is an opponent's with
+        his share of the unseen cards (cards left / cards unseen), none of a suit he showed void
+        in. The powers of his chance to lack a card come from `_MISS_POWERS`."""
+        if rows is None:
+            rows = np.arange(len(view))
+        unseen = view.unseen[rows]
+        unseen_count = popcount(unseen)
+        above = popcount(unseen[:, None] & _ABOVE[None, :])  # uint8[r, 52]: unseen cards above
+        below = popcount(unseen[:, None] & _BELOW[None, :])  # ... and below each slot
         odds = np.ones(above.shape)
         left = view.rules.cards_each - view.trick_no
+        seat, ally = seat[rows], ally[rows]
         for q in range(view.tricks.shape[1]):
-            qs = np.full_like(seat, q)
-            opp = (qs != seat) & (qs != ally)
+            opp = (q != seat) & (q != ally)
             if not opp.any():
                 continue
-            miss = (1.0 - np.clip((left - view.has_played(qs)) * share, 0, 1))[:, None]
-            over = 1.0 - miss ** above  # holds a higher card
-            over = np.where(wants(qs)[:, None], over, over * miss ** below)
-            void = ((view.voids[:, q, None] >> _SUIT[None, :].astype(np.uint8)) & 1) == 1
+            qs = np.full(len(view), q)
+            cards_left = left - view.has_played(qs)[rows]
+            over = 1.0 - _miss_powers(cards_left, unseen_count, above)  # holds a higher card
+            ducks = ~wants(qs)[rows]
+            over[ducks] *= _miss_powers(cards_left[ducks], unseen_count[ducks], below[ducks])
+            void = ((view.voids[rows, q, None] >> _SUIT[None, :].astype(np.uint8)) & 1) == 1
             odds *= 1.0 - over * (opp[:, None] & ~void)
         return odds
 
@@ -190,6 +216,10 @@ class NorwegianExpert(NorwegianSeed):
             return card
         seat = view.seat.astype(np.int64)
         wants, ally_of = self._aims(view, view.tricks.shape[1])
-        odds = self.lead_odds(view, seat, wants, ally_of(seat))
-        throw = _best(odds + 1e-5 * _RANK[None, :], view.legal)  # ties: the highest rank
-        return pick(void & ~wants(seat), throw, card)
+        rows = np.flatnonzero(void & ~wants(seat))  # a discard by a player who wants to lose
+        if not rows.size:
+            return card
+        odds = self.lead_odds(view, seat, wants, ally_of(seat), rows)
+        card = card.copy()
+        card[rows] = _best(odds + 1e-5 * _RANK[None, :], view.legal[rows])  # ties: highest rank
+        return card
