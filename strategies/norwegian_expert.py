@@ -67,7 +67,7 @@ import dataclasses
 
 import numpy as np
 
-from sim.cards import U64, pick, popcount
+from sim.cards import U64, bit_index, lowest_bit, popcount
 from sim.norwegian.auction import GRAND, MISERE, PASS
 
 from .base import VALUE, param, register
@@ -103,16 +103,24 @@ _MISS_FLAT = _MISS_POWERS.reshape(-1)  # float64[53 * 53 * 13]: a-major, then u,
 
 
 def _miss_powers(left: np.ndarray, unseen_count: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """float64[r, 52]: per row (``left`` cards the opponent has, ``unseen_count`` cards unseen,
-    int[r] each) and slot (``counts``: uint8[r, 52], 0..12) the chance ``miss ** counts``."""
+    """float64[r, k]: per row (``left`` cards the opponent has, ``unseen_count`` cards unseen,
+    int[r] each) and card (``counts``: uint8[r, k], 0..12) the chance ``miss ** counts``."""
     base = (left.astype(np.intp) * _COUNTS + unseen_count) * 13
     return _MISS_FLAT[base[:, None] + counts]
 
 
-def _best(score: np.ndarray, cards: np.ndarray) -> np.ndarray:
-    """uint64[n]: per row the card of ``cards`` (never empty) of highest ``score`` [n, 52]."""
-    held = ((cards[:, None] >> _SHIFT[None, :]) & U64(1)).astype(bool)
-    return _BITS[np.argmax(np.where(held, score, -np.inf), axis=1)]
+def _slots_held(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(int8[r, k] the slots of each row's cards, lowest first, as many columns as the most
+    cards of a row; bool[r, k] whether the column holds a card (else its slot is 0))."""
+    most = int(popcount(cards).max()) if len(cards) else 0
+    slots = np.empty((len(cards), most), dtype=np.int8)
+    rest = cards.copy()
+    for j in range(most):
+        low = lowest_bit(rest)
+        slots[:, j] = bit_index(low)  # 64 where none is left
+        rest ^= low
+    held = slots < 52
+    return np.where(held, slots, np.int8(0)), held
 
 
 @register
@@ -178,19 +186,18 @@ class NorwegianExpert(NorwegianSeed):
             self.spoil and players < 4 and self.spoil_declarer
             and view.rules.scoring == "declarer")
 
-    def lead_odds(self, view, seat, wants, ally, rows=None) -> np.ndarray:
-        """float64[r, 52]: for the view's rows ``rows`` (default all; ``seat`` and ``ally`` are
-        given for all rows) and per card, the chance that, led, it would win the trick: no
-        opponent holds a higher card of its suit (one who wants tricks plays it) — or, for one
-        who ducks, none lower either (he must play over). Each unseen card is an opponent's with
-        his share of the unseen cards (cards left / cards unseen), none of a suit he showed void
-        in. The powers of his chance to lack a card come from `_MISS_POWERS`."""
-        if rows is None:
-            rows = np.arange(len(view))
+    def lead_odds(self, view, seat, wants, ally, rows, slots) -> np.ndarray:
+        """float64[r, k]: for the view's rows ``rows`` (``seat`` and ``ally`` are given for all
+        rows) and their cards ``slots`` (int[r, k]), the chance that the card, led, would win
+        the trick: no opponent holds a higher card of its suit (one who wants tricks plays it)
+        — or, for one who ducks, none lower either (he must play over). Each unseen card is an
+        opponent's with his share of the unseen cards (cards left / cards unseen), none of a
+        suit he showed void in. The powers of his chance to lack a card are `_MISS_POWERS`'."""
         unseen = view.unseen[rows]
         unseen_count = popcount(unseen)
-        above = popcount(unseen[:, None] & _ABOVE[None, :])  # uint8[r, 52]: unseen cards above
-        below = popcount(unseen[:, None] & _BELOW[None, :])  # ... and below each slot
+        above = popcount(unseen[:, None] & _ABOVE[slots])  # uint8[r, k]: unseen cards above
+        below = popcount(unseen[:, None] & _BELOW[slots])  # ... and below each card
+        suit = _SUIT[slots].astype(np.uint8)
         odds = np.ones(above.shape)
         left = view.rules.cards_each - view.trick_no
         seat, ally = seat[rows], ally[rows]
@@ -203,7 +210,7 @@ class NorwegianExpert(NorwegianSeed):
             over = 1.0 - _miss_powers(cards_left, unseen_count, above)  # holds a higher card
             ducks = ~wants(qs)[rows]
             over[ducks] *= _miss_powers(cards_left[ducks], unseen_count[ducks], below[ducks])
-            void = ((view.voids[rows, q, None] >> _SUIT[None, :].astype(np.uint8)) & 1) == 1
+            void = ((view.voids[rows, q, None] >> suit) & 1) == 1
             odds *= 1.0 - over * (opp[:, None] & ~void)
         return odds
 
@@ -219,7 +226,9 @@ class NorwegianExpert(NorwegianSeed):
         rows = np.flatnonzero(void & ~wants(seat))  # a discard by a player who wants to lose
         if not rows.size:
             return card
-        odds = self.lead_odds(view, seat, wants, ally_of(seat), rows)
+        slots, held = _slots_held(view.legal[rows])
+        odds = self.lead_odds(view, seat, wants, ally_of(seat), rows, slots)
+        score = np.where(held, odds + 1e-5 * _RANK[slots], -np.inf)  # ties: the highest rank
         card = card.copy()
-        card[rows] = _best(odds + 1e-5 * _RANK[None, :], view.legal[rows])  # ties: highest rank
+        card[rows] = _BITS[slots[np.arange(len(rows)), np.argmax(score, axis=1)]]
         return card
