@@ -74,10 +74,21 @@ earlier tricks only).
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 
 import numpy as np
 
-from sim.cards import U64, at_or_below, bit_index, first_set, highest_bit, lowest_bit, pick, popcount
+from sim.cards import (
+    U64,
+    at_or_below,
+    bit_index,
+    bits_of,
+    first_set,
+    highest_bit,
+    lowest_bit,
+    pick,
+    popcount,
+)
 
 from .base import CARDS, RANK, TRICKS, Strategy, param, register
 
@@ -86,19 +97,31 @@ __all__ = ["PortlandExpert"]
 ZERO = U64(0)
 
 
+@lru_cache(maxsize=8)
+def _suit_sets(deck) -> np.ndarray:
+    """uint64[16]: the cards of the suits whose bits are set in the index (bit s = suit s)."""
+    masks = [int(m) for m in deck.suit_masks]
+    return np.array([sum(m for s, m in enumerate(masks) if v >> s & 1) for v in range(16)],
+                    dtype=U64)
+
+
 def _void_mask(voids: np.ndarray, deck) -> np.ndarray:
     """uint64[n]: the cards of every suit flagged in ``voids`` (uint8[n], bit s = suit s)."""
-    out = np.zeros(voids.shape, dtype=U64)
-    for s, mask in enumerate(deck.suit_masks):
-        out |= mask * ((voids >> s) & 1).astype(U64)
-    return out
+    return _suit_sets(deck)[voids & 15]
+
+
+@lru_cache(maxsize=8)
+def _ranks(deck) -> np.ndarray:
+    """int16[65]: by slot (`bit_index`: 64 for no card), the rank in its suit (0 = 2 .. 12 = A);
+    -1 for no card."""
+    slot = np.arange(64, dtype=np.int16)
+    rank = slot - deck.offsets[np.maximum(deck.suit_of_bit[slot], 0)]
+    return np.append(rank, np.int16(-1)).astype(np.int16)
 
 
 def _rank(card: np.ndarray, deck) -> np.ndarray:
-    """int[n]: the rank (0 = 2 .. 12 = A) of one-bit bitboards in their suit; -1 for 0."""
-    slot = bit_index(card).astype(np.int16)
-    suit = deck.suit_of_bit[slot & 63]
-    return np.where(card != ZERO, slot - deck.offsets[np.maximum(suit, 0)], -1)
+    """int16[n]: the rank (0 = 2 .. 12 = A) of one-bit bitboards in their suit; -1 for 0."""
+    return _ranks(deck)[bit_index(card)]
 
 
 class _Table:
@@ -315,35 +338,8 @@ class PortlandExpert(Strategy):
         if self.lead_partner_void:
             ruff_lead = lowest_bit(side & part_void & ~overruff & ~unsafe)
 
-        # the partner's suits: the side suit he led first, a suit he discarded high in
-        wanted = np.zeros(n, dtype=U64)
-        unwanted = np.zeros(n, dtype=U64)
-        partner = view.seat ^ 2
-        suit_of = deck.suit_of_bit
-        hist, seats = view.history, view.history_seats
-        for t in range(view.trick_no):
-            led_slot = hist[:, 4 * t]
-            led_mask = deck.suit_masks[np.maximum(suit_of[led_slot], 0)]
-            if self.return_lead:
-                first = (seats[:, 4 * t] == partner) & (wanted == ZERO)
-                wanted |= pick(first, led_mask & ~trump, ZERO)
-            won = seats[:, 4 * t + 4] if t + 1 < view.trick_no else view.seat
-            if self.read_discards or self.read_follows:
-                for j in range(1, 4):
-                    slot = hist[:, 4 * t + j]
-                    card = U64(1) << slot.astype(U64)
-                    rank = slot - deck.offsets[np.maximum(suit_of[slot], 0)]
-                    if self.read_follows:  # a high spot under a trick he did not win
-                        under = (seats[:, 4 * t + j] == partner) & ((card & led_mask) != ZERO) & (
-                            (card & trump) == ZERO) & (won != partner)
-                        wanted |= pick(under & (rank >= self.signal_rank), led_mask, ZERO)
-                    off = (seats[:, 4 * t + j] == partner) & ((card & led_mask) == ZERO) & (
-                        (card & trump) == ZERO) & self.read_discards
-                    mask = deck.suit_masks[np.maximum(suit_of[slot], 0)]
-                    high = rank >= self.signal_rank
-                    wanted |= pick(off & high, mask, ZERO)
-                    unwanted |= pick(off & ~high, mask, ZERO)
-        wanted &= ~unwanted
+        # the partner's suits: the side suit he led first, a suit he followed or discarded high in
+        wanted, unwanted = self._partners_suits(view)
         partners_suit = self._suit_lead(view, safe & wanted, unseen)
 
         # the longest safe side suit (not one partner called weak), else any side suit
@@ -376,6 +372,47 @@ class PortlandExpert(Strategy):
         first = [ruff_lead, *first] if self.ruff_first else [*first, ruff_lead]
         return first_set(*first, partners_suit, short_lead, long_lead, low_trump,
                          lowest_bit(legal))
+
+    def _partners_suits(self, view):
+        """(the suits the partner asked for, the suits he called weak) by the earlier tricks
+        (``read_follows``, ``read_discards``, ``return_lead``), the second taken out of the
+        first."""
+        n, done = len(view), view.trick_no
+        if done == 0:
+            return np.zeros(n, dtype=U64), np.zeros(n, dtype=U64)
+        deck, partner = view.deck, view.seat ^ 2
+        # the earlier tricks with the rows last, so that a row's value broadcasts along the
+        # batch: slots and seats int8[trick, position in the trick (0 led), row]
+        slots = np.ascontiguousarray(view.history[:, :4 * done].T).reshape(done, 4, n)
+        seats = np.ascontiguousarray(view.history_seats[:, :4 * done].T).reshape(done, 4, n)
+        led = deck.suit_bit_of_bit[slots[:, :1]]  # uint8[trick, 1, row]: the suit led (1 << s)
+        # who won each trick: the next one's leader, this seat for the last
+        won = np.concatenate([seats[1:, :1], view.seat[None, None, :].astype(seats.dtype)])
+        later = slots[:, 1:]  # int8[trick, 3, row]: the cards played to the lead
+        suit = deck.suit_bit_of_bit[later]
+        by_partner = (seats[:, 1:] == partner) & ((bits_of(later) & view.trump) == ZERO)
+        followed = suit == led  # (no trump: a trump that follows is the suit led)
+        high = later - deck.offsets[np.maximum(deck.suit_of_bit[later], 0)] >= self.signal_rank
+        read = np.zeros(later.shape, dtype=np.uint8)  # per card the suits it asks for (bits)
+        weak = np.zeros(later.shape, dtype=np.uint8)  # ... and calls weak
+        if self.read_follows:  # a high spot under a trick he did not win
+            read |= led * (by_partner & followed & (won != partner) & high)
+        if self.read_discards:  # a discard: high asks for its suit, low calls it weak
+            off = by_partner & ~followed
+            read |= suit * (off & high)
+            weak |= suit * (off & ~high)
+        per_trick = np.bitwise_or.reduce(read, axis=1)  # uint8[trick, row]
+        sets = _suit_sets(deck)
+        wanted = sets[np.bitwise_or.reduce(per_trick, axis=0)]
+        if self.return_lead:  # the first side suit he led while nothing was read before it
+            before = np.zeros_like(per_trick)
+            np.bitwise_or.accumulate(per_trick[:-1], axis=0, out=before[1:])
+            side_led = sets[led[:, 0]] & ~view.trump  # uint64[trick, row]
+            first = (seats[:, 0] == partner) & (before == 0) & (side_led != ZERO)
+            t = np.argmax(first, axis=0)
+            wanted |= pick(first.any(axis=0), side_led[t, np.arange(n)], ZERO)
+        unwanted = sets[np.bitwise_or.reduce(weak, axis=(0, 1))]
+        return wanted & ~unwanted, unwanted
 
     def _suit_lead(self, view, cards, unseen):
         """The card to lead from ``cards`` (one suit per row, or 0): its top when it is a
