@@ -97,6 +97,11 @@ __all__ = ["PortlandExpert"]
 ZERO = U64(0)
 
 
+def _only(cond, cards) -> np.ndarray:
+    """uint64[n]: ``cards`` where ``cond``, else none (``pick(cond, cards, ZERO)`` in one step)."""
+    return np.multiply(cards, cond, dtype=U64)
+
+
 @lru_cache(maxsize=8)
 def _suit_sets(deck) -> np.ndarray:
     """uint64[16]: the cards of the suits whose bits are set in the index (bit s = suit s)."""
@@ -131,23 +136,24 @@ class _Table:
 
     def __init__(self, view):
         n = len(view)
-        deck, seat = view.deck, view.seat.astype(np.intp)
-        rows = np.arange(n)
+        deck, seat = view.deck, view.seat
         unseen = view.unseen
         # the dealer took the turned-up trump into his hand (RULES.md §1 `trump`): its holder
         # is known until he plays it (not under no trump, where no card is turned up)
         elder = view.leader if view.trick_no == 0 else view.history_seats[:, 0]
-        dealer = (elder.astype(np.intp) + 3) % 4
-        turned = ZERO if view.turn_up is None else view.turn_up & unseen & pick(
-            view.trump != ZERO, ~ZERO, ZERO)
+        dealer = (elder + 3) & 3
+        turned = ZERO if view.turn_up is None else (
+            view.turn_up & unseen & _only(view.trump != ZERO, ~ZERO))
         # dummy whist (RULES.md §1 `dummy`): seat 3's hand lies face up; playing it, seat 1
         # sees his own: the seat whose hand is ``visible`` is known card for card
         owner = np.where(seat == 3, 1, 3) if view.visible is not None else np.full(n, -1)
+        voids = view.voids.reshape(-1)  # uint8[row * 4 + seat]
+        first = np.arange(n) * 4
         self.poss, self.later, self.full = {}, {}, {}
         for k in (1, 2, 3):
-            other = (seat + k) % 4
-            void = _void_mask(view.voids[rows, other], deck)
-            guess = (unseen & ~turned & ~void) | pick(other == dealer, turned, ZERO)
+            other = (seat + k) & 3
+            void = _void_mask(voids[first + other], deck)
+            guess = (unseen & ~turned & ~void) | _only(other == dealer, turned)
             self.full[k] = other == owner
             self.poss[k] = guess if view.visible is None else pick(self.full[k], view.visible,
                                                                    guess)
@@ -209,12 +215,12 @@ class PortlandExpert(Strategy):
         in_suit = np.zeros(len(view), dtype=U64)
         trumps = np.zeros(len(view), dtype=U64)
         for k in (1, 3):
-            poss = pick(table.later[k], table.poss[k], ZERO)
+            poss = _only(table.later[k], table.poss[k])
             in_suit |= poss & led
             void = (poss & led) == ZERO
             if self.risk_cards:  # may be void: few cards of the suit left that he may hold
                 void |= table.later[k] & (popcount(poss & led) <= self.risk_cards)
-            trumps |= pick(void | ((led & trump) != ZERO), poss & trump, ZERO)
+            trumps |= _only(void | ((led & trump) != ZERO), poss & trump)
         return in_suit, trumps
 
     def _holding(self, view, cards, led, table):
@@ -222,7 +228,7 @@ class PortlandExpert(Strategy):
         (with ``count`` off: the cards no unseen card outranks, as the seed)."""
         deck, trump = view.deck, view.trump
         if not self.count:
-            return cards & ~at_or_below(table.unseen, deck)
+            return cards & ~view.outranked
         in_suit, trumps = self._threats(view, table, led)
         ruffed = (trumps != ZERO) & ((led & trump) == ZERO)
         side = cards & led & ~trump & ~at_or_below(in_suit, deck)
@@ -246,7 +252,7 @@ class PortlandExpert(Strategy):
             if self.cover_honours:  # cover an honour led (J or higher) with the cheapest honour
                 cover = lowest_bit(beat & view.led & ~trump)
                 honour = (_rank(w, deck) >= 9) & ((w & trump) == ZERO)
-                take = first_set(take, pick(honour, cover, ZERO))
+                take = first_set(take, _only(honour, cover))
             if self.ruff_second:  # void: ruff low even where the fourth hand may overruff
                 take = first_set(take, pick(following, ZERO, lowest_bit(beat & trump)))
         else:  # third hand: a holding card, else the cheapest card that wins now
@@ -265,7 +271,7 @@ class PortlandExpert(Strategy):
         low_follow = lowest_bit(legal & view.led)
         if self.encourage:  # holding a winner of the suit: the highest spot card says "lead it"
             mine = legal & view.led
-            spots = mine & at_or_below(table.unseen, deck)
+            spots = mine & view.outranked
             spot = highest_bit(spots)
             strong = ((mine & ~spots) != ZERO) & (_rank(spot, deck) >= self.signal_rank)
             low_follow = pick(strong & ((view.led & trump) == ZERO), spot, low_follow)
@@ -273,7 +279,7 @@ class PortlandExpert(Strategy):
         if not self.discard_weakest:
             discard = lowest_bit(first_set(side, legal))
             return pick(following, low_follow, discard)
-        winners = legal & ~at_or_below(table.unseen, deck)
+        winners = legal & ~view.outranked
         best, best_top = np.zeros(len(view), dtype=U64), np.full(len(view), 99, np.int16)
         for mask in deck.suit_masks:
             suit = side & mask
@@ -294,7 +300,7 @@ class PortlandExpert(Strategy):
         n = len(view)
         side = legal & ~trump
         unseen = table.unseen
-        boss = legal & ~at_or_below(unseen, deck)
+        boss = legal & ~view.outranked
         opp_trumps = [table.poss[k] & trump for k in (1, 3)]
         part_trumps = table.poss[2] & trump
         # suits an opponent is void in while he may hold trumps: a lead there is ruffed
@@ -304,11 +310,11 @@ class PortlandExpert(Strategy):
         for mask in deck.suit_masks:
             for i, k in enumerate((1, 3)):
                 void = popcount(table.poss[k] & mask) <= self.risk_cards
-                unsafe |= pick(void & (opp_trumps[i] != ZERO), mask & ~trump, ZERO)
+                unsafe |= _only(void & (opp_trumps[i] != ZERO), mask & ~trump)
                 if k == 3:
-                    overruff |= pick(void & (opp_trumps[i] != ZERO), mask, ZERO)
+                    overruff |= _only(void & (opp_trumps[i] != ZERO), mask)
             pvoid = (table.poss[2] & mask) == ZERO
-            part_void |= pick(pvoid & (part_trumps != ZERO), mask & ~trump, ZERO)
+            part_void |= _only(pvoid & (part_trumps != ZERO), mask & ~trump)
         safe = side & ~unsafe if self.safe_leads else side
 
         # trump control: draw while the side holds the majority of the trumps still out,
@@ -327,8 +333,8 @@ class PortlandExpert(Strategy):
         if self.force_short:  # fewer trumps than the opponents: make them ruff (shorten them)
             safe = pick(balance < 0, side, safe)
         trumps = legal & trump
-        trump_lead = pick(draw, highest_bit(trumps) if self.trump_top else
-                          self._suit_lead(view, trumps, unseen), ZERO)
+        trump_lead = _only(draw, highest_bit(trumps) if self.trump_top else
+                          self._suit_lead(view, trumps, unseen))
 
         # cash a winner the opponents cannot ruff
         cash = lowest_bit(boss & ~trump & (~unsafe if self.safe_cash else ~ZERO))
@@ -358,12 +364,12 @@ class PortlandExpert(Strategy):
             top = highest_bit(suit)
             lead = self._suit_lead(view, suit, unseen)
             lone = (_rank(top, deck) >= 9) & (lead != top) & (popcount(suit) <= 3)
-            tenace |= pick(lone & self.avoid_tenace, suit, ZERO)
+            tenace |= _only(lone & self.avoid_tenace, suit)
             single = (popcount(suit) == 1) & ((suit & boss) == ZERO)
-            singleton |= pick(single & self.lead_singleton, suit, ZERO)
+            singleton |= _only(single & self.lead_singleton, suit)
         # a singleton to ruff the suit later, while holding trumps and not drawing them
         has_trumps = ((hand & trump) != ZERO) & opp_out
-        short_lead = lowest_bit(pick(has_trumps, singleton & safe & ~wanted, ZERO))
+        short_lead = lowest_bit(_only(has_trumps, singleton & safe & ~wanted))
         long_lead = first_set(longest(safe & ~unwanted & ~tenace), longest(safe & ~unwanted),
                               longest(safe), longest(side))
         long_lead = self._suit_lead(view, long_lead, unseen)
@@ -381,37 +387,38 @@ class PortlandExpert(Strategy):
         if done == 0:
             return np.zeros(n, dtype=U64), np.zeros(n, dtype=U64)
         deck, partner = view.deck, view.seat ^ 2
-        # the earlier tricks with the rows last, so that a row's value broadcasts along the
-        # batch: slots and seats int8[trick, position in the trick (0 led), row]
-        slots = np.ascontiguousarray(view.history[:, :4 * done].T).reshape(done, 4, n)
-        seats = np.ascontiguousarray(view.history_seats[:, :4 * done].T).reshape(done, 4, n)
-        led = deck.suit_bit_of_bit[slots[:, :1]]  # uint8[trick, 1, row]: the suit led (1 << s)
-        # who won each trick: the next one's leader, this seat for the last
-        won = np.concatenate([seats[1:, :1], view.seat[None, None, :].astype(seats.dtype)])
-        later = slots[:, 1:]  # int8[trick, 3, row]: the cards played to the lead
-        suit = deck.suit_bit_of_bit[later]
-        by_partner = (seats[:, 1:] == partner) & ((bits_of(later) & view.trump) == ZERO)
-        followed = suit == led  # (no trump: a trump that follows is the suit led)
-        high = later - deck.offsets[np.maximum(deck.suit_of_bit[later], 0)] >= self.signal_rank
-        read = np.zeros(later.shape, dtype=np.uint8)  # per card the suits it asks for (bits)
-        weak = np.zeros(later.shape, dtype=np.uint8)  # ... and calls weak
-        if self.read_follows:  # a high spot under a trick he did not win
-            read |= led * (by_partner & followed & (won != partner) & high)
+        # the earlier tricks as the play keeps them, rows last (a row's value broadcasts along
+        # the batch): slots and seats int8[trick, position in the trick (0 led), row]
+        slots = view.history[:, :4 * done].T.reshape(done, 4, n)
+        seats = view.history_seats[:, :4 * done].T.reshape(done, 4, n)
+        is_partner = seats == partner
+        followed_by_him = is_partner[:, 1:].any(axis=1)  # bool[trick, row]: he did not lead
+        his = (slots * is_partner).sum(axis=1, dtype=np.int8)  # int8[trick, row]: his card
+        led = deck.suit_bit_of_bit[slots[:, 0]]  # uint8[trick, row]: the suit led (1 << s)
+        suit = deck.suit_bit_of_bit[his]  # ... and his
+        by_partner = followed_by_him & ((bits_of(his) & view.trump) == ZERO)  # not a trump
+        followed = suit == led
+        high = _ranks(deck)[his] >= self.signal_rank
+        per_trick = np.zeros(his.shape, dtype=np.uint8)  # the suits asked for (bit s = suit s)
+        weak = np.zeros(his.shape, dtype=np.uint8)  # ... and called weak
+        if self.read_follows:  # a high spot under a trick he did not win (won: the next
+            # trick's leader, this seat for the last)
+            won = np.concatenate([seats[1:, 0], view.seat[None, :].astype(seats.dtype)])
+            per_trick |= led * (by_partner & followed & (won != partner) & high)
         if self.read_discards:  # a discard: high asks for its suit, low calls it weak
             off = by_partner & ~followed
-            read |= suit * (off & high)
+            per_trick |= suit * (off & high)
             weak |= suit * (off & ~high)
-        per_trick = np.bitwise_or.reduce(read, axis=1)  # uint8[trick, row]
         sets = _suit_sets(deck)
         wanted = sets[np.bitwise_or.reduce(per_trick, axis=0)]
         if self.return_lead:  # the first side suit he led while nothing was read before it
             before = np.zeros_like(per_trick)
             np.bitwise_or.accumulate(per_trick[:-1], axis=0, out=before[1:])
-            side_led = sets[led[:, 0]] & ~view.trump  # uint64[trick, row]
-            first = (seats[:, 0] == partner) & (before == 0) & (side_led != ZERO)
+            side_led = sets[led] & ~view.trump  # uint64[trick, row]
+            first = is_partner[:, 0] & (before == 0) & (side_led != ZERO)
             t = np.argmax(first, axis=0)
-            wanted |= pick(first.any(axis=0), side_led[t, np.arange(n)], ZERO)
-        unwanted = sets[np.bitwise_or.reduce(weak, axis=(0, 1))]
+            wanted |= _only(first.any(axis=0), side_led[t, np.arange(n)])
+        unwanted = sets[np.bitwise_or.reduce(weak, axis=0)]
         return wanted & ~unwanted, unwanted
 
     def _suit_lead(self, view, cards, unseen):
@@ -424,6 +431,6 @@ class PortlandExpert(Strategy):
             return top
         below = (cards | unseen) & at_or_below(top, deck) & ~top
         nxt = highest_bit(below)
-        outranked = (top & at_or_below(unseen, deck)) != ZERO
+        outranked = (top & view.outranked) != ZERO
         sequence = ((nxt & cards) != ZERO) & (_rank(top, deck) >= self.sequence_rank)
         return pick(~outranked | sequence, top, lowest_bit(cards))
