@@ -129,6 +129,42 @@ def _rank(card: np.ndarray, deck) -> np.ndarray:
     return _ranks(deck)[bit_index(card)]
 
 
+def _weakest_discard(legal, side, outranked, deck) -> np.ndarray:
+    """uint64[n]: the lowest card of the weakest side suit (its top card lowest; never one
+    holding a winner: a card ``outranked`` does not mark), else of the longest side suit, else
+    the lowest card."""
+    winners = legal & ~outranked
+    best, best_top = np.zeros(len(legal), dtype=U64), np.full(len(legal), 99, np.int16)
+    for mask in deck.suit_masks:
+        suit = side & mask
+        top = _rank(highest_bit(suit), deck).astype(np.int16)
+        weak = (suit != ZERO) & ((suit & winners) == ZERO) & (top < best_top)
+        best, best_top = pick(weak, suit, best), np.where(weak, top, best_top)
+    # only winners in the side suits: a winner of the longest one (it has some to spare)
+    return first_set(lowest_bit(best), lowest_bit(_longest_suit(side, deck)), lowest_bit(legal))
+
+
+def _longest_suit(cards, deck) -> np.ndarray:
+    """uint64[n]: the cards of the longest suit of ``cards`` (the first of equal length)."""
+    best = np.zeros(len(cards), dtype=U64)
+    for mask in deck.suit_masks:
+        suit = cards & mask
+        best = pick(popcount(suit) > popcount(best), suit, best)
+    return best
+
+
+def _first_longest(deck, *options) -> np.ndarray:
+    """``first_set(*(_longest_suit(o, deck) for o in options))``, each later option looked at
+    only on the rows the earlier ones left empty."""
+    out = _longest_suit(options[0], deck)
+    for cards in options[1:]:
+        empty = np.flatnonzero(out == ZERO)
+        if not empty.size:
+            break
+        out[empty] = _longest_suit(cards[empty], deck)
+    return out
+
+
 class _Table:
     """What the acting seat knows of the others' hands, per relative seat k = 1 (left-hand
     opponent), 2 (partner), 3 (right-hand opponent): ``poss[k]`` the cards seat k may hold,
@@ -240,11 +276,13 @@ class PortlandExpert(Strategy):
         higher = ~at_or_below(w, deck)
         beat = pick((w & trump) != ZERO, legal & trump & higher,
                     (legal & view.led & higher) | (legal & trump))
-        holds = self._holding(view, beat, view.led, table)
-        partner_winning = view.winning_seat == (view.seat ^ 2)
-        partner_safe = partner_winning & (self._holding(view, w, view.led, table) != ZERO)
+        partner_winning = view.winning_seat == (view.seat ^ 2)  # never second hand
+        partner_safe = partner_winning & (self._holding(view, w, view.led, table) != ZERO) \
+            if partner_winning.any() else partner_winning
         following = (legal & view.led) != ZERO
         last = view.position == 3
+        if not last:
+            holds = self._holding(view, beat, view.led, table)
         if last:
             take = lowest_bit(beat)
         elif view.position == 1:  # second hand low, unless holding a winner
@@ -279,20 +317,9 @@ class PortlandExpert(Strategy):
         if not self.discard_weakest:
             discard = lowest_bit(first_set(side, legal))
             return pick(following, low_follow, discard)
-        winners = legal & ~view.outranked
-        best, best_top = np.zeros(len(view), dtype=U64), np.full(len(view), 99, np.int16)
-        for mask in deck.suit_masks:
-            suit = side & mask
-            top = _rank(highest_bit(suit), deck).astype(np.int16)
-            weak = (suit != ZERO) & ((suit & winners) == ZERO) & (top < best_top)
-            best, best_top = pick(weak, suit, best), np.where(weak, top, best_top)
-        # only winners in the side suits: a winner of the longest one (it has some to spare)
-        longest = np.zeros(len(view), dtype=U64)
-        for mask in deck.suit_masks:
-            suit = side & mask
-            longest = pick(popcount(suit) > popcount(longest), suit, longest)
-        discard = first_set(lowest_bit(best), lowest_bit(longest), lowest_bit(legal))
-        return pick(following, low_follow, discard)
+        void = np.flatnonzero(~following)  # the discards, on their rows only
+        low_follow[void] = _weakest_discard(legal[void], side[void], view.outranked[void], deck)
+        return low_follow
 
     # leading ---------------------------------------------------------------------------------
     def _lead(self, view, table):
@@ -348,14 +375,6 @@ class PortlandExpert(Strategy):
         wanted, unwanted = self._partners_suits(view)
         partners_suit = self._suit_lead(view, safe & wanted, unseen)
 
-        # the longest safe side suit (not one partner called weak), else any side suit
-        def longest(cards):
-            best = np.zeros(n, dtype=U64)
-            for mask in deck.suit_masks:
-                suit = cards & mask
-                best = pick(popcount(suit) > popcount(best), suit, best)
-            return best
-
         # a suit headed by a lone honour that a card out outranks (K x, Q x x: a tenace to keep)
         tenace = np.zeros(n, dtype=U64)
         singleton = np.zeros(n, dtype=U64)
@@ -370,8 +389,8 @@ class PortlandExpert(Strategy):
         # a singleton to ruff the suit later, while holding trumps and not drawing them
         has_trumps = ((hand & trump) != ZERO) & opp_out
         short_lead = lowest_bit(_only(has_trumps, singleton & safe & ~wanted))
-        long_lead = first_set(longest(safe & ~unwanted & ~tenace), longest(safe & ~unwanted),
-                              longest(safe), longest(side))
+        # the longest safe side suit (not one partner called weak), else any side suit
+        long_lead = _first_longest(deck, safe & ~unwanted & ~tenace, safe & ~unwanted, safe, side)
         long_lead = self._suit_lead(view, long_lead, unseen)
         low_trump = lowest_bit(legal & trump)
         first = [cash, trump_lead] if self.cash_first else [trump_lead, cash]
