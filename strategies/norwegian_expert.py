@@ -192,7 +192,7 @@ class NorwegianExpert(NorwegianSeed):
         the trick: no opponent holds a higher card of its suit (one who wants tricks plays it)
         — or, for one who ducks, none lower either (he must play over). Each unseen card is an
         opponent's with his share of the unseen cards (cards left / cards unseen), none of a
-        suit he showed void in. The powers of his chance to lack a card are `_MISS_POWERS`'."""
+        suit he showed void in. The powers of his chance to lack a card: `_MISS_POWERS`."""
         unseen = view.unseen[rows]
         unseen_count = popcount(unseen)
         above = popcount(unseen[:, None] & _ABOVE[slots])  # uint8[r, k]: unseen cards above

@@ -130,9 +130,9 @@ def _rank(card: np.ndarray, deck) -> np.ndarray:
 
 
 def _weakest_discard(legal, side, outranked, deck) -> np.ndarray:
-    """uint64[n]: the lowest card of the weakest side suit (its top card lowest; never one
-    holding a winner: a card ``outranked`` does not mark), else of the longest side suit, else
-    the lowest card."""
+    """uint64[n]: the lowest card of the weakest side suit (of those without a winner — a card
+    not in ``outranked`` — the one whose top card is lowest), else of the longest side suit,
+    else the lowest card."""
     winners = legal & ~outranked
     best, best_top = np.zeros(len(legal), dtype=U64), np.full(len(legal), 99, np.int16)
     for mask in deck.suit_masks:
