@@ -30,7 +30,8 @@ from __future__ import annotations
 import polars as pl
 
 from .data import CELL, SIDES, BlockSums, Results
-from .stats import paired, ratio_ci, sums
+from .frame_stats import paired, sums
+from .stats import ratio_ci
 
 __all__ = ["BagCost", "GameLength", "Sandbagging", "bag_cost", "bag_game_length", "bag_ranking",
            "rules_tables", "sandbagging"]

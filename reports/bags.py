@@ -33,7 +33,7 @@ import polars as pl
 
 from .bag_rules import BagCost, GameLength, Sandbagging, rules_tables
 from .data import CELL, SIDES, BlockSums, Results, collect, scan_blocks
-from .stats import sums, with_means, with_proportion_ci
+from .frame_stats import sums, with_means, with_proportion_ci
 
 __all__ = ["GameBags", "bag_consumers", "bag_units", "bags_per_game", "bags_per_hand",
            "bags_section", "contract_cost", "winner_changed"]

@@ -22,7 +22,8 @@ from __future__ import annotations
 import polars as pl
 
 from .data import CELL, BlockSums, Results, collect
-from .stats import mean_ci, moments, paired, sums, welch_ci, with_means, with_proportion_ci
+from .frame_stats import moments, paired, sums, with_means, with_proportion_ci
+from .stats import mean_ci, welch_ci
 
 __all__ = ["HeadToHead", "PairedVariants", "compare_tables", "head_to_head", "paired_variants"]
 

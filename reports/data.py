@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -28,7 +27,8 @@ import pyarrow.parquet as pq
 from sim.errors import UserError
 from sim.folder import JOURNAL, FolderWarning, block_files, describe_code, read_journal, verify_files
 from sim.games import GAMES
-from strategies import make_strategy
+
+from .labels import seat_labels
 
 __all__ = ["CELL", "BlockSums", "Results", "block_pass", "block_units", "check_blocks", "collect",
            "collect_each", "label", "open_results", "seat_rows"]
@@ -45,29 +45,6 @@ RANKS = "23456789TJQKA"
 def collect(frame: pl.LazyFrame) -> pl.DataFrame:
     """Collect an aggregated query with polars' streaming engine (bounded memory)."""
     return frame.collect(engine="streaming")
-
-
-def _label(spec: dict, defaults: dict[str, dict]) -> str:
-    """A strategy spec as a short name: its name and the parameters that differ from the usual
-    value (the strategy's default, else the value most seats of the experiment use)."""
-    usual = defaults.get(spec.get("name"), {})
-    changed = [f"{k}={v}" for k, v in spec.items() if k != "name" and usual.get(k) != v]
-    return f"{spec.get('name')}({', '.join(changed)})" if changed else str(spec.get("name"))
-
-
-def _defaults(specs: list[dict], game: str | None = None) -> dict[str, dict]:
-    out: dict[str, dict] = {}
-    for name in {s.get("name") for s in specs}:
-        same = [s for s in specs if s.get("name") == name]
-        try:  # the registry's defaults, when this strategy is still known
-
-            out[name] = make_strategy(name, game=game).to_dict()
-        except Exception:  # unknown today: the value most of the experiment's seats use
-            keys = {k for s in same for k in s}
-            out[name] = {k: Counter(json.dumps(s.get(k)) for s in same).most_common(1)[0][0]
-                         for k in keys}
-            out[name] = {k: json.loads(v) for k, v in out[name].items()}
-    return out
 
 
 @dataclass(frozen=True)
@@ -157,11 +134,10 @@ class Results:
     @cached_property
     def strategies(self) -> pl.DataFrame:
         """Each cell's seats: variant, lineup, swapped, seat, strategy (a short label)."""
-        specs = [s for c in self.cells for s in c["seats"]]
-        defaults = _defaults(specs, self.cells[0]["rules"]["game"])
         rows = [{"variant": c["variant"], "lineup": c["lineup"], "swapped": c["swapped"],
-                 "seat": seat, "strategy": _label(spec, defaults)}
-                for c in self.cells for seat, spec in enumerate(c["seats"])]
+                 "seat": seat, "strategy": label}
+                for c, labels in zip(self.cells, seat_labels(self.cells), strict=True)
+                for seat, label in enumerate(labels)]
         return pl.DataFrame(rows, schema={"variant": pl.String, "lineup": pl.String,
                                           "swapped": pl.Boolean, "seat": pl.Int8,
                                           "strategy": pl.String})

@@ -14,8 +14,8 @@ from matplotlib.figure import Figure
 from sim.files import writing
 
 from .bag_figures import bag_rules
+from .frame_stats import with_proportion_ci
 from .nil import FEATURES
-from .stats import with_proportion_ci
 
 __all__ = ["FIGURES", "make_figures"]
 

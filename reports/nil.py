@@ -17,7 +17,7 @@ from __future__ import annotations
 import polars as pl
 
 from .data import CELL, RANKS, Results, collect, collect_each, label, seat_rows
-from .stats import with_proportion_ci
+from .frame_stats import with_proportion_ci
 
 __all__ = ["FEATURES", "nil_section"]
 

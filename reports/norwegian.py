@@ -49,8 +49,9 @@ from sim.norwegian.auction import GRAND, MISERE, NULLO, PASS
 
 from .compare import PairedVariants, paired_variants
 from .data import ACES_KINGS, CELL, Results, block_pass, collect_each, label
+from .frame_stats import sums, with_means, with_proportion_ci
 from .portland import _ci, _order, _rank, _rules, _where
-from .stats import proportion_ci, sums, with_means, with_proportion_ci
+from .stats import proportion_ci
 
 __all__ = ["FEATURES", "PAIRED_GAME_METRICS", "PAIRED_HAND_METRICS", "TABLES", "groups",
            "norwegian_report", "paired_bases"]

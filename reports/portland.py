@@ -59,15 +59,8 @@ from scipy import stats
 
 from .compare import PairedVariants, games_table, paired_variants, points_table
 from .data import CELL, BlockSums, Results, block_pass, collect, collect_each
-from .stats import (
-    LEVEL,
-    proportion_ci,
-    sums,
-    variance_ci,
-    variance_ratio_ci,
-    with_means,
-    with_proportion_ci,
-)
+from .frame_stats import sums, with_means, with_proportion_ci
+from .stats import LEVEL, proportion_ci, variance_ci, variance_ratio_ci
 
 __all__ = ["DEALER_METRICS", "HONOURS_KEYS", "LEVELS", "PAIRED_GAME_METRICS",
            "PAIRED_HAND_METRICS", "TABLES", "counterparts", "exact_held", "portland_report"]

@@ -1,8 +1,9 @@
-"""What every game's run summary shares: one cell's tables, the estimates with their 95%
+"""What every game's run summary shares: one cell's tallies, the estimates with their 95%
 intervals, the names of the seats and sides, and the plain-text layout (`reports.summary`).
 
-Estimates, from the counts and moments that one lazy polars pass per cell aggregates
-(`reports.stats` turns them into intervals):
+Estimates, from the counts and moments that each block's tallies hold (`reports.tallies`:
+taken as the block is written and kept in its file's metadata, so the summary reads no table
+and imports no polars; `reports.stats` turns them into intervals):
 
 * shares (games won, nil made, contracts set ...): ``k`` of ``n`` with the Wilson interval
   (`stats.proportion_ci`); per-hand shares count each hand (seat, side) as a trial, as the
@@ -24,13 +25,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import polars as pl
+import pyarrow.parquet as pq
 
-from .data import Results, scan_blocks
+from sim.games import GAMES
+
+from .labels import seat_labels
 from .stats import mean_ci, proportion_ci, ratio_ci
+from .tallies import add, file_tallies
 
 __all__ = ["DASH", "FOOT", "WIDTH", "Cell", "Column", "Estimate", "Moments", "cell_text",
-           "cell_title", "cells_of", "games_figures", "lines_table", "moments", "number", "pct",
+           "cell_title", "cells_of", "games_figures", "lines_table", "number", "pct",
            "seat_list", "share", "side_names", "table", "widest", "with_range", "wrap"]
 
 WIDTH = 110  # the summary's lines stay within this many columns where the names allow
@@ -100,60 +104,18 @@ class Moments:
         return _estimate(mean, *mean_ci(self.n, mean, var))
 
 
-def moments(frame: pl.LazyFrame, values: dict[str, pl.Expr],
-            one_hand_games: bool = False) -> dict[str, Moments]:
-    """For each per-hand expression of ``values``: its totals per game (``game_id``) and their
-    moments with the game's hands (`Moments`). One streaming pass over the cell's hands.
-    ``one_hand_games``: every game is one hand (a run of independent hands, each its own game):
-    the same moments without grouping (``x`` = 1 for every game), the sums taken over the hands
-    directly."""
-    if one_hand_games:
-        row = frame.select(
-            n=pl.len(),
-            **{f"{k}\0sy": v.cast(pl.Float64).sum() for k, v in values.items()},
-            **{f"{k}\0syy": (v.cast(pl.Float64) * v.cast(pl.Float64)).sum()
-               for k, v in values.items()},
-        ).collect(engine="streaming").row(0, named=True)
-        n = float(row["n"])
-        return {k: Moments(int(row["n"]), n, row[f"{k}\0sy"] or 0.0, n, row[f"{k}\0syy"] or 0.0,
-                           row[f"{k}\0sy"] or 0.0) for k in values}
-    per_game = frame.group_by("game_id").agg(
-        x=pl.len().cast(pl.Float64),
-        **{k: v.cast(pl.Float64).sum() for k, v in values.items()})
-    x = pl.col("x")
-    row = per_game.select(
-        n=pl.len(), sx=x.sum(), sxx=(x * x).sum(),
-        **{f"{k}\0sy": pl.col(k).sum() for k in values},
-        **{f"{k}\0syy": (pl.col(k) * pl.col(k)).sum() for k in values},
-        **{f"{k}\0sxy": (pl.col(k) * x).sum() for k in values},
-    ).collect(engine="streaming").row(0, named=True)
-    return {k: Moments(int(row["n"]), row["sx"] or 0.0, row[f"{k}\0sy"] or 0.0,
-                       row["sxx"] or 0.0, row[f"{k}\0syy"] or 0.0, row[f"{k}\0sxy"] or 0.0)
-            for k in values}
-
-
 def games_figures(cell: Cell, sides: int) -> dict:
-    """From the games table: ``games``, the share each side won (``won``), games without a
-    winner (``no_winner``; Norwegian whist: ``drawn`` and ``unfinished``) and hands a game
-    (``length``); empty in a run of independent hands."""
-    games = cell.scan("games")
+    """From the games table's tallies: ``games``, the share each side won (``won``), games
+    without a winner (``no_winner``; Norwegian whist: ``drawn`` and ``unfinished``) and hands a
+    game (``length``); empty in a run of independent hands."""
+    games = cell.tallies().get("games")
     if cell.mode != "games" or games is None:
         return {"games": 0}
-    names = cell.columns("games")
-    hands = pl.col("n_hands").cast(pl.Float64)
-    extra = {}
-    if "draw" in names:
-        extra = {"drawn": pl.col("draw").sum(), "unfinished": (~pl.col("finished")).sum()}
-    row = games.select(
-        n=pl.len(), hands=hands.sum(), hands2=(hands * hands).sum(),
-        none=(pl.col("winner") < 0).sum(), **extra,
-        **{f"won_{k}": (pl.col("winner") == k).sum() for k in range(sides)},
-    ).collect().row(0, named=True)
-    n = row["n"]
-    out = {"games": n, "won": [share(row[f"won_{k}"], n) for k in range(sides)],
-           "no_winner": share(row["none"], n) if row["none"] else None,
-           "length": Moments(n, n, row["hands"], n, row["hands2"], row["hands"]).per_game()}
-    out.update({k: share(row[k], n) for k in extra})
+    n = games["n"]
+    out = {"games": n, "won": [share(k, n) for k in games["won"]],
+           "no_winner": share(games["none"], n) if games["none"] else None,
+           "length": Moments(n, n, games["hands"], n, games["hands2"], games["hands"]).per_game()}
+    out.update({k: share(games[k], n) for k in ("drawn", "unfinished") if k in games})
     return out
 
 
@@ -205,6 +167,7 @@ class Cell:
     mode: str            # "games" or "hands" (a run of independent hands)
     spec: dict           # the manifest's cell: variant, lineup, swapped, rules, seats
     strategies: list[str] = field(default_factory=list)  # a short label per seat
+    _tallies: dict | None = field(default=None, repr=False)
 
     @property
     def key(self) -> str:
@@ -218,17 +181,42 @@ class Cell:
     def files(self, table: str) -> list[Path]:
         return sorted((self.path / table).glob(f"part-{self.key}-{'[0-9]' * 5}.parquet"))
 
-    def scan(self, table: str) -> pl.LazyFrame | None:
-        files = self.files(table)
-        return scan_blocks(files, self.rules.get("game", "spades")) if files else None
+    @property
+    def game(self) -> str:
+        return self.rules.get("game", "spades")
 
     def columns(self, table: str) -> list[str]:
-        frame = self.scan(table)
-        return frame.collect_schema().names() if frame is not None else []
+        """The table's columns, those its rules do not bring included (docs/SCHEMA.md)."""
+        files = self.files(table)
+        if not files:
+            return []
+        names = pq.read_schema(files[0]).names
+        return names + list(GAMES[self.game].missing_columns(names))
+
+    def tallies(self) -> dict:
+        """The cell's tallies (`reports.tallies`): each block's, from its ``hands`` file's
+        metadata (taken from its tables when the file has none), added up."""
+        if self._tallies is None:
+            total = None
+            for hands in self.files("hands"):
+                meta = json.loads(pq.read_schema(hands).metadata[b"whistlab"])
+                block = meta.get("summary")
+                if block is None:  # written before the tallies were kept
+                    games = hands.parent.parent / "games" / hands.name
+                    block = file_tallies(hands, games if self.mode == "games" else None,
+                                         self.game, self.rules, self.mode)
+                total = add(total, block)
+            self._tallies = total or {"n": 0, "moments": {}}
+        return self._tallies
+
+    def moments(self) -> dict[str, Moments]:
+        """Each summary value's moments over the cell's games (`reports.tallies`)."""
+        t = self.tallies()
+        return {k: Moments(t["n"], *v) for k, v in t["moments"].items()}
 
     def head(self) -> dict:
         c = self.spec
-        return {"game": self.rules.get("game", "spades"), "variant": c["variant"],
+        return {"game": self.game, "variant": c["variant"],
                 "lineup": c["lineup"], "swapped": c["swapped"], "mode": self.mode}
 
     def who(self, sides: list[dict]) -> str:
@@ -250,18 +238,12 @@ def cells_of(results: str | Path) -> list[Cell]:
     path = Path(results)
     manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
     experiment = manifest["experiment"]
-    try:
-
-        labels = Results(path, manifest).strategies
-        by_cell = {(r["variant"], r["lineup"], r["swapped"]): [] for r in labels.iter_rows(
-            named=True)}
-        for r in labels.sort("seat").iter_rows(named=True):
-            by_cell[(r["variant"], r["lineup"], r["swapped"])].append(r["strategy"])
-    except Exception:  # strategy labels are a nicety: a manifest without seats still reads
-        by_cell = {}
-    cells = [Cell(path, experiment.get("mode", "games"), spec,
-                  by_cell.get((spec["variant"], spec["lineup"], spec["swapped"]), []))
-             for spec in experiment["cells"]]
+    try:  # strategy labels are a nicety: a manifest without seats still reads
+        labels = seat_labels(experiment["cells"])
+    except Exception:
+        labels = [[] for _ in experiment["cells"]]
+    cells = [Cell(path, experiment.get("mode", "games"), spec, seats)
+             for spec, seats in zip(experiment["cells"], labels, strict=True)]
     return [c for c in cells if c.files("hands")]
 
 

@@ -17,8 +17,6 @@ Definitions (docs/SCHEMA.md columns; the book is 6 tricks of 13, 8 of 17 with th
 
 from __future__ import annotations
 
-import polars as pl
-
 from .summary_base import (
     DASH,
     FOOT,
@@ -28,28 +26,15 @@ from .summary_base import (
     cell_title,
     games_figures,
     lines_table,
-    moments,
     seat_list,
     share,
     side_names,
     with_range,
 )
+from .tallies import DECLARATIONS
 
 __all__ = ["columns", "heading", "legend", "lines", "shape", "summarize_cell"]
 
-# the declarations each table can show: (key, contract, forced, words)
-DECLARATIONS = {
-    2: [("grand", 1, False, "the non-dealer chose grand"),
-        ("misere", 2, False, "the non-dealer chose misère")],
-    3: [("grand", 1, False, "a player bid grand"),
-        ("forced", 1, True, "all passed and the dealer had to play grand")],
-    4: [("grand", 1, False, "grand was bid"),
-        ("nullo", 3, False, "nullo was bid"),
-        ("passed", 3, True, "all passed and nullo was played")],
-}
-# the declarations a player can make or fail: grand above the book, misère and a bid nullo at
-# or below it
-MADE = {"grand": "grand", "forced": "grand", "misere": "low", "nullo": "low"}
 HEADS = {"grand": "grand", "misere": "misère", "forced": "forced", "nullo": "nullo",
          "passed": "passed"}
 
@@ -63,24 +48,7 @@ def summarize_cell(cell: Cell) -> dict:
     players = _players(cell)
     n_sides = 2 if players == 4 else players
     sides = side_names(players, n_sides)
-    book = 8 if players == 3 else 6
-
-    def taken(seat_col: str) -> pl.Expr:  # the tricks of that seat (and partner, classic)
-        return pl.coalesce([pl.when(pl.col(seat_col) == s).then(
-            pl.col(f"tricks_{s}") + (pl.col(f"tricks_{(s + 2) % 4}") if players == 4 else 0))
-            for s in range(players)])
-
-    contract, forced = pl.col("contract"), pl.col("forced")
-    values = {}
-    for key, code, is_forced, _ in DECLARATIONS[players]:
-        chosen = (contract == code) & (forced == is_forced)
-        values[key] = chosen
-        if key in MADE:  # an all-pass nullo has no bidder to make it
-            made = (taken("grand_player") > book if MADE[key] == "grand"
-                    else taken("declarer") <= book)
-            values[f"{key}_made"] = chosen & made.fill_null(False)
-    values.update({f"points_{k}": pl.col(f"points_{k}") for k in range(n_sides)})
-    m = moments(cell.scan("hands"), values, one_hand_games=cell.mode != "games")
+    m = cell.moments()  # the values of the module's definitions (reports.tallies)
     hands = int(m["points_0"].sx)
 
     def count(key):

@@ -15,8 +15,6 @@ Definitions (docs/SCHEMA.md columns):
 
 from __future__ import annotations
 
-import polars as pl
-
 from .summary_base import (
     DASH,
     FOOT,
@@ -26,7 +24,6 @@ from .summary_base import (
     cell_title,
     games_figures,
     lines_table,
-    moments,
     share,
     side_names,
     with_range,
@@ -39,17 +36,7 @@ def summarize_cell(cell: Cell) -> dict:
     """The figures of one Portland cell (see the module's definitions)."""
     rules = cell.rules
     sides = side_names(4, 2, dummy=bool(rules.get("dummy")))
-    held = [pl.col(f"honours_{k}") for k in (0, 1)]
-    scored = (pl.col("honours_points_0") > 0) | (pl.col("honours_points_1") > 0)
-    three_or_four = (held[0] >= 3) | (held[1] >= 3)
-    m = moments(cell.scan("hands"), {
-        "four": (held[0] == 4) | (held[1] == 4),
-        "three": (held[0] == 3) | (held[1] == 3),
-        "held": three_or_four,
-        "scored": three_or_four & scored,
-        **{f"points_{k}": pl.col(f"points_{k}") for k in (0, 1)},
-        **{f"honours_points_{k}": pl.col(f"honours_points_{k}") for k in (0, 1)},
-    }, one_hand_games=cell.mode != "games")
+    m = cell.moments()  # the values of the module's definitions (reports.tallies)
     hands = int(m["four"].sx)
 
     def count(key):

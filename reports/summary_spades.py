@@ -22,8 +22,6 @@ Definitions (docs/SCHEMA.md columns):
 
 from __future__ import annotations
 
-import polars as pl
-
 from .summary_base import (
     DASH,
     FOOT,
@@ -33,7 +31,6 @@ from .summary_base import (
     cell_title,
     games_figures,
     lines_table,
-    moments,
     number,
     seat_list,
     share,
@@ -52,80 +49,16 @@ def _shape(cell: Cell) -> tuple[int, int]:
             sum(n.startswith("score_") for n in names))
 
 
-def _contract(rules: dict, seats: list[int], side: int, sides: int,
-              names: set[str]) -> tuple[pl.Expr, pl.Expr]:
-    """(the side had a contract, and made it) in a hand, as boolean expressions."""
-    # a bid of n and a half (half_trick_bids) is worth n + 1/2; 0 and a half is not nil
-    bid = {s: pl.col(f"bid_{s}").cast(pl.Float64)
-           + (pl.col(f"half_{s}").cast(pl.Float64) / 2 if f"half_{s}" in names else 0.0)
-           for s in seats}
-    tricks = {s: pl.col(f"tricks_{s}").cast(pl.Float64) for s in seats}
-    count_nil = rules.get("nil_tricks", "bags_only") == "count"
-    contract = pl.sum_horizontal([pl.when(bid[s] > 0).then(bid[s]).otherwise(0.0)
-                                  for s in seats])
-    # a nil bidder's tricks help the contract only under nil_tricks = "count"; a partner who
-    # did not bid (bid -1: the side's joint bid) counts
-    counted = pl.sum_horizontal([tricks[s] if count_nil else
-                                 pl.when(bid[s] == 0).then(0.0).otherwise(tricks[s])
-                                 for s in seats])
-    if rules.get("exact") == "player":
-        made = pl.all_horizontal([(bid[s] <= 0) | (tricks[s] == bid[s]) for s in seats])
-    elif rules.get("highlander"):
-        made = pl.all_horizontal([(bid[s] <= 0) | (tricks[s] >= bid[s]) for s in seats])
-    elif rules.get("exact") == "side":
-        made = counted == contract
-    else:
-        made = counted >= contract
-    has = contract > 0
-    if f"side_contract_{side}" in names:  # a declared side contract (§4.4): made if it scored
-        declared = pl.col(f"side_contract_{side}") != 0
-        has = declared | has
-        made = pl.when(declared).then(pl.col(f"contract_{side}") > 0).otherwise(made)
-    if rules.get("auction"):  # the declarer's side contracts for 6 + n tricks (§4.4)
-        has = (pl.col("auction_declarer") >= 0) & (pl.col("auction_declarer") % sides == side)
-        made = pl.sum_horizontal([tricks[s] for s in seats]) >= 6 + pl.col("auction_bid")
-    return has, has & made
-
-
 def summarize_cell(cell: Cell) -> dict:
     """The figures of one Spades cell (see the module's definitions)."""
     players, n_sides = _shape(cell)
     sides = side_names(players, n_sides)
-    names = set(cell.columns("hands"))
-    rules = cell.rules
-    seats = range(players)
-
-    def n(exprs):
-        return pl.sum_horizontal([e.cast(pl.Int32) for e in exprs])
-
-    bid = [pl.col(f"bid_{s}") for s in seats]
-    blind = [pl.col(f"blind_{s}") for s in seats]
-    half = [pl.col(f"half_{s}") if f"half_{s}" in names else pl.lit(False) for s in seats]
-    zero = [(b == 0) & ~h for b, h in zip(bid, half, strict=True)]  # 0 and a half is no nil
-    clean = [pl.col(f"tricks_{s}") == 0 for s in seats]
-    nil = [z & ~bl for z, bl in zip(zero, blind, strict=True)]
-    bnil = [z & bl for z, bl in zip(zero, blind, strict=True)]
-    contracts = [_contract(rules, side["seats"], k, n_sides, names)
-                 for k, side in enumerate(sides)]
-    values = {
-        "bids": n([b >= 0 for b in bid]),
-        "nil": n(nil), "nil_made": n([a & c for a, c in zip(nil, clean, strict=True)]),
-        "blind": n(bnil), "blind_made": n([a & c for a, c in zip(bnil, clean, strict=True)]),
-        "contracts": n([has for has, _ in contracts]),
-        "made": n([made for _, made in contracts]),
-        "bags": pl.sum_horizontal([pl.col(f"bags_taken_{k}") for k in range(n_sides)])
-        / n_sides,
-        "penalties": n([pl.col(f"bag_penalty_{k}") < 0 for k in range(n_sides)]) / n_sides,
-        "penalty_points": pl.sum_horizontal([pl.col(f"bag_penalty_{k}")
-                                             for k in range(n_sides)]) / n_sides,
-        **{f"points_{k}": pl.col(f"points_{k}") for k in range(n_sides)},
-    }
-    m = moments(cell.scan("hands"), values, one_hand_games=cell.mode != "games")
+    m = cell.moments()  # the values of the module's definitions (reports.tallies)
     total = {k: int(round(v.total)) for k, v in m.items() if k in
              ("bids", "nil", "nil_made", "blind", "blind_made", "contracts", "made")}
     hands = int(m["bids"].sx)
     out = {**cell.head(), "players": players, "sides": sides, "who": cell.who(sides),
-           "rules": rules, "hands": hands, "games": 0,
+           "rules": cell.rules, "hands": hands, "games": 0,
            "nil_bid": share(total["nil"], total["bids"]),
            "nil_made": share(total["nil_made"], total["nil"]),
            "blind_bid": share(total["blind"], total["bids"]),

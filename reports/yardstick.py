@@ -27,8 +27,8 @@ import polars as pl
 from sim.files import writing
 
 from .data import CELL, Results, collect
+from .frame_stats import sums, with_means, with_proportion_ci
 from .render import View, _html_table, _md_table, cell, count, num, pct, text
-from .stats import sums, with_means, with_proportion_ci
 
 __all__ = ["TABLES", "add_yardstick_section", "read_yardstick", "yardstick_section"]
 

@@ -50,7 +50,9 @@ class HandRecords:
     """What every game's records share, as arrays (N records): ``dealer`` int8[N], ``scores``
     int32[N, sides] before the hand; ``hands`` uint64[N, P] and ``plays`` int8[N, P*T] (slots in play
     order), or ``tricks`` int8[N, P] in score-sheet mode (then hands and plays are None);
-    ``twice`` uint64[N, P]: the cards a hand holds twice (two decks; zeros otherwise)."""
+    ``twice`` uint64[N, P]: the cards a hand holds twice (two decks; zeros otherwise);
+    ``played`` int16[N]: how many cards ``plays`` gives (a position, `parse_records`'s
+    ``partial``: the first ``played[i]`` of row ``i``, zeros after), else None."""
 
     dealer: np.ndarray
     scores: np.ndarray
@@ -58,6 +60,7 @@ class HandRecords:
     plays: np.ndarray | None
     tricks: np.ndarray | None
     twice: np.ndarray | None = None
+    played: np.ndarray | None = None
 
 
 def card_names(deck: Deck, cards, twice=0) -> list[str]:
@@ -107,22 +110,27 @@ def by_mode(members):
 def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, tricks_per_hand: int,
                   source: str, extras=None, sides: int = 2, cards_each: int | None = None,
                   dead_tricks: bool = False,
-                  score_range: tuple[int, int] = (-SCORE_LIMIT, SCORE_LIMIT)) -> HandRecords:
+                  score_range: tuple[int, int] = (-SCORE_LIMIT, SCORE_LIMIT),
+                  partial: bool = False) -> HandRecords:
     """Check and convert records (all full records, or all score-sheet records). ``extras(i,
     rec, err)`` parses each record's game-specific fields (bids, the turned-up card ...);
     ``sides``: how many running scores ``before`` holds; ``cards_each``: the cards of a hand
     (default ``tricks_per_hand``; Spades' kitty trick is not played, RULES.md §4.1);
     ``dead_tricks``: tricks may be won by nobody (Spades ``cancel_spades``, §4.7);
-    ``score_range``: the scores ``before`` may hold (what a game can reach, `sim.limits`)."""
+    ``score_range``: the scores ``before`` may hold (what a game can reach, `sim.limits`);
+    ``partial``: each record is a position, a hand record up to a decision (`sim.position`):
+    its ``plays`` (optional) the cards played so far, any number of them."""
     n = len(items)
     cards_each = cards_each or tricks_per_hand
     dealer = np.zeros(n, np.int8)
     scores = np.zeros((n, sides), np.int32)
-    sheet = "tricks" in items[0][1] and "plays" not in items[0][1] if items else False
+    sheet = ("tricks" in items[0][1] and "plays" not in items[0][1] if items and not partial
+             else False)
     hands = None if sheet else np.zeros((n, players), np.uint64)
     twice = None if sheet else np.zeros((n, players), np.uint64)
     plays = None if sheet else np.zeros((n, players * cards_each), np.int8)
     tricks = np.zeros((n, players), np.int8) if sheet else None
+    played = np.zeros(n, np.int16) if partial else None
     for i, (line, rec) in enumerate(items):
         def err(msg, line=line):
             return UserError(msg, source=source, line=line)
@@ -148,7 +156,9 @@ def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, trick
             if not dead_tricks and int(tricks[i].sum()) != tricks_per_hand:
                 raise err(f"'tricks' must total {tricks_per_hand}")
             continue
-        if "hands" not in rec or "plays" not in rec:
+        if partial and "hands" not in rec:
+            raise err("a position needs 'hands' (each seat's cards) and the 'plays' so far")
+        if "hands" not in rec or ("plays" not in rec and not partial):
             raise err("a record needs 'hands' and 'plays' (or 'tricks' alone: score-sheet mode)")
         hs = rec["hands"]
         if (not isinstance(hs, list) or len(hs) != players
@@ -161,11 +171,18 @@ def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, trick
                       f"'hands' deal a card more than {deck.copies} times")
         for seat, h in enumerate(slots):
             hands[i, seat], twice[i, seat] = gather(h)
-        ps = rec["plays"]
+        ps = rec.get("plays", [])
+        if partial:
+            if not isinstance(ps, list) or len(ps) > players * cards_each:
+                raise err(f"'plays' must list the cards played so far (at most "
+                          f"{players * cards_each})")
+            played[i] = len(ps)
+            plays[i, :len(ps)] = card_slots(ps, deck, "plays", err)
+            continue
         if not isinstance(ps, list) or len(ps) != players * cards_each:
             raise err(f"'plays' must list all {players * cards_each} cards played")
         plays[i] = card_slots(ps, deck, "plays", err)
-    return HandRecords(dealer, scores, hands, plays, tricks, twice)
+    return HandRecords(dealer, scores, hands, plays, tricks, twice, played)
 
 
 def hand_records(result, cell, game_offset: int, deck: Deck, extra) -> list[dict[str, Any]]:

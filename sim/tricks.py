@@ -17,8 +17,8 @@ from .errors import UserError
 from .streams import rows_of
 from .views import PlayView
 
-__all__ = ["IllegalPlay", "Play", "TrickResult", "TrickState", "legal_cards", "play_card",
-           "play_tricks", "play_view", "start_play"]
+__all__ = ["IllegalPlay", "Play", "PlaySetup", "TrickResult", "TrickState", "check_card",
+           "legal_cards", "play_card", "play_tricks", "play_view", "start_play"]
 
 U64 = np.uint64
 _ONE = U64(1)
@@ -426,12 +426,77 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
             if blind_rows.size:
                 card[blind_rows] = _first_in_pile(legal[blind_rows],
                                                   pile[blind_rows, seat[blind_rows]])
-        bad = ((card & ~legal) != 0) | (popcount(card) != 1)
-        if bad.any():
-            raise _illegal(np.flatnonzero(bad)[0], play.trick, seat, play.hand, legal, play.led,
-                           card, deck, lead_rule, free, constraint)
+        check_card(play, card, legal, free, lead_rule, constraint)
         play_card(play, card, resolve)
     return play.result()
+
+
+def check_card(play: Play, card: np.ndarray, legal: np.ndarray, free: np.ndarray, lead_rule,
+               constraint=None) -> None:
+    """Refuse (`IllegalPlay`, naming the rule that forbids it) a ``card`` (uint64[N]) that is not
+    one card of ``legal``, the seat to play's legal cards (``free``: those before the game's
+    ``constraint``, `legal_cards`): the check of every card a strategy or a record plays."""
+    bad = ((card & ~legal) != 0) | (popcount(card) != 1)
+    if bad.any():
+        raise _illegal(np.flatnonzero(bad)[0], play.trick, play.seat, play.hand, legal,
+                       play.led, card, play.deck, lead_rule, free, constraint)
+
+
+@dataclass(frozen=True, eq=False)
+class PlaySetup:
+    """How a hand's play runs, everything `play_tricks` takes but the players and the random
+    stream, as each game's ``play_setup`` builds it from a hand state (its play phase runs it):
+    the arguments of `start_play` (``hands``, ``leader``, ``trump``, ``deck``, ``twice``,
+    ``resolve``), `legal_cards` (``lead_rule``, ``no_trump``, ``constraint``) and `play_view`
+    (``context``, ``dummy``), and ``dark`` (`play_tricks`). `run` plays it out; `start`,
+    `follow` and `view` rebuild a position of it from the cards played so far and show the
+    seat to play what the engine shows it there."""
+
+    hands: np.ndarray
+    leader: np.ndarray
+    trump: np.ndarray
+    deck: Deck
+    lead_rule: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    context: dict
+    dummy: int | None = None
+    no_trump: np.ndarray | None = None
+    dark: np.ndarray | None = None
+    constraint: Callable[[TrickState], np.ndarray] | None = None
+    twice: np.ndarray | None = None
+    resolve: Callable | None = None
+
+    def run(self, lineup, rng) -> TrickResult:
+        """Every trick, the strategies of ``lineup`` choosing the cards (`play_tricks`)."""
+        return play_tricks(self.hands, self.leader, self.trump, self.deck, self.lead_rule,
+                           lineup, rng, self.context, dummy=self.dummy, no_trump=self.no_trump,
+                           dark=self.dark, constraint=self.constraint, twice=self.twice,
+                           resolve=self.resolve)
+
+    def start(self) -> Play:
+        """The play before its first card (`start_play`)."""
+        return start_play(self.hands, self.leader, self.trump, self.deck, self.twice,
+                          self.resolve)
+
+    def legal(self, play: Play) -> tuple[np.ndarray, np.ndarray]:
+        """The cards the seat to play may play, and those before the constraint
+        (`legal_cards`)."""
+        return legal_cards(play, self.lead_rule, self.no_trump, self.constraint)
+
+    def follow(self, play: Play, plays: np.ndarray) -> Play:
+        """``play`` after the cards ``plays`` (int8[N, k]: slots in order of play, one card of
+        every row at a time), each checked as the engine checks a strategy's (`check_card`);
+        ``play`` is changed and returned."""
+        for k in range(plays.shape[1]):
+            legal, free = self.legal(play)
+            card = BIT[plays[:, k]]
+            check_card(play, card, legal, free, self.lead_rule, self.constraint)
+            play_card(play, card)
+        return play
+
+    def view(self, play: Play, rows: np.ndarray | None = None) -> PlayView:
+        """What the seat to play sees (`play_view`): the view the engine shows it there."""
+        legal, _ = self.legal(play)
+        return play_view(play, legal, self.context, self.dummy, rows)
 
 
 def _uncancelled(cards, seats, cancelled, led, trump):

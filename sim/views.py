@@ -6,6 +6,14 @@ plus the acting seat's own hand: a strategy cannot see other hands.
 
 Bitboards are ``uint64`` in the layout of ``deck`` (see `sim.cards`). Seats are 0..P-1 clockwise;
 in partnership games the partner of seat ``s`` is ``s ^ 2`` and its side is ``s & 1`` (RULES.md §0).
+
+Each view's docstring lists its fields in a table, one line each: the name, its dtype and shape
+as the engine passes it (``n`` rows, ``P`` seats, ``S`` sides, ``k`` cards of the earlier tricks;
+``a | b`` where the decision asked decides which; ``int`` and ``bool`` a Python value shared by the
+batch), and its meaning. A field marked "or None" is None where the rules or the game have none.
+Every view also has ``rules`` (the rules value) and ``deck`` (the card layout, `sim.cards.Deck`).
+tests/test_views.py checks every dtype and shape listed against the arrays real runs of every
+game pass.
 """
 
 from __future__ import annotations
@@ -63,16 +71,31 @@ class _Batched:
 
 @dataclass(frozen=True, eq=False)
 class BlindView(_Batched):
-    """Before looking at the cards: the decision to bid blind (RULES.md §3 `blind_nil`).
+    """Before looking at the cards: a Spades seat's decision to bid blind (RULES.md §3
+    ``blind_nil``; §4.4 ``blind_bids`` and the side contracts declared blind).
 
-    rows: int64[n]; seat: int8[n] the seat deciding; dealer: int8[n];
-    legal: uint32[n] the ordinary bids open to the seat (bit v = bid v, v = 0..the tricks of the
-    hand; they do not depend on the cards) — or, when a side contract is asked
-    (``side_contract``), the codes open to the side (bit c = code c of `sim.spades.contracts`,
-    bit 0 = none); bids: int8[n, P] bids made so far
-    (-1 = not yet, or never: the partners of a side contract do not bid), blind: bool[n, P];
-    scores, bags: int32[n, sides] running game score and bags before this hand; contracts,
-    bemo: int8[n, 2] per side the side contracts and bemos declared so far (0 = none).
+    Fields:
+        rows          int64[n]                the rows' indices in the engine's batch
+        seat          int8[n]                 the seat deciding
+        dealer        int8[n]                 the dealer
+        legal         uint32[n] | uint16[n]   uint32: the bids open to the seat (bit v = bid v,
+                                              v = 0 .. the tricks of the hand; before looking
+                                              they do not depend on the cards); uint16 when a
+                                              side contract is asked (``side_contract``): the
+                                              codes open to the side (bit c = code c of
+                                              `sim.spades.contracts`, bit 0 = none)
+        bids          int8[n, P]              the bids made so far (0 = nil; -1 = not yet, or
+                                              never: the partners of a side contract)
+        blind         bool[n, P]              which of them were bid blind
+        scores        int32[n, S]             the sides' game scores before this hand
+        bags          int32[n, S]             the sides' bags before this hand
+        contracts     int8[n, S]              the side contracts declared so far (0 = none)
+        bemo          int8[n, S]              the bemos declared so far (0 = none)
+        half          bool[n, P]              the half bids so far (``half_trick_bids``)
+        face_up       uint64[n, P]            the cards dealt face up (§4.1), or None
+        trump_suit    int8[n]                 the trump suit (``seven_trump_reveal``), or None
+        kitty_taker   int8[n]                 who took the kitty before the bidding (§4.1), or
+                                              None
     """
 
     rows: np.ndarray
@@ -87,10 +110,10 @@ class BlindView(_Batched):
     deck: Deck
     contracts: np.ndarray | None = None
     bemo: np.ndarray | None = None
-    half: np.ndarray | None = None  # bool[n, 4]: half bids so far (``half_trick_bids``)
-    face_up: np.ndarray | None = None  # uint64[n, 4]: the cards dealt face up (public, §4.1)
-    trump_suit: np.ndarray | None = None  # int8[n]: the trump suit (``seven_trump_reveal``)
-    kitty_taker: np.ndarray | None = None  # int8[n]: who took the kitty before the bidding (§4.1)
+    half: np.ndarray | None = None
+    face_up: np.ndarray | None = None
+    trump_suit: np.ndarray | None = None
+    kitty_taker: np.ndarray | None = None
 
     @property
     def deficit(self) -> np.ndarray:
@@ -101,17 +124,38 @@ class BlindView(_Batched):
 
 @dataclass(frozen=True, eq=False)
 class BidView(BlindView):
-    """A bid after looking: ``hand``: uint64[n] the seat's cards."""
+    """A Spades decision after looking at the cards: the bid (RULES.md §3), and the decisions of
+    §4.4 asked with it (a side contract after looking, a bemo, a half, no trump, the dark, a
+    raise, an auction's call). Every field of `BlindView` (``legal``: uint32 the bids open;
+    uint16 the codes of a side contract or bemo, ``side_contract``, or the calls of the
+    ``auction``, ``auction_bid``: bit 0 pass, bit n a bid of n), and:
+
+    Fields:
+        hand          uint64[n]               the seat's cards
+    """
 
     hand: np.ndarray = None
 
 
 @dataclass(frozen=True, eq=False)
 class PassView(_Batched):
-    """Cards to pass (Spades card passing, RULES.md §4.5): ``count`` int8[n] cards of ``hand``
-    uint64[n] to seat ``to`` int8[n] (the partner, or the left or right neighbour); bids:
-    int8[n, 4] and blind: bool[n, 4] so far (all -1 / false when passing before the bidding);
-    scores, bags: int32[n, 2] before this hand."""
+    """Cards to pass (Spades card passing, RULES.md §4.5).
+
+    Fields:
+        rows          int64[n]                the rows' indices in the engine's batch
+        seat          int8[n]                 the seat passing
+        hand          uint64[n]               its cards
+        count         int8[n]                 how many of them it passes
+        to            int8[n]                 to whom (the partner, or the left or right
+                                              neighbour)
+        bids          int8[n, P]              the bids so far (all -1 when passing before the
+                                              bidding)
+        blind         bool[n, P]              which of them were bid blind
+        scores        int32[n, S]             the sides' game scores before this hand
+        bags          int32[n, S]             the sides' bags before this hand
+        twice         uint64[n]               the cards of ``hand`` held twice (two decks,
+                                              §4.7), or None
+    """
 
     rows: np.ndarray
     seat: np.ndarray
@@ -124,15 +168,20 @@ class PassView(_Batched):
     bags: np.ndarray
     rules: object
     deck: Deck
-    twice: np.ndarray | None = None  # uint64[n]: the cards of ``hand`` held twice (two decks)
+    twice: np.ndarray | None = None
 
 
 @dataclass(frozen=True, eq=False)
 class KittyView(PassView):
-    """The kitty's taker discards (Spades ``kitty``, RULES.md §4.1): ``count`` int8[n] distinct
-    cards of ``hand`` (his cards with the kitty's) to the discard pile (``to`` = -1); ``kitty``
-    uint64[n] the kitty he took; ``twice`` uint64[n] the cards he holds both copies of (two
-    decks; else 0); bids and blind are all -1 / false when he takes it before the bidding."""
+    """The kitty's taker discards (Spades ``kitty``, RULES.md §4.1): ``count`` distinct cards of
+    ``hand`` (his cards with the kitty's) to the discard pile (``to`` = -1); the bids are all -1
+    when he takes it before the bidding. Every field of `PassView`, and:
+
+    Fields:
+        kitty         uint64[n]               the kitty he took
+        twice         uint64[n]               the cards he holds both copies of (two decks;
+                                              else 0)
+    """
 
     kitty: np.ndarray = None
     twice: np.ndarray = None
@@ -141,9 +190,19 @@ class KittyView(PassView):
 @dataclass(frozen=True, eq=False)
 class DrawView(_Batched):
     """Two-player Spades' draw (RULES.md §4.7): keep the ``first`` of the two cards taken from
-    the stock (uint64[n], one card), or discard it and keep the second. ``second``: the second
-    card when the player sees both (``draw_mode = "see_both"``), else 0; ``hand``: the cards kept
-    so far; ``seen``: the own discards the player saw; scores, bags: int32[n, 2]."""
+    the stock, or discard it and keep the second.
+
+    Fields:
+        rows          int64[n]                the rows' indices in the engine's batch
+        seat          int8[n]                 the seat drawing
+        hand          uint64[n]               the cards it kept so far
+        first         uint64[n]               the first card (one card)
+        second        uint64[n]               the second card when the player sees both
+                                              (``draw_mode = "see_both"``), else 0
+        seen          uint64[n]               its own discards that it saw
+        scores        int32[n, S]             the game scores before this hand
+        bags          int32[n, S]             the bags before this hand
+    """
 
     rows: np.ndarray
     seat: np.ndarray
@@ -160,8 +219,15 @@ class DrawView(_Batched):
 @dataclass(frozen=True, eq=False)
 class RedealView(_Batched):
     """A poor hand (Spades ``redeal_poor_hands``, RULES.md §4.1): call a misdeal or play it.
-    rows: int64[n]; seat: int8[n]; dealer: int8[n]; hand: uint64[n] the seat's cards (poor by
-    one of the rules' conditions); scores, bags: int32[n, 2] before this hand."""
+
+    Fields:
+        rows          int64[n]                the rows' indices in the engine's batch
+        seat          int8[n]                 the seat deciding
+        dealer        int8[n]                 the dealer
+        hand          uint64[n]               its cards (poor by one of the rules' conditions)
+        scores        int32[n, S]             the sides' game scores before this hand
+        bags          int32[n, S]             the sides' bags before this hand
+    """
 
     rows: np.ndarray
     seat: np.ndarray
@@ -176,9 +242,19 @@ class RedealView(_Batched):
 @dataclass(frozen=True, eq=False)
 class RevealView(_Batched):
     """Show seven or more cards of ``suit`` and make it trump (Spades ``seven_trump_reveal``,
-    RULES.md §4.2; ``suit`` = 3: restore spades after another suit was revealed).
-    rows: int64[n]; seat, dealer, suit: int8[n]; hand: uint64[n] the seat's cards; scores,
-    bags: int32[n, 2] before this hand; face_up: uint64[n, 4] (``face_up_cards``) or None."""
+    RULES.md §4.2).
+
+    Fields:
+        rows          int64[n]                the rows' indices in the engine's batch
+        seat          int8[n]                 the seat deciding
+        dealer        int8[n]                 the dealer
+        hand          uint64[n]               its cards
+        suit          int8[n]                 the suit it may reveal (3: restore spades after
+                                              another suit was revealed)
+        scores        int32[n, S]             the sides' game scores before this hand
+        bags          int32[n, S]             the sides' bags before this hand
+        face_up       uint64[n, P]            the cards dealt face up (§4.1), or None
+    """
 
     rows: np.ndarray
     seat: np.ndarray
@@ -196,11 +272,18 @@ class RevealView(_Batched):
 class DeclareView(_Batched):
     """A declaration in Norwegian whist (RULES.md §2), after looking at the cards.
 
-    rows: int64[n]; seat: int8[n] the seat deciding; dealer: int8[n]; hand: uint64[n] its cards;
-    legal: uint8[n] the declarations open to it, bit ``c`` = code ``c`` of
-    `sim.norwegian.auction` (PASS 0, GRAND 1, MISERE 2, NULLO 3); declarations: int8[n, P] said
-    so far (-1 = not yet, or never: an auction ends at its first bid); scores: int32[n, sides]
-    before this hand (sides = seats with 2 or 3 players, the two partnerships with 4).
+    Fields:
+        rows          int64[n]                the rows' indices in the engine's batch
+        seat          int8[n]                 the seat deciding
+        dealer        int8[n]                 the dealer
+        hand          uint64[n]               its cards
+        legal         uint8[n]                the declarations open to it, bit c = code c of
+                                              `sim.norwegian.auction` (PASS 0, GRAND 1,
+                                              MISERE 2, NULLO 3)
+        declarations  int8[n, P]              said so far (-1 = not yet, or never: an auction
+                                              ends at its first bid)
+        scores        int32[n, S]             the game scores before this hand (S = P with 2
+                                              or 3 players, the two partnerships with 4)
     """
 
     rows: np.ndarray
@@ -216,30 +299,58 @@ class DeclareView(_Batched):
 
 @dataclass(frozen=True, eq=False)
 class PlayView(_Batched):
-    """One card to play.
+    """One card to play, in every game (RULES.md §0).
 
-    rows: int64[n]; seat: int8[n] the seat to play; hand: uint64[n] its cards;
-    legal: uint64[n] the cards it may play (never 0); position: int, 0 = leading, same for the
-    whole batch; trick_no: int, 0-based; leader: int8[n] who led this trick;
-    in_trick: uint64[n] the cards played to this trick so far;
-    led: uint64[n] bits of the led suit (0 when leading); trump: uint64[n] bits of the trump suit
-    (0 = no trump); winning: uint64[n] the card now winning the trick — the highest trump, else
-    the highest card of the led suit (RULES.md §0) — and winning_seat: int8[n] its player (0 and
-    -1 when leading); played: uint64[n] every card of the earlier tricks; history: int8[n, k]
-    and history_seats: int8[n, k] the slot and the player of every card of the earlier tricks in
-    order of play (`shown` sums them up per seat); tricks: int8[n, P] tricks won so far this
-    hand; voids: uint8[n, P] per seat the suits it has shown void in (bit s = suit s: it did
-    not follow a lead of that suit, this trick included); scores: int32[n, sides] before this
-    hand. Game-specific (None where the game has none):
-    bids: int8[n, P]; blind: bool[n, P]; bags: int32[n, sides] (Spades); turn_up: uint64[n] the
-    dealer's turned-up card, public (Portland); visible: uint64[n] the other cards the player
-    sees (Portland dummy whist: the dummy's, face up; playing the dummy, its partner's own);
-    contracts, bemo: int8[n, 2] the sides' side contracts and bemos, no_trump: bool[n, P] the
-    "no trump" bids (Spades, RULES.md §4.4);
-    declarations: int8[n, P] (Norwegian, codes of `sim.norwegian.auction`), contract: int8[n]
-    GRAND, MISERE or NULLO (the declarer's), declarer: int8[n] who chose (-1: the classic
-    game's all-pass nullo), grand_player: int8[n] who plays grand (-1 under nullo; the others
-    play misère, or in the classic game's grand defend).
+    Fields:
+        rows          int64[n]                the rows' indices in the engine's batch
+        seat          int8[n]                 the seat to play (Portland dummy whist: the
+                                              dummy's seat when its partner plays its card)
+        hand          uint64[n]               its cards
+        legal         uint64[n]               the cards it may play (never 0)
+        position      int                     its place in the trick, 0 = leading (the same
+                                              for the whole batch)
+        trick_no      int                     the trick, 0-based
+        leader        int8[n]                 who led this trick
+        in_trick      uint64[n]               the cards played to this trick so far
+        led           uint64[n]               the led suit's cards (0 when leading)
+        trump         uint64[n]               the trump suit's cards (0 = no trump)
+        winning       uint64[n]               the card now winning the trick: the highest
+                                              trump, else the highest card of the led suit
+                                              (0 when leading)
+        winning_seat  int8[n]                 its player (-1 when leading)
+        played        uint64[n]               every card of the earlier tricks
+        history       int8[n, k]              the slot of every card of the earlier tricks, in
+                                              order of play (`shown` sums them up per seat)
+        history_seats int8[n, k]              who played each of them
+        tricks        int8[n, P]              the tricks each seat won so far this hand
+        voids         uint8[n, P]             per seat the suits it has shown void in (bit s =
+                                              suit s: it did not follow a lead of that suit,
+                                              this trick included)
+        scores        int32[n, S]             the game scores before this hand
+        bids          int8[n, P]              Spades: the bids (0 = nil, -1 = none), or None
+        blind         bool[n, P]              Spades: which were bid blind, or None
+        bags          int32[n, S]             Spades: the bags before this hand, or None
+        contracts     int8[n, S]              Spades: the side contracts (§4.4), or None
+        bemo          int8[n, S]              Spades: the bemos (§4.4), or None
+        no_trump      bool[n, P]              Spades ``no_trump_bids``: the "no trump" bids,
+                                              or None
+        face_up       uint64[n, P]            Spades: the cards dealt face up (§4.1), or None
+        turn_up       uint64[n]               Portland: the dealer's turned-up card, public,
+                                              or None
+        visible       uint64[n]               Portland dummy whist: the other cards the player
+                                              sees (the dummy's, face up; playing the dummy,
+                                              its partner's own), or None
+        declarations  int8[n, P]              Norwegian: the declarations (codes of
+                                              `sim.norwegian.auction`), or None
+        contract      int8[n]                 Norwegian: GRAND, MISERE or NULLO (the
+                                              declarer's), or None
+        declarer      int8[n]                 Norwegian: who chose (-1: the classic game's
+                                              all-pass nullo), or None
+        grand_player  int8[n]                 Norwegian: who plays grand (-1 under nullo; the
+                                              others play misère, or in the classic game's
+                                              grand defend), or None
+        trump_on_top  bool                    every row has the same trump suit (or none) and
+                                              its bits lie above every other suit's
     """
 
     rows: np.ndarray
@@ -274,9 +385,8 @@ class PlayView(_Batched):
     contract: np.ndarray | None = None
     declarer: np.ndarray | None = None
     grand_player: np.ndarray | None = None
-    face_up: np.ndarray | None = None  # uint64[n, P]: Spades cards dealt face up (RULES.md §4.1)
-    # every row has the same trump suit (or none) and its bits lie above every other suit's, so
-    # that a card beats the winning card iff it follows suit or trumps and has a higher bit
+    face_up: np.ndarray | None = None
+    # (then a card beats the winning card iff it follows suit or trumps and has a higher bit)
     trump_on_top: bool = False
 
     def has_played(self, seat: np.ndarray) -> np.ndarray:

@@ -277,8 +277,10 @@ def test_load_without_tables(tmp_path, results):
 
 def test_the_api_is_visible():
     """``dir(whistlab)`` shows the notebook API, although it is imported on first use."""
-    assert {"simulate", "run", "load"} <= set(dir(whistlab))
-    assert set(whistlab.__all__) == {"__version__", "simulate", "run", "load"}
+    assert {"simulate", "run", "load", "decide", "view_at"} <= set(dir(whistlab))
+    assert set(whistlab.__all__) == {"__version__", "simulate", "run", "load", "decide",
+                                     "view_at"}
+    assert whistlab.decide.__module__ == "whistlab.decisions"
     assert whistlab.__version__ == sim.__version__
 
 

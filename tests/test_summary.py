@@ -5,11 +5,16 @@ text checked against those numbers, the seats' names against the engine's tables
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 from scipy import stats
 
@@ -663,3 +668,77 @@ def test_norwegian_figures_recomputed(norwegian_run):
                     "(seats 1 and 3):"):
         assert heading in text.splitlines()
     assert "nan" not in text and "None" not in text
+
+
+# --- the tallies kept in the block files -------------------------------------------------
+
+def _strip_tallies(folder: Path) -> None:
+    """Rewrite every hands file of ``folder`` without its ``summary`` tallies, as a file made
+    before they were kept (the table itself unchanged)."""
+    for path in (folder / "hands").glob("*.parquet"):
+        table = pq.read_table(path)
+        meta = dict(table.schema.metadata)
+        block = json.loads(meta[b"whistlab"])
+        assert "summary" in block  # the runner keeps them
+        del block["summary"]
+        meta[b"whistlab"] = json.dumps(block).encode()
+        pq.write_table(table.replace_schema_metadata(meta), path)
+
+
+@pytest.mark.parametrize("name", ["spades_games", "spades_hands", "rules_run", "tables_run",
+                                  "portland_run", "norwegian_run"])
+def test_kept_tallies_equal_the_tables(name, request, tmp_path):
+    """The tallies each block keeps (taken by the runner from the tables in memory, before the
+    columns its rules do not bring are left out) equal those taken again from the files as
+    written (`reports.tallies.file_tallies`), so the summary says the same either way."""
+    folder = request.getfixturevalue(name)
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    _strip_tallies(copy)
+    kept, taken = summarize(folder), summarize(copy)
+    assert len(kept) == len(taken) > 0
+    for a, b in zip(kept, taken, strict=True):
+        assert a.keys() == b.keys()
+        for key in a:
+            assert _close(a[key], b[key]), (key, a[key], b[key])
+    assert format_summary(kept) == format_summary(taken)
+
+
+def _close(a, b) -> bool:
+    """Equal, floats to 1e-9 relative (sums taken in another order)."""
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    if hasattr(a, "__dataclass_fields__"):
+        return _close(vars(a), vars(b))
+    if isinstance(a, float):
+        return b == pytest.approx(a, rel=1e-9, abs=1e-12, nan_ok=True)
+    return a == b
+
+
+def test_tallies_follow_the_tables(spades_hands, tmp_path):
+    """The summary reads the tallies, not a copy of the figures: a block whose kept tallies
+    are changed prints other figures (so the test above could fail)."""
+    copy = tmp_path / "copy"
+    shutil.copytree(spades_hands, copy)
+    path = sorted((copy / "hands").glob("*.parquet"))[0]
+    table = pq.read_table(path)
+    meta = dict(table.schema.metadata)
+    block = json.loads(meta[b"whistlab"])
+    block["summary"]["moments"]["nil"][1] += 25  # 25 more nil bids in this block
+    meta[b"whistlab"] = json.dumps(block).encode()
+    pq.write_table(table.replace_schema_metadata(meta), path)
+    (before,), (after,) = summarize(spades_hands), summarize(copy)
+    assert after["nil_bid"].k == before["nil_bid"].k + 25
+
+
+def test_the_summary_imports_no_polars(spades_games):
+    """Printing a run's summary reads the kept tallies: neither the tables nor polars (whose
+    import alone costs ``whistlab run`` about 0.2 s of CPU)."""
+    code = ("import sys; from reports import format_summary, summarize; "
+            f"format_summary(summarize({str(spades_games)!r})); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('polars', 'pandas')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).parents[1])
+    assert out.stdout.strip() == "[]"

@@ -35,6 +35,7 @@ start with:
   whistlab run                          the default experiment (standard Spades), its summary
   whistlab report results/default       its report: results/default/report/index.html
   whistlab presets                      the rules presets; whistlab presets spades.standard
+  whistlab play                         play a game of Spades yourself (--rules: any preset)
   whistlab COMMAND --help               a command's options"""
 
 
@@ -148,12 +149,59 @@ def build_parser() -> argparse.ArgumentParser:
                       help="processes; -1 = all cores (default), -2 = all but one ...")
     tune.add_argument("--quiet", action="store_true", help="no progress lines")
 
+    _play_parser(sub, plays)
+
     presets = sub.add_parser("presets", help="list rules presets, or show one preset's keys")
     presets.add_argument("name", nargs="?")
     return parser
 
 
+PLAY_EPILOG = """\
+examples:
+  whistlab play                                   standard Spades, seat 0 (North), one game
+  whistlab play --rules portland --seat 2 --partners expert --opponents random --hands 3
+  whistlab play --rules norwegian --seed 7 --out mine.jsonl && whistlab replay mine.jsonl
+
+Every decision the rules ask of your seat (bids, blind nil, passes, the kitty, declarations,
+cards ...) is asked with the answers allowed in parentheses; a wrong answer is asked again. Cards
+are written like AS, TH, 2C (10H for TH too). ? lists the answers, quit (or the end of input,
+Ctrl-D) stops, keeping the hands finished. Moves can be piped in: the same --seed and answers
+play the same game."""
+
+
+def _play_parser(sub, plays: dict) -> None:
+    play = sub.add_parser("play", help="play one seat yourself, in the terminal, against "
+                          "strategies", description="Play one seat of any game's rules in the "
+                          "terminal against whistlab's strategies.", epilog=PLAY_EPILOG,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    play.add_argument("--rules", help="a preset (whistlab presets lists them) or a rules file "
+                      "(TOML); default spades.standard")
+    play.add_argument("--seat", type=_integer(0), default=0, help="your seat, 0..players-1 "
+                      "(0 = North at four players; default 0)")
+    strategy = (" (default: the game's seed): " + ", ".join(plays) + ", a strategy file "
+                "(TOML, such as whistlab tune's tuned.toml) or an inline table such as "
+                "'{name = \"seed\", nil_max_estimate = 0.5}'")
+    play.add_argument("--partners", help="the strategy of your partners" + strategy)
+    play.add_argument("--opponents", help="the strategy of the other players" + strategy)
+    play.add_argument("--seed", type=_integer(0), help="the seed of the deals and of the "
+                      "strategies' random choices (default: a new one, printed)")
+    count = play.add_mutually_exclusive_group()
+    count.add_argument("--hands", type=_integer(1, MAX_PLAYED), help="independent hands to play, "
+                       "each from 0-0")
+    count.add_argument("--games", type=_integer(1, MAX_PLAYED), help="whole games to play "
+                       "(default 1)")
+    play.add_argument("--out", help="write the hands played as hand records (JSON Lines) to "
+                      "this file, rewritten after every hand; whistlab replay reads it")
+
+
+MAX_PLAYED = 1000  # games or hands of one session of whistlab play
+
+
 def _import_summary() -> None:
+    """The summary's modules, and scipy.special for its intervals (`reports.stats` imports it
+    on first use), imported while the workers play."""
+    import scipy.special  # noqa: F401
+
     import reports.summary  # noqa: F401
 
 
@@ -257,6 +305,15 @@ def cmd_tune(args) -> int:
     return 0
 
 
+def cmd_play(args) -> int:
+    from .play import play_session
+
+    _check_output(args.out, "--out")
+    mode = "hands" if args.hands else "games"
+    return play_session(args.rules, args.seat, args.partners, args.opponents, args.seed, mode,
+                        args.hands or args.games or 1, args.out)
+
+
 def cmd_presets(args) -> int:
     from sim.options import PRESETS, rules_to_dict, unknown_preset
 
@@ -271,7 +328,8 @@ def cmd_presets(args) -> int:
 
 
 COMMANDS = {"run": "cmd_run", "report": "cmd_report", "replay": "cmd_replay",
-            "presets": "cmd_presets", "tune": "cmd_tune", "yardstick": "cmd_yardstick"}
+            "presets": "cmd_presets", "tune": "cmd_tune", "yardstick": "cmd_yardstick",
+            "play": "cmd_play"}
 
 
 def main(argv=None) -> int:

@@ -40,6 +40,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from reports.tallies import block_tallies
 from sim import __version__, arrow
 from sim.errors import UserError
 from sim.files import atomic_write, remove_stale, temporary, writing
@@ -60,6 +61,7 @@ from sim.folder import (
 )
 from sim.games import game_of
 from sim.lineup import Lineup
+from sim.options import rules_to_dict
 from sim.records import collect_records
 from strategies import make_strategy
 
@@ -150,10 +152,11 @@ def run_blocks(exp: Experiment, c: int, blocks: list[int], records: bool = False
     code = code_fingerprint()
     for block, result, offset in simulate_blocks(exp, cell, blocks):
         hands, games = game.block_tables(result, offset)
+        summary = _tallies(exp, cell, hands, games)
         hands = game.written(hands, cell.rules)  # without the columns its rules do not bring
         meta = {"experiment": exp.to_dict(), "cell": c, "block": block, "version": __version__,
                 "code": code}  # the code that made it (`sim.folder`)
-        out = BlockFiles(hands=_parquet(_labelled(hands, cell), meta))
+        out = BlockFiles(hands=_parquet(_labelled(hands, cell), {**meta, "summary": summary}))
         out.code = code
         if games is not None:
             out["games"] = _parquet(_labelled(games, cell), meta)
@@ -162,6 +165,15 @@ def run_blocks(exp: Experiment, c: int, blocks: list[int], records: bool = False
                      for r in game.block_records(result, cell, offset))
             out["records"] = "".join(lines).encode()
         yield c, block, out
+
+
+def _tallies(exp: Experiment, cell: Cell, hands: pa.Table, games: pa.Table | None) -> dict:
+    """The block's sums for the run summary (`reports.tallies`), kept in its hands file."""
+    def columns(table):
+        return {name: arrow.values(table.column(name)) for name in table.column_names}
+    rules = rules_to_dict(cell.rules)
+    return block_tallies(rules.get("game", "spades"), rules, exp.mode, columns(hands),
+                         columns(games) if games is not None else None)
 
 
 def run_chain(exp: Experiment, c: int, blocks: list[int], records: bool = False) -> list:

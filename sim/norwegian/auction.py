@@ -21,7 +21,7 @@ from ..errors import UserError
 from ..views import DeclareView
 
 __all__ = ["DECLARATIONS", "GRAND", "MISERE", "NULLO", "PASS", "Auction", "IllegalDeclaration",
-           "declare_view", "hold_auction", "leader_of", "offered"]
+           "check_declaration", "declare_view", "hold_auction", "leader_of", "offered"]
 
 PASS, GRAND, MISERE, NULLO = 0, 1, 2, 3
 DECLARATIONS = ("pass", "grand", "misere", "nullo")  # names by code, as in hand records
@@ -83,6 +83,17 @@ class Auction:
     leader: np.ndarray
 
 
+def check_declaration(choice: np.ndarray, legal, rows: np.ndarray, seat: np.ndarray) -> None:
+    """Refuse (`IllegalDeclaration`) a declaration code ``choice`` (int8[n]) of the seats
+    ``seat`` (int8[n], at the batch's rows ``rows``) that is not one of ``legal`` (bit c =
+    code c)."""
+    bad = (choice < 0) | (choice > NULLO) | (
+        (int(legal) >> np.clip(choice, 0, NULLO).astype(np.int64)) & 1 == 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise IllegalDeclaration(int(rows[i]), int(seat[i]), int(choice[i]), legal)
+
+
 def leader_of(contract, declarer, grand_player, dealer, players: int) -> np.ndarray:
     """The first leader: the grand player in the seed game; in the classic game the player left
     of a grand bidder, or right of a nullo bidder (of the dealer if all passed)."""
@@ -105,11 +116,7 @@ def hold_auction(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, line
     def ask(idx, seat):  # ``seat``: the seat whose turn it is, the first not to have spoken
         view = declare_view(hands, dealer, scores, said, rules, deck, idx)
         choice = lineup.decide(view, "declare", rng, np.int8)
-        bad = (choice < 0) | (choice > NULLO) | (
-            (int(legal) >> np.clip(choice, 0, NULLO).astype(np.int64)) & 1 == 0)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise IllegalDeclaration(int(idx[i]), int(seat[idx[i]]), int(choice[i]), legal)
+        check_declaration(choice, legal, idx, seat[idx])
         said[idx, seat[idx]] = choice
         return choice
 

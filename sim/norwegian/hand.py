@@ -10,13 +10,13 @@ import numpy as np
 from .. import phases
 from ..cards import Deck, standard_deck
 from ..phases import HandState, Phase, Seating
-from ..tricks import TrickResult, play_tricks
+from ..tricks import PlaySetup, TrickResult
 from .auction import Auction, hold_auction
 from .rules import NorwegianRules
 from .scoring import HandScore, score
 
 __all__ = ["PHASES", "HandOutcome", "NorwegianHand", "deck_for", "play_hand", "play_hands",
-           "start_hand"]
+           "play_setup", "start_hand"]
 
 
 def deck_for(rules: NorwegianRules) -> Deck:
@@ -57,15 +57,20 @@ def _declare(hand: NorwegianHand, at: Seating) -> NorwegianHand:
     return replace(hand, auction=auction)
 
 
-def _play(hand: NorwegianHand, at: Seating) -> NorwegianHand:
-    """No trumps: a card not of the led suit never wins; the auction's leader leads."""
+def play_setup(hand: NorwegianHand, at: Seating) -> PlaySetup:
+    """How the hand's play runs (`sim.tricks.PlaySetup`), once declared: no trumps (a card not of
+    the led suit never wins), the auction's leader leads, any card may be led (RULES.md §2)."""
     a = hand.auction
     context = dict(scores=hand.scores, rules=at.rules, declarations=a.declarations,
                    contract=a.contract, declarer=a.declarer, grand_player=a.grand_player)
     no_trump = np.zeros(hand.n, dtype=np.uint64)
-    play = play_tricks(hand.hands, a.leader, no_trump, at.deck, _any_lead, at.lineup, at.rng,
-                       context)
-    return replace(hand, play=play)
+    return PlaySetup(hands=hand.hands, leader=a.leader, trump=no_trump, deck=at.deck,
+                     lead_rule=_any_lead, context=context)
+
+
+def _play(hand: NorwegianHand, at: Seating) -> NorwegianHand:
+    """The tricks (`play_setup`)."""
+    return replace(hand, play=play_setup(hand, at).run(at.lineup, at.rng))
 
 
 def _score(hand: NorwegianHand, at: Seating) -> NorwegianHand:

@@ -1,4 +1,5 @@
-"""Norwegian whist hand records (RULES.md §5): writing them and replaying them.
+"""Norwegian whist hand records (RULES.md §5): writing them and replaying them, whole or up to a
+decision (`position_at`, issue 20 item 1).
 
 A record adds ``"declarations"`` by seat: ``"grand"`` or ``"misere"`` (2 players: the non-dealer's
 choice and the dealer's opposite), ``"grand"`` or ``"pass"`` (3 players), ``"grand"``, ``"nullo"``
@@ -14,15 +15,26 @@ from typing import Any
 
 import numpy as np
 
+from ..decisions import Position, play_position
+from ..errors import UserError
 from ..lineup import Lineup
 from ..records import by_mode, hand_records, parse_records
 from ..scripted import Scripted, output_record
 from ..tricks import IllegalPlay
-from .auction import DECLARATIONS, GRAND, MISERE, IllegalDeclaration, hold_auction
-from .hand import deck_for, play_hands
+from .auction import (
+    DECLARATIONS,
+    GRAND,
+    MISERE,
+    IllegalDeclaration,
+    check_declaration,
+    declare_view,
+    hold_auction,
+    offered,
+)
+from .hand import PHASES, Seating, deck_for, play_hand, play_hands, play_setup, start_hand
 from .scoring import COMPONENTS, score
 
-__all__ = ["block_records", "replay_group"]
+__all__ = ["block_records", "position_at", "replay_group"]
 
 
 class _Declarations:
@@ -34,9 +46,9 @@ class _Declarations:
 
     def __call__(self, i, rec, err):
         said, players = rec.get("declarations"), self.rules.players
-        names = " | ".join(f'"{d}"' for d in self._allowed())
+        names = " | ".join(f'"{d}"' for d in _allowed(players))
         if not isinstance(said, list) or len(said) != players or any(
-                d is not None and d not in self._allowed() for d in said):
+                d is not None and d not in _allowed(players) for d in said):
             raise err(f"'declarations' must be a list of {players}, one per seat: {names} (or "
                       "null for a seat that did not speak)")
         self.codes[i] = [-1 if d is None else DECLARATIONS.index(d) for d in said]
@@ -47,9 +59,10 @@ class _Declarations:
                 raise err("'declarations': the non-dealer declares grand or misere and the "
                           "dealer has the opposite")
 
-    def _allowed(self):
-        return {2: ("grand", "misere"), 3: ("grand", "pass")}.get(self.rules.players,
-                                                                  ("grand", "nullo", "pass"))
+
+def _allowed(players: int) -> tuple[str, ...]:
+    """The declarations a record may give at a table of ``players`` (RULES.md §2)."""
+    return {2: ("grand", "misere"), 3: ("grand", "pass")}.get(players, ("grand", "nullo", "pass"))
 
 
 def _auction(recs, extra, rules, deck):
@@ -112,3 +125,66 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
         return {"declarations": [DECLARATIONS[d] if d >= 0 else None for d in said]}
 
     return hand_records(result, cell, game_offset, deck, norwegian)
+
+
+def position_at(rec: dict, rules, source: str, line: int | None = None) -> Position:
+    """The decision a Norwegian record stops at (RULES.md §2, §5): the seat to declare while the
+    auction is open (``declarations`` missing, or null for the seats yet to speak, in turn from
+    the dealer's left: with 2 players the non-dealer, whose declaration alone may be given, the
+    dealer's being its opposite; with 3 or 4 every seat before passed), else the seat to play
+    after the record's ``plays``. Declarations are checked by the engine's auction, cards by
+    its play."""
+    players, deck = rules.players, deck_for(rules)
+    recs = parse_records([(line, rec)], deck, players, rules.cards_each, source,
+                         sides=rules.sides, partial=True)
+    dealer = int(recs.dealer[0])
+    said = rec.get("declarations", [None] * players)
+    allowed = _allowed(players)
+
+    def err(message):
+        return UserError(message, source=source, line=line)
+
+    if (not isinstance(said, list) or len(said) != players
+            or any(d is not None and d not in allowed for d in said)):
+        raise err(f"'declarations' must be a list of {players}, one per seat: "
+                  f"{' | '.join(allowed)} (or null: not yet, or never)")
+    order = [(dealer + 1 + j) % players for j in range(players)]
+    spoken = [said[s] for s in order]
+    if players == 2:  # the non-dealer declares, the dealer has the opposite
+        if spoken[0] is None and spoken[1] is not None:
+            raise err("'declarations': the dealer's follows the non-dealer's")
+        if spoken[0] is not None and spoken[1] is None:
+            said = list(said)
+            said[dealer] = DECLARATIONS[GRAND + MISERE - DECLARATIONS.index(spoken[0])]
+        turn = 0 if spoken[0] is None else None
+    else:  # in turn from the dealer's left until the first bid (or all passed)
+        given = [d for d in spoken if d is not None]
+        if spoken[:len(given)] != given:
+            raise err(f"'declarations': the seats speak in turn from the dealer's left ({order})"
+                      "; null only after the last to speak")
+        bid = next((j for j, d in enumerate(given) if d != "pass"), None)
+        if bid is not None and bid + 1 < len(given):
+            raise err("'declarations': nobody speaks after the first bid (RULES.md §2)")
+        turn = len(given) if bid is None and len(given) < players else None
+    if turn is not None:  # the auction is open: the seat to declare
+        if rec.get("plays"):
+            raise err("'plays' before the auction is over")
+        codes = np.array([[-1 if d is None else DECLARATIONS.index(d) for d in said]], np.int8)
+        view = declare_view(recs.hands, recs.dealer, recs.scores, codes, rules, deck)
+
+        def check(code):
+            check_declaration(code, offered(players), np.zeros(1, np.intp), view.seat)
+
+        return Position("declare", int(view.seat[0]), view, check, names=DECLARATIONS)
+    extra = _Declarations(1, rules)
+    recs = parse_records([(line, {**rec, "declarations": said})], deck, players,
+                         rules.cards_each, source, extra, sides=rules.sides, partial=True)
+    at = Seating(rules, deck, Lineup([Scripted(None, declarations=extra.codes)] * players),
+                 np.random.default_rng(0), replay=True)
+    try:
+        hand = play_hand(start_hand(recs.hands, recs.dealer, recs.scores), at,
+                         tuple(p for p in PHASES if p.name == "declare"))
+        return play_position(play_setup(hand, at), recs.plays[:, :int(recs.played[0])])
+    except UserError as error:  # IllegalDeclaration and IllegalPlay among them
+        error.source, error.line = error.source or source, error.line or line
+        raise

@@ -11,12 +11,12 @@ from .. import phases
 from ..cards import BIT, RANKS, Deck, popcount, standard_deck
 from ..lineup import Lineup
 from ..phases import HandState, Phase, Seating
-from ..tricks import TrickResult, play_tricks
+from ..tricks import PlaySetup, TrickResult
 from .rules import PortlandRules
 from .scoring import HandScore, score_hands
 
 __all__ = ["PHASES", "HandOutcome", "PortlandHand", "deck_for", "honours_held", "play_hand",
-           "play_hands", "start_hand", "trump_of"]
+           "play_hands", "play_setup", "start_hand", "trump_of"]
 
 DUMMY = 3  # the dummy's seat in dummy whist; its partner, seat 1, plays it
 
@@ -82,17 +82,25 @@ def _trump(hand: PortlandHand, at: Seating) -> PortlandHand:
     return replace(hand, trump=trump, honours=honours_held(hand.hands, trump, at.deck))
 
 
-def _play(hand: PortlandHand, at: Seating) -> PortlandHand:
-    """Elder hand (left of the dealer) leads; any card may be led; under ``dummy`` seat 3 is
-    played by its partner, seat 1 (RULES.md §1)."""
-    rules, deck, lineup = at.rules, at.deck, at.lineup
+def play_setup(hand: PortlandHand, at: Seating) -> PlaySetup:
+    """How the hand's play runs (`sim.tricks.PlaySetup`): elder hand (left of the dealer)
+    leads; any card may be led; the turned-up card is public; under ``dummy`` seat 3's hand
+    lies face up (RULES.md §1)."""
+    deck = at.deck
     trump = np.where(hand.trump >= 0, deck.suit_masks[np.maximum(hand.trump, 0)], np.uint64(0))
-    context = dict(scores=hand.scores, rules=rules, turn_up=BIT[hand.turn_up])
-    if rules.dummy:
+    context = dict(scores=hand.scores, rules=at.rules, turn_up=BIT[hand.turn_up])
+    return PlaySetup(hands=hand.hands, leader=(hand.dealer + 1) % 4, trump=trump, deck=deck,
+                     lead_rule=_any_lead, context=context,
+                     dummy=DUMMY if at.rules.dummy else None)
+
+
+def _play(hand: PortlandHand, at: Seating) -> PortlandHand:
+    """The tricks (`play_setup`); under ``dummy`` seat 3 is played by its partner, seat 1
+    (RULES.md §1)."""
+    lineup = at.lineup
+    if at.rules.dummy:
         lineup = Lineup([*lineup.strategies[:3], lineup.strategies[1]])
-    play = play_tricks(hand.hands, (hand.dealer + 1) % 4, trump, deck, _any_lead, lineup, at.rng,
-                       context, dummy=DUMMY if rules.dummy else None)
-    return replace(hand, play=play)
+    return replace(hand, play=play_setup(hand, at).run(lineup, at.rng))
 
 
 def _score(hand: PortlandHand, at: Seating) -> PortlandHand:

@@ -1,4 +1,5 @@
-"""Portland whist hand records (RULES.md §5): writing them and replaying them.
+"""Portland whist hand records (RULES.md §5): writing them and replaying them, whole or up to a
+card (`position_at`, issue 20 item 1).
 
 A record adds ``"turn_up": "QH"`` (the dealer's turned-up last card; ``null`` or omitted under no
 trump). Score-sheet mode gives ``"tricks"`` per seat and, when honours count, ``"honours"``: how
@@ -11,15 +12,18 @@ from typing import Any
 
 import numpy as np
 
+from .. import phases
+from ..decisions import Position, play_position
+from ..errors import UserError
 from ..limits import SCORE_LIMIT
 from ..lineup import Lineup
 from ..records import by_mode, card_slots, hand_records, ints, parse_records
 from ..scripted import Scripted, output_record
 from ..tricks import IllegalPlay
-from .hand import deck_for, play_hands
+from .hand import PHASES, Seating, deck_for, play_hand, play_hands, play_setup, start_hand
 from .scoring import COMPONENTS, score_hands
 
-__all__ = ["block_records", "replay_group"]
+__all__ = ["block_records", "position_at", "replay_group"]
 
 
 class _TurnUp:
@@ -93,3 +97,24 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
         return {"turn_up": turned}
 
     return hand_records(result, cell, game_offset, deck, portland)
+
+
+def position_at(rec: dict, rules, source: str, line: int | None = None) -> Position:
+    """The card a Portland record stops at (RULES.md §1, §5): the seat to play after the
+    record's ``plays`` (the cards so far, each checked), and its view there (the trump from
+    ``turn_up``; under dummy whist the dummy's cards are played by its partner from the
+    dummy's view, seat 3)."""
+    deck = deck_for(rules)
+    extra = _TurnUp(1, rules, deck)
+    recs = parse_records([(line, rec)], deck, 4, 13, source, extra,
+                         score_range=(0, SCORE_LIMIT), partial=True)
+    hand = start_hand(recs.hands, recs.dealer, np.maximum(extra.turn_up, 0), recs.scores)
+    at = Seating(rules, deck, Lineup([Scripted(recs.plays)] * 4), np.random.default_rng(0),
+                 replay=True)
+    steps = phases.pipeline(PHASES, rules, True)
+    hand = play_hand(hand, at, steps[:[p.name for p in steps].index("play")])  # the trump
+    try:
+        return play_position(play_setup(hand, at), recs.plays[:, :int(recs.played[0])])
+    except UserError as error:  # IllegalPlay among them
+        error.source, error.line = error.source or source, error.line or line
+        raise

@@ -23,9 +23,9 @@ from .house import blind_bids, no_flags
 from .rules import SpadesRules
 
 __all__ = ["BidResult", "BidState", "IllegalBid", "bid_masks", "bid_view",
-           "blind_bid_view", "blind_nil_allowed", "blind_view", "check_bids", "complete_bidding",
-           "contract_view", "finish_bidding", "own_bidding", "run_bidding", "start_bidding",
-           "take_turn"]
+           "blind_bid_view", "blind_nil_allowed", "blind_nil_offered", "blind_view", "check_bids",
+           "complete_bidding", "contract_view", "finish_bidding", "own_bidding", "run_bidding",
+           "start_bidding", "take_turn"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -345,14 +345,20 @@ def _open(t: Turn, rules, deck, lineup, rng) -> None:
     t.blind_bid = np.zeros(n, dtype=np.int8)
 
 
-def _blind_nil(t: Turn, rules, deck, lineup, rng) -> None:
-    """§3 ``blind_nil``: a nil bid before looking, where the deficit rule allows it."""
+def _offers_blind_nil(t: Turn, rules) -> np.ndarray:
+    """bool[N]: the seat may bid a blind nil (§3 ``blind_nil``: where the deficit rule allows
+    it, nil is open and the seat bids)."""
     may_blind = (blind_nil_allowed(t.seat, t.common["scores"], rules) & (t.unseen & 1 != 0)
                  & t.bidding & ~t.after_half)
     for rule in house.in_force(rules):  # blind_moon: no double blind nil after its moon
         if rule.no_blind_nil:
             may_blind &= ~rule.no_blind_nil(t, rules)
-    may_blind = np.flatnonzero(may_blind)
+    return may_blind
+
+
+def _blind_nil(t: Turn, rules, deck, lineup, rng) -> None:
+    """§3 ``blind_nil``: a nil bid before looking, where the deficit rule allows it."""
+    may_blind = np.flatnonzero(_offers_blind_nil(t, rules))
     if may_blind.size:
         view = BlindView(legal=t.unseen, **t.common).take(may_blind)
         t.goes_blind[may_blind] = lineup.decide(view, "blind_nil", rng, bool)
@@ -542,6 +548,15 @@ def blind_view(state: BidState, rules: SpadesRules, deck) -> BlindView:
     shows at this turn, where the rules offer the seat a blind nil."""
     return BlindView(legal=bid_masks(state.bids, state.seat, rules, half=state.half),
                      **view_fields(state, rules, deck))
+
+
+def blind_nil_offered(state: BidState, rules: SpadesRules, deck) -> np.ndarray:
+    """bool[N]: the rows where the seat to bid is asked for a blind nil (`blind_view`) before
+    it looks at its cards: the turn's ``blind_nil`` step (RULES.md §3), from the turn's start
+    (where no side contract is declared before it)."""
+    turn = Turn.of(state, rules, deck)
+    _open(turn, rules, deck, None, None)
+    return _offers_blind_nil(turn, rules)
 
 
 def blind_bid_view(state: BidState, rules: SpadesRules, deck) -> BlindView:

@@ -10,7 +10,7 @@ import numpy as np
 from .. import phases
 from ..cards import SPADES, U64, Deck, pick
 from ..phases import HandState, Phase, Seating
-from ..tricks import TrickResult, play_tricks
+from ..tricks import PlaySetup, TrickResult
 from . import house
 from .bidding import (
     BidResult,
@@ -27,7 +27,8 @@ from .rules import SpadesRules
 from .scoring import HandScore, score_hands
 
 __all__ = ["PHASES", "HandOutcome", "Phase", "Seating", "SpadesHand", "bid_state",
-           "deck_for", "first_leader", "lead_rule_for", "pipeline", "play_hand", "start_hand"]
+           "deck_for", "first_leader", "lead_rule_for", "pipeline", "play_hand", "play_setup",
+           "start_hand"]
 
 
 def deck_for(rules: SpadesRules) -> Deck:
@@ -183,11 +184,15 @@ def _plugged(slot: str) -> Callable[[SpadesHand, Seating], SpadesHand]:
     return step
 
 
-def bid_state(hand: SpadesHand, at: Seating) -> BidState:
+def bid_state(hand: SpadesHand, at: Seating, bids: np.ndarray | None = None,
+              blind: np.ndarray | None = None) -> BidState:
     """The hand's bidding before its first turn (`sim.spades.bidding.BidState`): what the `bid`
-    phase plays, turn by turn; `sim.spades.bidding.bid_view` shows a seat's view at any turn."""
+    phase plays, turn by turn; `sim.spades.bidding.bid_view` shows a seat's view at any turn.
+    Given ``bids`` (int8[N, P], -1 = not yet) and ``blind``, the bidding at the turn of the
+    first seat from the dealer's left that has not bid (`start_bidding`)."""
     return start_bidding(hand.hands, hand.dealer, hand.scores, hand.bags, at.rules,
-                         hand.told(at.rules), hand.twice if at.deck.copies == 2 else None)
+                         hand.told(at.rules), hand.twice if at.deck.copies == 2 else None,
+                         bids=bids, blind=blind)
 
 
 def _bid(hand: SpadesHand, at: Seating) -> SpadesHand:
@@ -200,8 +205,10 @@ def _bid(hand: SpadesHand, at: Seating) -> SpadesHand:
     return replace(hand, bidding=bidding)
 
 
-def _play(hand: SpadesHand, at: Seating) -> SpadesHand:
-    """§3 and §4.2-4.3: the tricks (`sim.tricks.play_tricks`) under the play rules in force."""
+def play_setup(hand: SpadesHand, at: Seating) -> PlaySetup:
+    """How the hand's play runs (`sim.tricks.PlaySetup`), once its bidding is done: §3 and
+    §4.2-4.3, the play rules in force (the `play` phase runs it; a position of the play is
+    rebuilt from it, `sim.spades.position`)."""
     rules, deck, b = at.rules, at.deck, hand.bidding
     plugins = house.in_force(rules)
     suits = np.full(hand.n, SPADES, np.int8)  # spades unless a plug-in makes another suit trump
@@ -218,14 +225,16 @@ def _play(hand: SpadesHand, at: Seating) -> SpadesHand:
     for rule in plugins:
         if rule.resolve:
             resolve = rule.resolve(rules, deck)
-    play = play_tricks(hand.hands, first_leader(hand.dealer, b.contracts, rules, hand.hands,
-                                                deck),
-                       trump, deck, lead_rule_for(rules, deck, trump), at.lineup, at.rng, context,
-                       **plugged,
-                       constraint=constraint_for(rules, deck),
-                       twice=hand.twice if deck.copies == 2 else None,
-                       resolve=resolve)
-    return replace(hand, play=play)
+    return PlaySetup(hands=hand.hands,
+                     leader=first_leader(hand.dealer, b.contracts, rules, hand.hands, deck),
+                     trump=trump, deck=deck, lead_rule=lead_rule_for(rules, deck, trump),
+                     context=context, **plugged, constraint=constraint_for(rules, deck),
+                     twice=hand.twice if deck.copies == 2 else None, resolve=resolve)
+
+
+def _play(hand: SpadesHand, at: Seating) -> SpadesHand:
+    """§3 and §4.2-4.3: the tricks (`sim.tricks.play_tricks`) under the play rules in force."""
+    return replace(hand, play=play_setup(hand, at).run(at.lineup, at.rng))
 
 
 def _score(hand: SpadesHand, at: Seating) -> SpadesHand:

@@ -1,24 +1,39 @@
 """Replay of Spades hand records (RULES.md §5): bids and blind flags, then the plays or, in
-score-sheet mode, the tricks alone."""
+score-sheet mode, the tricks alone; and a record up to a decision, replayed to that position
+(`position_at`, issue 20 item 1)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from .. import phases
+from ..decisions import Position, play_position
 from ..errors import UserError
 from ..lineup import Lineup
 from ..records import by_mode, ints, parse_records
 from ..scripted import Scripted, output_record
 from ..tricks import IllegalPlay
-from .bidding import BidResult, IllegalBid, _trailing, blind_nil_allowed, check_bids, own_bidding
+from .bidding import (
+    BidResult,
+    IllegalBid,
+    _trailing,
+    bid_view,
+    blind_nil_allowed,
+    blind_nil_offered,
+    blind_view,
+    check_bids,
+    own_bidding,
+    take_turn,
+)
+from .bidmasks import check_legal
 from .contracts import NAMES
-from .hand import Seating, deck_for, play_hand, start_hand
+from .hand import PHASES, Seating, bid_state, deck_for, play_hand, play_setup, start_hand
 from .house import DECLARED, HOUSE_RULES, in_force, no_flags, no_state
 from .house.auction import MAX_CALLS, read_calls
 from .rules import PROGRESSIVE_HANDS
 from .scoring import COMPONENTS, score_hands
 
-__all__ = ["replay_group"]
+__all__ = ["position_at", "replay_group"]
 
 
 def _codes(rec, key, allowed, err, sides: int = 2) -> list[int]:
@@ -127,6 +142,20 @@ class _Bids:
                 if name in rec:
                     raise err(refusal or f"'{name}' needs {rule.key} = true")
 
+    def scripted(self, plays) -> Lineup:
+        """Every seat answering what the records say (`sim.scripted.Scripted`): ``plays`` the
+        cards, and the bids, flags and decisions read here."""
+        return Lineup([Scripted(plays, self.as_bid(), self.blind, contracts=self.contracts,
+                                bemo=self.bemo, answers=self.answers(), auction=self.auction,
+                                half=self.half)] * self.players)
+
+    def hand(self, recs):
+        """The records' hands before the phases a record's decisions are fed into
+        (`sim.spades.hand.start_hand`): as dealt, with the plug-ins' state read here."""
+        return start_hand(recs.hands, recs.dealer, recs.scores, self.bags,
+                          progressive=self.progressive, twice=recs.twice,
+                          house_state=self.house_state)
+
 
 def replay_group(members, rules, source):
     """Score records ``(position, line, record)`` that share ``rules``; yields (position,
@@ -162,16 +191,9 @@ def replay_group(members, rules, source):
                                     line=lines[0]) from None
                 points, winners = score.points, None
             else:
-                lineup = Lineup([Scripted(recs.plays, extra.as_bid(), extra.blind,
-                                          contracts=extra.contracts, bemo=extra.bemo,
-                                          answers=extra.answers(),
-                                          auction=extra.auction, half=extra.half)]
-                                * rules.players)
-                hand = start_hand(recs.hands, recs.dealer, recs.scores, extra.bags,
-                                  progressive=extra.progressive, twice=recs.twice,
-                                  house_state=extra.house_state)
-                outcome = play_hand(hand, Seating(rules, deck, lineup, np.random.default_rng(0),
-                                                  replay=True))
+                outcome = play_hand(extra.hand(recs), Seating(
+                    rules, deck, extra.scripted(recs.plays), np.random.default_rng(0),
+                    replay=True))
                 tricks, score, points = outcome.play.tricks, outcome.score, outcome.score.points
                 winners = outcome.play.winners
                 _same_declarations(outcome.bidding, extra, outcome.house_state)
@@ -247,3 +269,120 @@ def _check_blind(recs, bids, rules, lines, source):
                             f"{rules.blind_nil_min_deficit}, or under blind_bids a bid of 1..7 by "
                             f"a side trailing by at least {rules.blind_bid_min_deficit}",
                             source=source, line=lines[i])
+
+
+# -- a record up to a decision (issue 20 item 1) ------------------------------------------------
+
+# the phase slots whose plug-ins change the hands between the deal and the play (RULES.md §4.1
+# kitty, §4.5 passing): a record gives the hands of the play (§5), not those the seats bid with
+_CHANGE_HANDS = ("kitty_before_bids", "pass_before_bids", "kitty_after_bids", "pass_after_bids")
+
+
+def bidding_refusals(rules) -> list[str]:
+    """The keys in force under which a position in the bidding is not rebuilt from a record
+    (`position_at`): a plug-in asking a turn's decision other than the blind nil and the bid
+    (side contracts, blind bids, half bids, no trump, the dark), a round after the bids
+    (``bid_raise``), a bidding of its own (``auction``), one joint bid per side
+    (``partnership_bidding``: a record's null bid means another thing there), or hands that
+    change before the play (the kitty, card passing: the record gives the play's hands). The
+    bid rules that only narrow the bids open (RULES.md §4.4: ``fledu``, ``hook``, ``whiz`` ...)
+    are no refusal."""
+    return [rule.key for rule in in_force(rules)
+            if rule.turn or rule.contracts or rule.after_bids or rule.bidding or rule.joint_bid
+            or any(slot in _CHANGE_HANDS and (rule.timing is None or slot in rule.timing(rules))
+                   for slot in rule.phases)]
+
+
+def _before(name: str, rules) -> tuple:
+    """The phases a replayed record runs before the phase ``name``."""
+    steps = phases.pipeline(PHASES, rules, True)
+    return steps[:[p.name for p in steps].index(name)]
+
+
+def position_at(rec: dict, rules, source: str, line: int | None = None) -> Position:
+    """The decision a Spades record stops at (a hand record up to it, RULES.md §5): the seat to
+    bid where some ``bids`` are null or missing (the seats yet to bid, in turn from the dealer's
+    left; see `bidding_refusals` for the rules refused), else the seat to play the card after
+    the record's ``plays``. The record is replayed to that point by the engine (the scripted
+    player of replay answering its decisions, each checked) and the seat's view is the one the
+    engine shows there (`sim.spades.bidding.bid_view`, `blind_view`; `sim.tricks.PlaySetup`)."""
+    players = rules.players
+    bids = rec.get("bids")
+    refusals = bidding_refusals(rules)
+
+    def err(message):
+        return UserError(message, source=source, line=line)
+
+    pending = []
+    if not refusals:  # a null bid is a seat yet to bid
+        if bids is None:
+            bids = [None] * players
+        if isinstance(bids, list) and len(bids) == players:
+            pending = [s for s, b in enumerate(bids) if b is None]
+    elif bids is None:
+        raise err(f"a position in the bidding is not rebuilt under {', '.join(refusals)} (see "
+                  "README, 'One decision from a position'): give every bid, and the plays so far")
+    if pending:
+        if rec.get("plays"):
+            raise err("'plays' before every seat has bid: a null bid is a seat yet to bid")
+        blind = rec.get("blind", [False] * players)
+        if isinstance(blind, list) and any(blind[s] is True for s in pending
+                                           if s < len(blind)):
+            raise err("'blind': a seat yet to bid (null) has no blind flag")
+        rec = {**rec, "bids": [0 if b is None else b for b in bids]}  # read as bids of 0
+    deck = deck_for(rules)
+    extra = _Bids(1, rules)
+    recs = parse_records([(line, rec)], deck, players, rules.tricks_per_hand, source, extra,
+                         sides=rules.sides, cards_each=rules.cards_each, partial=True)
+    at = Seating(rules, deck, extra.scripted(recs.plays), np.random.default_rng(0), replay=True)
+    try:
+        if pending:
+            return _bidding_position(extra, recs, at, pending)
+        return _play_position(extra, recs, at, source, line)
+    except UserError as error:  # the engine's refusals (IllegalBid, IllegalPlay) among them
+        error.source, error.line = error.source or source, error.line or line
+        raise
+
+
+def _bidding_position(extra, recs, at, pending: list[int]) -> Position:
+    """The seat to bid after the record's bids (RULES.md §3): each given bid is the turn of a
+    seat in order from the dealer's left, played by the engine (`take_turn`, which checks it)."""
+    rules, deck = at.rules, at.deck
+    players = rules.players
+    order = [(int(recs.dealer[0]) + 1 + j) % players for j in range(players)]
+    made = players - len(pending)
+    if sorted(pending) != sorted(order[made:]):
+        raise UserError(f"bids are made in turn from the dealer's left ({order}): the seats "
+                        f"yet to bid (null) are the last ones of that order")
+    state = bid_state(play_hand(extra.hand(recs), at, _before("bid", rules)), at)
+    for _ in range(made):
+        take_turn(state, rules, deck, at.lineup, at.rng)
+    given = np.zeros_like(state.bids, dtype=bool)
+    given[0, order[:made]] = True
+    bad = given & ((state.bids != extra.bids) | (state.blind != extra.blind))
+    if bad.any():  # e.g. a blind nil the rules did not offer at that turn
+        raise IllegalBid("the recorded bid (or blind flag) was not open to the seat at its "
+                         "turn", row=0, seat=int(np.flatnonzero(bad[0])[0]))
+    view = bid_view(state, rules, deck)
+    offered = bool(blind_nil_offered(state, rules, deck)[0])
+    seat = int(state.seat[0])
+
+    def check(bid):
+        check_legal(bid, view.legal, view.seat)
+
+    return Position("bid", seat, view, check,
+                    blind_view(state, rules, deck) if offered else None)
+
+
+def _play_position(extra, recs, at, source, line) -> Position:
+    """The seat to play after the record's cards (RULES.md §0, §3, §4.2-4.3): the record's
+    decisions before the play fed to the engine's phases, then each card played and checked."""
+    rules = at.rules
+    _check_blind(recs, extra, rules, [line], source)
+    hand = play_hand(extra.hand(recs), at, _before("play", rules))
+    _same_declarations(hand.bidding, extra, hand.house_state)
+    position = play_position(play_setup(hand, at), recs.plays[:, :int(recs.played[0])])
+    if hand.bidding.flags["dark"][0, position.seat]:
+        raise UserError(f"seat {position.seat} plays in the dark (nil_in_the_dark, RULES.md "
+                        "§4.4): the engine draws his cards, he decides none")
+    return position
