@@ -38,6 +38,7 @@ from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from whistlab.bots import openspiel_bot  # noqa: E402
 from whistlab.ismcts import ismcts_bot  # noqa: E402
 
 GAME = pyspiel.load_game("spades")
@@ -45,14 +46,14 @@ SEED = 20260920
 UCT_C = 200.0
 
 
-# Stand-in: OpenSpiel's uniform random player until whistlab.bots.openspiel_bot (issue 20 item 2)
-# reaches main; then this function is `return openspiel_bot(strategy, player, seed=seed)`.
-STAND_IN = True
+# True while OpenSpiel's uniform random player stood in for whistlab's (`whistlab_bot` returned
+# `pyspiel.make_uniform_random_bot(player, seed)`); kept in the --out rows to tell them apart.
+STAND_IN = False
 
 
 def whistlab_bot(strategy: str, player: int, seed: int):
     """The whistlab player of ``player``'s seat: a ``pyspiel.Bot`` playing ``strategy``."""
-    return pyspiel.make_uniform_random_bot(player, seed)
+    return openspiel_bot(strategy, player, seed=seed)
 
 
 def side_label(strategy: str) -> str:
