@@ -33,7 +33,12 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from open_spiel.python.algorithms import ismcts, mcts
+
+try:
+    from open_spiel.python.algorithms import ismcts, mcts
+except ImportError as missing:  # an optional extra
+    raise ImportError("whistlab.ismcts needs OpenSpiel: pip install 'whistlab[openspiel]'"
+                      ) from missing
 
 PLAYERS = 4
 SUITS = 4
