@@ -300,9 +300,9 @@ def _findings(res: Results, ranking: pl.DataFrame, sand: pl.DataFrame | None,
     if length is not None:
         rows = length.filter(lineup=ALL)
         base = rows.filter(variant=res.variants[0])
-        if base.height:
+        others = rows.filter(pl.col("variant") != res.variants[0])
+        if base.height and others.height:  # a run of one variant has nothing to pair with
             b = base.row(0, named=True)
-            others = rows.filter(pl.col("variant") != res.variants[0])
             out.append(
                 f"Hands per game: {b['variant']} "
                 f"{_v(b['n_hands'], b['n_hands_lo'], b['n_hands_hi'])}; paired difference on "

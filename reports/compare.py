@@ -243,8 +243,13 @@ def _findings(res: Results, points, games, paired, h2h) -> list[str]:
     out = []
     if games is not None and games.height:
         length = games["n_hands"]
-        out.append(f"Games last {length.min():.1f} to {length.max():.1f} hands on average "
-                   "across cells.")
+        if games.height == 1:
+            r = games.row(0, named=True)
+            out.append(f"Games last {r['n_hands']:.2f} [{r['n_hands_lo']:.2f}, "
+                       f"{r['n_hands_hi']:.2f}] hands on average.")
+        else:
+            out.append(f"Games last {length.min():.1f} to {length.max():.1f} hands on average "
+                       "across cells.")
     if paired is not None:
         main = "margin" if res.games_mode else "points_0"
         rows = paired.filter(metric=main)

@@ -505,7 +505,12 @@ def _findings(res: Results, t: dict) -> dict[str, list[str]]:
     paired = t.get("honours_paired")
     if length is not None and length.height:
         lo, hi = length["n_hands"].min(), length["n_hands"].max()
-        out["length"].append(f"Games last {lo:.2f} to {hi:.2f} hands on average across cells.")
+        if length.height == 1:
+            r = length.row(0, named=True)
+            out["length"].append(f"Games last {_ci(r, 'n_hands')} hands on average.")
+        else:
+            out["length"].append(f"Games last {lo:.2f} to {hi:.2f} hands on average across "
+                                 "cells.")
     if paired is not None:
         for r in paired.filter(metric="n_hands").iter_rows(named=True):
             out["length"].append(

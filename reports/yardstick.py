@@ -18,19 +18,19 @@ A run without a yardstick has no section (`yardstick_section` returns None).
 
 from __future__ import annotations
 
-import html
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
-from sim.files import writing
-
 from .data import CELL, Results, collect
 from .frame_stats import sums, with_means, with_proportion_ci
-from .render import View, _html_table, _md_table, cell, count, num, pct, text
+from .kit.cells import cell, count, num, pct, text
+from .kit.page import Section
+from .kit.tables import View, shown
 
-__all__ = ["TABLES", "add_yardstick_section", "read_yardstick", "yardstick_section"]
+__all__ = ["TABLES", "YardstickPage", "read_yardstick", "yardstick_page", "yardstick_section"]
 
 TABLES = ("yardstick_tricks", "yardstick_bids")
 ALL = "all"
@@ -260,58 +260,22 @@ INTRO = ("How many tricks each side takes against perfect play: each sampled dea
          "dummy (every card seen) under its trump and first leader, beside the simulated tricks "
          "of the same hand. Simulated − DD below 0: the side took fewer tricks than its best "
          "double-dummy play would have given it against the opponents' best.")
-MARK_HTML = "<h2>How to read this report</h2>"
-MARK_MD = "## How to read this report"
 
 
-def _html(section: dict) -> str:
-    out = [f'<h2 id="yardstick">{TITLE}</h2>', f'<p class="note">{html.escape(INTRO)}</p>']
-    out.append('<ul class="note">' + "".join(f"<li>{html.escape(n)}</li>"
-                                             for n in section["notes"]) + "</ul>")
-    if section["findings"]:
-        out.append('<ul class="findings">' + "".join(
-            f"<li>{html.escape(f)}</li>" for f in section["findings"]) + "</ul>")
-    for view in _views():
-        frame = section["tables"].get(view.table)
-        rows = view.rows(frame).to_dicts() if frame is not None else []
-        if rows:
-            out.append(f"<h3>{html.escape(view.title)}</h3>" + _html_table(view, rows))
-    return "\n".join(out) + "\n"
+@dataclass
+class YardstickPage:
+    """The section as the report adds it to any study's page, and its tables."""
+
+    section: Section
+    tables: dict[str, pl.DataFrame]
 
 
-def _markdown(section: dict) -> str:
-    out = [f"## {TITLE}", "", INTRO, ""] + [f"- {n}" for n in section["notes"]] + [""]
-    if section["findings"]:
-        out += ["Findings:", ""] + [f"- {f}" for f in section["findings"]] + [""]
-    for view in _views():
-        frame = section["tables"].get(view.table)
-        rows = view.rows(frame).to_dicts() if frame is not None else []
-        if rows:
-            out += [f"### {view.title}", "", _md_table(view, rows), ""]
-    return "\n".join(out) + "\n"
-
-
-def _insert(page: Path, fragment: str, mark: str) -> None:
-    text_ = page.read_text(encoding="utf-8")
-    at = text_.find(mark)
-    text_ = text_[:at] + fragment + text_[at:] if at >= 0 else text_ + fragment
-    with writing(page):
-        page.write_text(text_, encoding="utf-8")
-
-
-def add_yardstick_section(res: Results, out: str | Path) -> bool:
-    """Add the section to the report in ``out`` (index.html, summary.md, tables/*.csv) when
-    the run has a yardstick; otherwise remove an earlier report's yardstick tables. Returns
-    whether the section was added."""
-    out = Path(out)
-    for name in TABLES:
-        (out / "tables" / f"{name}.csv").unlink(missing_ok=True)
+def yardstick_page(res: Results) -> YardstickPage | None:
+    """The section of the report of ``res``; None when the run has no yardstick."""
     section = yardstick_section(res)
     if section is None:
-        return False
-    for name, frame in section["tables"].items():
-        with writing(out / "tables" / f"{name}.csv"):
-            frame.write_csv(out / "tables" / f"{name}.csv")
-    _insert(out / "index.html", _html(section), MARK_HTML)
-    _insert(out / "summary.md", _markdown(section), MARK_MD)
-    return True
+        return None
+    tables = [shown(view, section["tables"], "yardstick") for view in _views()]
+    return YardstickPage(Section("yardstick", TITLE, INTRO, findings=section["findings"],
+                                 tables=[t for t in tables if t is not None],
+                                 notes=section["notes"]), section["tables"])

@@ -67,7 +67,7 @@ import dataclasses
 
 import numpy as np
 
-from sim.cards import U64, pick, popcount
+from sim.cards import U64, bit_index, lowest_bit, popcount
 from sim.norwegian.auction import GRAND, MISERE, PASS
 
 from .base import VALUE, param, register
@@ -89,10 +89,38 @@ _BELOW = np.array([sum(1 << (13 * (b // 13) + r) for r in range(b % 13))
                    for b in range(52)], dtype=U64)  # the lower cards of each slot's suit
 
 
-def _best(score: np.ndarray, cards: np.ndarray) -> np.ndarray:
-    """uint64[n]: per row the card of ``cards`` (never empty) of highest ``score`` [n, 52]."""
-    held = ((cards[:, None] >> _SHIFT[None, :]) & U64(1)).astype(bool)
-    return _BITS[np.argmax(np.where(held, score, -np.inf), axis=1)]
+# lead_odds' chance that an opponent lacks every one of k unseen cards, by the integers it is
+# made of: _MISS_POWERS[a, u, k] = miss ** k with miss = 1 - clip(a * (1 / max(u, 1)), 0, 1), for
+# an opponent with a cards left, u cards unseen and k = 0..12 (the count of the unseen cards above
+# or below a slot in its suit). The same float64 operations as the formula written out (``miss``
+# per row, ``np.power`` over an array of exponents: the same ufunc loop as ``miss ** above``), so
+# a look-up gives the very numbers the formula would (tests/test_norwegian_expert.py checks it).
+_COUNTS = 53  # a and u: 0..52
+_MISS_POWERS = (1.0 - np.clip(np.arange(_COUNTS)[:, None]
+                              * (1.0 / np.maximum(np.arange(_COUNTS), 1).astype(np.float64)),
+                              0, 1))[:, :, None] ** np.arange(13)[None, None, :]
+_MISS_FLAT = _MISS_POWERS.reshape(-1)  # float64[53 * 53 * 13]: a-major, then u, then k
+
+
+def _miss_powers(left: np.ndarray, unseen_count: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """float64[r, k]: per row (``left`` cards the opponent has, ``unseen_count`` cards unseen,
+    int[r] each) and card (``counts``: uint8[r, k], 0..12) the chance ``miss ** counts``."""
+    base = (left.astype(np.intp) * _COUNTS + unseen_count) * 13
+    return _MISS_FLAT[base[:, None] + counts]
+
+
+def _slots_held(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(int8[r, k] the slots of each row's cards, lowest first, as many columns as the most
+    cards of a row; bool[r, k] whether the column holds a card (else its slot is 0))."""
+    most = int(popcount(cards).max()) if len(cards) else 0
+    slots = np.empty((len(cards), most), dtype=np.int8)
+    rest = cards.copy()
+    for j in range(most):
+        low = lowest_bit(rest)
+        slots[:, j] = bit_index(low)  # 64 where none is left
+        rest ^= low
+    held = slots < 52
+    return np.where(held, slots, np.int8(0)), held
 
 
 @register
@@ -158,26 +186,31 @@ class NorwegianExpert(NorwegianSeed):
             self.spoil and players < 4 and self.spoil_declarer
             and view.rules.scoring == "declarer")
 
-    def lead_odds(self, view, seat, wants, ally) -> np.ndarray:
-        """float64[n, 52]: per card, the chance that, led, it would win the trick: no opponent
-        holds a higher card of its suit (one who wants tricks plays it) — or, for one who ducks,
-        none lower either (he must play over). Each unseen card is an opponent's with his share
-        of the unseen cards (cards left / cards unseen), none of a suit he showed void in."""
-        unseen = view.unseen
-        share = 1.0 / np.maximum(popcount(unseen), 1).astype(np.float64)
-        above = popcount(unseen[:, None] & _ABOVE[None, :])
-        below = popcount(unseen[:, None] & _BELOW[None, :])
+    def lead_odds(self, view, seat, wants, ally, rows, slots) -> np.ndarray:
+        """float64[r, k]: for the view's rows ``rows`` (``seat`` and ``ally`` are given for all
+        rows) and their cards ``slots`` (int[r, k]), the chance that the card, led, would win
+        the trick: no opponent holds a higher card of its suit (one who wants tricks plays it)
+        — or, for one who ducks, none lower either (he must play over). Each unseen card is an
+        opponent's with his share of the unseen cards (cards left / cards unseen), none of a
+        suit he showed void in. The powers of his chance to lack a card: `_MISS_POWERS`."""
+        unseen = view.unseen[rows]
+        unseen_count = popcount(unseen)
+        above = popcount(unseen[:, None] & _ABOVE[slots])  # uint8[r, k]: unseen cards above
+        below = popcount(unseen[:, None] & _BELOW[slots])  # ... and below each card
+        suit = _SUIT[slots].astype(np.uint8)
         odds = np.ones(above.shape)
         left = view.rules.cards_each - view.trick_no
+        seat, ally = seat[rows], ally[rows]
         for q in range(view.tricks.shape[1]):
-            qs = np.full_like(seat, q)
-            opp = (qs != seat) & (qs != ally)
+            opp = (q != seat) & (q != ally)
             if not opp.any():
                 continue
-            miss = (1.0 - np.clip((left - view.has_played(qs)) * share, 0, 1))[:, None]
-            over = 1.0 - miss ** above  # holds a higher card
-            over = np.where(wants(qs)[:, None], over, over * miss ** below)
-            void = ((view.voids[:, q, None] >> _SUIT[None, :].astype(np.uint8)) & 1) == 1
+            qs = np.full(len(view), q)
+            cards_left = left - view.has_played(qs)[rows]
+            over = 1.0 - _miss_powers(cards_left, unseen_count, above)  # holds a higher card
+            ducks = ~wants(qs)[rows]
+            over[ducks] *= _miss_powers(cards_left[ducks], unseen_count[ducks], below[ducks])
+            void = ((view.voids[rows, q, None] >> suit) & 1) == 1
             odds *= 1.0 - over * (opp[:, None] & ~void)
         return odds
 
@@ -190,6 +223,12 @@ class NorwegianExpert(NorwegianSeed):
             return card
         seat = view.seat.astype(np.int64)
         wants, ally_of = self._aims(view, view.tricks.shape[1])
-        odds = self.lead_odds(view, seat, wants, ally_of(seat))
-        throw = _best(odds + 1e-5 * _RANK[None, :], view.legal)  # ties: the highest rank
-        return pick(void & ~wants(seat), throw, card)
+        rows = np.flatnonzero(void & ~wants(seat))  # a discard by a player who wants to lose
+        if not rows.size:
+            return card
+        slots, held = _slots_held(view.legal[rows])
+        odds = self.lead_odds(view, seat, wants, ally_of(seat), rows, slots)
+        score = np.where(held, odds + 1e-5 * _RANK[slots], -np.inf)  # ties: the highest rank
+        card = card.copy()
+        card[rows] = _BITS[slots[np.arange(len(rows)), np.argmax(score, axis=1)]]
+        return card

@@ -74,10 +74,21 @@ earlier tricks only).
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 
 import numpy as np
 
-from sim.cards import U64, at_or_below, bit_index, first_set, highest_bit, lowest_bit, pick, popcount
+from sim.cards import (
+    U64,
+    at_or_below,
+    bit_index,
+    bits_of,
+    first_set,
+    highest_bit,
+    lowest_bit,
+    pick,
+    popcount,
+)
 
 from .base import CARDS, RANK, TRICKS, Strategy, param, register
 
@@ -86,19 +97,72 @@ __all__ = ["PortlandExpert"]
 ZERO = U64(0)
 
 
+def _only(cond, cards) -> np.ndarray:
+    """uint64[n]: ``cards`` where ``cond``, else none (``pick(cond, cards, ZERO)`` in one step)."""
+    return np.multiply(cards, cond, dtype=U64)
+
+
+@lru_cache(maxsize=8)
+def _suit_sets(deck) -> np.ndarray:
+    """uint64[16]: the cards of the suits whose bits are set in the index (bit s = suit s)."""
+    masks = [int(m) for m in deck.suit_masks]
+    return np.array([sum(m for s, m in enumerate(masks) if v >> s & 1) for v in range(16)],
+                    dtype=U64)
+
+
 def _void_mask(voids: np.ndarray, deck) -> np.ndarray:
     """uint64[n]: the cards of every suit flagged in ``voids`` (uint8[n], bit s = suit s)."""
-    out = np.zeros(voids.shape, dtype=U64)
-    for s, mask in enumerate(deck.suit_masks):
-        out |= mask * ((voids >> s) & 1).astype(U64)
-    return out
+    return _suit_sets(deck)[voids & 15]
+
+
+@lru_cache(maxsize=8)
+def _ranks(deck) -> np.ndarray:
+    """int16[65]: by slot (`bit_index`: 64 for no card), the rank in its suit (0 = 2 .. 12 = A);
+    -1 for no card."""
+    slot = np.arange(64, dtype=np.int16)
+    rank = slot - deck.offsets[np.maximum(deck.suit_of_bit[slot], 0)]
+    return np.append(rank, np.int16(-1)).astype(np.int16)
 
 
 def _rank(card: np.ndarray, deck) -> np.ndarray:
-    """int[n]: the rank (0 = 2 .. 12 = A) of one-bit bitboards in their suit; -1 for 0."""
-    slot = bit_index(card).astype(np.int16)
-    suit = deck.suit_of_bit[slot & 63]
-    return np.where(card != ZERO, slot - deck.offsets[np.maximum(suit, 0)], -1)
+    """int16[n]: the rank (0 = 2 .. 12 = A) of one-bit bitboards in their suit; -1 for 0."""
+    return _ranks(deck)[bit_index(card)]
+
+
+def _weakest_discard(legal, side, outranked, deck) -> np.ndarray:
+    """uint64[n]: the lowest card of the weakest side suit (of those without a winner — a card
+    not in ``outranked`` — the one whose top card is lowest), else of the longest side suit,
+    else the lowest card."""
+    winners = legal & ~outranked
+    best, best_top = np.zeros(len(legal), dtype=U64), np.full(len(legal), 99, np.int16)
+    for mask in deck.suit_masks:
+        suit = side & mask
+        top = _rank(highest_bit(suit), deck).astype(np.int16)
+        weak = (suit != ZERO) & ((suit & winners) == ZERO) & (top < best_top)
+        best, best_top = pick(weak, suit, best), np.where(weak, top, best_top)
+    # only winners in the side suits: a winner of the longest one (it has some to spare)
+    return first_set(lowest_bit(best), lowest_bit(_longest_suit(side, deck)), lowest_bit(legal))
+
+
+def _longest_suit(cards, deck) -> np.ndarray:
+    """uint64[n]: the cards of the longest suit of ``cards`` (the first of equal length)."""
+    best = np.zeros(len(cards), dtype=U64)
+    for mask in deck.suit_masks:
+        suit = cards & mask
+        best = pick(popcount(suit) > popcount(best), suit, best)
+    return best
+
+
+def _first_longest(deck, *options) -> np.ndarray:
+    """``first_set(*(_longest_suit(o, deck) for o in options))``, each later option looked at
+    only on the rows the earlier ones left empty."""
+    out = _longest_suit(options[0], deck)
+    for cards in options[1:]:
+        empty = np.flatnonzero(out == ZERO)
+        if not empty.size:
+            break
+        out[empty] = _longest_suit(cards[empty], deck)
+    return out
 
 
 class _Table:
@@ -108,23 +172,24 @@ class _Table:
 
     def __init__(self, view):
         n = len(view)
-        deck, seat = view.deck, view.seat.astype(np.intp)
-        rows = np.arange(n)
+        deck, seat = view.deck, view.seat
         unseen = view.unseen
         # the dealer took the turned-up trump into his hand (RULES.md §1 `trump`): its holder
         # is known until he plays it (not under no trump, where no card is turned up)
         elder = view.leader if view.trick_no == 0 else view.history_seats[:, 0]
-        dealer = (elder.astype(np.intp) + 3) % 4
-        turned = ZERO if view.turn_up is None else view.turn_up & unseen & pick(
-            view.trump != ZERO, ~ZERO, ZERO)
+        dealer = (elder + 3) & 3
+        turned = ZERO if view.turn_up is None else (
+            view.turn_up & unseen & _only(view.trump != ZERO, ~ZERO))
         # dummy whist (RULES.md §1 `dummy`): seat 3's hand lies face up; playing it, seat 1
         # sees his own: the seat whose hand is ``visible`` is known card for card
         owner = np.where(seat == 3, 1, 3) if view.visible is not None else np.full(n, -1)
+        voids = view.voids.reshape(-1)  # uint8[row * 4 + seat]
+        first = np.arange(n) * 4
         self.poss, self.later, self.full = {}, {}, {}
         for k in (1, 2, 3):
-            other = (seat + k) % 4
-            void = _void_mask(view.voids[rows, other], deck)
-            guess = (unseen & ~turned & ~void) | pick(other == dealer, turned, ZERO)
+            other = (seat + k) & 3
+            void = _void_mask(voids[first + other], deck)
+            guess = (unseen & ~turned & ~void) | _only(other == dealer, turned)
             self.full[k] = other == owner
             self.poss[k] = guess if view.visible is None else pick(self.full[k], view.visible,
                                                                    guess)
@@ -186,12 +251,12 @@ class PortlandExpert(Strategy):
         in_suit = np.zeros(len(view), dtype=U64)
         trumps = np.zeros(len(view), dtype=U64)
         for k in (1, 3):
-            poss = pick(table.later[k], table.poss[k], ZERO)
+            poss = _only(table.later[k], table.poss[k])
             in_suit |= poss & led
             void = (poss & led) == ZERO
             if self.risk_cards:  # may be void: few cards of the suit left that he may hold
                 void |= table.later[k] & (popcount(poss & led) <= self.risk_cards)
-            trumps |= pick(void | ((led & trump) != ZERO), poss & trump, ZERO)
+            trumps |= _only(void | ((led & trump) != ZERO), poss & trump)
         return in_suit, trumps
 
     def _holding(self, view, cards, led, table):
@@ -199,7 +264,7 @@ class PortlandExpert(Strategy):
         (with ``count`` off: the cards no unseen card outranks, as the seed)."""
         deck, trump = view.deck, view.trump
         if not self.count:
-            return cards & ~at_or_below(table.unseen, deck)
+            return cards & ~view.outranked
         in_suit, trumps = self._threats(view, table, led)
         ruffed = (trumps != ZERO) & ((led & trump) == ZERO)
         side = cards & led & ~trump & ~at_or_below(in_suit, deck)
@@ -211,11 +276,13 @@ class PortlandExpert(Strategy):
         higher = ~at_or_below(w, deck)
         beat = pick((w & trump) != ZERO, legal & trump & higher,
                     (legal & view.led & higher) | (legal & trump))
-        holds = self._holding(view, beat, view.led, table)
-        partner_winning = view.winning_seat == (view.seat ^ 2)
-        partner_safe = partner_winning & (self._holding(view, w, view.led, table) != ZERO)
+        partner_winning = view.winning_seat == (view.seat ^ 2)  # never second hand
+        partner_safe = partner_winning & (self._holding(view, w, view.led, table) != ZERO) \
+            if partner_winning.any() else partner_winning
         following = (legal & view.led) != ZERO
         last = view.position == 3
+        if not last:
+            holds = self._holding(view, beat, view.led, table)
         if last:
             take = lowest_bit(beat)
         elif view.position == 1:  # second hand low, unless holding a winner
@@ -223,7 +290,7 @@ class PortlandExpert(Strategy):
             if self.cover_honours:  # cover an honour led (J or higher) with the cheapest honour
                 cover = lowest_bit(beat & view.led & ~trump)
                 honour = (_rank(w, deck) >= 9) & ((w & trump) == ZERO)
-                take = first_set(take, pick(honour, cover, ZERO))
+                take = first_set(take, _only(honour, cover))
             if self.ruff_second:  # void: ruff low even where the fourth hand may overruff
                 take = first_set(take, pick(following, ZERO, lowest_bit(beat & trump)))
         else:  # third hand: a holding card, else the cheapest card that wins now
@@ -242,7 +309,7 @@ class PortlandExpert(Strategy):
         low_follow = lowest_bit(legal & view.led)
         if self.encourage:  # holding a winner of the suit: the highest spot card says "lead it"
             mine = legal & view.led
-            spots = mine & at_or_below(table.unseen, deck)
+            spots = mine & view.outranked
             spot = highest_bit(spots)
             strong = ((mine & ~spots) != ZERO) & (_rank(spot, deck) >= self.signal_rank)
             low_follow = pick(strong & ((view.led & trump) == ZERO), spot, low_follow)
@@ -250,20 +317,9 @@ class PortlandExpert(Strategy):
         if not self.discard_weakest:
             discard = lowest_bit(first_set(side, legal))
             return pick(following, low_follow, discard)
-        winners = legal & ~at_or_below(table.unseen, deck)
-        best, best_top = np.zeros(len(view), dtype=U64), np.full(len(view), 99, np.int16)
-        for mask in deck.suit_masks:
-            suit = side & mask
-            top = _rank(highest_bit(suit), deck).astype(np.int16)
-            weak = (suit != ZERO) & ((suit & winners) == ZERO) & (top < best_top)
-            best, best_top = pick(weak, suit, best), np.where(weak, top, best_top)
-        # only winners in the side suits: a winner of the longest one (it has some to spare)
-        longest = np.zeros(len(view), dtype=U64)
-        for mask in deck.suit_masks:
-            suit = side & mask
-            longest = pick(popcount(suit) > popcount(longest), suit, longest)
-        discard = first_set(lowest_bit(best), lowest_bit(longest), lowest_bit(legal))
-        return pick(following, low_follow, discard)
+        void = np.flatnonzero(~following)  # the discards, on their rows only
+        low_follow[void] = _weakest_discard(legal[void], side[void], view.outranked[void], deck)
+        return low_follow
 
     # leading ---------------------------------------------------------------------------------
     def _lead(self, view, table):
@@ -271,7 +327,7 @@ class PortlandExpert(Strategy):
         n = len(view)
         side = legal & ~trump
         unseen = table.unseen
-        boss = legal & ~at_or_below(unseen, deck)
+        boss = legal & ~view.outranked
         opp_trumps = [table.poss[k] & trump for k in (1, 3)]
         part_trumps = table.poss[2] & trump
         # suits an opponent is void in while he may hold trumps: a lead there is ruffed
@@ -281,11 +337,11 @@ class PortlandExpert(Strategy):
         for mask in deck.suit_masks:
             for i, k in enumerate((1, 3)):
                 void = popcount(table.poss[k] & mask) <= self.risk_cards
-                unsafe |= pick(void & (opp_trumps[i] != ZERO), mask & ~trump, ZERO)
+                unsafe |= _only(void & (opp_trumps[i] != ZERO), mask & ~trump)
                 if k == 3:
-                    overruff |= pick(void & (opp_trumps[i] != ZERO), mask, ZERO)
+                    overruff |= _only(void & (opp_trumps[i] != ZERO), mask)
             pvoid = (table.poss[2] & mask) == ZERO
-            part_void |= pick(pvoid & (part_trumps != ZERO), mask & ~trump, ZERO)
+            part_void |= _only(pvoid & (part_trumps != ZERO), mask & ~trump)
         safe = side & ~unsafe if self.safe_leads else side
 
         # trump control: draw while the side holds the majority of the trumps still out,
@@ -304,8 +360,8 @@ class PortlandExpert(Strategy):
         if self.force_short:  # fewer trumps than the opponents: make them ruff (shorten them)
             safe = pick(balance < 0, side, safe)
         trumps = legal & trump
-        trump_lead = pick(draw, highest_bit(trumps) if self.trump_top else
-                          self._suit_lead(view, trumps, unseen), ZERO)
+        trump_lead = _only(draw, highest_bit(trumps) if self.trump_top else
+                          self._suit_lead(view, trumps, unseen))
 
         # cash a winner the opponents cannot ruff
         cash = lowest_bit(boss & ~trump & (~unsafe if self.safe_cash else ~ZERO))
@@ -315,44 +371,9 @@ class PortlandExpert(Strategy):
         if self.lead_partner_void:
             ruff_lead = lowest_bit(side & part_void & ~overruff & ~unsafe)
 
-        # the partner's suits: the side suit he led first, a suit he discarded high in
-        wanted = np.zeros(n, dtype=U64)
-        unwanted = np.zeros(n, dtype=U64)
-        partner = view.seat ^ 2
-        suit_of = deck.suit_of_bit
-        hist, seats = view.history, view.history_seats
-        for t in range(view.trick_no):
-            led_slot = hist[:, 4 * t]
-            led_mask = deck.suit_masks[np.maximum(suit_of[led_slot], 0)]
-            if self.return_lead:
-                first = (seats[:, 4 * t] == partner) & (wanted == ZERO)
-                wanted |= pick(first, led_mask & ~trump, ZERO)
-            won = seats[:, 4 * t + 4] if t + 1 < view.trick_no else view.seat
-            if self.read_discards or self.read_follows:
-                for j in range(1, 4):
-                    slot = hist[:, 4 * t + j]
-                    card = U64(1) << slot.astype(U64)
-                    rank = slot - deck.offsets[np.maximum(suit_of[slot], 0)]
-                    if self.read_follows:  # a high spot under a trick he did not win
-                        under = (seats[:, 4 * t + j] == partner) & ((card & led_mask) != ZERO) & (
-                            (card & trump) == ZERO) & (won != partner)
-                        wanted |= pick(under & (rank >= self.signal_rank), led_mask, ZERO)
-                    off = (seats[:, 4 * t + j] == partner) & ((card & led_mask) == ZERO) & (
-                        (card & trump) == ZERO) & self.read_discards
-                    mask = deck.suit_masks[np.maximum(suit_of[slot], 0)]
-                    high = rank >= self.signal_rank
-                    wanted |= pick(off & high, mask, ZERO)
-                    unwanted |= pick(off & ~high, mask, ZERO)
-        wanted &= ~unwanted
+        # the partner's suits: the side suit he led first, a suit he followed or discarded high in
+        wanted, unwanted = self._partners_suits(view)
         partners_suit = self._suit_lead(view, safe & wanted, unseen)
-
-        # the longest safe side suit (not one partner called weak), else any side suit
-        def longest(cards):
-            best = np.zeros(n, dtype=U64)
-            for mask in deck.suit_masks:
-                suit = cards & mask
-                best = pick(popcount(suit) > popcount(best), suit, best)
-            return best
 
         # a suit headed by a lone honour that a card out outranks (K x, Q x x: a tenace to keep)
         tenace = np.zeros(n, dtype=U64)
@@ -362,20 +383,62 @@ class PortlandExpert(Strategy):
             top = highest_bit(suit)
             lead = self._suit_lead(view, suit, unseen)
             lone = (_rank(top, deck) >= 9) & (lead != top) & (popcount(suit) <= 3)
-            tenace |= pick(lone & self.avoid_tenace, suit, ZERO)
+            tenace |= _only(lone & self.avoid_tenace, suit)
             single = (popcount(suit) == 1) & ((suit & boss) == ZERO)
-            singleton |= pick(single & self.lead_singleton, suit, ZERO)
+            singleton |= _only(single & self.lead_singleton, suit)
         # a singleton to ruff the suit later, while holding trumps and not drawing them
         has_trumps = ((hand & trump) != ZERO) & opp_out
-        short_lead = lowest_bit(pick(has_trumps, singleton & safe & ~wanted, ZERO))
-        long_lead = first_set(longest(safe & ~unwanted & ~tenace), longest(safe & ~unwanted),
-                              longest(safe), longest(side))
+        short_lead = lowest_bit(_only(has_trumps, singleton & safe & ~wanted))
+        # the longest safe side suit (not one partner called weak), else any side suit
+        long_lead = _first_longest(deck, safe & ~unwanted & ~tenace, safe & ~unwanted, safe, side)
         long_lead = self._suit_lead(view, long_lead, unseen)
         low_trump = lowest_bit(legal & trump)
         first = [cash, trump_lead] if self.cash_first else [trump_lead, cash]
         first = [ruff_lead, *first] if self.ruff_first else [*first, ruff_lead]
         return first_set(*first, partners_suit, short_lead, long_lead, low_trump,
                          lowest_bit(legal))
+
+    def _partners_suits(self, view):
+        """(the suits the partner asked for, the suits he called weak) by the earlier tricks
+        (``read_follows``, ``read_discards``, ``return_lead``), the second taken out of the
+        first."""
+        n, done = len(view), view.trick_no
+        if done == 0:
+            return np.zeros(n, dtype=U64), np.zeros(n, dtype=U64)
+        deck, partner = view.deck, view.seat ^ 2
+        # the earlier tricks as the play keeps them, rows last (a row's value broadcasts along
+        # the batch): slots and seats int8[trick, position in the trick (0 led), row]
+        slots = view.history[:, :4 * done].T.reshape(done, 4, n)
+        seats = view.history_seats[:, :4 * done].T.reshape(done, 4, n)
+        is_partner = seats == partner
+        followed_by_him = is_partner[:, 1:].any(axis=1)  # bool[trick, row]: he did not lead
+        his = (slots * is_partner).sum(axis=1, dtype=np.int8)  # int8[trick, row]: his card
+        led = deck.suit_bit_of_bit[slots[:, 0]]  # uint8[trick, row]: the suit led (1 << s)
+        suit = deck.suit_bit_of_bit[his]  # ... and his
+        by_partner = followed_by_him & ((bits_of(his) & view.trump) == ZERO)  # not a trump
+        followed = suit == led
+        high = _ranks(deck)[his] >= self.signal_rank
+        per_trick = np.zeros(his.shape, dtype=np.uint8)  # the suits asked for (bit s = suit s)
+        weak = np.zeros(his.shape, dtype=np.uint8)  # ... and called weak
+        if self.read_follows:  # a high spot under a trick he did not win (won: the next
+            # trick's leader, this seat for the last)
+            won = np.concatenate([seats[1:, 0], view.seat[None, :].astype(seats.dtype)])
+            per_trick |= led * (by_partner & followed & (won != partner) & high)
+        if self.read_discards:  # a discard: high asks for its suit, low calls it weak
+            off = by_partner & ~followed
+            per_trick |= suit * (off & high)
+            weak |= suit * (off & ~high)
+        sets = _suit_sets(deck)
+        wanted = sets[np.bitwise_or.reduce(per_trick, axis=0)]
+        if self.return_lead:  # the first side suit he led while nothing was read before it
+            before = np.zeros_like(per_trick)
+            np.bitwise_or.accumulate(per_trick[:-1], axis=0, out=before[1:])
+            side_led = sets[led] & ~view.trump  # uint64[trick, row]
+            first = is_partner[:, 0] & (before == 0) & (side_led != ZERO)
+            t = np.argmax(first, axis=0)
+            wanted |= _only(first.any(axis=0), side_led[t, np.arange(n)])
+        unwanted = sets[np.bitwise_or.reduce(weak, axis=0)]
+        return wanted & ~unwanted, unwanted
 
     def _suit_lead(self, view, cards, unseen):
         """The card to lead from ``cards`` (one suit per row, or 0): its top when it is a
@@ -387,6 +450,6 @@ class PortlandExpert(Strategy):
             return top
         below = (cards | unseen) & at_or_below(top, deck) & ~top
         nxt = highest_bit(below)
-        outranked = (top & at_or_below(unseen, deck)) != ZERO
+        outranked = (top & view.outranked) != ZERO
         sequence = ((nxt & cards) != ZERO) & (_rank(top, deck) >= self.sequence_rank)
         return pick(~outranked | sequence, top, lowest_bit(cards))

@@ -10,7 +10,10 @@ import dataclasses
 import numpy as np
 import pytest
 
-import strategies.norwegian_expert  # noqa: F401  (registers "expert" for norwegian)
+import strategies.norwegian_expert as ne
+from sim.cards import popcount
+from sim.games import game_of
+from sim.lineup import Lineup
 from sim.norwegian.auction import GRAND, MISERE, NULLO, PASS
 from sim.options import PRESETS, load_rules
 from strategies import make_strategy
@@ -125,3 +128,65 @@ def test_legal_play_under_every_preset(rules):
     assert table.height == 600
     table = simulate(rules, "expert", hands=600)
     assert table.height == 600
+
+
+# ------------------------------------------------------------ lead_odds: the same numbers
+def _lead_odds_written_out(view, seat, wants, ally):
+    """`NorwegianExpert.lead_odds` as first written (issue 9): float64[n, 52] over every row and
+    slot, ``miss ** above`` per opponent. The faster one must give these very numbers."""
+    unseen = view.unseen
+    share = 1.0 / np.maximum(popcount(unseen), 1).astype(np.float64)
+    above = popcount(unseen[:, None] & ne._ABOVE[None, :])
+    below = popcount(unseen[:, None] & ne._BELOW[None, :])
+    odds = np.ones(above.shape)
+    left = view.rules.cards_each - view.trick_no
+    for q in range(view.tricks.shape[1]):
+        qs = np.full_like(seat, q)
+        opp = (qs != seat) & (qs != ally)
+        if not opp.any():
+            continue
+        miss = (1.0 - np.clip((left - view.has_played(qs)) * share, 0, 1))[:, None]
+        over = 1.0 - miss ** above
+        over = np.where(wants(qs)[:, None], over, over * miss ** below)
+        void = ((view.voids[:, q, None] >> ne._SUIT[None, :].astype(np.uint8)) & 1) == 1
+        odds *= 1.0 - over * (opp[:, None] & ~void)
+    return odds
+
+
+def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and bool((a.view(np.uint64) == b.view(np.uint64)).all())
+
+
+def test_miss_powers_are_the_powers_written_out():
+    # every (cards left, cards unseen) pair and every count 0..12, laid out as lead_odds had them
+    left, unseen = (g.ravel() for g in np.meshgrid(np.arange(53), np.arange(53)))
+    unseen = unseen.astype(np.uint8)  # a popcount
+    share = 1.0 / np.maximum(unseen, 1).astype(np.float64)
+    miss = (1.0 - np.clip(left * share, 0, 1))[:, None]
+    counts = np.random.default_rng(21).integers(0, 13, size=(left.size, 52)).astype(np.uint8)
+    counts[:, :13] = np.arange(13)
+    assert _same_bits(ne._miss_powers(left, unseen, counts), miss ** counts)
+
+
+class _CheckedExpert(NorwegianExpert):
+    """The expert, checking on every card it plays that `lead_odds` (every row, every slot)
+    equals `_lead_odds_written_out` bit for bit."""
+
+    def play(self, view, rng):
+        seat = view.seat.astype(np.int64)
+        wants, ally_of = self._aims(view, view.tricks.shape[1])
+        rows = np.arange(len(view))
+        every_slot = np.broadcast_to(np.arange(52), (len(view), 52))
+        got = self.lead_odds(view, seat, wants, ally_of(seat), rows, every_slot)
+        assert _same_bits(got, _lead_odds_written_out(view, seat, wants, ally_of(seat)))
+        return super().play(view, rng)
+
+
+@pytest.mark.parametrize("rules", ["norwegian", "norwegian.zero_sum", "norwegian.three",
+                                   "norwegian.classic",
+                                   {"preset": "norwegian.three", "scoring": "declarer"}])
+def test_lead_odds_are_the_formula_written_out(rules):
+    rules = load_rules(rules)
+    lineup = Lineup([_CheckedExpert()] * rules.players)
+    result = game_of(rules).play_block(rules, lineup, 2026, 1, 400, "hands")
+    assert result.game.shape[0] == 400

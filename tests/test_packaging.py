@@ -41,6 +41,19 @@ def test_every_package_is_listed():
     assert data == {f"sim.data.{folder}": folder for folder in ("experiments", "tunes")}
 
 
+def test_the_report_templates_are_package_data():
+    """Every file of reports/kit/templates matches the package data the wheel takes (the
+    installed report reads them: tests the wheel in test_the_installed_command_runs_and_reports)."""
+    import fnmatch
+
+    patterns = _pyproject()["tool"]["setuptools"]["package-data"]["reports.kit"]
+    files = [p.relative_to(ROOT / "reports" / "kit").as_posix()
+             for p in (ROOT / "reports" / "kit" / "templates").iterdir()]
+    assert {"templates/page.html", "templates/page.md", "templates/report.css"} <= set(files)
+    for name in files:
+        assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name
+
+
 def test_shipped_files_in_a_checkout():
     assert shipped("experiments") == ROOT / "experiments"
     assert "default" in shipped_names("experiments")
@@ -99,7 +112,8 @@ def test_the_installed_command_runs_and_reports(installed):
     assert manifest["experiment"]["name"] == "default"
     assert manifest["experiment"]["count"] == 60
     _run([str(bin_dir / "whistlab"), "report", "results/default"], cwd=away, env=env)
-    assert (away / "results" / "default" / "report" / "index.html").stat().st_size > 1000
+    page = (away / "results" / "default" / "report" / "index.html").read_text()
+    assert '<nav aria-label="Contents">' in page and "<style>" in page  # the wheel's templates
     tune = _run([str(bin_dir / "whistlab"), "run", "nil", "--games", "4", "--block-size", "4",
                  "--n-jobs", "1", "--quiet", "--out", "nil"], cwd=away, env=env)
     assert "results: nil" in tune.stdout

@@ -9,6 +9,8 @@ import pytest
 
 import strategies.portland_expert  # noqa: F401  (registers the Portland expert)
 from sim.cards import BIT, U64, standard_deck
+from sim.games import game_of
+from sim.lineup import Lineup
 from sim.options import PRESETS
 from sim.views import PlayView
 from strategies import make_strategy
@@ -280,3 +282,55 @@ def test_beats_the_seed_on_the_same_deals():
                              (b["points_1"] - b["points_0"]).to_numpy()])
     se = margin.std(ddof=1) / np.sqrt(margin.size)
     assert margin.mean() > 10 * se  # measured +1.5 points per hand, some 40 standard errors
+
+
+# ------------------------------------------- the partner's signals: as the loop first read them
+def _partners_suits_written_out(expert, view):
+    """`PortlandExpert._partners_suits` as first written (issue 9): a loop over the earlier
+    tricks and their cards. The one over all tricks at once must give the same suits."""
+    deck, trump, n = view.deck, view.trump, len(view)
+    wanted, unwanted = np.zeros(n, dtype=U64), np.zeros(n, dtype=U64)
+    partner = view.seat ^ 2
+    suit_of = deck.suit_of_bit
+    hist, seats = view.history, view.history_seats
+    for t in range(view.trick_no):
+        led_mask = deck.suit_masks[np.maximum(suit_of[hist[:, 4 * t]], 0)]
+        if expert.return_lead:
+            first = (seats[:, 4 * t] == partner) & (wanted == 0)
+            wanted |= np.where(first, led_mask & ~trump, U64(0))
+        won = seats[:, 4 * t + 4] if t + 1 < view.trick_no else view.seat
+        for j in range(1, 4):
+            slot = hist[:, 4 * t + j]
+            card = U64(1) << slot.astype(U64)
+            rank = slot - deck.offsets[np.maximum(suit_of[slot], 0)]
+            his = (seats[:, 4 * t + j] == partner) & ((card & trump) == 0)
+            if expert.read_follows:
+                under = his & ((card & led_mask) != 0) & (won != partner)
+                wanted |= np.where(under & (rank >= expert.signal_rank), led_mask, U64(0))
+            off = his & ((card & led_mask) == 0) & expert.read_discards
+            mask = deck.suit_masks[np.maximum(suit_of[slot], 0)]
+            high = rank >= expert.signal_rank
+            wanted |= np.where(off & high, mask, U64(0))
+            unwanted |= np.where(off & ~high, mask, U64(0))
+    return wanted & ~unwanted, unwanted
+
+
+class _CheckedExpert(PortlandExpert):
+    """The expert, checking on every lead that the partner's suits it reads are those of
+    `_partners_suits_written_out`."""
+
+    def _partners_suits(self, view):
+        got = super()._partners_suits(view)
+        expected = _partners_suits_written_out(self, view)
+        assert all((g == e).all() for g, e in zip(got, expected, strict=True))
+        return got
+
+
+@pytest.mark.parametrize("preset", ["portland", "portland.no_trump", "portland.dummy"])
+@pytest.mark.parametrize("reads", [{}, {"read_discards": True, "return_lead": True},
+                                   {"read_follows": False, "read_discards": True},
+                                   {"return_lead": True, "signal_rank": 9}])
+def test_partners_suits_are_the_loop_written_out(preset, reads):
+    rules = PRESETS[preset]
+    lineup = Lineup([_CheckedExpert(**reads)] * 4)
+    assert game_of(rules).play_block(rules, lineup, 2026, 1, 300, "hands").game.shape[0] == 300

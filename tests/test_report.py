@@ -14,7 +14,7 @@ import pytest
 from scipy import stats
 
 import whistlab
-from page import Page, raw, table
+from page import PRELUDE, check_links, raw, table
 from reports import build_report
 from reports.bags import bags_per_hand
 from reports.data import open_results
@@ -64,18 +64,19 @@ def test_files_and_a_self_contained_page(run, request):
         assert tables == common | games_only
     else:
         assert tables == common and not tables & games_only
-    assert {"nil_rates", "nil_spades", "bags", "bag_rules", "points_distribution",
+    assert {"nil_rates", "nil_hands", "bags", "bag_rules", "points_distribution",
             "paired_variants", "head_to_head"} <= {p.stem for p in figures}
     for png in figures:
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     page = index.read_text()
-    links = Page()
-    links.feed(page)
-    assert links.urls and all(u.startswith("data:image/png;base64,") for u in links.urls)
-    assert len(links.urls) == len(figures)
-    assert "script" not in links.tags and "link" not in links.tags
-    assert links.h2[:3] == ["1. Nil", "2. Sandbags", "3. Variants and strategies"]
+    links = check_links(index)
+    images = [u for u in links.urls if u.startswith("data:")]
+    assert len(images) == len(figures)
+    assert links.h2[:5] == [*PRELUDE, "1. Nil", "2. Sandbags", "3. Variants and strategies"]
+    assert {"summary", "run", "nil", "bags", "compare", "methods"} <= links.ids
+    assert {"#summary", "#nil", "#bags", "#compare", "#methods"} <= set(links.urls)
+    assert "tables/nil_rates.csv" in links.urls
     for title in ("Nil, blind nil and double nil by variant", "The partner's contract",
                   "Bags taken and bag penalties per side-hand", "Mean points per hand",
                   "Variants on the same deals", "Head to head over both seatings"):

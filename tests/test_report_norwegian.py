@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 import whistlab
-from page import Page
+from page import PRELUDE, check_links
 from reports import build_report
 from sim.norwegian.scoring import grand_value, misere_value
 from test_report_portland import t_interval, table, wilson
@@ -95,22 +95,21 @@ def test_files_and_a_self_contained_page(run, request):
                 "3. Who scores: scoring modes and double points"]
     if run == "games_run":
         assert tables == common | {"game_length", "game_outcomes"}
-        assert figures == {"declarations", "contracts", "scoring_modes", "game_length",
-                           "game_outcomes"}
+        assert figures == {"declarations", "declarations_longest", "contracts",
+                           "scoring_modes", "game_length", "game_outcomes"}
         sections += ["4. Game length and who wins", "5. Points per cell"]
     else:
         assert tables == common
-        assert figures == {"declarations", "contracts", "scoring_modes"}
+        assert figures == {"declarations", "declarations_longest", "contracts",
+                           "scoring_modes"}
         sections += ["4. Points per cell"]
     for png in (out / "figures").glob("*.png"):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    page = Page()
-    page.feed(index.read_text(encoding="utf-8"))
-    assert all(u.startswith("data:image/png;base64,") or u.startswith("#") for u in page.urls)
-    assert page.h2 == [*sections, "How to read this report"]
+    page = check_links(index)
+    assert page.h2 == [*PRELUDE, *sections, "How to read this report"]
     summary = (out / "summary.md").read_text(encoding="utf-8")
     assert [line[3:] for line in summary.splitlines() if line.startswith("## ")] == [
-        *sections, "How to read this report"]
+        "Summary", *sections, "How to read this report"]
 
 
 # --- the "both" property ----------------------------------------------------------------------

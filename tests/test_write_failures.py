@@ -185,6 +185,7 @@ def test_records_onto_a_full_disk(capsys, tmp_path, full_disk):
 
 def test_report_onto_a_full_disk(capsys, finished, full_disk):
     folder, _ = finished
+    fill(full_disk, leave=32 * 1024)  # less room than the report needs (its figures alone)
     out = full_disk / "report"
     line = one_line_error(capsys, ["report", folder, "--out", out])
     assert line.startswith(f"whistlab: error: cannot write {out}") and line.endswith(FULL), line

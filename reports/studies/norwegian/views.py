@@ -1,24 +1,22 @@
-"""The Norwegian report's pages: its sections, table views and notes, rendered by
-`reports.render` like the other reports'."""
+"""The Norwegian study's table views."""
 
 from __future__ import annotations
 
 import polars as pl
 
-from . import render
-from .data import Results
-from .norwegian import SHARES
-from .norwegian_figures import NORWEGIAN_FIGURES
-from .render import Layout, View, by_metric, cell, count, interval, num, pct, text
+from ...data import Results
+from ...kit.cells import by_metric, cell, count, interval, num, pct, text
+from ...kit.tables import LIMIT, View, clearest
+from ...norwegian import SHARES
 
-__all__ = ["norwegian_layout"]
+__all__ = ["norwegian_views"]
 
 
 def _flag(name: str, yes: str, no: str = ""):
     return lambda r: yes if r[name] else no
 
 
-def _views(res: Results) -> list[View]:
+def norwegian_views(res: Results) -> list[View]:
     games = res.games_mode
     rate = [("decisions", count("decisions")), ("declared", count("chosen")),
             ("declared (%)", pct("rate")), ("made", count("made")), ("made (%)", pct("success"))]
@@ -60,7 +58,7 @@ def _views(res: Results) -> list[View]:
               ("hands", count("hands")), ("every side scored the same", pct("equal_rate")),
               ("sides' total per hand", num("total_points", 2, sign=True)),
               ("doubled hands", pct("doubled_rate", 2))],
-             note="Every side scored the same: all points_&lt;side&gt; of the hand equal. "
+             note="Every side scored the same: all points_<side> of the hand equal. "
                   "Total: the sum of the sides' points (0 under zero_sum with 2 players; with "
                   "3 the declarer's value is paid by each of the two others). Doubled: the "
                   "grand player took every trick or none, under double_points. 95% Wilson and "
@@ -120,51 +118,19 @@ def _views(res: Results) -> list[View]:
         note="A side is a player with 2 or 3 players and a partnership in the classic game "
              "(side 0 = seats 0 and 2). 95% t intervals" + (
                  " (hands of one game are not independent: indicative)." if games else ".")))
+    first = _first_cells(res)
+    for view in views:
+        if view.top is None:
+            view.top = clearest if view.table == "norwegian_paired" else first
     return views
 
 
-def _methods(res: Results) -> list[str]:
-    common = render._methods(res)  # built from the tables alone; the intervals; the files
-    return [
-        common[0], common[1],
-        "A run may mix player counts: each table is read per player count (one schema each). "
-        "Cells with the same number of players play the same deals (the same game_id, "
-        "hand_no): the paired comparisons set each variant against the first variant of the "
-        "experiment with as many players.",
-        "Declarations by hand: the features are those of the dealt cards of the player who "
-        "spoke (aces and kings; longest suit). Made, and 'the choice was right', mean the "
-        "declarer's own table value for the hand is positive. In the 2-player game the other "
-        "declaration, with the same tricks, scores exactly the negative (misère(k) = "
-        "−grand(k)), so made ⇔ better than the other choice on those tricks; with the other "
-        "contract the play would have differed, so this is a proxy, not a replay.",
-        "Under scoring = \"both\" every player scores the same in every hand (grand(k) = "
-        "misère(T − k) for every k, 3-player misère partners alike): games can only be drawn "
-        "or stop unfinished at max_hands; the scoring-mode table measures it.",
-        common[-1],
-    ]
-
-
-TITLES = {"declarations": "Declarations by the chooser's hand",
-          "choice": "Was the declarer's choice right?",
-          "scoring": "Who scores: scoring modes and double points",
-          "length": "Game length and who wins",  # games runs only
-          "cells": "Points per cell"}
-INTROS = {
-    "declarations": "How often grand (or misère, nullo, pass) is declared by choice, and how "
-                    "often a contract so declared is made, overall and by the chooser's aces "
-                    "and kings and longest suit.",
-    "choice": "Each contract played (chosen, or forced when all passed): how often, how often "
-              "made, and the declarer's points per hand.",
-    "scoring": "Which sides score under each scoring mode, and the property of scoring "
-               "\"both\": every player scores the same in every hand.",
-    "length": "Hands per game and the games' outcomes per cell, and each scoring mode and "
-              "double points against the base variant (the first with as many players) on the "
-              "same deals.",
-    "cells": "Mean points per hand per cell and side.",
-}
-
-
-def norwegian_layout(res: Results) -> Layout:
-    keys = [k for k in TITLES if res.games_mode or k != "length"]
-    return Layout({k: f"{i}. {TITLES[k]}" for i, k in enumerate(keys, 1)},
-                  {k: INTROS[k] for k in keys}, _views(res), NORWEGIAN_FIGURES, _methods(res))
+def _first_cells(res: Results):
+    """The rows a long table shows first: its first line-up's (unswapped), and for a table by
+    the chooser's hand, its first variant's too."""
+    def top(frame: pl.DataFrame) -> pl.DataFrame:
+        rows = frame.filter(lineup=res.lineups[0], swapped=False)
+        if "value" in rows.columns and rows.height > 2 * LIMIT:
+            rows = rows.filter(variant=rows["variant"][0])
+        return rows
+    return top

@@ -1,23 +1,27 @@
-"""The sandbags section's table views and introduction (`reports.bags`, `reports.bag_rules`),
-laid out by `reports.render` with the rest of the Spades report."""
+"""The sandbags section's table views (`reports.bags`, `reports.bag_rules`)."""
 
 from __future__ import annotations
 
 import polars as pl
 
-from .data import Results
-from .render import View, cell, count, num, pct, text
+from ...data import Results
+from ...kit.cells import cell, count, num, pct, text
+from ...kit.tables import View
 
 __all__ = ["bag_views"]
 
 ALL = "all"
+
+
 def _ci(name: str, digits: int = 2, sign: bool = False):
     return num(name, digits, sign=sign)
 
 
 def bag_views(res: Results) -> list[View]:
-    """The section's views, in page order."""
+    """The section's views, in page order: the ranking and the comparisons with the first
+    variant only where the run has several variants."""
     base = res.variants[0]
+    several = len(res.variants) > 1
     views = []
     ranked = [("rank", count("rank")), ("variant", text("variant")),
               ("bags per side-hand", _ci("bags_per_side_hand", 3)),
@@ -27,7 +31,7 @@ def bag_views(res: Results) -> list[View]:
         ranked.append(("sandbagger, points per hand", _ci("sandbagger_advantage", 2, True)))
     if res.games_mode:
         ranked += [("hands per game", _ci("n_hands")),
-                   (f"vs {base} (paired)", _ci("n_hands_diff", 2, True)),
+                   *([(f"vs {base} (paired)", _ci("n_hands_diff", 2, True))] if several else []),
                    ("bags decided (% of games)", pct("winner_changed_rate"))]
     views.append(View(
         "bags", "bag_ranking", "The bag rules ranked: which penalises sandbagging most", ranked,
@@ -39,6 +43,8 @@ def bag_views(res: Results) -> list[View]:
              "seatings of the same cards. Hands per game and the paired difference with "
              f"{base}: each game id averaged over the cells, t intervals. Bags decided: share "
              "of games whose winner changes without the bag points (Wilson)."))
+    if not several:
+        views.pop()
     cost_cols = [("side-hands", count("side_hands")), ("bags taken", count("bags_taken")),
                  ("bags per side-hand", _ci("bags_per_side_hand", 3)),
                  ("bag cost per side-hand", _ci("bag_cost_per_side_hand")),
@@ -51,11 +57,13 @@ def bag_views(res: Results) -> list[View]:
              note="Per side-hand: sums over the games divided by the side-hands; per bag: "
                   "divided by the bags taken. Delta-method intervals with the game id as "
                   "cluster (every cell's hands of one game id: the same deals)."),
-        View("bags", "bag_cost", "What bags cost, by line-up and the side's strategy",
-             [("variant", text("variant")), ("line-up", text("lineup")),
-              ("strategy", text("strategy")), *cost_cols],
-             rows=lambda f: f.filter(pl.col("lineup") != ALL), markdown=False, folded=True),
     ]
+    if len(res.cells) > 1:
+        views.append(View(
+            "bags", "bag_cost", "What bags cost, by line-up and the side's strategy",
+            [("variant", text("variant")), ("line-up", text("lineup")),
+             ("strategy", text("strategy")), *cost_cols],
+            rows=lambda f: f.filter(pl.col("lineup") != ALL), markdown=False, folded=True))
     if res.twins:
         views.append(View(
             "bags", "sandbagging", "The cost of sandbagging as a strategy",
@@ -81,17 +89,20 @@ def bag_views(res: Results) -> list[View]:
                      ("bags decided", count("winner_changed")),
                      ("bags decided (%)", pct("winner_changed_rate")),
                      ("with the contract cost (%)", pct("winner_changed_all_rate"))]
+        if several:  # a run of one variant has nothing to compare its length with
+            views += [
+                View("bags", "bag_game_length", f"Game length, each rule against {base}",
+                     [("variant", text("variant")), ("game ids", count("games")), *length_cols],
+                     rows=lambda f: f.filter(lineup=ALL),
+                     note="Every cell of a game id (the same deals) averaged first, then the t "
+                          "interval over game ids; the difference is paired on the game id."),
+                View("bags", "bag_game_length", "Game length per cell",
+                     [("variant", text("variant")), ("line-up", cell), ("games", count("games")),
+                      *length_cols],
+                     rows=lambda f: f.filter(pl.col("lineup") != ALL), markdown=False,
+                     folded=True),
+            ]
         views += [
-            View("bags", "bag_game_length", f"Game length, each rule against {base}",
-                 [("variant", text("variant")), ("game ids", count("games")), *length_cols],
-                 rows=lambda f: f.filter(lineup=ALL),
-                 note="Every cell of a game id (the same deals) averaged first, then the t "
-                      "interval over game ids; the difference is paired on the game id."),
-            View("bags", "bag_game_length", "Game length per cell",
-                 [("variant", text("variant")), ("line-up", cell), ("games", count("games")),
-                  *length_cols],
-                 rows=lambda f: f.filter(pl.col("lineup") != ALL), markdown=False,
-                 folded=True),
             View("bags", "bags_per_game", "Bags per game, and the games bags decided",
                  [("variant", text("variant")), *game_cols],
                  rows=lambda f: f.filter(lineup=ALL),
@@ -102,11 +113,13 @@ def bag_views(res: Results) -> list[View]:
                       "counterfactual on the same play; with the contract cost: the contract "
                       "cost given back as well (overtricks free). Wilson intervals over every "
                       "game of the variant's cells."),
-            View("bags", "bags_per_game", "Per game, by cell",
-                 [("variant", text("variant")), ("line-up", cell), *game_cols],
-                 rows=lambda f: f.filter(pl.col("lineup") != ALL), markdown=False,
-                 folded=True),
         ]
+        if len(res.cells) > 1:
+            views.append(View(
+                "bags", "bags_per_game", "Per game, by cell",
+                [("variant", text("variant")), ("line-up", cell), *game_cols],
+                rows=lambda f: f.filter(pl.col("lineup") != ALL), markdown=False,
+                folded=True))
     views += [
         View("bags", "bags_per_hand", "Bags taken and bag penalties per side-hand, by variant",
              [("variant", text("variant")), ("side-hands", count("side_hands")),

@@ -1,16 +1,15 @@
-"""The Portland report's pages: its sections, table views and notes, rendered by
-`reports.render` like the Spades report's."""
+"""The Portland study's table views."""
 
 from __future__ import annotations
 
 import polars as pl
 
-from .data import Results
-from .portland import VALUES
-from .portland_figures import PORTLAND_FIGURES
-from .render import Layout, View, by_metric, cell, count, interval, num, pct, text
+from ...data import Results
+from ...kit.cells import by_metric, cell, count, interval, num, pct, text
+from ...kit.tables import View
+from ...portland import VALUES
 
-__all__ = ["portland_layout"]
+__all__ = ["portland_views"]
 
 ROLE_NAMES = {"all": "both sides", "dealer": "the dealer's side", "other": "the other side"}
 
@@ -67,7 +66,7 @@ def _share(r: dict) -> str:
     return "–" if s is None or s != s else f"{100 * s:.0f}%"
 
 
-def _views(res: Results) -> list[View]:
+def portland_views(res: Results) -> list[View]:
     games = res.games_mode
     held_cols = [("variant", text("variant")), ("side-hands", count("n")),
                  *[(f"{v} held", pct(f"s{v}")) for v in VALUES["held"]],
@@ -180,63 +179,3 @@ def _views(res: Results) -> list[View]:
             folded=True, note="From the games table: under rubber = true a row is a rubber "
                               "(its winner, its hands)."))
     return views
-
-
-def _methods(res: Results) -> list[str]:
-    return [
-        "Built from the Parquet tables and manifest.json of the results folder alone; "
-        "nothing was simulated again.",
-        "Every interval is 95%. Shares: Wilson score intervals, scipy.stats.binomtest(k, n)"
-        ".proportion_ci(0.95, method='wilson'). Means and paired differences: Student t "
-        "intervals, mean ± scipy.stats.t.ppf(0.975, n - 1) · sd / √n. Unpaired differences: "
-        "Welch's interval.",
-        "Variances: chi-square intervals ν·s² / scipy.stats.chi2.ppf((0.975, 0.025), ν) with "
-        "the effective degrees of freedom ν = 2 s⁴ / Var(s²), Var(s²) estimated from the "
-        "spread of the squared deviations (the unit: the hand, its two sides together; or "
-        "the game). For normal data ν = n − 1, the textbook interval; points are far from "
-        "normal, and this interval accounts for it. Covariance: t interval on the products "
-        "of deviations. Ratio of two variances: scipy.stats.f.ppf on the same ν (the cells "
-        "share deals, so that interval is conservative).",
-        "Var(points) = Var(tricks) + Var(honours) + 2 Cov(tricks, honours) holds exactly "
-        "(the residual column of variance_decomposition.csv); 'honours' share' is "
-        "(Var(honours) + 2 Cov) / Var(points): what honours add to the variance.",
-        "Paired comparisons use the duplicate deals: every cell plays the same cards for the "
-        f"same {' and '.join(res.key)}, so a per-deal difference removes the luck of the cards. "
-        "A variant's counterpart: the experiment's first variant with the same rules and "
-        "honours off.",
-        "Every table is in tables/*.csv with full precision and the interval bounds in "
-        "*_lo / *_hi columns; the figures are in figures/*.png.",
-    ]
-
-
-def portland_layout(res: Results) -> Layout:
-    keys = {"honours": "Honours held and scored",
-            "variance": "Variance: tricks, honours and their covariance",
-            "length": "Game length",
-            "dealer": "The dealer's side",
-            "cells": "Points and wins per cell"}
-    if not res.games_mode:
-        del keys["length"]
-    sections = {k: f"{i}. {title}" for i, (k, title) in enumerate(keys.items(), 1)}
-    unit = "game" if res.games_mode else "hand"
-    intros = {
-        "honours": "How many of A, K, Q, J of trump a side holds at the deal (per side-hand, "
-                   "all line-ups pooled), against the exact shares of the deal; the honours "
-                   "points it scores; and how often three or four honours held go unscored.",
-        "variance": "The variance of a side's points per hand" + (
-            " and of the final score margin per game" if res.games_mode else "")
-            + ", with and without honours, split as Var(tricks) + Var(honours) + "
-              "2 Cov(tricks, honours), where tricks are the trick points (tricks over the "
-              "book) and honours the honours points.",
-        "length": "Hands per game in each cell, and each variant with honours against the same "
-                  "rules without on the same deals.",
-        "dealer": "The dealer's side (dealer % 2) holds the turned-up trump. Its points, "
-                  "tricks and honours per hand against the other side's"
-                  + (", and the share of games won by the side that dealt first."
-                     if res.games_mode else
-                     "; with and without honours on the same deals."),
-        "cells": "Mean points per hand per cell and side"
-                 + (", wins and game length." if unit == "game" else "."),
-    }
-    return Layout({k: sections[k] for k in keys}, {k: intros[k] for k in keys}, _views(res),
-                  PORTLAND_FIGURES, _methods(res))
