@@ -24,6 +24,9 @@ the led suit, a lead of another suit, a discard tell no more), and the cards a s
 showing a void were legal (they happened), so a deal is consistent with what the player has seen
 exactly when each other seat gets its hand size of the unseen cards and no card of a suit it is
 void in. `sample_hands` draws such a deal uniformly at random (its docstring says why exactly).
+Uniform is what the rules alone allow: the bids and the choice of cards, which a model of the
+other players' play would make more or less likely, weigh nothing (as in the games whose own
+``ResampleFromInfostate`` OpenSpiel's C++ search uses).
 """
 
 from __future__ import annotations
