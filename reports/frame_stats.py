@@ -14,8 +14,15 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from .stats import (mean_ci, proportion_ci, ratio_ci, ratio_difference_ci, ratio_quotient_ci,
-                    share_ci, welch_ci)
+from .stats import (
+    mean_ci,
+    proportion_ci,
+    ratio_ci,
+    ratio_difference_ci,
+    ratio_quotient_ci,
+    share_ci,
+    welch_ci,
+)
 
 __all__ = ["CLUSTER", "cluster_sums", "drop_cluster_sums", "moments", "paired", "prod",
            "ratio_args", "sums", "two_ratio_args", "with_cluster_means", "with_means",

@@ -21,7 +21,8 @@ clusters of cluster totals and their products, and turns those into intervals he
   degrees of freedom (`ratio_ci`); shares the Wilson interval with the effective number of
   trials ``p (1 - p) / Var(p)`` (the design effect, Kish 1965; Korn and Graubard 1998) and the
   t quantile (`share_ci`). In a run of independent hands every hand is its own game, and
-  with one value per cluster (``x = 1``) both reduce to the intervals of independent units;
+  with one value per cluster (``x = 1``) both reduce to the intervals of independent units
+  (t, and Wilson's);
 * two ratios over the same clusters (a variant and its base on the same deals): their
   covariance by the same linearisation, ``m / (m - 1) * sum(e_a e_b) / (sum(x_a) sum(x_b))``
   (`two_ratios`); the difference gets the t interval (`ratio_difference_ci`), the quotient
@@ -156,16 +157,19 @@ def share_ci(n, sx, sy, sxx, syy, sxy) -> tuple[np.ndarray, np.ndarray, np.ndarr
     ``sum(x)`` trials divided by the design effect (Kish, *Survey Sampling*, 1965, §8.2), with
     the t quantile on ``n - 1`` degrees of freedom in place of the normal one (Korn and
     Graubard, Survey Methodology 24, 1998, 193-201; Dean and Pagano, J. Survey Statistics and
-    Methodology 3, 2015, 484-503). Trials that are independent clusters of one (``x = 1``)
-    give ``n_eff = n - 1`` and t: Wilson's interval up to that. Where every cluster agrees
+    Methodology 3, 2015, 484-503). Where every cluster agrees
     (``p`` 0 or 1, no variance to measure) the trials count as ``sum(x)``. No interval below
-    two clusters."""
+    two clusters. Where every cluster is one trial (``sum(x) = n``: the trials are
+    independent) this is Wilson's own interval of ``sum(y)`` of ``n`` (`proportion_ci`)."""
     n, sx = np.asarray(n, dtype=float), np.asarray(sx, dtype=float)
     p, var = ratio_var(n, sx, sy, sxx, syy, sxy)
+    from scipy.special import ndtri
+
     with np.errstate(invalid="ignore", divide="ignore"):
         inside = (p > 0) & (p < 1)
-        n_eff = np.where(inside, p * (1 - p) / var, sx)
-        q = t_quantile(0.5 + LEVEL / 2, n - 1)
+        single = sx == n  # every cluster one trial
+        n_eff = np.where(single | ~inside, sx, p * (1 - p) / var)
+        q = np.where(single, ndtri(0.5 + 0.5 * LEVEL), t_quantile(0.5 + LEVEL / 2, n - 1))
     lo, hi = wilson(p, n_eff, q)
     none = ~(n >= 2) | ~np.isfinite(p)
     return p, np.where(none, np.nan, lo), np.where(none, np.nan, hi)
