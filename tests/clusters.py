@@ -8,7 +8,7 @@ the tests compare the report's tables with these.
 * `share_interval`: the same share with Wilson's interval for ``n_eff = p (1 - p) / Var(p)``
   trials and the t quantile: the two roots of ``(p - pi)**2 = q**2 pi (1 - pi) / n_eff``
   (Wilson's interval for independent trials, ``scipy.stats.binomtest``'s, where every cluster is
-  one trial; ``sum(x)`` trials where ``p`` is 0 or 1).
+  one trial; ``sum(x)`` trials where ``p`` is 0 or 1); none from a single cluster.
 """
 
 from __future__ import annotations
@@ -30,12 +30,14 @@ def _ratio(totals: pd.DataFrame, x: str, y: str) -> tuple[float, float, int]:
     m = len(kept)
     r = kept[y].sum() / kept[x].sum()
     e = kept[y] - r * kept[x]
-    var = m / (m - 1) * (e**2).sum() / kept[x].sum() ** 2
+    var = m / (m - 1) * (e**2).sum() / kept[x].sum() ** 2 if m > 1 else np.nan
     return float(r), float(var), m
 
 
 def ratio_interval(frame: pd.DataFrame, cluster, x: str, y: str) -> tuple[float, float, float]:
     r, var, m = _ratio(cluster_totals(frame, cluster, x, y), x, y)
+    if m < 2:  # no interval from one cluster
+        return r, np.nan, np.nan
     half = stats.t.ppf(0.975, m - 1) * np.sqrt(var)
     return r, r - half, r + half
 
@@ -43,6 +45,8 @@ def ratio_interval(frame: pd.DataFrame, cluster, x: str, y: str) -> tuple[float,
 def share_interval(frame: pd.DataFrame, cluster, x: str, y: str) -> tuple[float, float, float]:
     totals = cluster_totals(frame, cluster, x, y)
     p, var, m = _ratio(totals, x, y)
+    if m < 2:  # no interval from one cluster
+        return p, np.nan, np.nan
     trials = totals[x].sum()
     if (totals[x] == 1).all() or p in (0.0, 1.0):
         ci = stats.binomtest(int(totals[y].sum()), int(trials)).proportion_ci(
