@@ -31,7 +31,8 @@ from sim.games import GAMES
 from .labels import seat_labels
 
 __all__ = ["CELL", "BlockSums", "ClusterPass", "Results", "block_pass", "block_scan", "block_units",
-           "check_blocks", "collect", "collect_each", "label", "open_results", "seat_rows"]
+           "check_blocks", "collect", "collect_each", "game_units", "label", "open_results",
+           "seat_rows"]
 
 CELL = ["variant", "lineup", "swapped"]
 SEATS, SIDES = range(4), range(2)
@@ -305,14 +306,25 @@ def collect_each(frames: list[pl.LazyFrame]) -> list[pl.DataFrame]:
 
 def block_units(res: Results, block: int) -> pl.DataFrame:
     """One block of every cell as the units that pair across cells: hands (hands mode) or games
-    (games mode; their hands summed), one row per cell and deal key, with the columns
+    (games mode; their hands summed), one row per cell and deal key (`game_units`)."""
+    files = res.block_files("hands", block)
+    games = None
+    if res.games_mode:
+        games_files = [f for f in res.block_files("games", block)
+                       if f.name in {h.name for h in files}]
+        games = pl.scan_parquet(games_files).with_columns(
+            pl.col("variant", "lineup").cast(pl.String))
+    return game_units(res, scan_blocks(files, res.game), games)
+
+
+def game_units(res: Results, hands: pl.LazyFrame, games: pl.LazyFrame | None) -> pl.DataFrame:
+    """The units that pair across cells from one block's ``hands`` and ``games`` (lazily), one
+    row per cell and deal key, with the columns
 
     hands mode: points_0, points_1, bags (both sides' bags taken, ``bags_taken_<side>``);
     games mode: winner, n_hands, score_0, score_1, bags (the game's bags taken, both sides),
     bag_penalties (hands with a penalty, both sides), penalty_0 / penalty_1 (the sides'
     bag-penalty points, <= 0)."""
-    files = res.block_files("hands", block)
-    hands = scan_blocks(files, res.game)
     bags = pl.col("bags_taken_0").cast(pl.Int32) + pl.col("bags_taken_1")
     if not res.games_mode:
         return hands.select(*CELL, *res.key, "points_0", "points_1", bags=bags).collect()
@@ -320,11 +332,8 @@ def block_units(res: Results, block: int) -> pl.DataFrame:
         bags=bags.sum(),
         penalty_0=pl.col("bag_penalty_0").cast(pl.Int32).sum(),
         penalty_1=pl.col("bag_penalty_1").cast(pl.Int32).sum())
-    games_files = [f for f in res.block_files("games", block)
-                   if f.name in {h.name for h in files}]
-    games = pl.scan_parquet(games_files).select(
-        pl.col("variant", "lineup").cast(pl.String), "swapped", "game_id", "n_hands", "winner",
-        "score_0", "score_1",
+    games = games.select(
+        "variant", "lineup", "swapped", "game_id", "n_hands", "winner", "score_0", "score_1",
         bag_penalties=pl.col("bag_penalties_0") + pl.col("bag_penalties_1"))
     return games.join(per_game, on=[*CELL, "game_id"], how="inner").collect()
 

@@ -63,7 +63,8 @@ from .frame_stats import CLUSTER, cluster_sums, prod, with_ratio, with_ratio_quo
 from .stats import LEVEL, ratio_var, t_quantile, variance_ci
 
 __all__ = ["DEALER_METRICS", "HONOURS_KEYS", "LEVELS", "PAIRED_GAME_METRICS",
-           "PAIRED_HAND_METRICS", "TABLES", "counterparts", "exact_held", "portland_report"]
+           "PAIRED_HAND_METRICS", "TABLES", "GameSums", "HandSums", "counterparts", "exact_held",
+           "means_query", "portland_report", "variance_table"]
 
 TABLES = ("honours_distribution", "honours_counted", "variance_decomposition", "game_length",
           "honours_paired", "dealer_advantage", "first_dealer")
@@ -161,13 +162,14 @@ DECOMPOSED = ["v", "p", "t", "h", "c"]  # values; squared deviations: points, tr
 #                                         cross products of tricks' and honours' deviations
 
 
-def _means_query(res: Results) -> pl.LazyFrame:
-    """Per cell the hand sums that give the means: hands ``n``, both sides' trick points,
-    honours points and points (``t_sum``, ``h_sum``, ``p_sum``) and side 0 minus side 1
-    (``tg_sum``, ``hg_sum``)."""
+def means_query(res: Results, hands: pl.LazyFrame | None = None) -> pl.LazyFrame:
+    """Per cell the hand sums that give the means, from ``hands`` (default every block's):
+    hands ``n``, both sides' trick points, honours points and points (``t_sum``, ``h_sum``,
+    ``p_sum``) and side 0 minus side 1 (``tg_sum``, ``hg_sum``)."""
     t, h, p = ([_col(name, s) for s in (0, 1)] for name in ("trick_points", "honours_points",
                                                             "points"))
-    return res.scan("hands").group_by(CELL).agg(
+    hands = res.scan("hands") if hands is None else hands
+    return hands.group_by(CELL).agg(
         n=pl.len(),
         t_sum=(t[0] + t[1]).sum(), h_sum=(h[0] + h[1]).sum(), p_sum=(p[0] + p[1]).sum(),
         tg_sum=(t[0] - t[1]).sum(), hg_sum=(h[0] - h[1]).sum())
@@ -623,7 +625,7 @@ def _findings(res: Results, t: dict, pooled: pl.DataFrame | None) -> dict[str, l
 def portland_report(res: Results) -> dict:
     """Every table of the Portland report and the findings of each section:
     ``{"tables": {...}, "findings": {section: [...]}}``."""
-    means = collect(_means_query(res))
+    means = collect(means_query(res))
     if res.games_mode:
         means = means.join(collect(_game_counts(res)), on=CELL, how="left")
     bases = counterparts(res)
