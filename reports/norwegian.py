@@ -8,10 +8,10 @@ Tables (every estimate ``x`` with ``x_lo`` / ``x_hi``, 95%):
   ``longest_suit`` (8 = eight cards or more); ``decisions`` are the declarations made by choice
   (2 players: the non-dealer's, the dealer's being the automatic opposite; 3 players: each
   ``grand`` or ``pass`` said until the first grand; classic: each pass and the first bid),
-  ``rate`` the share of them with this ``option`` (Wilson), ``success`` the share of the
-  contracts so declared that were made (Wilson; none for ``pass``);
+  ``rate`` the share of them with this ``option``, ``success`` the share of the contracts so
+  declared that were made (none for ``pass``);
 * ``contracts``: per cell and contract played (chosen, or forced when all passed), how often it
-  was played, how often it was made, and the declarer's points per hand (t). *Made* is the
+  was played, how often it was made, and the declarer's points per hand. *Made* is the
   declarer's own table value being positive: grand, more tricks than the book ``b`` (6, or 8
   with 3 players; classic: the bidding side more than six); misère, at most ``b`` tricks;
   nullo, the bidder's side at most six. In the 2-player game this is exactly "the choice was
@@ -24,19 +24,26 @@ Tables (every estimate ``x`` with ``x_lo`` / ``x_hi``, 95%):
   misère(T - k) for every k), the sides' total points per hand (0 under ``zero_sum`` with two
   players, minus the declarer's value with three) and the share of doubled hands;
 * ``game_length`` (games runs): hands per game per cell, over every game (unfinished ones count
-  ``max_hands``) and over the finished ones (t intervals), with the seat that dealt first;
+  ``max_hands``) and over the finished ones (t intervals over the games), with the seat that
+  dealt first;
 * ``game_outcomes`` (games runs): per cell the share of games each side won, drawn (a shared
-  top score), and stopped unfinished at ``max_hands`` (Wilson);
+  top score), and stopped unfinished at ``max_hands`` (Wilson, over the games);
 * ``norwegian_paired``: each variant minus the experiment's first variant with the same number
   of players, the same line-up and seating, on the same deals (paired on ``game_id`` in games
   runs: the same sequence of deals; on ``game_id, hand_no`` in hands runs), with the paired t
   interval and the unpaired (Welch) one (`compare.paired_variants`);
 * ``points``: per cell and side (a player; a partnership in the classic game), points per hand.
 
+The hand-level figures (declarations, contracts, scoring modes, points) are ratios of sums over
+game ids (a hand in a run of hands): a game's hands share its score, a hand's decisions its
+cards (with three or four players several are taken in one hand). Shares get Wilson's interval
+for clustered trials, means the delta method (`frame_stats.with_share`, `with_ratio`).
+
 The variants of one run may have different numbers of players, whose tables have different
-columns: each table is scanned per player count, over the files of those cells only. Memory
-stays bounded: the statistics of one cell are lazy polars scans grouped before collecting
-(streaming); the pairings read one block of every cell at a time (`data.block_pass`).
+columns: each table is read per player count, over the files of those cells only. Memory
+stays bounded: the hand-level sums read one block of every cell at a time (`NorwegianSums`),
+the games' statistics are lazy polars scans grouped before collecting (streaming), and the
+pairings read one block of every cell at a time (`data.block_pass`).
 """
 
 from __future__ import annotations

@@ -5,50 +5,58 @@ Tables (every estimate ``x`` with ``x_lo`` / ``x_hi``, 95%):
 * ``honours_distribution``: per side-hand, how many of A K Q J of trump the side held at the deal
   (``kind = held``, 0..4) and the honours points it scored (``kind = points``: 0, 2, 4), by
   variant (every line-up pooled: the deal does not depend on the players), for both sides
-  (``role = all``), the dealer's side and the other side, with Wilson intervals and the exact
+  (``role = all``), the dealer's side and the other side, with intervals over game ids and the exact
   share of the held honours (the deal's combinatorics; the dealer's side holds the turned-up
   card). Variants without trumps hold no honours and are left out;
 * ``honours_counted``: of the side-hands that held three or four honours under a variant with
   honours, how many scored them (not under ``honours_order = "tricks_first"`` when the trick
   points ended the game, nor at ``honours_barred_at``);
 * ``variance_decomposition``: per cell, at two levels: a side's points per hand (``level =
-  hand``; both sides of every hand, the hand as unit) and, in whole games, the final score margin
+  hand``; both sides of every hand) and, in whole games, the final score margin
   (``level = game``: side 0 minus side 1; its parts are the game's trick-point margin and
   honours-point margin; under ``rubber`` each game of a rubber). points = tricks + honours
   (trick points and honours points), so Var(points) = Var(tricks) + Var(honours) + 2 Cov(tricks,
   honours); ``residual`` is what the sum misses (0 up to rounding: it checks that the table's
   points are their two parts). Each variant with honours is compared with its counterpart (the
-  same rules with honours off) by the ratio of the variances of points;
+  same rules with honours off) by the ratio of the variances of points on the same game ids;
 * ``game_length`` (games runs): hands per game per cell (under ``rubber``: per game of a
-  rubber), t intervals;
+  rubber, a rubber's games one cluster);
 * ``honours_paired``: each variant with honours minus its counterpart on the same deals, the
   same line-up and seating (paired on ``game_id`` in games runs, under ``rubber`` the first
   game of each rubber: hands per game and the first dealer's side's wins; on ``game_id,
   hand_no`` in hands runs: the dealer's side's margin), with the paired t interval and the
   unpaired (Welch) one, as `compare.paired_variants`;
 * ``dealer_advantage``: per cell and hand, the dealer's side (``dealer % 2``) minus the other
-  side in points, trick points, honours points, tricks and honours held, t intervals (``exact``:
+  side in points, trick points, honours points, tricks and honours held (``exact``:
   the combinatorial expectation of the honours held, 4/17 with a turned-up trump);
 * ``first_dealer`` (games runs): the share of games won by the side that dealt the game's
-  first hand (read from the hands table), Wilson intervals;
+  first hand (read from the hands table);
 * ``points``, ``games``: points per hand per cell and side, wins and hands per game per cell,
   as in the Spades report.
 
-Memory stays bounded on runs of any size: the hand-level statistics are lazy polars scans
-grouped by cell before collecting (streaming); the variances take two such passes (the cell
-means first, then the sums of squared deviations from them: centred sums, so nothing cancels);
-what needs a whole game (its length, winner, trick and honours margins, first dealer: all
-summed from its hands, so that the games of a rubber are games too) or pairs two cells reads one
-block of every cell at a time (`data.block_pass`).
+Intervals (`reports.stats`): the unit drawn independently is the game id (a hand in a run of
+hands; under ``rubber`` a rubber): a hand's two sides share its cards, a game's hands its score
+(which decides whether honours count), and every line-up's hands of a game id its deals. So
+every hand-level figure is a ratio of sums over game ids (`frame_stats.cluster_sums`): shares
+with Wilson's interval for clustered trials, means by the delta method, per cell's games t
+(Wilson for shares) where a game is its own cluster.
 
-Variance intervals (see `stats.variance_ci`): chi-square intervals whose degrees of freedom
-match the estimate's sampling variance, estimated from the spread of the per-unit squared
-deviations (the fourth moment) instead of assuming normal data, which points are not (a side
-scores 0 in most hands). At the hand level the unit is the hand (its two sides' squared
-deviations together), since the two sides of one hand are not independent. The covariance has
-a t interval from the same per-unit products. In games runs the hands of one game are not
-independent either (the score decides whether honours count): hand-level intervals there, as
-the t intervals of the dealer's advantage, are indicative.
+Variances: the squared deviations (products, for the covariance) from the cell's means summed
+per game id, a ratio of sums over the values whose sampling variance is the delta method's
+(`stats.ratio_var`; the means' own error does not change it to first order); chi-square
+intervals whose degrees of freedom match that sampling variance (`stats.variance_ci`), which
+the fourth moment carries instead of assuming normal data, which points are not (a side scores
+0 in most hands); a t interval for the covariance. The ratio of Var(points) with honours to
+without pairs the two cells' game ids: the quotient of two ratios over the same clusters, with
+the t interval of its logarithm and the two estimates' covariance (`stats.ratio_quotient_ci`).
+
+Memory stays bounded on runs of any size: the cell means are a lazy polars scan grouped by cell
+before collecting (streaming); everything else reads one block of every cell at a time
+(`data.block_pass`): the hand level summed per cell (variant, role) and game id (`HandSums`:
+centred sums of squares about the first pass's means, so nothing cancels), and what needs a
+whole game (its length, winner, trick and honours margins, first dealer: all summed from its
+hands, so that the games of a rubber are games too) or pairs two cells (`GameSums`,
+`FirstGames`).
 """
 
 from __future__ import annotations

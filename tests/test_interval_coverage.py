@@ -19,10 +19,10 @@ of a small run's, which lowers a 95% coverage by less than 0.1 point).
 
 The quick pass (every test run) plays fewer and smaller runs and accepts a coverage inside the
 central 99.9% of the binomial count a 95% interval gives: a correct interval fails it once in a
-thousand seeds, and so does an interval that covers 80% (the independent-trials interval of (a))
-pass it, over (a)'s 200 runs (`test_the_quick_band`). With ``WHISTLAB_FULL_TESTS=1`` each study plays 400 runs and the coverage must lie in
-93-97% (a binomial standard error of 1.1 points at 95%). The measured figures are in the
-docstrings of the studies' functions.
+thousand seeds, and an interval that covers 80% (the independent-trials interval of (a)) passes
+it about as rarely over (a)'s 200 runs (`test_the_quick_band`). With ``WHISTLAB_FULL_TESTS=1``
+each study plays 400 runs and the coverage must lie in 93-97% (a binomial standard error of 1.1
+points at 95%). The measured figures are in the docstrings of the studies' tests.
 """
 
 from __future__ import annotations
