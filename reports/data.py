@@ -374,7 +374,7 @@ class ClusterPass(BlockSums):
 
     def block(self, units):
         out = self.sums(units)
-        return out.collect() if isinstance(out, pl.LazyFrame) else out
+        return collect(out) if isinstance(out, pl.LazyFrame) else out
 
     def total(self) -> pl.DataFrame | None:
         """The blocks' sums added up (a block may lack a part or a column: diagonal)."""

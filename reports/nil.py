@@ -2,10 +2,10 @@
 variant, line-up and strategy; by the bidder's hand; and what a nil does to the partner's contract.
 
 Every count comes from the hands table in long form (`data.seat_rows`: one row per seat and
-hand), read one block at a time (`data.block_pass`) and summed to the game (``game_id``) per
-cell and seat (and feature value), so the hands are never in memory; the small result gets its
-strategy labels (`data.label`) and is summed per game id to each group and its pooled rows
-("all"), then over the game ids (`frame_stats.cluster_sums`).
+hand), read one block at a time (`data.block_pass`), labelled with the seat's (side's) strategy
+and summed per group and game id (``game_id``) by a streaming query, so the seat-hands are never
+in memory; the small result is summed per game id to the pooled rows ("all"), then over the
+game ids (`frame_stats.cluster_sums`).
 
 * nil, blind nil: per seat-hand; made = the bidder won no trick;
 * double nil: per side-hand, both partners bid nil (either kind); made = both won no trick;
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from .data import CELL, RANKS, ClusterPass, Results, block_pass, block_scan, label, seat_rows
+from .data import CELL, RANKS, ClusterPass, Results, block_pass, block_scan, collect_each, seat_rows
 from .frame_stats import CLUSTER, cluster_sums, with_share
 
 __all__ = ["FEATURES", "NilSums", "nil_section"]
@@ -55,11 +55,16 @@ def _order(res: Results, frame: pl.DataFrame) -> pl.DataFrame:
     return frame.sort(keys, maintain_order=True)
 
 
-def _levels(frame: pl.DataFrame, pooled: list[list[str]]) -> pl.DataFrame:
-    """``frame`` (rows keyed by groups and the game id) and its copies with each set of keys in
-    ``pooled`` marked "all": the pooled rows' clusters sum every row of their game id."""
-    return pl.concat([frame, *[frame.with_columns(pl.lit(ALL).alias(k) for k in drop)
-                               for drop in pooled]])
+def _levels(frame: pl.DataFrame, keys: list[str], pooled: list[list[str]]) -> pl.DataFrame:
+    """``frame`` (rows keyed by ``keys`` and the game id) and, for each set of keys in
+    ``pooled``, its rows summed per game id with those keys marked "all": a pooled row's
+    cluster holds every row of its game id."""
+    out = [frame]
+    for drop in pooled:
+        kept = [k for k in keys if k not in drop]
+        out.append(frame.group_by(*kept, CLUSTER).agg(pl.exclude(*keys, CLUSTER).sum())
+                   .with_columns(pl.lit(ALL).alias(k) for k in drop).select(frame.columns))
+    return pl.concat(out)
 
 
 def _counts(frame: pl.LazyFrame, keys: list) -> pl.LazyFrame:
@@ -79,10 +84,10 @@ class NilSums(ClusterPass):
     def sums(self, hands):
         res = self.res
         seats = seat_rows(res, hands)
+        strategies = res.strategies.lazy()
+        sides = res.sides.lazy()
         double = (pl.col("bid") == 0) & (pl.col("partner_bid") == 0)
         both_made = (pl.col("tricks") == 0) & (pl.col("partner_tricks") == 0)
-        features = [_counts(seats.with_columns(value=pl.col(f).cast(pl.Int16)),
-                            [*CELL, "seat", "value"]) for f in FEATURES]
         nil = pl.col("bid") == 0
         partner_nil = pl.col("partner_bid") == 0
         state = (pl.when(nil & partner_nil).then(pl.lit("double nil"))
@@ -91,38 +96,37 @@ class NilSums(ClusterPass):
                  .when(partner_nil & pl.col("partner_blind")).then(pl.lit("blind nil"))
                  .when(partner_nil).then(pl.lit("nil"))
                  .otherwise(pl.lit("none")))
-        by_seat, by_side, contract, *by_feature = pl.collect_all([
-            _counts(seats, [*CELL, "seat"]),
-            # one row per side-hand: the side's first seat
-            seats.filter(pl.col("seat") < 2).group_by(*CELL, "side", CLUSTER).agg(
-                n=pl.len(), double=double.sum(), double_made=(double & both_made).sum()),
-            seats.filter(pl.col("seat") < 2, pl.col("contract") != 0)
-            .group_by(*CELL, "side", state.alias("partner_nil"), CLUSTER)
-            .agg(side_hands=pl.len(), made=(pl.col("contract") > 0).sum()),
-            *features])
         keys = ["variant", "lineup", "strategy"]
-        pooled = [["lineup", "strategy"], ["lineup"], ["strategy"]]
-        seat_rows_ = _levels(label(res, by_seat).select(*keys, CLUSTER, *SEAT_COUNTS), pooled)
-        side_rows = _levels(label(res, by_side, "side").select(*keys, CLUSTER, *SIDE_COUNTS),
-                            pooled)
+        by_seat = seats.join(strategies, on=[*CELL, "seat"], how="left")
+        # one row per side-hand: the side's first seat, labelled with the side's strategy
+        by_side = seats.filter(pl.col("seat") < 2).join(sides, on=[*CELL, "side"], how="left")
+        queries = [
+            _counts(by_seat, keys),
+            by_side.group_by(*keys, CLUSTER).agg(
+                n=pl.len(), double=double.sum(), double_made=(double & both_made).sum()),
+            by_side.filter(pl.col("contract") != 0)
+            .group_by("variant", "strategy", state.alias("partner_nil"), CLUSTER)
+            .agg(side_hands=pl.len(), made=(pl.col("contract") > 0).sum()),
+            *[_counts(by_seat.with_columns(value=pl.col(f).cast(pl.Int16)),
+                      ["variant", "strategy", "value"]) for f in FEATURES]]
+        # summed to (group, game id) before collecting: a block's seat-hands are never held
+        seat, side, contract, *by_feature = collect_each(queries)
         # the pooled levels the tables show: every line-up, or every strategy of a line-up
-        wanted = (pl.col("lineup") == ALL) | (pl.col("strategy") == ALL)
-        parts = [cluster_sums(seat_rows_.filter(wanted), keys, SEAT_COUNTS, pairs=SEAT_PAIRS)
+        pooled = [["lineup", "strategy"], ["lineup"], ["strategy"]]
+        parts = [cluster_sums(_levels(seat, keys, pooled), keys, SEAT_COUNTS, pairs=SEAT_PAIRS)
                  .with_columns(part=pl.lit("rates_seat")),
-                 cluster_sums(side_rows.filter(wanted), keys, SIDE_COUNTS, pairs=SIDE_PAIRS)
+                 cluster_sums(_levels(side, keys, pooled), keys, SIDE_COUNTS, pairs=SIDE_PAIRS)
                  .with_columns(part=pl.lit("rates_side"))]
         hand_keys = ["feature", "value", "variant", "strategy"]
-        by_hand = pl.concat([label(res, frame).select(
-            pl.lit(f).alias("feature"), "value", "variant", "strategy", CLUSTER, *SEAT_COUNTS)
-            for f, frame in zip(FEATURES, by_feature, strict=True)])
+        by_hand = pl.concat([frame.select(pl.lit(f).alias("feature"), pl.exclude("feature"))
+                             for f, frame in zip(FEATURES, by_feature, strict=True)])
         # every strategy of a variant, and (for the figures) every variant pooled
-        by_hand = _levels(by_hand, [["strategy"], ["variant"], ["variant", "strategy"]])
+        by_hand = _levels(by_hand, hand_keys, [["strategy"], ["variant"], ["variant", "strategy"]])
         parts.append(cluster_sums(by_hand, hand_keys, SEAT_COUNTS, pairs=SEAT_PAIRS)
                      .with_columns(part=pl.lit("by_hand")))
         contract_keys = ["variant", "strategy", "partner_nil"]
-        contract = _levels(label(res, contract, "side").select(
-            *contract_keys, CLUSTER, "side_hands", "made"), [["strategy"]])
-        parts.append(cluster_sums(contract, contract_keys, ["side_hands", "made"])
+        parts.append(cluster_sums(_levels(contract, contract_keys, [["strategy"]]),
+                                  contract_keys, ["side_hands", "made"])
                      .with_columns(part=pl.lit("contract")))
         out = pl.concat(parts, how="diagonal_relaxed")
         return out.select(*self.keys, pl.exclude(self.keys))

@@ -256,7 +256,7 @@ class NorwegianSums(BlockSums):
             if hands is None:
                 continue
             queries = _cluster_queries(self.res, players, hands)
-            frames = pl.collect_all(list(queries.values()))
+            frames = collect_each(list(queries.values()))
             parts += [f.with_columns(part=pl.lit(name), players=pl.lit(players, pl.Int8))
                       for name, f in zip(queries, frames, strict=True)]
         return pl.concat(parts, how="diagonal_relaxed") if parts else None

@@ -66,7 +66,7 @@ import polars as pl
 from scipy import stats
 
 from .compare import PairedVariants, games_table, paired_variants, points_table
-from .data import CELL, BlockSums, ClusterPass, Results, block_pass, block_scan, collect
+from .data import CELL, BlockSums, ClusterPass, Results, block_pass, block_scan, collect, collect_each
 from .frame_stats import CLUSTER, cluster_sums, prod, with_ratio, with_ratio_quotient, with_share
 from .stats import LEVEL, ratio_var, t_quantile, variance_ci
 
@@ -255,7 +255,7 @@ class HandSums(ClusterPass):
         per = mine.group_by(*CELL, CLUSTER).agg(
             v=2 * pl.len(), p=(dp[0] ** 2 + dp[1] ** 2).sum(), t=(dt[0] ** 2 + dt[1] ** 2).sum(),
             h=(dh[0] ** 2 + dh[1] ** 2).sum(), c=(dt[0] * dh[0] + dt[1] * dh[1]).sum())
-        honours, dealer, per = pl.collect_all([honours, dealer, per])
+        honours, dealer, per = collect_each([honours, dealer, per])
         return pl.concat([honours.with_columns(part=pl.lit("honours")),
                           dealer.with_columns(part=pl.lit("dealer")),
                           _variance_parts(per, "hand", self.bases)], how="diagonal_relaxed")
