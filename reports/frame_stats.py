@@ -99,15 +99,17 @@ def prod(a: str, b: str) -> str:
 
 
 def cluster_sums(frame: pl.DataFrame | pl.LazyFrame, keys: list[str], names: list[str],
-                 cluster: str = CLUSTER, pairs=None):
+                 cluster: str = CLUSTER, pairs=None, summed: bool = False):
     """Per group of ``keys``, from rows that each belong to a cluster (column ``cluster``):
     ``clusters`` (how many clusters the group has rows in), and for every name its clusters'
     total summed (``s_<x>``), the clusters with a nonzero total (``m_<x>``: the clusters of a
     ratio over ``x``) and the sums of the products of the totals (``prod(x, y)``, for every
-    pair of names, or the pairs given); the rows are summed to their cluster first. Every
-    column adds up over disjoint sets of clusters (blocks: a game id never spans two), and
-    `with_ratio`, `with_share` finish them. Lazy in, lazy out."""
-    totals = frame.group_by(*keys, cluster).agg(pl.col(names).cast(pl.Float64).sum())
+    pair of names, or the pairs given); the rows are summed to their cluster first (unless
+    ``summed``: one row per group and cluster already). Every column adds up over disjoint sets
+    of clusters (blocks: a game id never spans two), and `with_ratio`, `with_share` finish
+    them. Lazy in, lazy out."""
+    totals = (frame.with_columns(pl.col(names).cast(pl.Float64)) if summed else
+              frame.group_by(*keys, cluster).agg(pl.col(names).cast(pl.Float64).sum()))
     if pairs is None:
         pairs = [(a, b) for i, a in enumerate(names) for b in names[i:]]
     pairs = {tuple(sorted(p)) for p in pairs} | {(x, x) for p in pairs for x in p}

@@ -56,14 +56,15 @@ def _order(res: Results, frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _levels(frame: pl.DataFrame, keys: list[str], pooled: list[list[str]]) -> pl.DataFrame:
-    """``frame`` (rows keyed by ``keys`` and the game id) and, for each set of keys in
-    ``pooled``, its rows summed per game id with those keys marked "all": a pooled row's
-    cluster holds every row of its game id."""
+    """``frame`` (one row per group of ``keys`` and game id) and, for each set of keys in
+    ``pooled``, its rows summed per game id with those keys marked "all" (one row per group and
+    game id too): a pooled row's cluster holds every row of its game id."""
     out = [frame]
     for drop in pooled:
         kept = [k for k in keys if k not in drop]
         out.append(frame.group_by(*kept, CLUSTER).agg(pl.exclude(*keys, CLUSTER).sum())
-                   .with_columns(pl.lit(ALL).alias(k) for k in drop).select(frame.columns))
+                   .with_columns(pl.lit(ALL, frame.schema[k]).alias(k) for k in drop)
+                   .select(frame.columns))
     return pl.concat(out)
 
 
@@ -83,9 +84,17 @@ class NilSums(ClusterPass):
 
     def sums(self, hands):
         res = self.res
-        seats = seat_rows(res, hands)
-        strategies = res.strategies.lazy()
-        sides = res.sides.lazy()
+        # the labels as enums (their codes group and join fast); "all" marks a pooled level
+        enums = {"variant": pl.Enum([*res.variants, ALL]), "lineup": pl.Enum([*res.lineups, ALL]),
+                 "strategy": pl.Enum([*sorted(set(res.strategies["strategy"])
+                                              | set(res.sides["strategy"])), ALL])}
+
+        def coded(frame):
+            return frame.with_columns(pl.col(k).cast(e) for k, e in enums.items()
+                                      if k in frame.collect_schema().names())
+        seats = seat_rows(res, coded(hands))
+        strategies = coded(res.strategies.lazy())
+        sides = coded(res.sides.lazy())
         double = (pl.col("bid") == 0) & (pl.col("partner_bid") == 0)
         both_made = (pl.col("tricks") == 0) & (pl.col("partner_tricks") == 0)
         nil = pl.col("bid") == 0
@@ -113,22 +122,23 @@ class NilSums(ClusterPass):
         seat, side, contract, *by_feature = collect_each(queries)
         # the pooled levels the tables show: every line-up, or every strategy of a line-up
         pooled = [["lineup", "strategy"], ["lineup"], ["strategy"]]
-        parts = [cluster_sums(_levels(seat, keys, pooled), keys, SEAT_COUNTS, pairs=SEAT_PAIRS)
-                 .with_columns(part=pl.lit("rates_seat")),
-                 cluster_sums(_levels(side, keys, pooled), keys, SIDE_COUNTS, pairs=SIDE_PAIRS)
-                 .with_columns(part=pl.lit("rates_side"))]
+        parts = [cluster_sums(_levels(seat, keys, pooled), keys, SEAT_COUNTS, pairs=SEAT_PAIRS,
+                              summed=True).with_columns(part=pl.lit("rates_seat")),
+                 cluster_sums(_levels(side, keys, pooled), keys, SIDE_COUNTS, pairs=SIDE_PAIRS,
+                              summed=True).with_columns(part=pl.lit("rates_side"))]
         hand_keys = ["feature", "value", "variant", "strategy"]
         by_hand = pl.concat([frame.select(pl.lit(f).alias("feature"), pl.exclude("feature"))
                              for f, frame in zip(FEATURES, by_feature, strict=True)])
         # every strategy of a variant, and (for the figures) every variant pooled
         by_hand = _levels(by_hand, hand_keys, [["strategy"], ["variant"], ["variant", "strategy"]])
-        parts.append(cluster_sums(by_hand, hand_keys, SEAT_COUNTS, pairs=SEAT_PAIRS)
+        parts.append(cluster_sums(by_hand, hand_keys, SEAT_COUNTS, pairs=SEAT_PAIRS, summed=True)
                      .with_columns(part=pl.lit("by_hand")))
         contract_keys = ["variant", "strategy", "partner_nil"]
         parts.append(cluster_sums(_levels(contract, contract_keys, [["strategy"]]),
-                                  contract_keys, ["side_hands", "made"])
+                                  contract_keys, ["side_hands", "made"], summed=True)
                      .with_columns(part=pl.lit("contract")))
-        out = pl.concat(parts, how="diagonal_relaxed")
+        out = pl.concat(parts, how="diagonal_relaxed").with_columns(
+            pl.col(k).cast(pl.String) for k in enums)
         return out.select(*self.keys, pl.exclude(self.keys))
 
 
