@@ -33,11 +33,12 @@ def intervals(res) -> list[str]:
         "0.975, m − 1) · √(m / (m − 1) · Σ(y − R x)²) / Σx over the m game ids (the delta "
         "method, or linearisation, of a ratio estimator; Cochran 1977 §6.4), which is the t "
         "interval where each game id holds one unit.",
-        "Means per game and paired differences (a variant minus its base, or a line-up's two "
-        "seatings, on the same deals: the same game id, or the same game id and hand in a run "
-        "of hands): Student t intervals over the pairs, mean ± t.ppf(0.975, n − 1) · sd / √n; "
-        "the unpaired interval beside a paired one is Welch's, which takes the two cells as "
-        "independent samples to show what the pairing gains.",
+        "Means per game of one cell, and paired differences (a variant minus its base, or a "
+        "line-up's two seatings, on the same deals: the same game id, or the same game id and "
+        "hand in a run of hands): Student t intervals over the games or the pairs, each one "
+        "unit, mean ± t.ppf(0.975, n − 1) · sd / √n; the unpaired interval beside a paired one "
+        "is Welch's, which takes the two cells as independent samples to show what the pairing "
+        "gains.",
     ]
 
 
