@@ -252,6 +252,25 @@ def test_variance_decomposition_per_game(games_run):
         check_decomposition(r, cell["t"], cell["h"], margin, cell["game_id"])
 
 
+def log_ratio_interval(a, b) -> tuple[float, float, float]:
+    """Var(a) / Var(b) and its interval, ``a`` and ``b`` each ``(values, game ids)`` of a cell
+    on the same game ids: per game id, each cell's squared deviations from its mean less its
+    variance's share, relative to its sum; the log of the ratio moves by the difference of the
+    two (the delta method), t on the game ids."""
+    z, n, var = {}, {}, {}
+    for name, (x, g) in (("a", a), ("b", b)):
+        x = np.asarray(x, float)
+        q = pd.DataFrame({"g": np.asarray(g), "q": (x - x.mean()) ** 2, "v": 1.0}).groupby(
+            "g").sum()
+        z[name] = (q["q"] - q["q"].sum() / len(x) * q["v"]) / q["q"].sum()
+        n[name], var[name] = len(q), np.var(x, ddof=1)
+    assert n["a"] == n["b"]
+    m = n["a"]
+    half = stats.t.ppf(0.975, m - 1) * np.sqrt(m / (m - 1) * ((z["a"] - z["b"]) ** 2).sum())
+    ratio = var["a"] / var["b"]
+    return ratio, ratio * np.exp(-half), ratio * np.exp(half)
+
+
 @pytest.mark.parametrize("run", ["games_run", "hands_run"])
 def test_variance_ratio_to_the_variant_without_honours(run, request):
     folder, _ = request.getfixturevalue(run)
@@ -259,35 +278,35 @@ def test_variance_ratio_to_the_variant_without_honours(run, request):
     csv = table(folder, "variance_decomposition")
     rows = csv[(csv["variant"] == "five_honours") & (csv["level"] == "hand")]
     assert len(rows) == hands.query("variant == 'five'").groupby(CELL).ngroups
+
+    def side_hands(variant, r):
+        cell = hands[(hands["variant"] == variant) & (hands["lineup"] == r.lineup)
+                     & (hands["swapped"] == r.swapped)]
+        return (np.concatenate([cell["points_0"], cell["points_1"]]),
+                np.concatenate([cell["game_id"], cell["game_id"]]))
+
     for r in rows.itertuples():
         base = csv[(csv["variant"] == "five") & (csv["lineup"] == r.lineup)
                    & (csv["swapped"] == r.swapped) & (csv["level"] == r.level)].iloc[0]
         assert r.base == "five"
-        ratio = r.var_points / base.var_points
-        assert r.var_ratio == pytest.approx(ratio)
-        # the two cells play the same deals: per game id, each cell's squared deviations
-        # from its mean (both sides of its hands) less its variance's share, relative to
-        # its sum; the log of the ratio moves by the difference of the two (delta method)
-        z, n = {}, {}
-        for name, variant in (("a", r.variant), ("b", "five")):
-            cell = hands[(hands["variant"] == variant) & (hands["lineup"] == r.lineup)
-                         & (hands["swapped"] == r.swapped)]
-            p = np.concatenate([cell["points_0"], cell["points_1"]]).astype(float)
-            g = np.concatenate([cell["game_id"], cell["game_id"]])
-            q = pd.DataFrame({"g": g, "q": (p - p.mean()) ** 2, "v": 1.0}).groupby("g").sum()
-            z[name] = (q["q"] - q["q"].sum() / len(p) * q["v"]) / q["q"].sum()
-            n[name] = len(q)
-        assert n["a"] == n["b"]
-        m = n["a"]
-        var_log = m / (m - 1) * ((z["a"] - z["b"]) ** 2).sum()
-        half = stats.t.ppf(0.975, m - 1) * np.sqrt(var_log)
-        assert (r.var_ratio_lo, r.var_ratio_hi) == pytest.approx(
-            (ratio * np.exp(-half), ratio * np.exp(half)))
+        ratio, lo, hi = log_ratio_interval(side_hands(r.variant, r), side_hands("five", r))
+        assert r.var_ratio == pytest.approx(ratio) == pytest.approx(
+            r.var_points / base.var_points)
+        assert (r.var_ratio_lo, r.var_ratio_hi) == pytest.approx((lo, hi))
         assert r.var_ratio_lo > 1  # honours add variance, clearly even on 400 hands
         # the F interval of two independent estimates ignores that the cells share deals
         f_lo = ratio / stats.f.ppf(0.975, r.df_points, base.df_points)
         assert r.var_ratio_lo != pytest.approx(f_lo)
     assert csv[csv["variant"] != "five_honours"]["var_ratio"].isna().all()
+    if run == "games_run":  # the final margins, one per game
+        games = raw(folder, "games").assign(margin=lambda g: g["score_0"] - g["score_1"])
+        r = csv[(csv["variant"] == "five_honours") & (csv["level"] == "game")].iloc[0]
+
+        def margins(variant):
+            cell = games[games["variant"] == variant].sort_values("game_id")
+            return cell["margin"], cell["game_id"]
+        got = log_ratio_interval(margins("five_honours"), margins("five"))
+        assert (r.var_ratio, r.var_ratio_lo, r.var_ratio_hi) == pytest.approx(got)
 
 
 def test_counterparts_of_the_honours_study():
