@@ -55,7 +55,7 @@ import polars as pl
 from sim.norwegian.auction import GRAND, MISERE, NULLO, PASS
 
 from .compare import PairedVariants, PointsSums, paired_variants, points_means
-from .data import ACES_KINGS, CELL, BlockSums, Results, block_pass, collect_each, label
+from .data import ACES_KINGS, CELL, ClusterPass, Results, block_pass, collect_each, label
 from .frame_stats import (
     CLUSTER,
     cluster_sums,
@@ -66,7 +66,6 @@ from .frame_stats import (
     with_share,
 )
 from .portland import _ci, _order, _rank, _rules, _where
-from .stats import proportion_ci
 
 __all__ = ["FEATURES", "PAIRED_GAME_METRICS", "PAIRED_HAND_METRICS", "TABLES", "groups",
            "norwegian_report", "paired_bases"]
@@ -243,13 +242,13 @@ def _cluster_queries(res: Results, players: int, hands: pl.LazyFrame) -> dict[st
     return {"decisions": decisions, "contracts": contracts, "modes": modes, "points": points}
 
 
-class NorwegianSums(BlockSums):
+class NorwegianSums(ClusterPass):
     """`_cluster_queries` of every player count, one block at a time (``units``: the block
     number), keyed by ``part`` (the table) and ``players``."""
 
     keys = ["part", "players", *CELL, "feature", "value", "side"]
 
-    def block(self, block):
+    def sums(self, block):
         parts = []
         for players, variants in groups(self.res).items():
             hands = _scan(self.res, "hands", variants, block)
@@ -260,12 +259,6 @@ class NorwegianSums(BlockSums):
             parts += [f.with_columns(part=pl.lit(name), players=pl.lit(players, pl.Int8))
                       for name, f in zip(queries, frames, strict=True)]
         return pl.concat(parts, how="diagonal_relaxed") if parts else None
-
-    def total(self) -> pl.DataFrame | None:
-        if not self.parts:
-            return None
-        return (pl.concat(self.parts, how="diagonal_relaxed")
-                .group_by(self.keys, maintain_order=True).agg(pl.exclude(self.keys).sum()))
 
 
 def _game_queries(res: Results, players: int, variants: list[str]) -> dict[str, pl.LazyFrame]:
@@ -475,13 +468,6 @@ def _paired(res: Results) -> PairedVariants | None:
 
 
 # --- findings ----------------------------------------------------------------------------------
-
-def _pct(k: int, n: int) -> str:
-    if not n:
-        return "– (none)"
-    share, lo, hi = proportion_ci(k, n)
-    return f"{100 * share:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
-
 
 def _split(extra: pl.DataFrame | None, cell: dict, value: int) -> str:
     """The grand rate of a cell's choosers with (``value`` 1) or without four aces and kings,
