@@ -8,8 +8,9 @@ bags decide a game. Every cell plays the same deals, read one block of every cel
   contract cost (overtricks scored through the contract: ``exact``, ``double_over``; see
   `bags.contract_cost`), their sum, and the cost per bag taken (bag cost, and bag plus contract
   cost). Each is a ratio of sums, with the game as cluster (its hands share scores and the
-  running bag count): the delta-method interval of `stats.ratio_ci`. Pooled rows (line-up
-  "all") sum every cell's side-hands of a game id (the same deals) into one cluster;
+  running bag count): the delta-method interval of `stats.ratio_ci`
+  (`frame_stats.with_ratio`). Pooled rows (line-up "all") sum every cell's side-hands of a
+  game id (the same deals) into one cluster;
 * the cost of sandbagging as a strategy (`Sandbagging`, table ``sandbagging``): a line-up played
   both ways round whose side-0 team plays otherwise than its opponents (in bags.toml: a seed
   player that never ducks to avoid bags, against the seed player). Each hand found in both
@@ -30,8 +31,7 @@ from __future__ import annotations
 import polars as pl
 
 from .data import CELL, SIDES, BlockSums, Results
-from .frame_stats import paired, sums
-from .stats import ratio_ci
+from .frame_stats import cluster_sums, paired, sums, with_ratio
 
 __all__ = ["BagCost", "GameLength", "Sandbagging", "bag_cost", "bag_game_length", "bag_ranking",
            "rules_tables", "sandbagging"]
@@ -51,27 +51,6 @@ COST = {  # table column -> (denominator, numerator) of the cluster sums: h side
 def _rank(names: list[str], col: str) -> pl.Expr:
     return pl.col(col).replace_strict({v: i for i, v in enumerate(names)}, default=len(names),
                                       return_dtype=pl.Int32)
-
-
-def _cluster_sums(frame: pl.DataFrame, keys: list[str], names: list[str],
-                  pairs: set[tuple[str, str]]) -> pl.DataFrame:
-    """Per group of ``keys``: the number of clusters ``n`` (rows of ``frame``, one per cluster),
-    the sums ``s_<x>`` and the sums of products ``s_<x><y>`` of the cluster totals."""
-    prods = {tuple(sorted(p)) for p in pairs} | {(x, x) for p in pairs for x in p}
-    return frame.group_by(keys).agg(
-        pl.len().alias("n"), *[pl.col(x).cast(pl.Float64).sum().alias(f"s_{x}") for x in names],
-        *[(pl.col(x).cast(pl.Float64) * pl.col(y)).sum().alias(f"s_{x}{y}") for x, y in prods])
-
-
-def _with_ratio(frame: pl.DataFrame, name: str, x: str, y: str) -> pl.DataFrame:
-    """Add ``name`` = sum(y) / sum(x) with its ``_lo`` / ``_hi`` (`stats.ratio_ci`)."""
-    def prod(a, b):
-        return frame[f"s_{min(a, b)}{max(a, b)}"]
-
-    r, lo, hi = ratio_ci(frame["n"], frame[f"s_{x}"], frame[f"s_{y}"], prod(x, x), prod(y, y),
-                         prod(x, y))
-    return frame.with_columns(pl.Series(name, r), pl.Series(f"{name}_lo", lo),
-                              pl.Series(f"{name}_hi", hi))
 
 
 # ------------------------------------------------------------------------------ what bags cost
@@ -105,7 +84,7 @@ class BagCost(BlockSums):
         clusters = pl.concat([f.select("variant", "lineup", "strategy", "game_id", "h", "t", "b",
                                        "c") for f in levels]).with_columns(
             T=pl.col("b") + pl.col("c"))
-        return _cluster_sums(clusters, self.keys, self.NAMES, set(COST.values()))
+        return cluster_sums(clusters, self.keys, self.NAMES, pairs=list(COST.values()))
 
 
 def bag_cost(res: Results, acc: BagCost) -> pl.DataFrame | None:
@@ -116,9 +95,9 @@ def bag_cost(res: Results, acc: BagCost) -> pl.DataFrame | None:
         return None
     frame = total
     for name, (x, y) in COST.items():
-        frame = _with_ratio(frame, name, x, y)
+        frame = with_ratio(frame, name, x, y)
     frame = frame.select(
-        "variant", "lineup", "strategy", pl.col("n").alias("games"),
+        "variant", "lineup", "strategy", pl.col("clusters").alias("games"),
         pl.col("s_h").cast(pl.Int64).alias("side_hands"),
         pl.col("s_t").cast(pl.Int64).alias("bags_taken"),
         *[f"{m}{e}" for m in COST for e in ("", "_lo", "_hi")])
@@ -151,7 +130,7 @@ class Sandbagging(BlockSums):
             per = both.group_by("variant", "game_id").agg(
                 x=pl.len().cast(pl.Float64), y=((pl.col("u") + pl.col("s")) / 2).sum(),
                 u=pl.col("u").sum(), s=pl.col("s").sum())
-            agg = _cluster_sums(per, ["variant"], ["x", "y", "u", "s"], {("x", "y")})
+            agg = cluster_sums(per, ["variant"], ["x", "y", "u", "s"], pairs=[("x", "y")])
             parts.append(agg.select(pl.lit(twin["lineup"]).alias("lineup"), pl.all()))
         return pl.concat(parts) if parts else None
 
@@ -165,12 +144,12 @@ def sandbagging(res: Results, acc: Sandbagging, cost: pl.DataFrame | None) -> pl
     total = acc.total()
     if total is None:
         return None
-    frame = _with_ratio(total, "advantage", "x", "y")
+    frame = with_ratio(total, "advantage", "x", "y")
     frame = frame.with_columns(mean_unswapped=pl.col("s_u") / pl.col("s_x"),
                                mean_swapped=pl.col("s_s") / pl.col("s_x"))
     twins = pl.DataFrame(res.twins).select("lineup", "strategy", "opponent")
     frame = frame.join(twins, on="lineup", how="left").select(
-        "lineup", "strategy", "opponent", "variant", pl.col("n").alias("games"),
+        "lineup", "strategy", "opponent", "variant", pl.col("clusters").alias("games"),
         pl.col("s_x").cast(pl.Int64).alias("hands"), "advantage", "advantage_lo",
         "advantage_hi", "mean_unswapped", "mean_swapped")
     if cost is not None:

@@ -15,11 +15,14 @@ Per side-hand (one side in one hand):
   there (``exact``: more than the bid is a set; ``double_over``: twice the bid or more loses
   twice its value): ``10 x bid - contract_<side>`` on a side-hand whose side took more tricks
   than its ordinary, whole bid, never below 0 (0 under every other rule of RULES.md §3, §4.6);
-* per hand (lazy scan, grouped by cell): bags taken; a penalty = a side-hand with
-  ``bag_penalty_<side> < 0``. For both sides together the unit is the hand (the mean of its
-  two sides' values), so that the two sides of one hand are not counted as independent;
+* per side-hand (block by block, summed per cell and game): bags taken; a penalty = a
+  side-hand with ``bag_penalty_<side> < 0``; each a ratio of sums over games (the hands of a
+  game share its score and bag count, the two sides of a hand its cards), and the variant's
+  row over every cell ("all") a ratio over game ids, every cell's games of one game id (the
+  same deals) one cluster (`frame_stats.with_ratio`, `with_share`);
 * per game (games runs, block by block): the game's bags taken (both sides), its penalty hands
-  (the games table's ``bag_penalties_<side>``) and penalty points;
+  (the games table's ``bag_penalties_<side>``) and penalty points; per cell the unit is the
+  game, over every cell the game id;
 * "bags decided the game": the final scores with each side's bag points of the whole game
   taken out (``winner_changed``; ``winner_changed_all`` takes the contract cost out as well,
   i.e. scores the overtricks as free) would have given the other side the win (a tie does not
@@ -33,10 +36,10 @@ import polars as pl
 
 from .bag_rules import BagCost, GameLength, Sandbagging, rules_tables
 from .data import CELL, SIDES, BlockSums, Results, collect, scan_blocks
-from .frame_stats import sums, with_means, with_proportion_ci
+from .frame_stats import CLUSTER, cluster_sums, with_ratio, with_share
 
-__all__ = ["GameBags", "bag_consumers", "bag_units", "bags_per_game", "bags_per_hand",
-           "bags_section", "contract_cost", "winner_changed"]
+__all__ = ["GameBags", "HandBags", "bag_consumers", "bag_units", "bags_per_game",
+           "bags_per_hand", "bags_section", "contract_cost", "winner_changed"]
 
 ALL = "all"
 
@@ -58,7 +61,7 @@ def contract_cost(side: int, counts_nil: pl.Expr) -> pl.Expr:
                               .clip(lower_bound=0)).otherwise(0)
 
 
-SUMMED = ("taken", "bag", "ccost", "penalty")
+SUMMED = ("taken", "bag", "ccost", "penalty", "pens")
 
 
 def _per_side_exprs(counts_nil: pl.Expr) -> dict[str, pl.Expr]:
@@ -67,7 +70,8 @@ def _per_side_exprs(counts_nil: pl.Expr) -> dict[str, pl.Expr]:
         out |= {f"taken_{s}": pl.col(f"bags_taken_{s}").cast(pl.Int32),
                 f"bag_{s}": pl.col(f"overtricks_{s}").cast(pl.Int32) + pl.col(f"bag_penalty_{s}"),
                 f"ccost_{s}": contract_cost(s, counts_nil),
-                f"penalty_{s}": pl.col(f"bag_penalty_{s}").cast(pl.Int32)}
+                f"penalty_{s}": pl.col(f"bag_penalty_{s}").cast(pl.Int32),
+                f"pens_{s}": (pl.col(f"bag_penalty_{s}") < 0).cast(pl.Int32)}
     return out
 
 
@@ -76,7 +80,8 @@ def bag_units(res: Results, block: int) -> dict[str, pl.DataFrame | None]:
 
     * ``sums``: one row per cell and game (``game_id``; a hand in hands runs): ``hands`` and the
       sums over its hands of, per side, ``taken_<s>`` (bags taken), ``bag_<s>`` (bag points),
-      ``ccost_<s>`` (contract cost) and ``penalty_<s>`` (bag-penalty points);
+      ``ccost_<s>`` (contract cost), ``penalty_<s>`` (bag-penalty points) and ``pens_<s>``
+      (hands with a bag penalty);
     * ``margins``: one row per hand of the cells of line-ups played both ways round (`twins`):
       ``game_id``, ``hand_no``, ``margin`` (points of side 0 minus side 1);
     * ``games`` (games runs): ``sums`` joined to the games table's ``n_hands``, ``winner``,
@@ -117,29 +122,51 @@ def winner_changed(contract: bool = False) -> pl.Expr:
 
 
 class GameBags(BlockSums):
-    """Per cell (games runs): games, and the summed moments of bags taken, penalty hands and
-    penalty points per game; the games whose winner the bags decided (`winner_changed`)."""
+    """Per cell (games runs; the game as cluster, one per row) and per variant over its cells
+    (lineup "all": the game id as cluster, every cell's game of that id): the `cluster_sums` of
+    g (games), bags taken, penalty hands and penalty points per game, and the games whose
+    winner the bags decided (`winner_changed`: changed, changed_all)."""
 
     keys = CELL
+    NAMES = ["g", "bags", "penalties", "penalty_points", "changed", "changed_all"]
 
     def block(self, units):
         games = units["games"]
         if games is None:
             return None
-        return games.group_by(CELL).agg(
-            pl.len().alias("n"), *sums("bags", pl.col("taken_0") + pl.col("taken_1")),
-            *sums("penalties", pl.col("bag_penalties")),
-            *sums("penalty_points", pl.col("penalty_0") + pl.col("penalty_1")),
-            winner_changed().sum().alias("changed"),
-            winner_changed(contract=True).sum().alias("changed_all"))
+        per = games.select(
+            *CELL, CLUSTER, g=pl.lit(1, pl.Int32), bags=pl.col("taken_0") + pl.col("taken_1"),
+            penalties=pl.col("bag_penalties"),
+            penalty_points=pl.col("penalty_0") + pl.col("penalty_1"),
+            changed=winner_changed().cast(pl.Int32),
+            changed_all=winner_changed(contract=True).cast(pl.Int32))
+        pooled = per.with_columns(lineup=pl.lit(ALL), swapped=pl.lit(None, pl.Boolean))
+        return cluster_sums(pl.concat([per, pooled]), CELL, self.NAMES,
+                            pairs=[("g", n) for n in self.NAMES])
 
 
-def _pooled(frame: pl.DataFrame, pool: list[str]) -> pl.DataFrame:
-    """``frame`` and its rows summed over the cells of each variant (``lineup`` "all")."""
-    counts = [c for c in frame.columns if c not in [*CELL, *pool]]
-    whole = (frame.group_by("variant", *pool, maintain_order=True).agg(pl.col(counts).sum())
-             .with_columns(lineup=pl.lit(ALL), swapped=pl.lit(None, pl.Boolean)))
-    return pl.concat([whole.select(frame.columns), frame])
+class HandBags(BlockSums):
+    """Per cell and side (``0``, ``1``; ``both``: a side-hand of either side) and per variant
+    over its cells (lineup "all", side "both"): the `cluster_sums` over games (game ids) of
+    n (hands), h (side-hands), t (bags taken), p (side-hands with a bag penalty) and q
+    (bag-penalty points)."""
+
+    keys = [*CELL, "side"]
+
+    def block(self, units):
+        sums_ = units["sums"]
+        parts = []
+        for side in ("0", "1", "both"):
+            sides = SIDES if side == "both" else (int(side),)
+            parts.append(sums_.select(
+                *CELL, CLUSTER, side=pl.lit(side), n=pl.col("hands"),
+                h=pl.col("hands") * len(sides),
+                t=pl.sum_horizontal(pl.col(f"taken_{s}") for s in sides),
+                p=pl.sum_horizontal(pl.col(f"pens_{s}") for s in sides),
+                q=pl.sum_horizontal(pl.col(f"penalty_{s}") for s in sides)))
+        pooled = parts[-1].with_columns(lineup=pl.lit(ALL), swapped=pl.lit(None, pl.Boolean))
+        return cluster_sums(pl.concat([*parts, pooled]), self.keys, ["n", "h", "t", "p", "q"],
+                            pairs=[("h", "t"), ("h", "p"), ("h", "q")])
 
 
 def _rank(names: list[str], col: str) -> pl.Expr:
@@ -147,44 +174,25 @@ def _rank(names: list[str], col: str) -> pl.Expr:
                                       return_dtype=pl.Int32)
 
 
-def bags_per_hand(res: Results) -> pl.DataFrame:
-    """variant, lineup ("all" = the variant's cells pooled), swapped, side ("both" = per side,
-    both sides, unit = hand), strategy: hands, side_hands, bags_per_side_hand (bags taken),
-    penalties (side-
-    hands with a penalty), penalties_per_100 (per 100 side-hands, Wilson),
-    penalty_points_per_side_hand (t), each with its 95% interval."""
-    over = [pl.col(f"bags_taken_{s}") for s in (0, 1)]
-    pen = [pl.col(f"bag_penalty_{s}") for s in (0, 1)]
-    agg = collect(res.scan("hands").group_by(CELL).agg(
-        pl.len().alias("n"),
-        *sums("bags_0", over[0]), *sums("bags_1", over[1]),
-        *sums("bags_b", (over[0] + over[1]) / 2),
-        *[(pen[s] < 0).sum().cast(pl.Int64).alias(f"pen_{s}") for s in (0, 1)],
-        *sums("pts_0", pen[0]), *sums("pts_1", pen[1]), *sums("pts_b", (pen[0] + pen[1]) / 2)))
-    parts = []
-    for side, suffix, mult in (("both", "b", 2), ("0", "0", 1), ("1", "1", 1)):
-        penalties = (pl.col("pen_0") + pl.col("pen_1")) if side == "both" else pl.col(
-            f"pen_{side}")
-        part = agg.select(*CELL, pl.lit(side).alias("side"), "n",
-                          (pl.col("n") * mult).alias("side_hands"), penalties.alias("penalties"),
-                          pl.col(f"bags_{suffix}_s1").alias("bags_s1"),
-                          pl.col(f"bags_{suffix}_s2").alias("bags_s2"),
-                          pl.col(f"pts_{suffix}_s1").alias("pts_s1"),
-                          pl.col(f"pts_{suffix}_s2").alias("pts_s2"))
-        parts.append(_pooled(part, ["side"]) if side == "both" else part)
-    frame = pl.concat(parts)
-    frame = with_means(frame, ["bags"])
-    frame = with_means(frame, ["pts"])
-    frame = with_proportion_ci(frame, "penalties", "side_hands", "penalties_per_100",
-                               scale=100)
+def bags_per_hand(res: Results, acc: HandBags) -> pl.DataFrame | None:
+    """variant, lineup ("all" = the variant's cells pooled), swapped, side ("both" = a
+    side-hand of either side), strategy: hands, side_hands, bags_per_side_hand (bags taken),
+    penalties (side-hands with a penalty), penalties_per_100 (per 100 side-hands),
+    penalty_points_per_side_hand, each with its 95% interval over games (game ids)."""
+    frame = acc.total()
+    if frame is None:
+        return None
+    frame = with_ratio(frame, "bags_per_side_hand", "h", "t")
+    frame = with_share(frame, "penalties_per_100", "h", "p", scale=100)
+    frame = with_ratio(frame, "penalty_points_per_side_hand", "h", "q")
     labels = res.sides.with_columns(pl.col("side").cast(pl.String))
     frame = frame.join(labels, on=[*CELL, "side"], how="left", nulls_equal=True)
-    names = {"n": "hands", "bags": "bags_per_side_hand", "pts": "penalty_points_per_side_hand"}
-    frame = frame.rename(names | {f"{k}_{e}": f"{v}_{e}" for k, v in names.items() if k != "n"
-                                  for e in ("lo", "hi")})
     frame = frame.select(
-        *CELL, "side", pl.col("strategy").fill_null(""), "hands", "side_hands",
-        "bags_per_side_hand", "bags_per_side_hand_lo", "bags_per_side_hand_hi", "penalties",
+        *CELL, "side", pl.col("strategy").fill_null(""),
+        pl.col("s_n").cast(pl.Int64).alias("hands"),
+        pl.col("s_h").cast(pl.Int64).alias("side_hands"),
+        "bags_per_side_hand", "bags_per_side_hand_lo", "bags_per_side_hand_hi",
+        pl.col("s_p").cast(pl.Int64).alias("penalties"),
         "penalties_per_100", "penalties_per_100_lo", "penalties_per_100_hi",
         "penalty_points_per_side_hand", "penalty_points_per_side_hand_lo",
         "penalty_points_per_side_hand_hi")
@@ -194,26 +202,22 @@ def bags_per_hand(res: Results) -> pl.DataFrame:
 
 def bags_per_game(res: Results, acc: GameBags) -> pl.DataFrame | None:
     """variant, lineup ("all" = pooled), swapped: games, bags_per_game (bags taken, both sides),
-    penalties_per_game (penalty hands, both sides), penalty_points_per_game (t intervals),
-    winner_changed (games whose winner the bag points decided) and winner_changed_rate,
-    winner_changed_all and winner_changed_all_rate (the contract cost given back as well; Wilson
-    intervals)."""
+    penalties_per_game (penalty hands, both sides), penalty_points_per_game, winner_changed
+    (games whose winner the bag points decided) and winner_changed_rate, winner_changed_all and
+    winner_changed_all_rate (the contract cost given back as well). Intervals: per cell over
+    its games (t, Wilson), over every cell ("all") over the game ids (`with_ratio`,
+    `with_share`)."""
     total = acc.total() if res.games_mode else None
     if total is None:
         return None
-    frame = _pooled(total, [])
-    frame = with_means(frame, ["bags", "penalties", "penalty_points"])
-    frame = with_proportion_ci(frame, "changed", "n", "winner_changed_rate")
-    frame = with_proportion_ci(frame, "changed_all", "n", "winner_changed_all_rate")
-    frame = frame.rename({"n": "games", "changed": "winner_changed",
-                          "changed_all": "winner_changed_all", "bags": "bags_per_game",
-                          "bags_lo": "bags_per_game_lo", "bags_hi": "bags_per_game_hi",
-                          "penalties": "penalties_per_game",
-                          "penalties_lo": "penalties_per_game_lo",
-                          "penalties_hi": "penalties_per_game_hi",
-                          "penalty_points": "penalty_points_per_game",
-                          "penalty_points_lo": "penalty_points_per_game_lo",
-                          "penalty_points_hi": "penalty_points_per_game_hi"})
+    frame = total
+    for name in ("bags", "penalties", "penalty_points"):
+        frame = with_ratio(frame, f"{name}_per_game", "g", name)
+    frame = with_share(frame, "winner_changed_rate", "g", "changed")
+    frame = with_share(frame, "winner_changed_all_rate", "g", "changed_all")
+    frame = frame.with_columns(pl.col("s_g", "s_changed", "s_changed_all").cast(pl.Int64))
+    frame = frame.rename({"s_g": "games", "s_changed": "winner_changed",
+                          "s_changed_all": "winner_changed_all"})
     return frame.select(
         *CELL, "games", "bags_per_game", "bags_per_game_lo", "bags_per_game_hi",
         "penalties_per_game", "penalties_per_game_lo", "penalties_per_game_hi",
@@ -240,7 +244,7 @@ def _findings(res: Results, hands: pl.DataFrame) -> list[str]:
 def bag_consumers(res: Results) -> dict[str, BlockSums]:
     """The block-by-block sums of the section, fed by `bag_units` (`data.block_pass`)."""
 
-    accs: dict[str, BlockSums] = {"cost": BagCost(res)}
+    accs: dict[str, BlockSums] = {"cost": BagCost(res), "hands": HandBags(res)}
     if res.games_mode:
         accs |= {"games": GameBags(res), "length": GameLength(res)}
     if any(t["strategy"] != t["opponent"] for t in res.twins):
@@ -252,7 +256,7 @@ def bags_section(res: Results, accs: dict[str, BlockSums]) -> dict:
     """The section's tables and findings from the consumers of `bag_consumers`, once
     `data.block_pass` has fed them."""
 
-    hands = bags_per_hand(res)
+    hands = bags_per_hand(res, accs["hands"])
     games = bags_per_game(res, accs["games"]) if "games" in accs else None
     tables = {"bags_per_hand": hands}
     if games is not None:

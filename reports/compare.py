@@ -1,8 +1,10 @@
 """Section 3, variants and strategies: points per hand, win rates and game length per cell, and
 the comparisons that duplicate deals make sharp.
 
-* per cell (lazy scans): mean points per hand of each side (t intervals from the aggregated
-  moments); in whole-game runs the share of games side 0 wins (Wilson) and hands per game;
+* per cell: mean points per hand of each side, a ratio of sums over games (a game's hands
+  share its score: the delta-method interval with the game as cluster, `frame_stats.with_ratio`;
+  in a run of hands, the t interval over hands), read block by block; in whole-game runs the
+  share of games side 0 wins (Wilson) and hands per game (t) over the cell's games;
 * paired differences between variants: each variant against the experiment's first variant for
   the same line-up (and seating), pairing the rows that played the same deal: the same
   (game_id, hand_no) in a hands run, the same game_id (the same sequence of deals) in a games
@@ -21,11 +23,21 @@ from __future__ import annotations
 
 import polars as pl
 
-from .data import CELL, BlockSums, Results, collect
-from .frame_stats import moments, paired, sums, with_means, with_proportion_ci
+from .data import CELL, BlockSums, ClusterPass, Results, block_pass, block_scan, collect
+from .frame_stats import (
+    CLUSTER,
+    cluster_sums,
+    moments,
+    paired,
+    sums,
+    with_means,
+    with_proportion_ci,
+    with_ratio,
+)
 from .stats import mean_ci, welch_ci
 
-__all__ = ["HeadToHead", "PairedVariants", "compare_tables", "head_to_head", "paired_variants"]
+__all__ = ["HeadToHead", "PairedVariants", "PointsSums", "compare_tables", "head_to_head",
+           "paired_variants", "points_table"]
 
 HAND_METRICS = {  # unit = one hand
     "points_0": "points of side 0 per hand",
@@ -189,18 +201,37 @@ def head_to_head(res: Results, acc: HeadToHead) -> pl.DataFrame | None:
                     _rank(res, "variant", res.variants))
 
 
+class PointsSums(ClusterPass):
+    """Per cell and side: the `cluster_sums` over games of n (hands) and points (the side's
+    ``points_<side>``), for ``sides`` sides."""
+
+    keys = [*CELL, "side"]
+
+    def __init__(self, res: Results, sides: int = 2):
+        super().__init__(res)
+        self.sides = sides
+
+    def sums(self, hands):
+        long = pl.concat([hands.select(*CELL, CLUSTER, side=pl.lit(s, pl.Int8), n=pl.lit(1),
+                                       points=pl.col(f"points_{s}"))
+                          for s in range(self.sides)]).drop_nulls("points")
+        return cluster_sums(long, self.keys, ["n", "points"])
+
+
+def points_means(total: pl.DataFrame) -> pl.DataFrame:
+    """From `PointsSums`: per cell and side, hands and mean_points (points per hand) with its
+    95% interval over games."""
+    out = with_ratio(total, "mean_points", "n", "points")
+    return out.select(*CELL, "side", pl.col("s_n").cast(pl.Int64).alias("hands"), "mean_points",
+                      "mean_points_lo", "mean_points_hi")
+
+
 def points_table(res: Results) -> pl.DataFrame:
-    """Per cell and side: hands, mean points per hand (t interval), the side's strategy."""
-    agg = collect(res.scan("hands").group_by(CELL).agg(
-        pl.len().alias("n"), *sums("p0", pl.col("points_0")), *sums("p1", pl.col("points_1"))))
-    parts = [agg.select(*CELL, pl.lit(side, pl.Int8).alias("side"), "n",
-                        pl.col(f"p{side}_s1").alias("points_s1"),
-                        pl.col(f"p{side}_s2").alias("points_s2")) for side in (0, 1)]
-    out = with_means(pl.concat(parts), ["points"]).rename({"n": "hands",
-                                                            "points": "mean_points",
-                                                            "points_lo": "mean_points_lo",
-                                                            "points_hi": "mean_points_hi"})
-    out = out.join(res.sides, on=[*CELL, "side"], how="left")
+    """Per cell and side: hands, mean points per hand (95% interval over games), the side's
+    strategy."""
+    acc = PointsSums(res)
+    block_pass(res, [acc], block_scan)
+    out = points_means(acc.total()).join(res.sides, on=[*CELL, "side"], how="left")
     return out.select(*CELL, "side", "strategy", pl.exclude(*CELL, "side", "strategy")).sort(
         _rank(res, "variant", res.variants), _rank(res, "lineup", res.lineups), "swapped",
         "side")

@@ -30,8 +30,9 @@ from sim.games import GAMES
 
 from .labels import seat_labels
 
-__all__ = ["CELL", "BlockSums", "Results", "block_pass", "block_units", "check_blocks", "collect",
-           "collect_each", "label", "open_results", "seat_rows"]
+__all__ = ["CELL", "BlockSums", "ClusterPass", "Results", "block_pass", "block_scan", "block_units",
+           "check_blocks", "collect", "collect_each", "game_units", "label", "open_results",
+           "seat_rows"]
 
 CELL = ["variant", "lineup", "swapped"]
 SEATS, SIDES = range(4), range(2)
@@ -253,18 +254,19 @@ def check_blocks(res: Results) -> Results:
     return Results(res.path, res.manifest, res.left_out, (*res.notes, *notes))
 
 
-def seat_rows(res: Results) -> pl.LazyFrame:
-    """The hands table in long form, lazily: one row per seat and hand (``seat``, ``side``),
+def seat_rows(res: Results, hands: pl.LazyFrame | None = None) -> pl.LazyFrame:
+    """The hands table (``hands``, default every block's) in long form, lazily: one row per seat
+    and hand (``seat``, ``side``, ``game_id``),
     with the seat's bid, tricks, partner (seat ^ 2), its side's contract score and the features
     of its dealt cards: spade length, highest spade rank (-1 = none, 0..12 = 2..A), aces and
     kings, bidding position (0 = first to bid, left of the dealer). Strategies are not joined
     here: aggregate by cell and seat first, then `label` the small result."""
-    hands = res.scan("hands")
+    hands = res.scan("hands") if hands is None else hands
     parts = []
     for s in SEATS:
         p = s ^ 2
         parts.append(hands.select(
-            *CELL, "dealer",
+            *CELL, "game_id", "dealer",
             seat=pl.lit(s, pl.Int8), side=pl.lit(s % 2, pl.Int8),
             bid=pl.col(f"bid_{s}"), blind=pl.col(f"blind_{s}"), tricks=pl.col(f"tricks_{s}"),
             partner_bid=pl.col(f"bid_{p}"), partner_blind=pl.col(f"blind_{p}"),
@@ -304,14 +306,25 @@ def collect_each(frames: list[pl.LazyFrame]) -> list[pl.DataFrame]:
 
 def block_units(res: Results, block: int) -> pl.DataFrame:
     """One block of every cell as the units that pair across cells: hands (hands mode) or games
-    (games mode; their hands summed), one row per cell and deal key, with the columns
+    (games mode; their hands summed), one row per cell and deal key (`game_units`)."""
+    files = res.block_files("hands", block)
+    games = None
+    if res.games_mode:
+        games_files = [f for f in res.block_files("games", block)
+                       if f.name in {h.name for h in files}]
+        games = pl.scan_parquet(games_files).with_columns(
+            pl.col("variant", "lineup").cast(pl.String))
+    return game_units(res, scan_blocks(files, res.game), games)
+
+
+def game_units(res: Results, hands: pl.LazyFrame, games: pl.LazyFrame | None) -> pl.DataFrame:
+    """The units that pair across cells from one block's ``hands`` and ``games`` (lazily), one
+    row per cell and deal key, with the columns
 
     hands mode: points_0, points_1, bags (both sides' bags taken, ``bags_taken_<side>``);
     games mode: winner, n_hands, score_0, score_1, bags (the game's bags taken, both sides),
     bag_penalties (hands with a penalty, both sides), penalty_0 / penalty_1 (the sides'
     bag-penalty points, <= 0)."""
-    files = res.block_files("hands", block)
-    hands = scan_blocks(files, res.game)
     bags = pl.col("bags_taken_0").cast(pl.Int32) + pl.col("bags_taken_1")
     if not res.games_mode:
         return hands.select(*CELL, *res.key, "points_0", "points_1", bags=bags).collect()
@@ -319,11 +332,8 @@ def block_units(res: Results, block: int) -> pl.DataFrame:
         bags=bags.sum(),
         penalty_0=pl.col("bag_penalty_0").cast(pl.Int32).sum(),
         penalty_1=pl.col("bag_penalty_1").cast(pl.Int32).sum())
-    games_files = [f for f in res.block_files("games", block)
-                   if f.name in {h.name for h in files}]
-    games = pl.scan_parquet(games_files).select(
-        pl.col("variant", "lineup").cast(pl.String), "swapped", "game_id", "n_hands", "winner",
-        "score_0", "score_1",
+    games = games.select(
+        "variant", "lineup", "swapped", "game_id", "n_hands", "winner", "score_0", "score_1",
         bag_penalties=pl.col("bag_penalties_0") + pl.col("bag_penalties_1"))
     return games.join(per_game, on=[*CELL, "game_id"], how="inner").collect()
 
@@ -351,6 +361,32 @@ class BlockSums:
             return None
         return (pl.concat(self.parts).group_by(self.keys, maintain_order=True)
                 .agg(pl.exclude(self.keys).sum()))
+
+
+class ClusterPass(BlockSums):
+    """`BlockSums` of one block's rows read lazily (`block_scan`, the units of `block_pass`
+    with ``units_of=block_scan``): ``sums(hands)`` turns the block's hands (a LazyFrame) into
+    a frame of `frame_stats.cluster_sums` (or anything additive) keyed by ``keys``; a game
+    id never spans two blocks, so the blocks' sums add up to the run's."""
+
+    def sums(self, hands: pl.LazyFrame) -> pl.DataFrame | pl.LazyFrame | None:
+        raise NotImplementedError
+
+    def block(self, units):
+        out = self.sums(units)
+        return collect(out) if isinstance(out, pl.LazyFrame) else out
+
+    def total(self) -> pl.DataFrame | None:
+        """The blocks' sums added up (a block may lack a part or a column: diagonal)."""
+        if not self.parts:
+            return None
+        return (pl.concat(self.parts, how="diagonal_relaxed")
+                .group_by(self.keys, maintain_order=True).agg(pl.exclude(self.keys).sum()))
+
+
+def block_scan(res: Results, block: int, table: str = "hands") -> pl.LazyFrame:
+    """One block of every cell's ``table``, lazily (`scan_blocks`)."""
+    return scan_blocks(res.block_files(table, block), res.game)
 
 
 def block_pass(res: Results, consumers: list[BlockSums], units_of=None) -> None:

@@ -8,10 +8,10 @@ Tables (every estimate ``x`` with ``x_lo`` / ``x_hi``, 95%):
   ``longest_suit`` (8 = eight cards or more); ``decisions`` are the declarations made by choice
   (2 players: the non-dealer's, the dealer's being the automatic opposite; 3 players: each
   ``grand`` or ``pass`` said until the first grand; classic: each pass and the first bid),
-  ``rate`` the share of them with this ``option`` (Wilson), ``success`` the share of the
-  contracts so declared that were made (Wilson; none for ``pass``);
+  ``rate`` the share of them with this ``option``, ``success`` the share of the contracts so
+  declared that were made (none for ``pass``);
 * ``contracts``: per cell and contract played (chosen, or forced when all passed), how often it
-  was played, how often it was made, and the declarer's points per hand (t). *Made* is the
+  was played, how often it was made, and the declarer's points per hand. *Made* is the
   declarer's own table value being positive: grand, more tricks than the book ``b`` (6, or 8
   with 3 players; classic: the bidding side more than six); misère, at most ``b`` tricks;
   nullo, the bidder's side at most six. In the 2-player game this is exactly "the choice was
@@ -24,19 +24,26 @@ Tables (every estimate ``x`` with ``x_lo`` / ``x_hi``, 95%):
   misère(T - k) for every k), the sides' total points per hand (0 under ``zero_sum`` with two
   players, minus the declarer's value with three) and the share of doubled hands;
 * ``game_length`` (games runs): hands per game per cell, over every game (unfinished ones count
-  ``max_hands``) and over the finished ones (t intervals), with the seat that dealt first;
+  ``max_hands``) and over the finished ones (t intervals over the games), with the seat that
+  dealt first;
 * ``game_outcomes`` (games runs): per cell the share of games each side won, drawn (a shared
-  top score), and stopped unfinished at ``max_hands`` (Wilson);
+  top score), and stopped unfinished at ``max_hands`` (Wilson, over the games);
 * ``norwegian_paired``: each variant minus the experiment's first variant with the same number
   of players, the same line-up and seating, on the same deals (paired on ``game_id`` in games
   runs: the same sequence of deals; on ``game_id, hand_no`` in hands runs), with the paired t
   interval and the unpaired (Welch) one (`compare.paired_variants`);
 * ``points``: per cell and side (a player; a partnership in the classic game), points per hand.
 
+The hand-level figures (declarations, contracts, scoring modes, points) are ratios of sums over
+game ids (a hand in a run of hands): a game's hands share its score, a hand's decisions its
+cards (with three or four players several are taken in one hand). Shares get Wilson's interval
+for clustered trials, means the delta method (`frame_stats.with_share`, `with_ratio`).
+
 The variants of one run may have different numbers of players, whose tables have different
-columns: each table is scanned per player count, over the files of those cells only. Memory
-stays bounded: the statistics of one cell are lazy polars scans grouped before collecting
-(streaming); the pairings read one block of every cell at a time (`data.block_pass`).
+columns: each table is read per player count, over the files of those cells only. Memory
+stays bounded: the hand-level sums read one block of every cell at a time (`NorwegianSums`),
+the games' statistics are lazy polars scans grouped before collecting (streaming), and the
+pairings read one block of every cell at a time (`data.block_pass`).
 """
 
 from __future__ import annotations
@@ -47,11 +54,18 @@ import polars as pl
 
 from sim.norwegian.auction import GRAND, MISERE, NULLO, PASS
 
-from .compare import PairedVariants, paired_variants
-from .data import ACES_KINGS, CELL, Results, block_pass, collect_each, label
-from .frame_stats import sums, with_means, with_proportion_ci
+from .compare import PairedVariants, PointsSums, paired_variants, points_means
+from .data import ACES_KINGS, CELL, ClusterPass, Results, block_pass, collect_each, label
+from .frame_stats import (
+    CLUSTER,
+    cluster_sums,
+    sums,
+    with_means,
+    with_proportion_ci,
+    with_ratio,
+    with_share,
+)
 from .portland import _ci, _order, _rank, _rules, _where
-from .stats import proportion_ci
 
 __all__ = ["FEATURES", "PAIRED_GAME_METRICS", "PAIRED_HAND_METRICS", "TABLES", "groups",
            "norwegian_report", "paired_bases"]
@@ -157,46 +171,115 @@ def _features(hand: pl.Expr) -> dict[str, pl.Expr]:
             "longest_suit": pl.min_horizontal(longest, pl.lit(LONGEST_CAP)).cast(pl.Int8)}
 
 
-# --- lazy queries, per player count ------------------------------------------------------------
+# --- block by block, per player count ----------------------------------------------------------
 
-def _queries(res: Results, players: int, variants: list[str]) -> dict[str, pl.LazyFrame]:
-    hands = _scan(res, "hands", variants)
-    if hands is None:
-        return {}
+CODES = tuple(CONTRACT_NAMES)  # every declaration and contract code
+COMBOS = [(c, f) for c in CODES for f in (False, True)]  # a contract, and whether it was forced
+
+
+def _combo(code: int, forced: bool) -> str:
+    return f"{code}{'f' if forced else 'c'}"
+
+
+def _cluster_queries(res: Results, players: int, hands: pl.LazyFrame) -> dict[str, pl.LazyFrame]:
+    """The `cluster_sums` (per game id: a game's hands share its score, and every cell's hands
+    of a game id their deals) of one block's hands of one player count, by table:
+
+    * ``decisions``: per cell, feature and value, ``d`` (decisions by choice), and per
+      declaration code ``o``: ``k<o>`` (declared), ``m<o>`` (declared and made); the feature
+      ``ak4`` (value 1: four or more aces and kings) for the findings;
+    * ``contracts``: per cell, ``n`` (hands) and per contract and whether it was forced
+      (`_combo`): ``x<combo>`` (hands), ``d<combo>`` (decided), ``m<combo>`` (made),
+      ``p<combo>`` (the declarer's points); ``dall``, ``mall``: over every contract;
+    * ``modes``: per cell, ``n`` (hands), ``equal``, ``doubled``, ``total`` (the sides'
+      points);
+    * ``points``: per cell and side, as `compare.PointsSums`."""
     sides = 2 if players == 4 else players
     ex = hand_exprs(players)
     seats = pl.concat([hands.select(
-        *CELL, "declarer", seat=pl.lit(s, pl.Int8), decision=pl.col(f"declaration_{s}"),
+        *CELL, CLUSTER, "declarer", seat=pl.lit(s, pl.Int8), decision=pl.col(f"declaration_{s}"),
         made=ex["made"], hand=pl.col(f"hand_{s}")) for s in range(players)])
     chosen = (seats.filter(pl.col("seat") == pl.col("declarer")) if players == 2
               else seats.filter(pl.col("decision") >= 0))
+    feats = _features(pl.col("hand"))
     # a contract declared by choice is the declarer's: only its row is not a pass
-    decisions = chosen.group_by(*CELL, "decision", **_features(pl.col("hand"))).agg(
-        n=pl.len(), made=(pl.col("made") & (pl.col("decision") != PASS)).sum().cast(pl.Int64))
-    contracts = hands.with_columns(**ex).group_by(*CELL, "contract", "forced").agg(
-        pl.len().alias("hands"), pl.col("declarer_points").is_not_null().sum().alias("decided"),
-        pl.col("made").sum().cast(pl.Int64), *sums("declarer_points", pl.col("declarer_points")))
+    dec = chosen.with_columns(d=pl.lit(1), **{
+        f"k{o}": pl.col("decision") == o for o in CODES}, **{
+        f"m{o}": (pl.col("decision") == o) & pl.col("made").fill_null(False) & (o != PASS)
+        for o in CODES})
+    counts = ["d", *[f"{k}{o}" for o in CODES for k in "km"]]
+    pairs = [p for o in CODES for p in (("d", f"k{o}"), (f"k{o}", f"m{o}"))]
+    decisions = pl.concat([
+        dec.with_columns(feature=pl.lit(f), value=(pl.lit(0, pl.Int8) if f == "all"
+                                                   else feats[f] if f in feats
+                                                   else (feats["aces_kings"] >= 4)
+                                                   .cast(pl.Int8)))
+        for f in [*FEATURES, "ak4"]])
+    decisions = cluster_sums(decisions, [*CELL, "feature", "value"], counts, pairs=pairs)
+    contract = hands.with_columns(**ex)
+    decided = pl.col("declarer_points").is_not_null()
+    per = {"n": pl.lit(1), "dall": decided, "mall": pl.col("made").fill_null(False),
+           "pall": pl.col("declarer_points").fill_null(0)}
+    for code, forced in COMBOS:
+        mine = (pl.col("contract") == code) & (pl.col("forced") == forced)
+        c = _combo(code, forced)
+        per |= {f"x{c}": mine, f"d{c}": mine & decided,
+                f"m{c}": mine & pl.col("made").fill_null(False),
+                f"p{c}": pl.when(mine).then(pl.col("declarer_points")).otherwise(0)
+                .fill_null(0)}
+    contracts = cluster_sums(
+        contract.select(*CELL, CLUSTER, **per), CELL, list(per),
+        pairs=[("dall", "mall"), *[p for code, forced in COMBOS for c in [_combo(code, forced)]
+                                   for p in (("n", f"x{c}"), (f"d{c}", f"m{c}"),
+                                             (f"d{c}", f"p{c}"))]])
     pts = [pl.col(f"points_{s}") for s in range(sides)]
-    modes = hands.group_by(CELL).agg(
-        pl.len().alias("hands"),
-        pl.all_horizontal([p == pts[0] for p in pts[1:]]).sum().alias("equal"),
-        pl.col("doubled").sum(), *sums("total_points", pl.sum_horizontal(pts)))
-    points = hands.group_by(CELL).agg(pl.len().alias("n"), *[
-        e for s in range(sides) for e in sums(f"p{s}", pts[s])])
-    out = {"decisions": decisions, "contracts": contracts, "modes": modes, "points": points}
+    modes = cluster_sums(hands.select(
+        *CELL, CLUSTER, n=pl.lit(1), equal=pl.all_horizontal([p == pts[0] for p in pts[1:]]),
+        doubled=pl.col("doubled"), total=pl.sum_horizontal(pts)), CELL,
+        ["n", "equal", "doubled", "total"],
+        pairs=[("n", "equal"), ("n", "doubled"), ("n", "total")])
+    points = PointsSums(res, sides).sums(hands)
+    return {"decisions": decisions, "contracts": contracts, "modes": modes, "points": points}
+
+
+class NorwegianSums(ClusterPass):
+    """`_cluster_queries` of every player count, one block at a time (``units``: the block
+    number), keyed by ``part`` (the table) and ``players``."""
+
+    keys = ["part", "players", *CELL, "feature", "value", "side"]
+
+    def sums(self, block):
+        parts = []
+        for players, variants in groups(self.res).items():
+            hands = _scan(self.res, "hands", variants, block)
+            if hands is None:
+                continue
+            queries = _cluster_queries(self.res, players, hands)
+            frames = collect_each(list(queries.values()))
+            parts += [f.with_columns(part=pl.lit(name), players=pl.lit(players, pl.Int8))
+                      for name, f in zip(queries, frames, strict=True)]
+        return pl.concat(parts, how="diagonal_relaxed") if parts else None
+
+
+def _game_queries(res: Results, players: int, variants: list[str]) -> dict[str, pl.LazyFrame]:
+    """Per cell over its games (independent units): games, finished, draws, wins per side and
+    the moments of the game length; the first hand's dealer."""
+    hands = _scan(res, "hands", variants)
     games = _scan(res, "games", variants) if res.games_mode else None
-    if games is not None:
-        n_hands = pl.col("n_hands").cast(pl.Float64)
-        out["games"] = games.group_by(CELL).agg(
+    if games is None or hands is None:
+        return {}
+    sides = 2 if players == 4 else players
+    n_hands = pl.col("n_hands").cast(pl.Float64)
+    return {
+        "games": games.group_by(CELL).agg(
             pl.len().alias("games"), pl.col("finished").sum().cast(pl.Int64),
             pl.col("draw").sum().cast(pl.Int64).alias("draws"),
             *[(pl.col("winner") == s).sum().cast(pl.Int64).alias(f"wins_{s}")
               for s in range(sides)],
             *sums("n_hands", n_hands),
-            *sums("n_hands_finished", n_hands.filter(pl.col("finished"))))
-        out["first"] = hands.filter(pl.col("hand_no") == 1).group_by(CELL).agg(
-            first_dealer=pl.col("dealer").min(), first_dealer_max=pl.col("dealer").max())
-    return out
+            *sums("n_hands_finished", n_hands.filter(pl.col("finished")))),
+        "first": hands.filter(pl.col("hand_no") == 1).group_by(CELL).agg(
+            first_dealer=pl.col("dealer").min(), first_dealer_max=pl.col("dealer").max())}
 
 
 # --- tables ------------------------------------------------------------------------------------
@@ -207,32 +290,34 @@ def _value_label(feature: str, value: int) -> str:
     return f"{value}+" if feature == "longest_suit" and value >= LONGEST_CAP else str(value)
 
 
-def declarations_table(res: Results, parts: dict[int, pl.DataFrame]) -> pl.DataFrame | None:
-    rows = []
-    for players, agg in parts.items():
-        options = pl.DataFrame({"decision": list(OPTIONS[players])}, schema={"decision": pl.Int8})
-        for feature in FEATURES:
-            value = pl.lit(0, pl.Int8) if feature == "all" else pl.col(feature)
-            g = agg.group_by(*CELL, value.alias("value"), "decision").agg(
-                pl.col("n").sum().alias("chosen"), pl.col("made").sum())
-            totals = g.group_by(*CELL, "value").agg(decisions=pl.col("chosen").sum())
-            grid = totals.join(options, how="cross").join(g, on=[*CELL, "value", "decision"],
-                                                          how="left")
-            rows.append(grid.with_columns(
-                pl.col("chosen", "made").fill_null(0).cast(pl.Int64),
-                players=pl.lit(players, pl.Int8), chooser=pl.lit(CHOOSERS[players]),
-                feature=pl.lit(feature)))
-    if not rows:
+def declarations_table(res: Results, sums_: pl.DataFrame | None) -> pl.DataFrame | None:
+    """``declarations`` from the decisions part of `NorwegianSums`: per cell, feature, value and
+    option the decisions, those that chose the option (``rate``) and, of those, the contracts
+    made (``success``), with their intervals over game ids."""
+    if sums_ is None or not sums_.height:
         return None
+    rows = []
+    sums_ = sums_.filter(pl.col("feature") != "ak4")
+    for players in sums_["players"].unique(maintain_order=True):
+        mine = sums_.filter(players=players)
+        for o in OPTIONS[players]:
+            part = with_share(mine, "rate", "d", f"k{o}")
+            part = with_share(part, "success", f"k{o}", f"m{o}")
+            rows.append(part.select(
+                *CELL, "players", pl.lit(CHOOSERS[players]).alias("chooser"), "feature",
+                pl.col("value").cast(pl.Int8), pl.col("s_d").cast(pl.Int64).alias("decisions"),
+                pl.lit(o, pl.Int8).alias("decision"),
+                pl.col(f"s_k{o}").cast(pl.Int64).alias("chosen"), "rate", "rate_lo",
+                "rate_hi", pl.col(f"s_m{o}").cast(pl.Int64).alias("made"),
+                *[pl.col(f"success{e}") for e in ("", "_lo", "_hi")]))
     out = pl.concat(rows).with_columns(
         option=pl.col("decision").replace_strict(CONTRACT_NAMES, return_dtype=pl.String),
         label=pl.struct("feature", "value").map_elements(
-            lambda r: _value_label(r["feature"], r["value"]), return_dtype=pl.String),
-        contracts=pl.when(pl.col("decision") == PASS).then(0).otherwise(pl.col("chosen")))
-    out = out.with_columns(made=pl.when(pl.col("decision") == PASS).then(None)
-                           .otherwise(pl.col("made")))
-    out = with_proportion_ci(out, "chosen", "decisions", "rate")
-    out = with_proportion_ci(out, "made", "contracts", "success").drop("contracts")
+            lambda r: _value_label(r["feature"], r["value"]), return_dtype=pl.String))
+    passed = pl.col("decision") == PASS
+    out = out.with_columns(made=pl.when(passed).then(None).otherwise(pl.col("made")),
+                           **{f"success{e}": pl.when(passed).then(None).otherwise(
+                               pl.col(f"success{e}")) for e in ("", "_lo", "_hi")})
     out = out.select(*CELL, "players", "chooser", "feature", "value", "label", "decisions",
                      "option", "chosen", "rate", "rate_lo", "rate_hi", "made", "success",
                      "success_lo", "success_hi")
@@ -246,45 +331,48 @@ def _chooser(players: int, forced: bool) -> str:
     return "the dealer (all passed)" if players == 3 else "nobody (all passed)"
 
 
-def contracts_table(res: Results, parts: dict[int, pl.DataFrame]) -> pl.DataFrame | None:
-    rows = []
-    for players, agg in parts.items():
-        rows.append(agg.with_columns(
-            players=pl.lit(players, pl.Int8),
-            contract=pl.col("contract").replace_strict(CONTRACT_NAMES, return_dtype=pl.String),
-            chosen_by=pl.col("forced").map_elements(lambda f, p=players: _chooser(p, f),
-                                                    return_dtype=pl.String),
-            cell_hands=pl.col("hands").sum().over(CELL)))
-    if not rows:
+def contracts_table(res: Results, sums_: pl.DataFrame | None) -> pl.DataFrame | None:
+    """``contracts`` from the contracts part of `NorwegianSums`: per cell and contract played
+    (chosen or forced), its share of the cell's hands, its success (made of decided) and the
+    declarer's points per decided hand, with their intervals over game ids."""
+    if sums_ is None or not sums_.height:
         return None
-    out = with_proportion_ci(pl.concat(rows), "hands", "cell_hands", "share")
-    out = with_proportion_ci(out, "made", "decided", "success")
-    out = with_means(out, ["declarer_points"], n="decided")
-    out = out.select(*CELL, "players", "contract", "forced", "chosen_by", "hands", "cell_hands",
-                     "share", "share_lo", "share_hi", "decided", "made", "success",
-                     "success_lo", "success_hi", "declarer_points", "declarer_points_lo",
-                     "declarer_points_hi")
+    rows = []
+    for code, forced in COMBOS:
+        c = _combo(code, forced)
+        part = with_share(sums_, "share", "n", f"x{c}")
+        part = with_share(part, "success", f"d{c}", f"m{c}")
+        part = with_ratio(part, "declarer_points", f"d{c}", f"p{c}")
+        rows.append(part.filter(pl.col(f"s_x{c}") > 0).select(
+            *CELL, "players", pl.lit(CONTRACT_NAMES[code]).alias("contract"),
+            pl.lit(forced).alias("forced"),
+            pl.col("players").map_elements(lambda p, f=forced: _chooser(p, f),
+                                           return_dtype=pl.String).alias("chosen_by"),
+            pl.col(f"s_x{c}").cast(pl.Int64).alias("hands"),
+            pl.col("s_n").cast(pl.Int64).alias("cell_hands"), "share", "share_lo", "share_hi",
+            pl.col(f"s_d{c}").cast(pl.Int64).alias("decided"),
+            pl.col(f"s_m{c}").cast(pl.Int64).alias("made"), "success", "success_lo",
+            "success_hi", "declarer_points", "declarer_points_lo", "declarer_points_hi"))
+    out = pl.concat(rows)
     return _order(res, out, "forced", _rank(list(CONTRACT_NAMES.values()), "contract"))
 
 
-def modes_table(res: Results, parts: dict[int, pl.DataFrame]) -> pl.DataFrame | None:
-    if not parts:
+def modes_table(res: Results, sums_: pl.DataFrame | None) -> pl.DataFrame | None:
+    if sums_ is None or not sums_.height:
         return None
     rules = _rules(res)
-    out = pl.concat(parts.values())
-    rule = {v: (int(r.get("players", 2)), "classic" if r.get("players") == 4
-                else r.get("scoring", "both"), bool(r.get("double_points", False)))
-            for v, r in rules.items()}
+    out = with_share(sums_, "equal_rate", "n", "equal")
+    out = with_share(out, "doubled_rate", "n", "doubled")
+    out = with_ratio(out, "total_points", "n", "total")
+    rule = {v: ("classic" if r.get("players") == 4 else r.get("scoring", "both"),
+                bool(r.get("double_points", False))) for v, r in rules.items()}
     out = out.with_columns(
-        players=pl.col("variant").replace_strict({v: p for v, (p, _, _) in rule.items()},
-                                                 return_dtype=pl.Int8),
-        scoring=pl.col("variant").replace_strict({v: s for v, (_, s, _) in rule.items()},
+        scoring=pl.col("variant").replace_strict({v: s for v, (s, _) in rule.items()},
                                                  return_dtype=pl.String),
-        double_points=pl.col("variant").replace_strict(
-            {v: d for v, (_, _, d) in rule.items()}, return_dtype=pl.Boolean))
-    out = with_proportion_ci(out, "equal", "hands", "equal_rate")
-    out = with_proportion_ci(out, "doubled", "hands", "doubled_rate")
-    out = with_means(out, ["total_points"], n="hands")
+        double_points=pl.col("variant").replace_strict({v: d for v, (_, d) in rule.items()},
+                                                       return_dtype=pl.Boolean),
+        hands=pl.col("s_n").cast(pl.Int64), equal=pl.col("s_equal").cast(pl.Int64),
+        doubled=pl.col("s_doubled").cast(pl.Int64))
     out = out.select(*CELL, "players", "scoring", "double_points", "hands", "equal",
                      "equal_rate", "equal_rate_lo", "equal_rate_hi", "total_points",
                      "total_points_lo", "total_points_hi", "doubled", "doubled_rate",
@@ -323,26 +411,20 @@ def game_tables(res: Results, parts: dict[int, pl.DataFrame],
     return _order(res, length), _order(res, out, "order").drop("order")
 
 
-def points_table(res: Results, parts: dict[int, pl.DataFrame]) -> pl.DataFrame | None:
+def points_table(res: Results, sums_: pl.DataFrame | None) -> pl.DataFrame | None:
     """Per cell and side (a player; a partnership in the classic game): hands, mean points
-    per hand (t interval) and the side's strategy."""
-    rows = []
-    for players, agg in parts.items():
-        sides = 2 if players == 4 else players
-        long = pl.concat([agg.select(*CELL, pl.lit(s, pl.Int8).alias("side"), "n",
-                                     pl.col(f"p{s}_s1").alias("points_s1"),
-                                     pl.col(f"p{s}_s2").alias("points_s2"))
-                          for s in range(sides)])
-        long = with_means(long, ["points"]).rename({"n": "hands", "points": "mean_points",
-                                                    "points_lo": "mean_points_lo",
-                                                    "points_hi": "mean_points_hi"})
-        if players == 4:
-            long = label(res, long, by="side")
-        else:  # a side is a seat
-            long = label(res, long.rename({"side": "seat"})).rename({"seat": "side"})
-        rows.append(long.with_columns(players=pl.lit(players, pl.Int8)))
-    if not rows:
+    per hand (interval over game ids) and the side's strategy."""
+    if sums_ is None or not sums_.height:
         return None
+    rows = []
+    for players in sums_["players"].unique(maintain_order=True):
+        mine = points_means(sums_.filter(players=players).with_columns(
+            pl.col("side").cast(pl.Int8)))
+        if players == 4:
+            mine = label(res, mine, by="side")
+        else:  # a side is a seat
+            mine = label(res, mine.rename({"side": "seat"})).rename({"seat": "side"})
+        rows.append(mine.with_columns(players=pl.lit(players, pl.Int8)))
     out = pl.concat(rows)
     return _order(res, out.select(*CELL, "players", "side", "strategy",
                                   pl.exclude(*CELL, "players", "side", "strategy")), "side")
@@ -387,14 +469,20 @@ def _paired(res: Results) -> PairedVariants | None:
 
 # --- findings ----------------------------------------------------------------------------------
 
-def _pct(k: int, n: int) -> str:
-    if not n:
+def _split(extra: pl.DataFrame | None, cell: dict, value: int) -> str:
+    """The grand rate of a cell's choosers with (``value`` 1) or without four aces and kings,
+    from the decisions part's feature ``ak4``."""
+    if extra is None:
         return "– (none)"
-    share, lo, hi = proportion_ci(k, n)
-    return f"{100 * share:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+    rows = extra.filter(feature="ak4", value=value, variant=cell["variant"],
+                        lineup=cell["lineup"], swapped=cell["swapped"])
+    if not rows.height or not rows["s_d"][0]:
+        return "– (none)"
+    r = with_share(rows, "rate", "d", f"k{GRAND}").row(0, named=True)
+    return _ci(r, "rate", 1, 100, unit="%")
 
 
-def _declaration_findings(res: Results, t: dict) -> list[str]:
+def _declaration_findings(res: Results, t: dict, extra: pl.DataFrame | None) -> list[str]:
     dec = t.get("declarations")
     if dec is None:
         return []
@@ -407,14 +495,12 @@ def _declaration_findings(res: Results, t: dict) -> list[str]:
                 continue
             where = _where(res, {"variant": v, "lineup": lineup, "swapped": False})
             grand = rows.filter(feature="all", option="grand").row(0, named=True)
-            ak = rows.filter(feature="aces_kings", option="grand")
-            hi, lo = ak.filter(pl.col("value") >= 4), ak.filter(pl.col("value") < 4)
+            cell = {"variant": v, "lineup": lineup, "swapped": False}
             who = "the non-dealer" if players == 2 else "a player asked in turn"
             text = (f"{where} ({players} players): {who} declared grand in "
                     f"{_ci(grand, 'rate', 1, 100, unit='%')} of {grand['decisions']:,} "
                     "decisions; with 4 or more aces and kings "
-                    f"{_pct(hi['chosen'].sum(), hi['decisions'].sum())}, with fewer "
-                    f"{_pct(lo['chosen'].sum(), lo['decisions'].sum())}.")
+                    f"{_split(extra, cell, 1)}, with fewer {_split(extra, cell, 0)}.")
             made = [f"{r['option']} made {_ci(r, 'success', 1, 100, unit='%')}"
                     for r in rows.filter(feature="all").iter_rows(named=True)
                     if r["option"] != "pass" and r["chosen"]]
@@ -424,7 +510,7 @@ def _declaration_findings(res: Results, t: dict) -> list[str]:
     return out
 
 
-def _choice_findings(res: Results, t: dict) -> list[str]:
+def _choice_findings(res: Results, t: dict, extra: pl.DataFrame | None) -> list[str]:
     con = t.get("contracts")
     if con is None:
         return []
@@ -438,12 +524,17 @@ def _choice_findings(res: Results, t: dict) -> list[str]:
             "gives the negative value (misère(k) = −grand(k) for every k), so a made contract "
             "scored more than the other choice would have and a failed one less. The play "
             "itself would differ under the other contract: a proxy, not a replay.")
+        right = with_share(extra, "right", "dall", "mall") if extra is not None else None
         for (v, lineup, swapped), rows in two.group_by(CELL, maintain_order=True):
-            k, n = int(rows["made"].sum()), int(rows["decided"].sum())
+            n = int(rows["decided"].sum())
+            mine = (right.filter(variant=v, lineup=lineup, swapped=swapped)
+                    if right is not None else None)
+            share = (_ci(mine.row(0, named=True), "right", 1, 100, unit="%")
+                     if mine is not None and mine.height and n else "– (none)")
             parts = ", ".join(f"{r['contract']} {_ci(r, 'success', 1, 100, unit='%')} of "
                               f"{r['hands']:,}" for r in rows.iter_rows(named=True))
             out.append(f"{_where(res, {'variant': v, 'lineup': lineup, 'swapped': swapped})}: "
-                       f"the non-dealer's choice was right in {_pct(k, n)} of {n:,} hands "
+                       f"the non-dealer's choice was right in {share} of {n:,} hands "
                        f"({parts}).")
     for r in con.filter(pl.col("players") > 2).iter_rows(named=True):
         if not r["decided"]:
@@ -519,28 +610,37 @@ def _length_findings(res: Results, t: dict) -> list[str]:
 def norwegian_report(res: Results) -> dict:
     """Every table of the Norwegian report and the findings of each section:
     ``{"tables": {...}, "findings": {section: [...]}}``."""
-    queries = {p: _queries(res, p, vs) for p, vs in groups(res).items()}
+    queries = {p: _game_queries(res, p, vs) for p, vs in groups(res).items()}
     names = [(p, name) for p, q in queries.items() for name in q]
     frames = dict(zip(names, collect_each([queries[p][n] for p, n in names]), strict=True))
 
     def part(name: str) -> dict[int, pl.DataFrame]:
         return {p: f for (p, n), f in frames.items() if n == name}
 
+    sums_ = NorwegianSums(res)
+    block_pass(res, [sums_], lambda _, block: block)
     paired = _paired(res)
     block_pass(res, [paired] if paired else [], norwegian_units)
-    tables = {"declarations": declarations_table(res, part("decisions")),
-              "contracts": contracts_table(res, part("contracts")),
-              "scoring_modes": modes_table(res, part("modes"))}
+    total = sums_.total()
+
+    def cluster(name: str) -> pl.DataFrame | None:
+        return None if total is None else total.filter(part=name)
+
+    tables = {"declarations": declarations_table(res, cluster("decisions")),
+              "contracts": contracts_table(res, cluster("contracts")),
+              "scoring_modes": modes_table(res, cluster("modes"))}
     tables["game_length"], tables["game_outcomes"] = game_tables(res, part("games"),
                                                                  part("first"))
     if paired is not None:
         tables["norwegian_paired"] = paired_variants(
             res, paired, PAIRED_GAME_METRICS if res.games_mode else PAIRED_HAND_METRICS)
-    tables["points"] = points_table(res, part("points"))
+    tables["points"] = points_table(res, cluster("points"))
     tables = {k: v for k, v in tables.items() if v is not None}
-    findings = {"declarations": _declaration_findings(res, tables),
-                "choice": _choice_findings(res, tables),
+    decisions, contracts = cluster("decisions"), cluster("contracts")
+    findings = {"declarations": _declaration_findings(res, tables, decisions),
+                "choice": _choice_findings(res, tables, contracts),
                 "scoring": _scoring_findings(res, tables),
                 "length": _length_findings(res, tables),
                 "cells": []}
     return {"tables": tables, "findings": findings}
+

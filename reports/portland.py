@@ -5,50 +5,58 @@ Tables (every estimate ``x`` with ``x_lo`` / ``x_hi``, 95%):
 * ``honours_distribution``: per side-hand, how many of A K Q J of trump the side held at the deal
   (``kind = held``, 0..4) and the honours points it scored (``kind = points``: 0, 2, 4), by
   variant (every line-up pooled: the deal does not depend on the players), for both sides
-  (``role = all``), the dealer's side and the other side, with Wilson intervals and the exact
+  (``role = all``), the dealer's side and the other side, with intervals over game ids and the exact
   share of the held honours (the deal's combinatorics; the dealer's side holds the turned-up
   card). Variants without trumps hold no honours and are left out;
 * ``honours_counted``: of the side-hands that held three or four honours under a variant with
   honours, how many scored them (not under ``honours_order = "tricks_first"`` when the trick
   points ended the game, nor at ``honours_barred_at``);
 * ``variance_decomposition``: per cell, at two levels: a side's points per hand (``level =
-  hand``; both sides of every hand, the hand as unit) and, in whole games, the final score margin
+  hand``; both sides of every hand) and, in whole games, the final score margin
   (``level = game``: side 0 minus side 1; its parts are the game's trick-point margin and
   honours-point margin; under ``rubber`` each game of a rubber). points = tricks + honours
   (trick points and honours points), so Var(points) = Var(tricks) + Var(honours) + 2 Cov(tricks,
   honours); ``residual`` is what the sum misses (0 up to rounding: it checks that the table's
   points are their two parts). Each variant with honours is compared with its counterpart (the
-  same rules with honours off) by the ratio of the variances of points;
+  same rules with honours off) by the ratio of the variances of points on the same game ids;
 * ``game_length`` (games runs): hands per game per cell (under ``rubber``: per game of a
-  rubber), t intervals;
+  rubber, a rubber's games one cluster);
 * ``honours_paired``: each variant with honours minus its counterpart on the same deals, the
   same line-up and seating (paired on ``game_id`` in games runs, under ``rubber`` the first
   game of each rubber: hands per game and the first dealer's side's wins; on ``game_id,
   hand_no`` in hands runs: the dealer's side's margin), with the paired t interval and the
   unpaired (Welch) one, as `compare.paired_variants`;
 * ``dealer_advantage``: per cell and hand, the dealer's side (``dealer % 2``) minus the other
-  side in points, trick points, honours points, tricks and honours held, t intervals (``exact``:
+  side in points, trick points, honours points, tricks and honours held (``exact``:
   the combinatorial expectation of the honours held, 4/17 with a turned-up trump);
 * ``first_dealer`` (games runs): the share of games won by the side that dealt the game's
-  first hand (read from the hands table), Wilson intervals;
+  first hand (read from the hands table);
 * ``points``, ``games``: points per hand per cell and side, wins and hands per game per cell,
   as in the Spades report.
 
-Memory stays bounded on runs of any size: the hand-level statistics are lazy polars scans
-grouped by cell before collecting (streaming); the variances take two such passes (the cell
-means first, then the sums of squared deviations from them: centred sums, so nothing cancels);
-what needs a whole game (its length, winner, trick and honours margins, first dealer: all
-summed from its hands, so that the games of a rubber are games too) or pairs two cells reads one
-block of every cell at a time (`data.block_pass`).
+Intervals (`reports.stats`): the unit drawn independently is the game id (a hand in a run of
+hands; under ``rubber`` a rubber): a hand's two sides share its cards, a game's hands its score
+(which decides whether honours count), and every line-up's hands of a game id its deals. So
+every hand-level figure is a ratio of sums over game ids (`frame_stats.cluster_sums`): shares
+with Wilson's interval for clustered trials, means by the delta method, per cell's games t
+(Wilson for shares) where a game is its own cluster.
 
-Variance intervals (see `stats.variance_ci`): chi-square intervals whose degrees of freedom
-match the estimate's sampling variance, estimated from the spread of the per-unit squared
-deviations (the fourth moment) instead of assuming normal data, which points are not (a side
-scores 0 in most hands). At the hand level the unit is the hand (its two sides' squared
-deviations together), since the two sides of one hand are not independent. The covariance has
-a t interval from the same per-unit products. In games runs the hands of one game are not
-independent either (the score decides whether honours count): hand-level intervals there, as
-the t intervals of the dealer's advantage, are indicative.
+Variances: the squared deviations (products, for the covariance) from the cell's means summed
+per game id, a ratio of sums over the values whose sampling variance is the delta method's
+(`stats.ratio_var`; the means' own error does not change it to first order); chi-square
+intervals whose degrees of freedom match that sampling variance (`stats.variance_ci`), which
+the fourth moment carries instead of assuming normal data, which points are not (a side scores
+0 in most hands); a t interval for the covariance. The ratio of Var(points) with honours to
+without pairs the two cells' game ids: the quotient of two ratios over the same clusters, with
+the t interval of its logarithm and the two estimates' covariance (`stats.ratio_quotient_ci`).
+
+Memory stays bounded on runs of any size: the cell means are a lazy polars scan grouped by cell
+before collecting (streaming); everything else reads one block of every cell at a time
+(`data.block_pass`): the hand level summed per cell (variant, role) and game id (`HandSums`:
+centred sums of squares about the first pass's means, so nothing cancels), and what needs a
+whole game (its length, winner, trick and honours margins, first dealer: all summed from its
+hands, so that the games of a rubber are games too) or pairs two cells (`GameSums`,
+`FirstGames`).
 """
 
 from __future__ import annotations
@@ -58,12 +66,13 @@ import polars as pl
 from scipy import stats
 
 from .compare import PairedVariants, games_table, paired_variants, points_table
-from .data import CELL, BlockSums, Results, block_pass, collect, collect_each
-from .frame_stats import sums, with_means, with_proportion_ci
-from .stats import LEVEL, proportion_ci, variance_ci, variance_ratio_ci
+from .data import CELL, BlockSums, ClusterPass, Results, block_pass, block_scan, collect, collect_each
+from .frame_stats import CLUSTER, cluster_sums, prod, with_ratio, with_ratio_quotient, with_share
+from .stats import LEVEL, ratio_var, t_quantile, variance_ci
 
 __all__ = ["DEALER_METRICS", "HONOURS_KEYS", "LEVELS", "PAIRED_GAME_METRICS",
-           "PAIRED_HAND_METRICS", "TABLES", "counterparts", "exact_held", "portland_report"]
+           "PAIRED_HAND_METRICS", "TABLES", "GameSums", "HandSums", "counterparts", "exact_held",
+           "means_query", "portland_report", "variance_table"]
 
 TABLES = ("honours_distribution", "honours_counted", "variance_decomposition", "game_length",
           "honours_paired", "dealer_advantage", "first_dealer")
@@ -150,34 +159,106 @@ def exact_held(role: str, k: int) -> float:
 EXACT_DEALER_HONOURS = 4 / 17  # E[held by the dealer's side] - E[held by the other side]
 
 
-# --- hand level: lazy scans --------------------------------------------------------------------
+# --- hand level: the cell means (a lazy scan), then block by block --------------------------------
 
-def _hand_queries(res: Results) -> tuple[pl.LazyFrame, pl.LazyFrame, pl.LazyFrame]:
-    """Three aggregations of the hands table: honours counts by (variant, role, held, points);
-    per cell the sums that give the means; per cell the moments of the dealer's margins."""
-    hands = res.scan("hands")
-    long = pl.concat([hands.select(
-        "variant", role=pl.when(pl.col("dealer") % 2 == side).then(pl.lit("dealer"))
-        .otherwise(pl.lit("other")),
-        held=pl.col(f"honours_{side}").cast(pl.Int8),
-        points=pl.col(f"honours_points_{side}").cast(pl.Int16)) for side in (0, 1)])
-    counts = long.group_by("variant", "role", "held", "points").agg(side_hands=pl.len())
+HELD = [f"h{k}" for k in VALUES["held"]]
+SCORED = [f"p{v}" for v in VALUES["points"]]
+HONOURS = ["n", *HELD, *SCORED, "h34", "c3", "c4", "c34"]  # per side-hand, summed per game id
+HONOURS_PAIRS = [*[("n", x) for x in (*HELD, *SCORED, "h34")], ("h3", "c3"), ("h4", "c4"),
+                 ("h34", "c34")]
+DECOMPOSED = ["v", "p", "t", "h", "c"]  # values; squared deviations: points, tricks, honours;
+#                                         cross products of tricks' and honours' deviations
+
+
+def means_query(res: Results, hands: pl.LazyFrame | None = None) -> pl.LazyFrame:
+    """Per cell the hand sums that give the means, from ``hands`` (default every block's):
+    hands ``n``, both sides' trick points, honours points and points (``t_sum``, ``h_sum``,
+    ``p_sum``) and side 0 minus side 1 (``tg_sum``, ``hg_sum``)."""
     t, h, p = ([_col(name, s) for s in (0, 1)] for name in ("trick_points", "honours_points",
                                                             "points"))
-    means = hands.group_by(CELL).agg(
+    hands = res.scan("hands") if hands is None else hands
+    return hands.group_by(CELL).agg(
         n=pl.len(),
         t_sum=(t[0] + t[1]).sum(), h_sum=(h[0] + h[1]).sum(), p_sum=(p[0] + p[1]).sum(),
         tg_sum=(t[0] - t[1]).sum(), hg_sum=(h[0] - h[1]).sum())
-    sign = _dealer_sign()
-    margins = {
-        "points": p[0] - p[1], "trick_points": t[0] - t[1], "honours_points": h[0] - h[1],
-        "tricks": (_col("tricks", 0) + _col("tricks", 2)) - (_col("tricks", 1)
-                                                            + _col("tricks", 3)),
-        "honours": _col("honours", 0) - _col("honours", 1),
-    }
-    dealer = hands.group_by(CELL).agg(
-        pl.len().alias("n"), *[e for m, x in margins.items() for e in sums(m, sign * x)])
-    return counts, means, dealer
+
+
+DEALER_EXPRS = {  # side 0 minus side 1, per hand (times the dealer's sign)
+    "points": lambda: _col("points", 0) - _col("points", 1),
+    "trick_points": lambda: _col("trick_points", 0) - _col("trick_points", 1),
+    "honours_points": lambda: _col("honours_points", 0) - _col("honours_points", 1),
+    "tricks": lambda: (_col("tricks", 0) + _col("tricks", 2)) - (_col("tricks", 1)
+                                                                 + _col("tricks", 3)),
+    "honours": lambda: _col("honours", 0) - _col("honours", 1),
+}
+
+
+def _variance_parts(per: pl.DataFrame, level: str, bases: dict[str, str]) -> pl.DataFrame:
+    """From one row per cell and cluster (game id) holding ``v`` (values) and the summed
+    squared deviations and cross products ``p``, ``t``, ``h``, ``c`` of one level: per cell
+    their `cluster_sums` (``part = cell``), and per variant with honours paired with its
+    counterpart on the same game ids, line-up and seating, the cluster sums of both cells'
+    ``v`` and ``p`` side by side (``part = pair``: av, ap, bv, bp)."""
+    cells = cluster_sums(per, CELL, DECOMPOSED, pairs=[("v", k) for k in DECOMPOSED[1:]])
+    out = [cells.with_columns(part=pl.lit("cell"), base=pl.lit(None, pl.String))]
+    if bases:
+        pairs = pl.DataFrame({"variant": list(bases), "base": list(bases.values())})
+        a = per.select(*CELL, CLUSTER, av="v", ap="p").join(pairs, on="variant")
+        b = per.select(pl.col("variant").alias("base"), "lineup", "swapped", CLUSTER, bv="v",
+                       bp="p")
+        both = a.join(b, on=["base", "lineup", "swapped", CLUSTER], how="inner")
+        out.append(cluster_sums(both, [*CELL, "base"], ["av", "ap", "bv", "bp"])
+                   .with_columns(part=pl.lit("pair")))
+    return pl.concat(out, how="diagonal_relaxed").with_columns(level=pl.lit(level))
+
+
+class HandSums(ClusterPass):
+    """The hand level, one block at a time, summed per game id (a game's hands share its
+    score, and every cell's hands of a game id its deals): ``part = honours``: per variant and
+    role (both sides, the dealer's side, the other) the `cluster_sums` of the side-hands
+    ``n``, those holding k honours (``h<k>``; ``h34``: three or four), scoring v honours
+    points (``p<v>``) and holding three (four; three or four) that were scored (``c3``,
+    ``c4``, ``c34``); ``part = dealer``: per cell the hands and the dealer's side's margins
+    (`DEALER_METRICS`); and the hand level of the variance decomposition (`_variance_parts`:
+    a hand's two sides' squared deviations from the cell's means, ``means``)."""
+
+    keys = ["part", "level", "variant", "base", "lineup", "swapped", "role"]
+
+    def __init__(self, res: Results, means: pl.DataFrame, bases: dict[str, str]):
+        super().__init__(res)
+        self.means = means.select(*CELL, mt=pl.col("t_sum") / (2 * pl.col("n")),
+                                  mh=pl.col("h_sum") / (2 * pl.col("n")))
+        self.bases = bases
+
+    def sums(self, hands):
+        long = pl.concat([hands.select(
+            "variant", CLUSTER, role=pl.when(pl.col("dealer") % 2 == side).then(pl.lit("dealer"))
+            .otherwise(pl.lit("other")),
+            held=pl.col(f"honours_{side}").cast(pl.Int8),
+            points=pl.col(f"honours_points_{side}").cast(pl.Int16)) for side in (0, 1)])
+        held, points = pl.col("held"), pl.col("points")
+        long = long.with_columns(
+            n=pl.lit(1), **{f"h{k}": held == k for k in VALUES["held"]},
+            **{f"p{v}": points == v for v in VALUES["points"]}, h34=held >= 3,
+            c3=(held == 3) & (points > 0), c4=(held == 4) & (points > 0),
+            c34=(held >= 3) & (points > 0))
+        long = pl.concat([long, long.with_columns(role=pl.lit("all"))])
+        honours = cluster_sums(long, ["variant", "role"], HONOURS, pairs=HONOURS_PAIRS)
+        sign = _dealer_sign()
+        dealer = cluster_sums(hands.select(*CELL, CLUSTER, n=pl.lit(1), **{
+            m: sign * x() for m, x in DEALER_EXPRS.items()}), CELL, ["n", *DEALER_METRICS],
+            pairs=[("n", m) for m in DEALER_METRICS])
+        mine = hands.join(self.means.lazy(), on=CELL, how="inner")
+        dt = [_col("trick_points", s) - pl.col("mt") for s in (0, 1)]
+        dh = [_col("honours_points", s) - pl.col("mh") for s in (0, 1)]
+        dp = [_col("points", s) - pl.col("mt") - pl.col("mh") for s in (0, 1)]
+        per = mine.group_by(*CELL, CLUSTER).agg(
+            v=2 * pl.len(), p=(dp[0] ** 2 + dp[1] ** 2).sum(), t=(dt[0] ** 2 + dt[1] ** 2).sum(),
+            h=(dh[0] ** 2 + dh[1] ** 2).sum(), c=(dt[0] * dh[0] + dt[1] * dh[1]).sum())
+        honours, dealer, per = collect_each([honours, dealer, per])
+        return pl.concat([honours.with_columns(part=pl.lit("honours")),
+                          dealer.with_columns(part=pl.lit("dealer")),
+                          _variance_parts(per, "hand", self.bases)], how="diagonal_relaxed")
 
 
 def _game_counts(res: Results) -> pl.LazyFrame:
@@ -190,22 +271,6 @@ def _game_counts(res: Results) -> pl.LazyFrame:
     else:
         count = pl.len().cast(pl.Int64)
     return games.group_by(CELL).agg(count.alias("games"))
-
-
-def _centred_hand_sums(res: Results, means: pl.DataFrame) -> pl.DataFrame:
-    """Per cell, the second pass: for each hand the squared deviations of its two sides from
-    the cell's means (trick points, honours points, points) and the cross products, summed
-    over the two sides; their sums and sums of squares over the hands."""
-    mu = means.select(*CELL, mt=pl.col("t_sum") / (2 * pl.col("n")),
-                      mh=pl.col("h_sum") / (2 * pl.col("n")))
-    hands = res.scan("hands").join(mu.lazy(), on=CELL, how="inner")
-    dt = [_col("trick_points", s) - pl.col("mt") for s in (0, 1)]
-    dh = [_col("honours_points", s) - pl.col("mh") for s in (0, 1)]
-    dp = [_col("points", s) - pl.col("mt") - pl.col("mh") for s in (0, 1)]
-    q = {"t": dt[0] ** 2 + dt[1] ** 2, "h": dh[0] ** 2 + dh[1] ** 2,
-         "c": dt[0] * dh[0] + dt[1] * dh[1], "p": dp[0] ** 2 + dp[1] ** 2}
-    return collect(hands.group_by(CELL).agg(
-        pl.len().alias("units"), *[e for k, x in q.items() for e in sums(k, x)]))
 
 
 # --- game level: block by block ----------------------------------------------------------------
@@ -249,111 +314,120 @@ class FirstGames(PairedVariants):
 
 
 class GameSums(BlockSums):
-    """Per cell (games runs): games, the first dealer's side's wins, the moments of the game
-    length, and the centred sums of the margin's decomposition (deviations from the cell means
-    of the first pass)."""
+    """Per cell (games runs), from the games of `portland_units`, summed per game id (under
+    ``rubber`` a rubber's games share it: one cluster): ``part = games``: the `cluster_sums` of
+    ``g`` (games), ``n_hands``, ``wins`` (the first dealer's side won) and ``side1`` (side 1
+    dealt first); and the game level of the variance decomposition (`_variance_parts`: the
+    squared deviations of the margin and its parts from the cell's mean margins, ``means``)."""
 
-    keys = CELL
+    keys = ["part", "level", "variant", "base", "lineup", "swapped"]
 
-    def __init__(self, res: Results, means: pl.DataFrame):
+    def __init__(self, res: Results, means: pl.DataFrame, bases: dict[str, str]):
         """``means``: per cell the hand sums of the first pass and the ``games`` count."""
         super().__init__(res)
         self.means = means.select(*CELL, mt=pl.col("tg_sum") / pl.col("games"),
                                   mh=pl.col("hg_sum") / pl.col("games"))
+        self.bases = bases
 
     def block(self, units):
         dt = pl.col("t").cast(pl.Float64) - pl.col("mt")
         dh = pl.col("h").cast(pl.Float64) - pl.col("mh")
         dp = pl.col("margin").cast(pl.Float64) - pl.col("mt") - pl.col("mh")
-        q = {"t": dt**2, "h": dh**2, "c": dt * dh, "p": dp**2}
-        return units.join(self.means, on=CELL, how="inner").group_by(CELL).agg(
-            pl.len().alias("units"),
-            (pl.col("winner") == pl.col("first_side")).sum().cast(pl.Int64).alias("first_wins"),
-            (pl.col("first_side") == 1).sum().cast(pl.Int64).alias("first_side_1"),
-            *sums("n_hands", pl.col("n_hands")), *[e for k, x in q.items() for e in sums(k, x)])
+        per = units.join(self.means, on=CELL, how="inner").group_by(*CELL, CLUSTER).agg(
+            g=pl.len(), n_hands=pl.col("n_hands").sum(),
+            wins=(pl.col("winner") == pl.col("first_side")).sum(),
+            side1=(pl.col("first_side") == 1).sum(),
+            v=pl.len(), p=(dp**2).sum(), t=(dt**2).sum(), h=(dh**2).sum(), c=(dt * dh).sum())
+        games = cluster_sums(per, CELL, ["g", "n_hands", "wins", "side1"],
+                             pairs=[("g", "n_hands"), ("g", "wins")])
+        return pl.concat([games.with_columns(part=pl.lit("games")),
+                          _variance_parts(per, "game", self.bases)], how="diagonal_relaxed")
 
 
 # --- tables ------------------------------------------------------------------------------------
 
-def honours_tables(res: Results, counts: pl.DataFrame) -> tuple[pl.DataFrame | None,
-                                                                pl.DataFrame | None]:
-    """``honours_distribution`` and ``honours_counted`` from the honours counts."""
+def honours_tables(res: Results, sums_: pl.DataFrame) -> tuple[pl.DataFrame | None,
+                                                               pl.DataFrame | None,
+                                                               pl.DataFrame | None]:
+    """``honours_distribution`` and ``honours_counted`` from the honours parts of `HandSums`,
+    and per variant (both sides) the shares of side-hands holding three or four honours
+    (``three``) and of those that scored them (``counted``), with their intervals."""
     rules = _rules(res)
     trumps = [v for v in res.variants if rules[v].get("trump", "turn_up") != "none"]
     if not trumps:
-        return None, None
-    counts = counts.filter(pl.col("variant").is_in(trumps))
-    both = counts.group_by("variant", "held", "points").agg(pl.col("side_hands").sum())
-    counts = pl.concat([counts, both.with_columns(role=pl.lit("all")).select(counts.columns)])
+        return None, None, None
+    sums_ = sums_.filter(pl.col("variant").is_in(trumps))
     parts = []
-    for kind, values in VALUES.items():
-        grid = pl.DataFrame({"variant": trumps}).join(
-            pl.DataFrame({"role": list(ROLES)}), how="cross").join(
-            pl.DataFrame({"value": list(values)}, schema={"value": pl.Int16}), how="cross")
-        got = counts.group_by("variant", "role", pl.col(kind).cast(pl.Int16).alias("value")).agg(
-            pl.col("side_hands").sum())
-        part = grid.join(got, on=["variant", "role", "value"], how="left").with_columns(
-            pl.lit(kind).alias("kind"), pl.col("side_hands").fill_null(0).cast(pl.Int64))
-        parts.append(part)
-    dist = pl.concat(parts).with_columns(n=pl.col("side_hands").sum().over(
-        "variant", "role", "kind"))
-    dist = with_proportion_ci(dist, "side_hands", "n", "share")
+    for kind, names in (("held", HELD), ("points", SCORED)):
+        for name, value in zip(names, VALUES[kind], strict=True):
+            part = with_share(sums_, "share", "n", name)
+            parts.append(part.select(
+                "variant", "role", pl.lit(kind).alias("kind"),
+                pl.lit(value, pl.Int16).alias("value"),
+                pl.col(f"s_{name}").cast(pl.Int64).alias("side_hands"),
+                pl.col("s_n").cast(pl.Int64).alias("n"), "share", "share_lo", "share_hi"))
+    dist = pl.concat(parts)
     exact = [exact_held(r, v) if k == "held" else float("nan")
              for r, v, k in dist.select("role", "value", "kind").iter_rows()]
-    dist = dist.with_columns(pl.Series("exact", exact)).select(
-        "variant", "role", "kind", "value", "side_hands", "n", "share", "share_lo", "share_hi",
-        "exact")
+    dist = dist.with_columns(pl.Series("exact", exact))
     dist = dist.sort(_rank(trumps, "variant"), _rank(list(ROLES), "role"),
                      _rank(list(VALUES), "kind"), "value")
+    both = sums_.filter(role="all")
+    pooled = with_share(with_share(both, "three", "n", "h34"), "counted", "h34", "c34").select(
+        "variant", pl.col("s_n").cast(pl.Int64).alias("n"),
+        pl.col("s_h34").cast(pl.Int64).alias("held"),
+        pl.col("s_c34").cast(pl.Int64).alias("scored"),
+        *[f"{k}{e}" for k in ("three", "counted") for e in ("", "_lo", "_hi")])
     scored = [v for v in trumps if rules[v].get("honours")]
     counted = None
     if scored:
-        rows = counts.filter(pl.col("role") == "all", pl.col("variant").is_in(scored),
-                             pl.col("held") >= 3)
-        counted = rows.group_by("variant", "held").agg(
-            side_hands=pl.col("side_hands").sum(),
-            counted=pl.col("side_hands").filter(pl.col("points") > 0).sum())
-        grid = pl.DataFrame({"variant": scored}).join(
-            pl.DataFrame({"held": [3, 4]}, schema={"held": pl.Int8}), how="cross")
-        counted = grid.join(counted, on=["variant", "held"], how="left").with_columns(
-            pl.col("side_hands", "counted").fill_null(0).cast(pl.Int64))
-        counted = with_proportion_ci(counted, "counted", "side_hands", "counted_rate")
+        rows = both.filter(pl.col("variant").is_in(scored))
+        counted = pl.concat([
+            with_share(rows, "counted_rate", f"h{k}", f"c{k}").select(
+                "variant", pl.lit(k, pl.Int8).alias("held"),
+                pl.col(f"s_h{k}").cast(pl.Int64).alias("side_hands"),
+                pl.col(f"s_c{k}").cast(pl.Int64).alias("counted"), "counted_rate",
+                "counted_rate_lo", "counted_rate_hi") for k in (3, 4)])
         counted = counted.sort(_rank(scored, "variant"), "held")
-    return dist, counted
+    return dist, counted, pooled
 
 
 def _decompose(sums_: pl.DataFrame, level: str, per_unit: int,
                means: dict[str, pl.Expr]) -> pl.DataFrame:
-    """Variances, covariance, intervals and residual from the centred sums of one level.
+    """Variances, covariance, intervals and residual from the cluster sums of one level
+    (`_variance_parts`, ``part = cell``).
 
-    ``per_unit``: values per unit (2 sides per hand; 1 margin per game). With ``N`` values in
-    ``n`` units, var = sum(q) / (N - 1) for the per-unit sums q of squared deviations; its
-    sampling variance is estimated as (n / (N - 1))**2 * var(q) / n (delta method: the means'
-    own error does not change it to first order)."""
-    n = sums_["units"].to_numpy().astype(float)
-    size = per_unit * n
-    scale = n / (size - 1)
-    out = sums_.select(pl.lit(level).alias("level"), *CELL, "units",
-                       pl.Series("n", size.astype(np.int64)), *[e.alias(f"mean_{k}")
-                                                                  for k, e in means.items()])
-    est, nus = {}, {}
+    ``per_unit``: values per unit (2 sides per hand; 1 margin per game). With ``N`` values,
+    var = sum(q) / (N - 1) for the summed squared deviations q (from the cell's means); as a
+    ratio of sums over the clusters (games: their hands share the score; under ``rubber`` a
+    rubber's games), ``sum(q) / sum(v)`` times ``N / (N - 1)``, its sampling variance is the
+    ratio's (`stats.ratio_var`: the delta method over clusters; the means' own error does not
+    change it to first order, the derivative of a sum of squared deviations with respect to
+    the mean being zero there). With one unit per cluster (a run of hands; games without
+    rubbers) this is ``(n / (N - 1))**2 * var(q) / n`` over the ``n`` units."""
+    g = sums_["m_v"].to_numpy().astype(float)
+    size = sums_["s_v"].to_numpy().astype(float)
+    scale = size / (size - 1)
+    out = sums_.select(pl.lit(level).alias("level"), *CELL,
+                       pl.Series("units", (size / per_unit).astype(np.int64)),
+                       pl.Series("n", size.astype(np.int64)),
+                       *[e.alias(f"mean_{k}") for k, e in means.items()])
+    est = {}
     for key in ("p", "t", "h", "c"):
-        s1 = sums_[f"{key}_s1"].to_numpy()
-        s2 = sums_[f"{key}_s2"].to_numpy()
-        with np.errstate(invalid="ignore", divide="ignore"):
-            var_q = np.maximum(s2 - s1 * s1 / n, 0.0) / (n - 1)
-            value = s1 / (size - 1)
-            var_value = scale**2 * var_q / n
+        ratio, var_ratio = ratio_var(g, size, sums_[f"s_{key}"].to_numpy(),
+                                     sums_[prod("v", "v")].to_numpy(),
+                                     sums_[prod(key, key)].to_numpy(),
+                                     sums_[prod("v", key)].to_numpy())
+        value, var_value = scale * ratio, scale**2 * var_ratio
         est[key] = value
         if key == "c":
             with np.errstate(invalid="ignore"):
-                half = stats.t.ppf(0.5 + LEVEL / 2, n - 1) * np.sqrt(var_value)
+                half = t_quantile(0.5 + LEVEL / 2, g - 1) * np.sqrt(var_value)
             out = out.with_columns(pl.Series("cov", value), pl.Series("cov_lo", value - half),
                                    pl.Series("cov_hi", value + half))
             continue
         lo, hi, nu = variance_ci(value, var_value)
         name = {v: k for k, v in PARTS.items()}[key]
-        nus[key] = nu
         out = out.with_columns(pl.Series(f"var_{name}", value), pl.Series(f"var_{name}_lo", lo),
                                pl.Series(f"var_{name}_hi", hi), pl.Series(f"df_{name}", nu))
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -364,40 +438,54 @@ def _decompose(sums_: pl.DataFrame, level: str, per_unit: int,
         pl.Series("honours_share", share))
 
 
-def _with_ratio(res: Results, frame: pl.DataFrame) -> pl.DataFrame:
+def _ratios(pairs: pl.DataFrame) -> pl.DataFrame:
     """Each honours variant's Var(points) over its counterpart's (same level, line-up and
-    seating), with the F interval of two independent variance estimates; the cells share
-    their deals, which correlates the two estimates positively: the interval is then wider
-    than it needs to be."""
-    bases = counterparts(res)
-    frame = frame.with_columns(base=pl.col("variant").replace_strict(
-        bases, default=None, return_dtype=pl.String))
-    ref = frame.select("level", "lineup", "swapped", pl.col("variant").alias("base"),
-                       pl.col("var_points").alias("var_base"),
-                       pl.col("df_points").alias("df_base"))
-    frame = frame.join(ref, on=["level", "base", "lineup", "swapped"], how="left",
-                       maintain_order="left")
-    ratio = (frame["var_points"] / frame["var_base"]).to_numpy()
-    lo, hi = variance_ratio_ci(ratio, frame["df_points"].to_numpy(),
-                               frame["df_base"].to_numpy())
-    return frame.with_columns(pl.Series("var_ratio", ratio), pl.Series("var_ratio_lo", lo),
-                              pl.Series("var_ratio_hi", hi)).drop("df_base")
+    seating) on the same game ids: the quotient of two ratios over the same clusters and the
+    t interval of its logarithm (`stats.ratio_quotient_ci`, the covariance of the two cells'
+    estimates included: they share their deals), times the two variances' ``N / (N - 1)``."""
+    out = with_ratio_quotient(pairs, "var_ratio", ("av", "ap"), ("bv", "bp"))
+    na, nb = pl.col("s_av"), pl.col("s_bv")
+    ddof = (na / (na - 1)) / (nb / (nb - 1))
+    return out.select("level", *CELL, "base", *[(pl.col(f"var_ratio{e}") * ddof).alias(
+        f"var_ratio{e}") for e in ("", "_lo", "_hi")])
 
 
 def variance_table(res: Results, means: pl.DataFrame, hand_sums: pl.DataFrame,
                    game_sums: pl.DataFrame | None) -> pl.DataFrame:
-    hand = hand_sums.join(means, on=CELL, how="left", maintain_order="left")
+    """``variance_decomposition`` from the cluster sums of the two levels (`HandSums`,
+    `GameSums`) and the cell means."""
+    cells = hand_sums.filter(part="cell")
+    hand = cells.join(means, on=CELL, how="left", maintain_order="left")
     two_n = 2 * pl.col("n")
     parts = [_decompose(hand, "hand", 2, {
         "points": pl.col("p_sum") / two_n, "tricks": pl.col("t_sum") / two_n,
         "honours": pl.col("h_sum") / two_n})]
+    pairs = [hand_sums.filter(part="pair")]
     if game_sums is not None:
-        game = game_sums.join(means, on=CELL, how="left", maintain_order="left")
+        game = game_sums.filter(part="cell").join(means, on=CELL, how="left",
+                                                  maintain_order="left")
         games = pl.col("games")
         parts.append(_decompose(game, "game", 1, {
             "points": (pl.col("tg_sum") + pl.col("hg_sum")) / games,
             "tricks": pl.col("tg_sum") / games, "honours": pl.col("hg_sum") / games}))
-    out = _with_ratio(res, pl.concat(parts))
+        pairs.append(game_sums.filter(part="pair"))
+    out = pl.concat(parts)
+    bases = counterparts(res)
+    out = out.with_columns(base=pl.col("variant").replace_strict(
+        bases, default=None, return_dtype=pl.String))
+    ref = out.select("level", "lineup", "swapped", pl.col("variant").alias("base"),
+                     pl.col("var_points").alias("var_base"))
+    out = out.join(ref, on=["level", "base", "lineup", "swapped"], how="left",
+                   maintain_order="left")
+    pairs = pl.concat([p for p in pairs if p.height], how="diagonal_relaxed")
+    if pairs.height:
+        out = out.join(_ratios(pairs), on=["level", *CELL, "base"], how="left",
+                       maintain_order="left")
+    else:
+        out = out.with_columns(pl.lit(None, pl.Float64).alias(f"var_ratio{e}")
+                               for e in ("", "_lo", "_hi"))
+    out = out.with_columns(pl.col("var_ratio", "var_ratio_lo", "var_ratio_hi")
+                           .fill_null(float("nan")))
     out = out.with_columns(description=pl.col("level").replace_strict(LEVELS, default=""))
     first = ["level", "description", *CELL, "base", "units", "n"]
     out = out.select(*first, pl.exclude(*first))
@@ -406,27 +494,32 @@ def variance_table(res: Results, means: pl.DataFrame, hand_sums: pl.DataFrame,
 
 
 def game_tables(res: Results, game_sums: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """``game_length`` and ``first_dealer`` per cell from the block sums."""
-    length = with_means(game_sums.select(*CELL, pl.col("units").alias("games"),
-                                         "n_hands_s1", "n_hands_s2"), ["n_hands"], n="games")
-    first = game_sums.select(
-        *CELL, pl.col("units").alias("games"),
-        pl.when(pl.col("first_side_1") == pl.col("units")).then(pl.lit("1"))
-        .when(pl.col("first_side_1") == 0).then(pl.lit("0")).otherwise(pl.lit("both"))
-        .alias("first_side"), pl.col("first_wins").alias("wins"))
-    first = with_proportion_ci(first, "wins", "games", "win_rate")
+    """``game_length`` and ``first_dealer`` per cell from the cluster sums of `GameSums`
+    (intervals over game ids: a rubber's games are one cluster)."""
+    sums_ = game_sums.filter(part="games")
+    length = with_ratio(sums_, "n_hands", "g", "n_hands").select(
+        *CELL, pl.col("s_g").cast(pl.Int64).alias("games"), "n_hands", "n_hands_lo",
+        "n_hands_hi")
+    first = with_share(sums_, "win_rate", "g", "wins").select(
+        *CELL, pl.col("s_g").cast(pl.Int64).alias("games"),
+        pl.when(pl.col("s_side1") == pl.col("s_g")).then(pl.lit("1"))
+        .when(pl.col("s_side1") == 0).then(pl.lit("0")).otherwise(pl.lit("both"))
+        .alias("first_side"), pl.col("s_wins").cast(pl.Int64).alias("wins"), "win_rate",
+        "win_rate_lo", "win_rate_hi")
     return _order(res, length), _order(res, first)
 
 
-def dealer_table(res: Results, dealer: pl.DataFrame) -> pl.DataFrame:
+def dealer_table(res: Results, sums_: pl.DataFrame) -> pl.DataFrame:
+    """``dealer_advantage`` from the dealer parts of `HandSums`: per cell and metric the mean
+    per hand of the dealer's side's margin, its interval over games."""
     rules = _rules(res)
     parts = []
     for metric, description in DEALER_METRICS.items():
-        part = dealer.select(*CELL, pl.lit(metric).alias("metric"),
-                             pl.lit(description).alias("description"), pl.col("n").alias("hands"),
-                             pl.col(f"{metric}_s1").alias("advantage_s1"),
-                             pl.col(f"{metric}_s2").alias("advantage_s2"))
-        parts.append(with_means(part, ["advantage"], n="hands"))
+        part = with_ratio(sums_, "advantage", "n", metric)
+        parts.append(part.select(*CELL, pl.lit(metric).alias("metric"),
+                                 pl.lit(description).alias("description"),
+                                 pl.col("s_n").cast(pl.Int64).alias("hands"), "advantage",
+                                 "advantage_lo", "advantage_hi"))
     out = pl.concat(parts)
     turn_up = {v for v, r in rules.items() if r.get("trump", "turn_up") != "none"}
     exact = [(EXACT_DEALER_HONOURS if v in turn_up else 0.0) if m == "honours" else float("nan")
@@ -451,20 +544,21 @@ def _where(res: Results, r: dict) -> str:
                                      + (", swapped" if r["swapped"] else "") + ")")
 
 
-def _findings(res: Results, t: dict) -> dict[str, list[str]]:
+def _findings(res: Results, t: dict, pooled: pl.DataFrame | None) -> dict[str, list[str]]:
+    """The sections' findings from the tables and ``pooled`` (`honours_tables`' shares of
+    three or four honours held and scored, per variant)."""
     out: dict[str, list[str]] = {"honours": [], "variance": [], "length": [], "dealer": []}
     dist, counted = t.get("honours_distribution"), t.get("honours_counted")
-    if dist is not None:
+    if dist is not None and pooled is not None:
         v = dist["variant"][0]
         rows = dist.filter(variant=v, role="all", kind="held")
         three = rows.filter(pl.col("value") >= 3)
-        k, n = int(three["side_hands"].sum()), int(rows["n"][0])
-        share, lo, hi = proportion_ci(k, n)
         exact = float(three["exact"].sum())
         four = rows.filter(value=4).row(0, named=True)
+        p = pooled.filter(variant=v).row(0, named=True)
         out["honours"].append(
-            f"A side holds three or four of the trump honours in {100 * share:.1f}% "
-            f"[{100 * lo:.1f}, {100 * hi:.1f}] of its hands ({v}; exact {100 * exact:.1f}%), "
+            f"A side holds three or four of the trump honours in "
+            f"{_ci(p, 'three', 1, 100, unit='%')} of its hands ({v}; exact {100 * exact:.1f}%), "
             f"all four in {_ci(four, 'share', 1, 100, unit='%')} (exact "
             f"{100 * four['exact']:.1f}%).")
         d = dist.filter(variant=v, kind="held", role="dealer")
@@ -476,22 +570,21 @@ def _findings(res: Results, t: dict) -> dict[str, list[str]]:
             f"{100 * d3['share'].sum():.1f}% of hands (exact {100 * d3['exact'].sum():.1f}%), "
             f"the other side in {100 * o3['share'].sum():.1f}% (exact "
             f"{100 * o3['exact'].sum():.1f}%).")
-    if counted is not None:
+    if counted is not None and pooled is not None:
         rules = _rules(res)
         for v in counted["variant"].unique(maintain_order=True):
-            rows = counted.filter(variant=v)
-            k, n = int(rows["counted"].sum()), int(rows["side_hands"].sum())
+            p = pooled.filter(variant=v).row(0, named=True)
+            k, n = p["scored"], p["held"]
             if not n:
                 continue
-            share, lo, hi = proportion_ci(k, n)
             why = []
             if rules[v].get("honours_order", "tricks_first") == "tricks_first":
                 why.append("the trick points ended the game")
             if rules[v].get("honours_barred_at") is not None:
                 why.append(f"the side had {rules[v]['honours_barred_at']} points or more")
             out["honours"].append(
-                f"{v}: three or four honours held were scored in {100 * share:.1f}% "
-                f"[{100 * lo:.1f}, {100 * hi:.1f}] of {n:,} side-hands"
+                f"{v}: three or four honours held were scored in "
+                f"{_ci(p, 'counted', 1, 100, unit='%')} of {n:,} side-hands"
                 + (f"; not when {' or '.join(why)}." if k < n and why else "."))
     var = t["variance_decomposition"]
     for r in var.filter(pl.col("var_ratio").is_not_nan()).iter_rows(named=True):
@@ -540,14 +633,15 @@ def _findings(res: Results, t: dict) -> dict[str, list[str]]:
 def portland_report(res: Results) -> dict:
     """Every table of the Portland report and the findings of each section:
     ``{"tables": {...}, "findings": {section: [...]}}``."""
-    counts_q, means_q, dealer_q = _hand_queries(res)
-    counts, means, dealer = collect_each([counts_q, means_q, dealer_q])
-    hand_sums = _centred_hand_sums(res, means)
+    means = collect(means_query(res))
     if res.games_mode:
         means = means.join(collect(_game_counts(res)), on=CELL, how="left")
-
     bases = counterparts(res)
-    game_sums = GameSums(res, means) if res.games_mode else None
+    hand_sums = HandSums(res, means, bases)
+    block_pass(res, [hand_sums], block_scan)
+    hand_total = hand_sums.total()
+
+    game_sums = GameSums(res, means, bases) if res.games_mode else None
     paired = None
     if bases:
         metrics = ({"n_hands": pl.col("n_hands").cast(pl.Float64),
@@ -556,18 +650,17 @@ def portland_report(res: Results) -> dict:
         paired = FirstGames(res, bases=bases, metrics=metrics)
     block_pass(res, [c for c in (game_sums, paired) if c is not None], portland_units)
 
-    dist, counted = honours_tables(res, counts)
+    dist, counted, pooled = honours_tables(res, hand_total.filter(part="honours"))
     game_total = game_sums.total() if game_sums is not None else None
     tables = {"honours_distribution": dist, "honours_counted": counted,
-              "variance_decomposition": variance_table(res, means, hand_sums, game_total)}
+              "variance_decomposition": variance_table(res, means, hand_total, game_total)}
     if game_total is not None:
         tables["game_length"], tables["first_dealer"] = game_tables(res, game_total)
     if paired is not None:
         tables["honours_paired"] = paired_variants(
             res, paired, PAIRED_GAME_METRICS if res.games_mode else PAIRED_HAND_METRICS)
-    tables["dealer_advantage"] = dealer_table(res, dealer)
+    tables["dealer_advantage"] = dealer_table(res, hand_total.filter(part="dealer"))
     tables["points"] = points_table(res)
     tables["games"] = games_table(res)
     tables = {k: v for k, v in tables.items() if v is not None}
-    return {"tables": tables, "findings": _findings(res, tables)}
-
+    return {"tables": tables, "findings": _findings(res, tables, pooled)}

@@ -6,8 +6,9 @@ taken as the block is written and kept in its file's metadata, so the summary re
 and imports no polars; `reports.stats` turns them into intervals):
 
 * shares (games won, nil made, contracts set ...): ``k`` of ``n`` with the Wilson interval
-  (`stats.proportion_ci`); per-hand shares count each hand (seat, side) as a trial, as the
-  report's nil tables do;
+  (`stats.proportion_ci`); per-hand shares count each hand (seat, side) as an independent
+  trial (the block tallies keep counts, not each game's; the report's tables cluster them by
+  game id);
 * a figure per game (hands a game, bags a game): the t interval of the mean over games
   (`stats.mean_ci`);
 * a figure per hand in a whole-games run (points a hand): the ratio of two sums with the game as

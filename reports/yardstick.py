@@ -7,11 +7,12 @@ where the strategy sits):
 
 - ``yardstick_tricks``: variant, lineup, swapped, side, strategy, side_hands, tricks (simulated,
   mean), dd_tricks (mean), diff (simulated − double dummy) and abs_diff (its absolute value),
-  each with a 95% t interval.
+  each with a 95% interval over game ids (the delta method).
 - ``yardstick_bids``: variant, lineup, swapped, side, strategy, contract (what the side
   promised: its bid, or a Norwegian grand's 7 tricks), contracts (side-hands with one),
-  bid (mean), dd_tricks (mean), bid_minus_dd (t interval), dd_made (the share of contracts the
-  double-dummy tricks reach) and made (the share the play made), Wilson intervals.
+  bid (mean), dd_tricks (mean), bid_minus_dd, dd_made (the share of contracts the
+  double-dummy tricks reach) and made (the share the play made), each with a 95% interval over
+  game ids (the delta method; Wilson's interval for clustered trials for the shares).
 
 A run without a yardstick has no section (`yardstick_section` returns None).
 """
@@ -25,7 +26,7 @@ from pathlib import Path
 import polars as pl
 
 from .data import CELL, Results, collect
-from .frame_stats import sums, with_means, with_proportion_ci
+from .frame_stats import CLUSTER, cluster_sums, with_cluster_means, with_share
 from .kit.cells import cell, count, num, pct, text
 from .kit.page import Section
 from .kit.tables import View, shown
@@ -48,22 +49,27 @@ def _long(rows: pl.DataFrame) -> pl.DataFrame:
     return pl.concat(parts).with_columns(diff=pl.col("tricks") - pl.col("dd"))
 
 
-def _moments(frame: pl.DataFrame, keys: list[str], names: dict[str, pl.Expr]) -> pl.DataFrame:
-    aggs = [pl.len().alias("n")]
-    for name, expr in names.items():
-        aggs += sums(name, expr)
-    out = frame.group_by(keys, maintain_order=True).agg(aggs)
-    return with_means(out, list(names))
+def _moments(frame: pl.DataFrame, keys: list[str], names: dict[str, pl.Expr],
+             n: str = "n") -> pl.DataFrame:
+    """Per group of ``keys``: ``n`` (rows) and the mean of each of ``names`` with its 95%
+    interval over game ids (the sampled hands of a game share its score, a hand's two sides and
+    every cell's rows of a deal its cards: one cluster; `frame_stats.with_ratio`)."""
+    rows = frame.select(*keys, CLUSTER, pl.lit(1).alias(n),
+                        **{name: e.cast(pl.Float64) for name, e in names.items()})
+    out = cluster_sums(rows, keys, [n, *names], pairs=[(n, name) for name in names])
+    out = with_cluster_means(out, list(names), n)
+    return out.with_columns(pl.col(f"s_{n}").cast(pl.Int64).alias(n))
 
 
 def _tricks_table(long: pl.DataFrame) -> pl.DataFrame:
     names = {"tricks": pl.col("tricks"), "dd_tricks": pl.col("dd"), "diff": pl.col("diff"),
              "abs_diff": pl.col("diff").abs()}
-    by_cell = _moments(long, [*CELL, "side", "strategy"], names)
-    pooled = _moments(long, ["variant", "strategy"], names).with_columns(
+    columns = ["side_hands", *[f"{m}{e}" for m in names for e in ("", "_lo", "_hi")]]
+    by_cell = _moments(long, [*CELL, "side", "strategy"], names, "side_hands")
+    pooled = _moments(long, ["variant", "strategy"], names, "side_hands").with_columns(
         lineup=pl.lit(ALL), swapped=pl.lit(None, pl.Boolean), side=pl.lit(None, pl.Int8))
-    out = pl.concat([by_cell, pooled.select(by_cell.columns)])
-    return out.rename({"n": "side_hands"})
+    keys = [*CELL, "side", "strategy"]
+    return pl.concat([by_cell.select(*keys, *columns), pooled.select(*keys, *columns)])
 
 
 def _contracts(res: Results, rows: pl.DataFrame, long: pl.DataFrame) -> pl.DataFrame | None:
@@ -112,20 +118,18 @@ def _bids_table(frame: pl.DataFrame) -> pl.DataFrame:
     frame = frame.with_columns(dd_made=(pl.col("dd") >= pl.col("bid")).cast(pl.Int64),
                                made=(pl.col("tricks") >= pl.col("bid")).cast(pl.Int64))
     names = {"bid": pl.col("bid"), "dd_tricks": pl.col("dd"),
-             "bid_minus_dd": pl.col("bid") - pl.col("dd")}
+             "bid_minus_dd": pl.col("bid") - pl.col("dd"), "dd_made": pl.col("dd_made"),
+             "made": pl.col("made")}
 
     def agg(keys):
-        aggs = [pl.len().alias("contracts"), pl.col("dd_made").sum().alias("dd_made_k"),
-                pl.col("made").sum().alias("made_k")]
-        for name, expr in names.items():
-            aggs += sums(name, expr)
-        out = frame.group_by(keys, maintain_order=True).agg(aggs)
-        out = with_means(out, list(names), n="contracts")
-        out = with_proportion_ci(out, "dd_made_k", "contracts", "dd_made")
-        return with_proportion_ci(out, "made_k", "contracts", "made").drop("dd_made_k",
-                                                                           "made_k")
+        out = _moments(frame, keys, names, "contracts")
+        for share in ("dd_made", "made"):  # shares of contracts: Wilson, clustered
+            out = with_share(out, share, "contracts", share)
+        return out.select(*keys, "contracts", *[f"{m}{e}" for m in names
+                                                for e in ("", "_lo", "_hi")])
 
-    by_cell = agg([*CELL, "side", "strategy", "contract"])
+    keys = [*CELL, "side", "strategy", "contract"]
+    by_cell = agg(keys)
     pooled = agg(["variant", "strategy", "contract"]).with_columns(
         lineup=pl.lit(ALL), swapped=pl.lit(None, pl.Boolean), side=pl.lit(None, pl.Int8))
     return pl.concat([by_cell, pooled.select(by_cell.columns)])
@@ -219,10 +223,11 @@ def _notes(res: Results, info: dict) -> list[str]:
                  "contracts: the side's bids (nil bids add nothing, a half bid .5, the auction's "
                  "declarer 6 + n), compared with the side's double-dummy tricks, a nil "
                  "bidder's included; side contracts and two nils are left out.")
-    notes.append("Intervals: 95% t intervals of the means over side-hands (the two sides of a "
-                 "hand mirror each other: a line-up of one strategy pooled over both sides "
-                 "has a difference of 0 by construction, read its absolute difference); "
-                 "Wilson intervals of the shares.")
+    notes.append("Intervals: 95%, over game ids (a sampled hand's two sides, a game's sampled "
+                 "hands and every cell's rows of a deal are one cluster): the delta method for "
+                 "the means, Wilson's interval for clustered trials for the shares. The two "
+                 "sides of a hand mirror each other: a line-up of one strategy pooled over both "
+                 "sides has a difference of 0 by construction, read its absolute difference.")
     return notes
 
 

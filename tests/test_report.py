@@ -14,10 +14,11 @@ import pytest
 from scipy import stats
 
 import whistlab
+from clusters import ratio_interval, share_interval
 from page import PRELUDE, check_links, raw, table
 from reports import build_report
-from reports.bags import bags_per_hand
-from reports.data import open_results
+from reports.bags import HandBags, bag_units, bags_per_hand
+from reports.data import block_pass, open_results
 from reports.stats import mean_ci, proportion_ci, t_quantile, welch_ci
 from sim.errors import UserError
 from whistlab.cli import main
@@ -93,7 +94,8 @@ def seats_long(hands: pd.DataFrame) -> pd.DataFrame:
     for s in range(4):
         p = s ^ 2
         parts.append(pd.DataFrame({
-            "variant": hands["variant"], "seat": s, "bid": hands[f"bid_{s}"],
+            "variant": hands["variant"], "game_id": hands["game_id"], "seat": s,
+            "bid": hands[f"bid_{s}"],
             "blind": hands[f"blind_{s}"], "tricks": hands[f"tricks_{s}"],
             "partner_bid": hands[f"bid_{p}"], "partner_tricks": hands[f"tricks_{p}"],
             "contract": hands[f"contract_{s % 2}"], "dealer": hands["dealer"],
@@ -114,9 +116,12 @@ def test_nil_rates_match_a_direct_count(run, request):
         assert got["made"] == (nil & rows["tricks"].eq(0)).sum()
         assert got["success_rate"] == pytest.approx((nil & rows["tricks"].eq(0)).sum()
                                                     / nil.sum())
-        lo, hi = stats.binomtest(int(got["made"]), int(got["bids"])).proportion_ci(
-            0.95, method="wilson")
+        # every cell's seat-hands of one game id (the same deals) are one cluster
+        mine = rows.assign(nil=nil, made=nil & rows["tricks"].eq(0))
+        _, lo, hi = share_interval(mine, "game_id", "nil", "made")
         assert (got["success_rate_lo"], got["success_rate_hi"]) == pytest.approx((lo, hi))
+        _, lo, hi = share_interval(mine.assign(n=1), "game_id", "n", "nil")
+        assert (got["bid_rate_lo"], got["bid_rate_hi"]) == pytest.approx((lo, hi))
         blind = rows["bid"].eq(0) & rows["blind"]
         assert csv.loc[("blind nil", variant, "all", "all")]["bids"] == blind.sum()
         sides = rows[rows["seat"] < 2]
@@ -143,7 +148,9 @@ def test_nil_by_hand_features_from_the_bitmasks(hands_run):
     csv = table(folder, "nil_by_hand")
     csv = csv[(csv["kind"] == "nil") & (csv["strategy"] == "all")]
     for feature in ("spade_length", "top_spade", "high_cards", "position", "partner_bid"):
-        want = (long.groupby(["variant", feature])
+        # each variant, and (variant "all") every variant's cells together
+        every = pd.concat([long, long.assign(variant="all")])
+        want = (every.groupby(["variant", feature])
                 .agg(n=("nil", "size"), bids=("nil", "sum"), made=("made", "sum"))
                 .reset_index().rename(columns={feature: "value"}))
         got = csv[csv["feature"] == feature][["variant", "value", "n", "bids", "made"]]
@@ -151,6 +158,12 @@ def test_nil_by_hand_features_from_the_bitmasks(hands_run):
         assert len(merged) == len(want) == len(got)
         for col in ("n", "bids", "made"):
             assert (merged[col] == merged[f"{col}_csv"]).all(), feature
+    # the pooled rows' intervals: every variant's seat-hands of one game id one cluster
+    three = long[long["spade_length"] == 3]
+    got = csv[(csv["feature"] == "spade_length") & (csv["value"] == 3)
+              & (csv["variant"] == "all")].iloc[0]
+    _, lo, hi = share_interval(three, "game_id", "nil", "made")
+    assert (got["success_rate_lo"], got["success_rate_hi"]) == pytest.approx((lo, hi))
 
 
 def test_partner_contract_rates(games_run):
@@ -181,9 +194,9 @@ def test_bags_per_hand(run, request):
         got = pooled.loc[variant]
         assert got["side_hands"] == 2 * len(rows)
         assert got["bags_per_side_hand"] == pytest.approx(per_hand.mean())
-        ci = stats.ttest_1samp(per_hand, 0).confidence_interval(0.95)
+        _, lo, hi = ratio_interval(rows.assign(h=2, b=2 * per_hand), "game_id", "h", "b")
         assert (got["bags_per_side_hand_lo"], got["bags_per_side_hand_hi"]) == pytest.approx(
-            (ci.low, ci.high))
+            (lo, hi))
         penalties = (rows["bag_penalty_0"] < 0).sum() + (rows["bag_penalty_1"] < 0).sum()
         assert got["penalties"] == penalties
         assert got["penalties_per_100"] == pytest.approx(100 * penalties / (2 * len(rows)))
@@ -215,8 +228,9 @@ def test_bags_per_game_and_the_winner_changed(games_run):
         got = pooled.loc[variant]
         assert got["games"] == len(rows)
         assert got["bags_per_game"] == pytest.approx(rows["bags"].mean())
-        ci = stats.ttest_1samp(rows["bags"], 0).confidence_interval(0.95)
-        assert got["bags_per_game_lo"] == pytest.approx(ci.low)
+        # the variant's cells share their game ids (the same deals): one cluster each
+        _, lo, _ = ratio_interval(rows.assign(g=1), "game_id", "g", "bags")
+        assert got["bags_per_game_lo"] == pytest.approx(lo)
         assert got["winner_changed"] == rows["changed"].sum()
         penalties = rows["bag_penalties_0"] + rows["bag_penalties_1"]
         assert got["penalties_per_game"] == pytest.approx(penalties.mean())
@@ -230,9 +244,12 @@ def test_points_and_games_per_cell(games_run):
         rows = hands[(hands["variant"] == r.variant) & (hands["lineup"] == r.lineup)
                      & (hands["swapped"] == r.swapped)]
         x = rows[f"points_{r.side}"]
-        ci = stats.ttest_1samp(x, 0).confidence_interval(0.95)
+        # the hands of a game share its score: the game is the cluster
+        want = ratio_interval(rows.assign(n=1), "game_id", "n", f"points_{r.side}")
         assert (r.hands, r.mean_points, r.mean_points_lo, r.mean_points_hi) == pytest.approx(
-            (len(x), x.mean(), ci.low, ci.high))
+            (len(x), *want))
+        ci = stats.ttest_1samp(x, 0).confidence_interval(0.95)  # hands taken as independent
+        assert r.mean_points_hi - r.mean_points_lo != pytest.approx(ci.high - ci.low)
     for r in table(folder, "games").itertuples():
         rows = games[(games["variant"] == r.variant) & (games["lineup"] == r.lineup)
                      & (games["swapped"] == r.swapped)]
@@ -358,8 +375,10 @@ def test_intervals_shrink_with_n(tmp_path):
     widths = []
     for n in (200, 800):
         folder = whistlab.run({**spec, "hands": n}, tmp_path / str(n), n_jobs=1)
-        row = bags_per_hand(open_results(folder)).filter(lineup="all", side="both").row(
-            0, named=True)
+        res = open_results(folder)
+        acc = HandBags(res)
+        block_pass(res, [acc], bag_units)
+        row = bags_per_hand(res, acc).filter(lineup="all", side="both").row(0, named=True)
         widths.append(row["bags_per_side_hand_hi"] - row["bags_per_side_hand_lo"])
     assert 0.35 < widths[1] / widths[0] < 0.65
 

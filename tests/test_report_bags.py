@@ -15,6 +15,7 @@ import pytest
 from scipy import stats
 
 import whistlab
+from clusters import share_interval
 from page import PRELUDE, check_links, raw, table
 from reports import build_report
 from reports.bag_rules import _findings, bag_ranking
@@ -189,10 +190,23 @@ def test_bags_decided_recomputed(study):
         got = csv.loc[variant]
         k, n = int(changed[mine].sum()), int(mine.sum())
         assert got["winner_changed"] == k and got["games"] == n
-        ci = stats.binomtest(k, n).proportion_ci(0.95, method="wilson")
+        # the variant's cells play the same deals: its games of one game id are one cluster
+        want = share_interval(both[mine].assign(g=1, changed=changed[mine]), "game_id", "g",
+                              "changed")
         assert (got["winner_changed_rate"], got["winner_changed_rate_lo"],
-                got["winner_changed_rate_hi"]) == pytest.approx((k / n, ci.low, ci.high))
+                got["winner_changed_rate_hi"]) == pytest.approx(want)
+        ci = stats.binomtest(k, n).proportion_ci(0.95, method="wilson")
+        assert got["winner_changed_rate_hi"] - got["winner_changed_rate_lo"] != pytest.approx(
+            ci.high - ci.low)  # not the interval of independent games
         assert got["winner_changed_all"] == changed_all[mine].sum()
+    cells = table(study, "bags_per_game").query("lineup != 'all'")
+    for r in cells.itertuples():  # per cell the games are independent: Wilson's own
+        cell = ((both["variant"] == r.variant) & (both["lineup"] == r.lineup)
+                & (both["swapped"] == r.swapped))
+        ci = stats.binomtest(int(changed[cell].sum()), int(cell.sum())).proportion_ci(
+            0.95, method="wilson")
+        assert (r.winner_changed_rate_lo, r.winner_changed_rate_hi) == pytest.approx(
+            (ci.low, ci.high))
     # the contract cost given back too can only add games under double_over (never remove)
     assert csv.loc["double", "winner_changed_all"] >= csv.loc["double", "winner_changed"]
     assert csv.loc["std", "winner_changed_all"] == csv.loc["std", "winner_changed"]
@@ -220,9 +234,9 @@ def test_bags_decided_on_hand_made_games():
         True, False, True, False, True, True]
     acc = GameBags(SimpleNamespace(games_mode=True))
     acc.add({"games": games, "hands": None})
-    row = acc.total().row(0, named=True)
-    assert (row["n"], row["changed"], row["changed_all"]) == (6, 3, 4)
-    assert row["bags_s1"] == 91 and row["penalty_points_s1"] == -400
+    row = acc.total().filter(lineup="l").row(0, named=True)
+    assert (row["s_g"], row["s_changed"], row["s_changed_all"]) == (6, 3, 4)
+    assert row["s_bags"] == 91 and row["s_penalty_points"] == -400
 
 
 # --- the ranking and the pages ----------------------------------------------------------------

@@ -10,6 +10,7 @@ import pytest
 from scipy import stats
 
 import whistlab
+from clusters import ratio_interval, share_interval
 from page import PRELUDE, check_links
 from reports import build_report
 from sim.norwegian.scoring import grand_value, misere_value
@@ -163,7 +164,8 @@ def decisions(hands: pd.DataFrame, players: int) -> pd.DataFrame:
         hand = hands[f"hand_{s}"].to_numpy().astype(np.uint64)
         longest = np.max([np.bitwise_count(hand & np.uint64(m)) for m in SUIT_MASKS], axis=0)
         part = pd.DataFrame({
-            "variant": hands["variant"], "lineup": hands["lineup"], "seat": s,
+            "variant": hands["variant"], "lineup": hands["lineup"],
+            "game_id": hands["game_id"], "seat": s,
             "declarer": hands["declarer"], "decision": hands[f"declaration_{s}"],
             "made": made, "aces_kings": np.bitwise_count(hand & np.uint64(ACES_KINGS)),
             "longest_suit": np.minimum(longest, 8)})
@@ -193,14 +195,18 @@ def test_declarations(run, request):
             chosen = group[group["decision"] == CODES[r.option]]
             assert (r.decisions, r.chosen) == (len(group), len(chosen))
             assert r.rate == pytest.approx(len(chosen) / len(group))
-            assert (r.rate_lo, r.rate_hi) == pytest.approx(wilson(len(chosen), len(group)))
+            # the decisions of a game (of a hand, with three or four players) are one cluster
+            want = share_interval(group.assign(x=1, y=group["decision"] == CODES[r.option]),
+                                  "game_id", "x", "y")
+            assert (r.rate_lo, r.rate_hi) == pytest.approx(want[1:], nan_ok=True)
             if r.option == "pass":
                 assert np.isnan(r.made) and np.isnan(r.success)
                 continue
             made = int(chosen["made"].sum())
             assert r.made == made
             if len(chosen):
-                assert (r.success_lo, r.success_hi) == pytest.approx(wilson(made, len(chosen)))
+                want = share_interval(chosen.assign(x=1), "game_id", "x", "made")
+                assert (r.success_lo, r.success_hi) == pytest.approx(want[1:], nan_ok=True)
         # every value of a feature is a row; the decisions add up to the whole
         for feature in ("aces_kings", "longest_suit"):
             rows = mine[(mine["feature"] == feature) & (mine["option"] == "grand")]
@@ -225,7 +231,9 @@ def test_contracts(run, request):
         for r in mine.itertuples():
             rows = hands[(hands["name"] == r.contract) & (hands["forced"] == r.forced)]
             assert (r.hands, r.cell_hands) == (len(rows), len(hands))
-            assert (r.share_lo, r.share_hi) == pytest.approx(wilson(len(rows), len(hands)))
+            mine_rows = (hands["name"] == r.contract) & (hands["forced"] == r.forced)
+            want = share_interval(hands.assign(x=1, y=mine_rows), "game_id", "x", "y")
+            assert (r.share_lo, r.share_hi) == pytest.approx(want[1:])
             decided = rows[rows["dpoints"].notna()]
             assert (r.decided, r.made) == (len(decided), int(decided["made"].sum()))
             if not len(decided):   # the classic game's all-pass nullo: nobody declared
@@ -234,8 +242,8 @@ def test_contracts(run, request):
             assert r.success == pytest.approx(decided["made"].mean())
             assert r.declarer_points == pytest.approx(decided["dpoints"].mean())
             if decided["dpoints"].std() > 0:
-                assert (r.declarer_points_lo, r.declarer_points_hi) == pytest.approx(
-                    t_interval(decided["dpoints"]))
+                want = ratio_interval(decided.assign(x=1), "game_id", "x", "dpoints")
+                assert (r.declarer_points_lo, r.declarer_points_hi) == pytest.approx(want[1:])
     # the 2-player declarer scores its own table under every scoring mode: made <=> points > 0
     for variant in (v for v in variants if PLAYERS[v] == 2):
         hands = raw(folder, variant)
@@ -259,8 +267,8 @@ def test_scoring_modes(games_run):
         total = pts.sum(axis=1)
         assert r["total_points"] == pytest.approx(total.mean())
         if total.std() > 0:
-            assert (r["total_points_lo"], r["total_points_hi"]) == pytest.approx(
-                t_interval(total))
+            want = ratio_interval(hands.assign(x=1, total=total), "game_id", "x", "total")
+            assert (r["total_points_lo"], r["total_points_hi"]) == pytest.approx(want[1:])
         assert r["doubled"] == hands["doubled"].sum()
     assert csv.loc["zero_sum", "total_points"] == 0   # two players: zero-sum exactly
     assert csv.loc["double", "doubled"] > 0
@@ -367,7 +375,8 @@ def test_points_per_side(run, request):
         for r in mine.itertuples():
             x = hands[f"points_{r.side}"].astype(float)
             assert (r.hands, r.mean_points) == (len(x), pytest.approx(x.mean()))
-            assert (r.mean_points_lo, r.mean_points_hi) == pytest.approx(t_interval(x))
+            want = ratio_interval(hands.assign(x=1, y=x), "game_id", "x", "y")
+            assert (r.mean_points_lo, r.mean_points_hi) == pytest.approx(want[1:])
 
 
 def test_whistlab_report_command(games_run, tmp_path, capsys):

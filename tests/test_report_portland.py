@@ -13,6 +13,7 @@ import pytest
 from scipy import stats
 
 import whistlab
+from clusters import ratio_interval, share_interval
 from page import PRELUDE, check_links, raw, table
 from reports import build_report
 from reports.data import Results
@@ -142,7 +143,10 @@ def test_honours_distribution(run, request):
             k = int(counts.get(r.value, 0))
             assert (r.side_hands, r.n) == (k, len(mine))
             assert r.share == pytest.approx(k / len(mine))
-            assert (r.share_lo, r.share_hi) == pytest.approx(wilson(k, len(mine)))
+            # a hand's two sides, a game's hands and every line-up's hands of a game id (the
+            # same deals) are one cluster
+            want = share_interval(mine.assign(x=1, y=mine[col] == r.value), "game_id", "x", "y")
+            assert (r.share_lo, r.share_hi) == pytest.approx(want[1:])
             if kind == "held":
                 assert r.exact == pytest.approx(exact(role, r.value))
             else:
@@ -162,8 +166,8 @@ def test_honours_counted(games_run):
         rows = long[(long["variant"] == r.variant) & (long["held"] == r.held)]
         counted = (rows["honours"] > 0).sum()
         assert (r.side_hands, r.counted) == (len(rows), counted)
-        assert (r.counted_rate_lo, r.counted_rate_hi) == pytest.approx(wilson(counted,
-                                                                               len(rows)))
+        want = share_interval(rows.assign(x=1, y=rows["honours"] > 0), "game_id", "x", "y")
+        assert (r.counted_rate_lo, r.counted_rate_hi) == pytest.approx(want[1:])
     # honours held and counted score 4 for four, 2 for three
     scored = long[(long["variant"] == "five_honours") & (long["honours"] > 0)]
     assert (scored["honours"] == np.where(scored["held"] == 4, 4, 2)).all()
@@ -171,14 +175,11 @@ def test_honours_counted(games_run):
 
 # --- variance and its decomposition -----------------------------------------------------------
 
-def check_decomposition(r, t, h, p, sides: int):
-    """``t``, ``h``, ``p`` the values of one cell: games (``sides = 1``), or side-hands, all of
-    side 0 then all of side 1 (``sides = 2``: the two sides of a hand are one unit)."""
+def check_decomposition(r, t, h, p, clusters):
+    """``t``, ``h``, ``p`` the values of one cell (side-hands, or games) and the cluster
+    (game id) of each: the variances, the covariance and their intervals over clusters."""
     t, h, p = (np.asarray(a, float) for a in (t, h, p))
-
-    def units_q(d):  # a unit's squared deviations (or products), summed
-        return d.reshape(sides, -1).sum(axis=0)
-
+    clusters = np.asarray(clusters)
     assert np.array_equal(p, t + h)
     n = len(p)
     assert r.n == n
@@ -190,23 +191,29 @@ def check_decomposition(r, t, h, p, sides: int):
     assert r.cov == pytest.approx(cov, abs=1e-12)
     assert r.var_points == pytest.approx(r.var_tricks + r.var_honours + 2 * r.cov)
     assert abs(r.residual) < 1e-9
-    # the variance's interval: chi-square on the effective degrees of freedom
+
+    def sampling_var(d):
+        """The sampling variance of sum(d) / (n - 1) over the clusters: the estimate moves
+        with its clusters' sums of d (the deviations' squares or products) less their share of
+        the estimate, sum(d) / n per value (the delta method for a ratio of sums)."""
+        frame = pd.DataFrame({"g": clusters, "d": d, "v": 1.0}).groupby("g").sum()
+        e = frame["d"] - d.sum() / n * frame["v"]
+        m = len(frame)
+        return m / (m - 1) * (e**2).sum() / (n - 1) ** 2, m
+
     for name, x in (("points", p), ("tricks", t), ("honours", h)):
-        q = units_q((x - x.mean()) ** 2)
-        m = len(q)
         s2 = np.var(x, ddof=1)
-        var_s2 = (m / (n - 1)) ** 2 * np.var(q, ddof=1) / m
+        var_s2, _ = sampling_var((x - x.mean()) ** 2)
         lo, hi = getattr(r, f"var_{name}_lo"), getattr(r, f"var_{name}_hi")
         if s2 == 0:
             assert lo == hi == 0
             continue
-        nu = 2 * s2**2 / var_s2
+        nu = 2 * s2**2 / var_s2  # the chi-square of the same variance (Satterthwaite)
         assert lo == pytest.approx(nu * s2 / stats.chi2.ppf(0.975, nu))
         assert hi == pytest.approx(nu * s2 / stats.chi2.ppf(0.025, nu))
         assert lo < s2 < hi
-    qc = units_q((t - t.mean()) * (h - h.mean()))
-    m = len(qc)
-    half = stats.t.ppf(0.975, m - 1) * (m / (n - 1)) * np.sqrt(np.var(qc, ddof=1) / m)
+    var_c, m = sampling_var((t - t.mean()) * (h - h.mean()))
+    half = stats.t.ppf(0.975, m - 1) * np.sqrt(var_c)
     assert (r.cov_lo, r.cov_hi) == pytest.approx((cov - half, cov + half), abs=1e-12)
 
 
@@ -223,7 +230,7 @@ def test_variance_decomposition_per_hand(run, request):
         t = np.concatenate([cell["trick_points_0"], cell["trick_points_1"]])
         h = np.concatenate([cell["honours_points_0"], cell["honours_points_1"]])
         p = np.concatenate([cell["points_0"], cell["points_1"]])
-        check_decomposition(r, t, h, p, sides=2)
+        check_decomposition(r, t, h, p, np.concatenate([cell["game_id"], cell["game_id"]]))
         assert r.units == len(cell)
 
 
@@ -242,24 +249,64 @@ def test_variance_decomposition_per_game(games_run):
     for r in rows.itertuples():
         cell = both[(both["variant"] == r.variant) & (both["lineup"] == r.lineup)]
         margin = cell["score_0"] - cell["score_1"]
-        check_decomposition(r, cell["t"], cell["h"], margin, sides=1)
+        check_decomposition(r, cell["t"], cell["h"], margin, cell["game_id"])
 
 
-def test_variance_ratio_to_the_variant_without_honours(hands_run):
-    folder, _ = hands_run
+def log_ratio_interval(a, b) -> tuple[float, float, float]:
+    """Var(a) / Var(b) and its interval, ``a`` and ``b`` each ``(values, game ids)`` of a cell
+    on the same game ids: per game id, each cell's squared deviations from its mean less its
+    variance's share, relative to its sum; the log of the ratio moves by the difference of the
+    two (the delta method), t on the game ids."""
+    z, n, var = {}, {}, {}
+    for name, (x, g) in (("a", a), ("b", b)):
+        x = np.asarray(x, float)
+        q = pd.DataFrame({"g": np.asarray(g), "q": (x - x.mean()) ** 2, "v": 1.0}).groupby(
+            "g").sum()
+        z[name] = (q["q"] - q["q"].sum() / len(x) * q["v"]) / q["q"].sum()
+        n[name], var[name] = len(q), np.var(x, ddof=1)
+    assert n["a"] == n["b"]
+    m = n["a"]
+    half = stats.t.ppf(0.975, m - 1) * np.sqrt(m / (m - 1) * ((z["a"] - z["b"]) ** 2).sum())
+    ratio = var["a"] / var["b"]
+    return ratio, ratio * np.exp(-half), ratio * np.exp(half)
+
+
+@pytest.mark.parametrize("run", ["games_run", "hands_run"])
+def test_variance_ratio_to_the_variant_without_honours(run, request):
+    folder, _ = request.getfixturevalue(run)
+    hands = raw(folder)
     csv = table(folder, "variance_decomposition")
-    for r in csv[csv["variant"] == "five_honours"].itertuples():
+    rows = csv[(csv["variant"] == "five_honours") & (csv["level"] == "hand")]
+    assert len(rows) == hands.query("variant == 'five'").groupby(CELL).ngroups
+
+    def side_hands(variant, r):
+        cell = hands[(hands["variant"] == variant) & (hands["lineup"] == r.lineup)
+                     & (hands["swapped"] == r.swapped)]
+        return (np.concatenate([cell["points_0"], cell["points_1"]]),
+                np.concatenate([cell["game_id"], cell["game_id"]]))
+
+    for r in rows.itertuples():
         base = csv[(csv["variant"] == "five") & (csv["lineup"] == r.lineup)
                    & (csv["swapped"] == r.swapped) & (csv["level"] == r.level)].iloc[0]
         assert r.base == "five"
-        ratio = r.var_points / base.var_points
-        assert r.var_ratio == pytest.approx(ratio)
-        assert r.var_ratio_lo == pytest.approx(
-            ratio / stats.f.ppf(0.975, r.df_points, base.df_points))
-        assert r.var_ratio_hi == pytest.approx(
-            ratio / stats.f.ppf(0.025, r.df_points, base.df_points))
+        ratio, lo, hi = log_ratio_interval(side_hands(r.variant, r), side_hands("five", r))
+        assert r.var_ratio == pytest.approx(ratio) == pytest.approx(
+            r.var_points / base.var_points)
+        assert (r.var_ratio_lo, r.var_ratio_hi) == pytest.approx((lo, hi))
         assert r.var_ratio_lo > 1  # honours add variance, clearly even on 400 hands
+        # the F interval of two independent estimates ignores that the cells share deals
+        f_lo = ratio / stats.f.ppf(0.975, r.df_points, base.df_points)
+        assert r.var_ratio_lo != pytest.approx(f_lo)
     assert csv[csv["variant"] != "five_honours"]["var_ratio"].isna().all()
+    if run == "games_run":  # the final margins, one per game
+        games = raw(folder, "games").assign(margin=lambda g: g["score_0"] - g["score_1"])
+        r = csv[(csv["variant"] == "five_honours") & (csv["level"] == "game")].iloc[0]
+
+        def margins(variant):
+            cell = games[games["variant"] == variant].sort_values("game_id")
+            return cell["margin"], cell["game_id"]
+        got = log_ratio_interval(margins("five_honours"), margins("five"))
+        assert (r.var_ratio, r.var_ratio_lo, r.var_ratio_hi) == pytest.approx(got)
 
 
 def test_counterparts_of_the_honours_study():
@@ -320,8 +367,10 @@ def test_dealer_advantage(run, request):
         x = (sign * margins[r.metric].to_numpy())[mask].astype(float)
         assert r.hands == len(x)
         assert r.advantage == pytest.approx(x.mean(), abs=1e-12)
-        if x.std() > 0:
-            assert (r.advantage_lo, r.advantage_hi) == pytest.approx(t_interval(x))
+        if x.std() > 0:  # the hands of a game share its score: the game is the cluster
+            frame = pd.DataFrame({"g": hands["game_id"].to_numpy()[mask], "n": 1, "x": x})
+            want = ratio_interval(frame, "g", "n", "x")
+            assert (r.advantage_lo, r.advantage_hi) == pytest.approx(want[1:])
         if r.metric == "honours":
             assert r.exact == pytest.approx(0.0 if r.variant == "nt" else 4 / 17)
 
@@ -385,8 +434,8 @@ def test_rubbers(tmp_path):
 
     var = table(folder, "variance_decomposition")
     for r in var[var["level"] == "game"].itertuples():
-        cell = games[games["variant"] == r.variant]
-        check_decomposition(r, cell["t"], cell["h"], cell["margin"], sides=1)
+        cell = games[games["variant"] == r.variant]  # a rubber's games: one cluster
+        check_decomposition(r, cell["t"], cell["h"], cell["margin"], cell["game_id"])
     length = table(folder, "game_length").set_index("variant")
     first = table(folder, "first_dealer").set_index("variant")
     for variant, cell in games.groupby("variant"):

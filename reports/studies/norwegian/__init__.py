@@ -30,7 +30,7 @@ def compute(res) -> Computed:
 def _methods(res) -> list[str]:
     return [
         methods.FROM_TABLES,
-        methods.INTERVALS,
+        *methods.intervals(res),
         "A run may mix player counts: each table is read per player count (one schema each). "
         "Cells with the same number of players play the same deals (the same game_id, "
         "hand_no): the paired comparisons set each variant against the first variant of the "

@@ -29,7 +29,8 @@ def norwegian_views(res: Results) -> list[View]:
              note="Decisions: declarations made by choice (2 players: the non-dealer's; 3: "
                   "each grand or pass said until the first grand; classic: each pass and the "
                   "first bid). Made: the contract so declared was made (the declarer's own "
-                  "table value positive). 95% Wilson intervals."),
+                  "table value positive). 95% Wilson intervals for decisions clustered by "
+                  "game id (a game's, and a hand's, decisions together)."),
         View("declarations", "declarations", "Grand by the chooser's aces and kings",
              [*by_value, ("aces and kings", text("label")), *rate],
              rows=lambda f: f.filter(feature="aces_kings", option="grand"),
@@ -51,7 +52,8 @@ def norwegian_views(res: Results) -> list[View]:
                   "the book (6; 8 with 3 players; classic: the bidding side more than six); "
                   "misère: at most 6 tricks; nullo: the bidder's side at most six. The "
                   "declarer's points: its own (classic: its side's) points for the hand under "
-                  "the variant's scoring, doubled if so. 95% Wilson and t intervals."),
+                  "the variant's scoring, doubled if so. 95% intervals over game ids: Wilson "
+                  "for clustered trials, and the delta method for the points."),
         View("scoring", "scoring_modes", "Who scores, per scoring mode",
              [("variant", text("variant")), ("line-up", cell), ("players", text("players")),
               ("scoring", text("scoring")), ("double points", _flag("double_points", "yes")),
@@ -61,8 +63,9 @@ def norwegian_views(res: Results) -> list[View]:
              note="Every side scored the same: all points_<side> of the hand equal. "
                   "Total: the sum of the sides' points (0 under zero_sum with 2 players; with "
                   "3 the declarer's value is paid by each of the two others). Doubled: the "
-                  "grand player took every trick or none, under double_points. 95% Wilson and "
-                  "t intervals."),
+                  "grand player took every trick or none, under double_points. 95% intervals "
+                  "over game ids: Wilson for clustered trials, and the delta method for the "
+                  "total."),
     ]
     if games:
         paired_cols = [("variant", text("variant")), ("vs", text("base")), ("line-up", cell),
@@ -116,8 +119,8 @@ def norwegian_views(res: Results) -> list[View]:
          ("strategy", text("strategy")), ("hands", count("hands")),
          ("points per hand", num("mean_points", 3))], folded=True,
         note="A side is a player with 2 or 3 players and a partnership in the classic game "
-             "(side 0 = seats 0 and 2). 95% t intervals" + (
-                 " (hands of one game are not independent: indicative)." if games else ".")))
+             "(side 0 = seats 0 and 2). 95% intervals over " + (
+                 "games, the game as cluster (delta method)." if games else "hands (t).")))
     first = _first_cells(res)
     for view in views:
         if view.top is None:

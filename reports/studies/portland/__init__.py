@@ -27,14 +27,18 @@ def compute(res) -> Computed:
 def _methods(res) -> list[str]:
     return [
         methods.FROM_TABLES,
-        methods.INTERVALS,
-        "Variances: chi-square intervals ν·s² / scipy.stats.chi2.ppf((0.975, 0.025), ν) with "
-        "the effective degrees of freedom ν = 2 s⁴ / Var(s²), Var(s²) estimated from the "
-        "spread of the squared deviations (the unit: the hand, its two sides together; or "
-        "the game). For normal data ν = n − 1, the textbook interval; points are far from "
-        "normal, and this interval accounts for it. Covariance: t interval on the products "
-        "of deviations. Ratio of two variances: scipy.stats.f.ppf on the same ν (the cells "
-        "share deals, so that interval is conservative).",
+        *methods.intervals(res),
+        "Variances and the covariance (of a side's points per hand, both sides of every hand; "
+        "of a game's final margin): the squared deviations (products) from the cell's mean "
+        "summed over its values, divided by n − 1, a ratio of sums over the game ids whose "
+        "sampling variance Var(s²) is the delta method's (under rubber = true a rubber's "
+        "games are one cluster); chi-square intervals ν·s² / scipy.stats.chi2.ppf((0.975, "
+        "0.025), ν) with ν = 2 s⁴ / Var(s²) (Satterthwaite: for normal data n − 1; points are "
+        "far from normal), and a t interval for the covariance.",
+        "The ratio of Var(points) with honours to the same rules without, on the same deals: "
+        "the quotient of the two cells' variances over the game ids they share, exp(log R ± "
+        "t.ppf(0.975, m − 1) · sd) with Var(log R) by the delta method, the covariance of the "
+        "two cells' estimates included (they play the same deals).",
         "Var(points) = Var(tricks) + Var(honours) + 2 Cov(tricks, honours) holds exactly "
         "(the residual column of variance_decomposition.csv); 'honours' share' is "
         "(Var(honours) + 2 Cov) / Var(points): what honours add to the variance.",

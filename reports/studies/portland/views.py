@@ -85,9 +85,10 @@ def portland_views(res: Results) -> list[View]:
     views = [
         View("honours", "honours_distribution", "Honours held per side-hand, by variant",
              held_cols, rows=lambda f: _held_view(f, "all"),
-             note="Both sides of every hand, all line-ups pooled; 95% Wilson intervals. "
-                  "The last row: the exact shares (hypergeometric: 4 honours among 52 cards, "
-                  "26 on a side)."),
+             note="Both sides of every hand, all line-ups pooled; 95% Wilson intervals for "
+                  "side-hands clustered by game id (a hand's two sides, a game's hands and "
+                  "every line-up's hands of a game id together). The last row: the exact "
+                  "shares (hypergeometric: 4 honours among 52 cards, 26 on a side)."),
         View("honours", "honours_distribution", "Honours points per side-hand, by variant",
              points_cols, rows=lambda f: _scored(_pivot(f.filter(role="all"), "points")),
              note="4 for four honours, 2 for three, when counted (variants with honours)."),
@@ -103,15 +104,15 @@ def portland_views(res: Results) -> list[View]:
               ("side-hands", count("side_hands")), ("scored", count("counted")),
               ("scored (%)", pct("counted_rate"))],
              note="Not scored: under honours_order = \"tricks_first\" when the trick points "
-                  "ended the game, or at honours_barred_at. 95% Wilson intervals."),
+                  "ended the game, or at honours_barred_at. 95% Wilson intervals for "
+                  "side-hands clustered by game id."),
         View("variance", "variance_decomposition", "A side's points per hand",
              var_cols("side-hands"),
              rows=lambda f: f.filter(level="hand"),
              note="Side-hands (both sides of every hand); points = trick points + honours "
-                  "points. Intervals: chi-square with effective degrees of freedom for the "
-                  "variances, t for the covariance; the ratio to the variant without honours: "
-                  "F interval." + (" Hands of one game are not independent: these intervals "
-                                   "are indicative." if games else "")),
+                  "points. Intervals over game ids: chi-square with effective degrees of "
+                  "freedom for the variances, t for the covariance; the ratio to the variant "
+                  "without honours: t on its logarithm, the two cells paired by game id."),
     ]
     if games:
         views += [
@@ -122,7 +123,8 @@ def portland_views(res: Results) -> list[View]:
             View("length", "game_length", "Hands per game",
                  [("variant", text("variant")), ("line-up", cell), ("games", count("games")),
                   ("hands per game [95%]", num("n_hands", 3))],
-                 note="95% t intervals; under rubber = true, per game of a rubber."),
+                 note="95% t intervals over games; under rubber = true, per game of a "
+                      "rubber, a rubber's games one cluster."),
         ]
     paired_cols = [("variant", text("variant")), ("vs", text("base")), ("line-up", cell),
                    ("metric", text("description")),
@@ -151,8 +153,8 @@ def portland_views(res: Results) -> list[View]:
              [("variant", text("variant")), ("line-up", cell), ("metric", text("description")),
               ("hands", count("hands")), ("advantage [95%]", num("advantage", 3, sign=True)),
               ("exact", num("exact", 3, sign=True))],
-             note="The dealer's side is side dealer % 2; 95% t intervals" + (
-                 " (hands of one game are not independent: indicative)" if games else "")
+             note="The dealer's side is side dealer % 2; 95% intervals over "
+             + ("games, the game as cluster (delta method)" if games else "hands (t)")
              + ". Tricks: tricks won by the side's two seats; honours: A K Q J of trump held "
                "at the deal (exact: 4/17 with a turned-up trump)."),
     ]
@@ -163,13 +165,15 @@ def portland_views(res: Results) -> list[View]:
              ("side", text("first_side")), ("wins", count("wins")),
              ("won [95%]", pct("win_rate"))],
             note="The side of the dealer of the game's first hand (seat 3, side 1, unless the "
-                 "game is not the first of a rubber); 95% Wilson intervals."))
+                 "game is not the first of a rubber); 95% Wilson intervals over games (a "
+                 "rubber's games one cluster)."))
     views.append(View(
         "cells", "points", "Mean points per hand",
         [("variant", text("variant")), ("line-up", cell), ("side", text("side")),
          ("strategy", text("strategy")), ("hands", count("hands")),
          ("points per hand", num("mean_points", 3))], folded=True,
-        note="95% t intervals."))
+        note="95% intervals over " + ("games, the game as cluster (delta method)."
+                                       if games else "hands (t).")))
     if games:
         views.append(View(
             "cells", "games", "Wins and game length",

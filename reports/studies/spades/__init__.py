@@ -50,8 +50,9 @@ BAGS_NOTES = [
     "(overtricks + bag_penalty) are taken out of its final score (a tie does not count); "
     "this is a counterfactual on the same play: without the bags the players might have "
     "played otherwise and the game might have ended at another hand.",
-    "Intervals are 95%: ratios of sums by the delta method with the game as cluster (its "
-    "hands share the score and the bag count), shares Wilson, means and paired differences t.",
+    "Intervals are 95%, over game ids (a game's hands share the score and the bag count; "
+    "every cell's games of one game id the deals): ratios of sums by the delta method, shares "
+    "by Wilson's interval for clustered trials, paired differences t over the deals.",
 ]
 COMPARE_INTRO = ("Points per hand, wins and game length per cell; each variant against the "
                  "first on the same deals (paired differences, with the unpaired interval "
@@ -110,13 +111,8 @@ def _left_out(res) -> dict[str, list[str]]:
 def _methods(res) -> list[str]:
     return [
         methods.FROM_TABLES,
-        methods.INTERVALS + " Ratios of sums (the sandbags section's per side-hand and per bag "
-        "measures, the sandbagger's points per hand): delta-method t intervals over clusters "
-        "(games, or game ids pooling the cells that share their deals), R ± t.ppf(0.975, n − 1) "
-        "· sd(y − R x) / (√n · mean(x)).",
+        *methods.intervals(res),
         methods.pairing(res),
-        "Rows pooled over cells (line-up 'all') treat the cells as independent samples, which "
-        "they are not (same deals): their intervals are slightly optimistic.",
         methods.FILES,
     ]
 

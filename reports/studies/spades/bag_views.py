@@ -111,8 +111,9 @@ def bag_views(res: Results) -> list[View]:
                       "scores without each side's bag points of the game (overtricks + "
                       "bag_penalty) would have made the other side the winner, a "
                       "counterfactual on the same play; with the contract cost: the contract "
-                      "cost given back as well (overtricks free). Wilson intervals over every "
-                      "game of the variant's cells."),
+                      "cost given back as well (overtricks free). Intervals over the game ids, "
+                      "every cell's game of one id (the same deals) one cluster: ratios by the "
+                      "delta method, shares Wilson for clustered trials."),
         ]
         if len(res.cells) > 1:
             views.append(View(
@@ -127,8 +128,9 @@ def bag_views(res: Results) -> list[View]:
               ("penalties per 100 side-hands", num("penalties_per_100", 2)),
               ("penalty points per side-hand", num("penalty_points_per_side_hand", 2))],
              rows=lambda f: f.filter(lineup=ALL, side="both"),
-             note="All line-ups pooled. Bags: t interval with the hand as unit (mean of its two "
-                  "sides); penalties (side-hands with a penalty): Wilson."),
+             note="All line-ups pooled. Bags and penalty points per side-hand: ratios of sums "
+                  "over game ids (delta method); penalties (side-hands with a penalty): "
+                  "Wilson for trials clustered by game id."),
         View("bags", "bags_per_hand", "Per cell and side",
              [("variant", text("variant")), ("line-up", cell), ("side", text("side")),
               ("strategy", text("strategy")), ("side-hands", count("side_hands")),

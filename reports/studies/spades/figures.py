@@ -9,7 +9,6 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from ...frame_stats import with_proportion_ci
 from ...kit.figures import COLORS, ROW, dots, errorbars, forest, grid, legend_outside, strips, ticks
 from ...nil import FEATURES
 from .bag_figures import bag_rules, bags
@@ -65,28 +64,21 @@ def nil_strategies(res, t) -> Figure | None:
                   "nil bid (% of seat-hands)")
 
 
-def _pooled(rows: pl.DataFrame, by: str) -> pl.DataFrame:
-    """Nil-by-hand rows summed over everything but ``by`` and the feature's value, with new
-    intervals."""
-    pooled = (rows.group_by("feature", "value", "label", "kind", by, maintain_order=True)
-              .agg(pl.col("n", "bids", "made").sum()))
-    return with_proportion_ci(with_proportion_ci(pooled, "bids", "n", "bid_rate"), "made",
-                              "bids", "success_rate")
-
-
 def _series(res, t) -> tuple[str, pl.DataFrame, list[str], str]:
     """What the nil-by-hand lines are: the variants (all of them pooled into one line when
-    there are more than `MAX_LINES`), or the strategies when several played."""
+    there are more than `MAX_LINES`: the table's variant "all"), or the strategies when several
+    played (every variant's cells: variant "all")."""
     rows = t["nil_by_hand"].filter(kind="nil")
+    every = rows.filter(variant=ALL)
     strategies = rows.filter(pl.col("strategy") != ALL)["strategy"].unique(
         maintain_order=True).to_list()
     if len(strategies) > 1:
-        return ("strategy", _pooled(rows.filter(pl.col("strategy") != ALL), "strategy"),
-                strategies, "per strategy, all variants")
-    rows = rows.filter(strategy=ALL)
+        return ("strategy", every.filter(pl.col("strategy") != ALL), strategies,
+                "per strategy, all variants")
     if len(res.variants) > MAX_LINES:
-        pooled = _pooled(rows.with_columns(variant=pl.lit("all variants")), "variant")
+        pooled = every.filter(strategy=ALL).with_columns(variant=pl.lit("all variants"))
         return "variant", pooled, ["all variants"], f"all {len(res.variants)} variants pooled"
+    rows = rows.filter(strategy=ALL).filter(pl.col("variant") != ALL)
     return "variant", rows, res.variants, "per variant" if len(res.variants) > 1 else ""
 
 

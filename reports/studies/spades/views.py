@@ -33,7 +33,9 @@ def nil_views(res: Results) -> list[View]:
              rows=lambda f: _bid(f).filter(lineup=ALL, strategy=ALL),
              top=lambda f: f.filter(kind="nil"),
              note="n: seat-hands for nil and blind nil, side-hands for double nil. "
-                  "Intervals: 95% Wilson. A kind never bid in the run is left out."),
+                  "Intervals: 95% Wilson for trials clustered by game id (every line-up's "
+                  "seat-hands of one game id together). A kind never bid in the run is left "
+                  "out."),
     ]
     if many_strategies:
         views.append(View(
@@ -103,8 +105,9 @@ def compare_views(res: Results) -> list[View]:
              [("variant", text("variant")), ("line-up", cell), ("side", text("side")),
               ("strategy", text("strategy")), ("hands", count("hands")),
               ("points per hand", num("mean_points", 2))],
-             note="95% t intervals" + (" (hands of one game are not independent: read "
-                                       "them as indicative)" if res.games_mode else "") + "."),
+             note="95% intervals: " + ("the ratio of points to hands over the games, the "
+                                         "game as cluster (delta method)." if res.games_mode
+                                         else "t over the hands.")),
     ]
     if res.games_mode:
         views.append(View(
