@@ -120,12 +120,21 @@ import functools
 
 import numpy as np
 
-from sim.cards import U64, first_set, highest_bit, lowest_bit, pick, popcount
+from sim.cards import (
+    SPADES,
+    U64,
+    at_or_below,
+    first_set,
+    highest_bit,
+    lowest_bit,
+    pick,
+    popcount,
+)
 
 from .base import CARDS, DEFICIT, MARGIN, TRICKS, param, register
-from .seed import ZERO, Aims, SeedStrategy, beating
+from .seed import ONE, ZERO, Aims, SeedStrategy, _suit_cards, _tops, beating
 
-__all__ = ["ExpertStrategy"]
+__all__ = ["ExpertStrategy", "nil_danger"]
 
 
 def _seat_matrix(view):
@@ -198,6 +207,35 @@ def _on_rows(view, rows: np.ndarray, card: np.ndarray, change) -> np.ndarray:
     return out
 
 
+@functools.cache
+def _suit_slots(deck) -> tuple[tuple[int, ...], ...]:
+    """Per suit, its slots from the lowest card up (the bits of ``deck.suit_masks``)."""
+    return tuple(tuple(b for b in range(64) if int(mask) >> b & 1) for mask in deck.suit_masks)
+
+
+def nil_danger(hand: np.ndarray, deck, opponents: int) -> np.ndarray:
+    """float64[n]: how far a nil bidder without a partner (RULES.md §4.7) can be caught in a
+    side suit, in rounds of the suit. For each card held, the cards of its suit below it that
+    the others may hold (every copy, two decks), less a round's worth (``opponents`` cards, one
+    each) for each own card below it that goes first, in rounds: the rounds the opponents could
+    still lead the suit under it and play under it after him. The hand's danger is its
+    largest; a void suit is safe (-1 for a hand of spades only)."""
+    out = np.full(len(hand), -1.0)
+    copies = deck.copies
+    for suit, bits in enumerate(_suit_slots(deck)):
+        if suit == SPADES or not bits:
+            continue
+        below = np.zeros(len(hand), dtype=np.int16)  # the others' cards below this slot
+        own = np.zeros(len(hand), dtype=np.int16)  # the own cards below it
+        for bit in bits:
+            held = ((hand >> U64(bit)) & ONE).astype(np.int16)
+            here = below / opponents - own
+            np.maximum(out, np.where(held == 1, here, -1.0), out=out)
+            own += held
+            below += copies - held
+    return out
+
+
 def _any_seat(flags: np.ndarray) -> np.ndarray:
     """bool[n]: ``flags.any(axis=1)`` for bool[n, P], a row read as one integer where it fits
     (numpy reduces a short axis slowly)."""
@@ -235,6 +273,20 @@ class ExpertStrategy(SeedStrategy):
     lead_short: bool = True  # no sure winner to lead: the shortest side suit, holding
     lead_short_trumps: int = param(1, CARDS)  # at least this many trumps
     lead_to_ruff: bool = True  # lead a suit the partner has shown void in, for his ruff
+    # -- tables without partners (RULES.md §4.7): nil by the hand's safety ---------------------
+    solo_nil: bool = True  # bid nil there by `nil_danger`, the seed's spade limits and the estimate
+    nil_danger_three: float = param(0.5, TRICKS)  # the most `nil_danger` (rounds of a suit) a nil
+    nil_danger_four: float = param(0.75, TRICKS)  # may have: three players, cutthroat, five, the
+    nil_danger_five: float = param(1.0, TRICKS)  # other tables without partners (two, six alone)
+    nil_danger: float = param(1.25, TRICKS)
+    forced_nil_danger: float = param(0.5, TRICKS)  # ... more where a rule prices the ordinary
+    #                                               bids out (fledu: the least is 4)
+    solo_nil_max_estimate: float = param(2.0, TRICKS)  # ... and at most this many expected tricks
+    #                                                   (forced_nil_max_estimate where priced out)
+    # the nil's own play there (no partner covers it)
+    nil_discard_danger: bool = True  # void: throw the side card fewest unseen cards outrank
+    nil_lead_unseen: bool = True  # lead the side card fewest unseen cards rank below
+    nil_low_winner: bool = True  # every card wins, others still to play: the lowest
 
     def bid(self, view, rng):
         """The seed's bid, or, where the opponents, bidding before, would reach the target by
@@ -242,8 +294,10 @@ class ExpertStrategy(SeedStrategy):
         ``desperate_nil_max_estimate`` tricks (RULES.md §3: a nil's 100 is the side's best
         chance) and otherwise a bid ``desperate_bid_shift`` tricks bolder (a set costs nothing
         more when the game is lost anyway)."""
-        bid = super().bid(view, rng)
         rules = view.rules
+        if self.solo_nil and not rules.table.partnerships:
+            return self._solo_bid(view, rng)
+        bid = super().bid(view, rng)
         if rules.table.sides != 2 or rules.players != 4 or rules.target_score is None:
             return bid
         rows, seat = np.arange(len(view)), view.seat.astype(np.intp)
@@ -259,6 +313,34 @@ class ExpertStrategy(SeedStrategy):
                                    bid_round=self.bid_round + self.desperate_bid_shift)
         return np.where(desperate, SeedStrategy.bid(bold, view, rng), bid).astype(bid.dtype)
 
+    def _solo_bid(self, view, rng):
+        """A table without partners (RULES.md §4.7): the seed's bid without its nil, or nil
+        where it is open and the hand is safe with no partner to cover it: its `nil_danger` at
+        most the table's, the seed's limits on the spades (``nil_max_spades``,
+        ``nil_max_spade``) and at most ``solo_nil_max_estimate`` expected tricks. Where a rule
+        puts every ordinary bid above the wanted one (the seed's forced nil) the danger may be
+        ``forced_nil_danger`` more and the estimate up to ``forced_nil_max_estimate``. Nil where
+        nothing else is open."""
+        rules, deck, hand = view.rules, view.deck, view.hand
+        bid = SeedStrategy.bid(dataclasses.replace(self, nil_max_estimate=-1.0), view, rng)
+        est = self.estimate(hand, deck) * self._table_scale(rules)
+        want = np.maximum(1, np.floor(est + self._bid_round(rules)))
+        forced = bid > want
+        danger = {3: self.nil_danger_three, 4: self.nil_danger_four,
+                  5: self.nil_danger_five}.get(rules.players, self.nil_danger)
+        danger = danger + self.forced_nil_danger * forced
+        most = np.where(forced, max(self.solo_nil_max_estimate, self.forced_nil_max_estimate),
+                        self.solo_nil_max_estimate)
+        spades = _suit_cards(hand, deck, SPADES)
+        top = np.where(spades > 0, np.floor(np.log2(np.maximum(spades, 1))), -1)
+        nil = ((view.legal & 1) != 0) & (est <= most)
+        nil &= popcount(hand & deck.suit_masks[SPADES]) <= self.nil_max_spades
+        nil &= top <= self.nil_max_spade + _tops(deck)[SPADES] - 12
+        nil &= nil_danger(hand, deck, rules.players - 1) <= danger
+        if view.kitty_taker is not None and rules.kitty_extra_trick:  # his discard is a trick
+            nil &= view.kitty_taker != view.seat
+        return np.where(nil, 0, bid).astype(bid.dtype)
+
     def _play(self, view, rng):
         aims = self._aims(view)
         card = self._card(view, aims)  # the seed's card, then the expert's changes in turn
@@ -271,6 +353,49 @@ class ExpertStrategy(SeedStrategy):
                            (self.ruff_low, self._ruff_low)):
             if on:
                 card = change(view, aims, card)
+        if not view.rules.table.partnerships and aims.duck.any():
+            card = _on_rows(view, aims.duck, card, lambda v, idx: self._duck_rows(v, card[idx]))
+        return card
+
+    def _duck_rows(self, view, card) -> np.ndarray:
+        """A nil bidder's card at a table without partners (RULES.md §4.7), on a subset
+        ``view`` whose every row bids nil: no partner covers him, so he counts the cards
+        unseen. Leading, the side card fewest unseen cards of its suit rank below (they could
+        go under it) and, of those, the one most rank above; void in the led suit, the side
+        card fewest unseen cards outrank (the likeliest to win a trick later); when every card
+        would win and others are still to play, the lowest (one of them may overtake it)."""
+        legal, trump, unseen, deck = view.legal, view.trump, view.unseen, view.deck
+        side = legal & ~trump
+        if view.position == 0:
+            if self.nil_lead_unseen:
+                lowest = np.zeros_like(legal)
+                key = np.full(len(view), 1 << 14, dtype=np.int32)
+                for mask in deck.suit_masks:
+                    low = lowest_bit(side & mask)
+                    under = popcount(unseen & mask & at_or_below(low, deck)).astype(np.int32)
+                    over = popcount(unseen & mask).astype(np.int32) - under
+                    this = (under * 64 - over + 64 * 13 * (over == 0)
+                            + (1 << 14) * (low == ZERO))  # a sure winner last, no card never
+                    better = this < key
+                    lowest = pick(better, low, lowest)
+                    key = np.minimum(key, this)
+                card = pick(lowest != ZERO, lowest, card)
+            return card
+        following = (legal & view.led) != ZERO
+        if self.nil_discard_danger:
+            throw = np.zeros_like(legal)
+            key = np.full(len(view), 1 << 14, dtype=np.int32)
+            for mask in deck.suit_masks:
+                top = highest_bit(side & mask)
+                over = popcount(unseen & mask & ~at_or_below(top, deck)).astype(np.int32)
+                this = over + (1 << 14) * (top == ZERO)
+                better = this < key
+                throw = pick(better, top, throw)
+                key = np.minimum(key, this)
+            card = pick(~following & (throw != ZERO), throw, card)
+        if self.nil_low_winner and view.position < view.tricks.shape[1] - 1:
+            every = (legal & ~beating(view)) == ZERO
+            card = pick(every, lowest_bit(first_set(legal & view.led, legal)), card)
         return card
 
     def _lead_to_ruff(self, view, aims: Aims, card) -> np.ndarray:
