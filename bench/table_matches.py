@@ -21,9 +21,9 @@ Reported with 95% intervals:
   top score or an unfinished game counts 1 / sides), against its fair share 1 / sides; t
   interval over deal streams;
 * ``nil`` — in each match, the share of A's and of B's seat-hands bid nil and the share of those
-  nils made (Wilson intervals), from the independent hands; and in self-play (``--self`` games
-  of each strategy at every seat, the issue's measure) the same from whole games, where blind
-  nils are bid too (counted among the nils), with the nil points per seat-hand.
+  nils made (Wilson intervals), from the independent hands; and in self-play (each strategy at
+  every seat, ``--self`` independent hands from 0-0 as issue 21 counts them: no blind nil, which
+  needs a side 100 behind) the same, with the nil points per seat-hand.
 
 ::
 
@@ -128,11 +128,11 @@ def games_block(rules, a: dict, b: dict, seed: int, block: int, size: int):
 
 
 def self_block(rules, spec: dict, seed: int, block: int, size: int) -> np.ndarray:
-    """float64[4]: in self-play of ``size`` whole games, (seat-hands, nil bids, nils made, nil
-    points)."""
+    """float64[4]: in self-play of ``size`` independent hands, (seat-hands, nil bids, nils made,
+    nil points)."""
     game = game_of(rules)
     lineup = Lineup([make_strategy(spec, game="spades")] * rules.players)
-    hands, _ = game.block_tables(game.play_block(rules, lineup, seed, block, size, "games"), 0)
+    hands, _ = game.block_tables(game.play_block(rules, lineup, seed, block, size, "hands"), 0)
     counts = _nil_counts(hands, rules, np.ones(rules.players, dtype=bool))[0]
     nil_points = sum(float(hands.column(f"nil_{s}").to_numpy().sum())
                      for s in range(rules.sides))
@@ -187,9 +187,9 @@ def measure(name: str, a: dict, b: dict, args) -> dict:
     if args.self:
         for who, spec in (("a", a), ("b", b)):
             parts = run(delayed(self_block)(rules, spec, args.seed + 2, k, n)
-                        for k, n in enumerate(_sizes(args.self, max(1, args.block // 10))))
+                        for k, n in enumerate(_sizes(args.self, args.block)))
             total = np.sum(parts, axis=0)
-            out[f"self_{who}"] = {**_nil_figures(total), "games": args.self,
+            out[f"self_{who}"] = {**_nil_figures(total), "hands": args.self,
                                   "nil_points_per_seat_hand": total[3] / total[0]}
     return out
 
@@ -223,7 +223,7 @@ def show(out: dict) -> None:
     for who in ("a", "b"):
         n = out.get(f"self_{who}")
         if n:
-            print(f"  self-play {who.upper()} ({n['games']:,} games, {n['seat_hands']:,} "
+            print(f"  self-play {who.upper()} ({n['hands']:,} hands, {n['seat_hands']:,} "
                   f"seat-hands): nil bid {_share(n, 'nil_rate')}, made {_share(n, 'nil_made')} "
                   f"of {n['nils']:,}; nil points {n['nil_points_per_seat_hand']:+.2f} a seat-hand")
 
@@ -236,8 +236,8 @@ def main(argv=None) -> int:
     parser.add_argument("--b", default="seed")
     parser.add_argument("--hands", type=int, default=40_000)
     parser.add_argument("--games", type=int, default=2_000)
-    parser.add_argument("--self", type=int, default=1_000,
-                        help="whole games of self-play per strategy (0: none)")
+    parser.add_argument("--self", type=int, default=20_000,
+                        help="independent hands of self-play per strategy (0: none)")
     parser.add_argument("--block", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=20261215)
     parser.add_argument("--n-jobs", type=int, default=1)

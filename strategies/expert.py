@@ -131,7 +131,7 @@ from sim.cards import (
     popcount,
 )
 
-from .base import CARDS, DEFICIT, MARGIN, TRICKS, param, register
+from .base import CARDS, DEFICIT, MARGIN, SCALE, TRICKS, param, register
 from .seed import ONE, ZERO, Aims, SeedStrategy, _suit_cards, _tops, beating
 
 __all__ = ["ExpertStrategy", "nil_danger"]
@@ -236,6 +236,12 @@ def nil_danger(hand: np.ndarray, deck, opponents: int) -> np.ndarray:
     return out
 
 
+def _many_pairs(rules) -> bool:
+    """More than two sides of partners at the table (RULES.md §4.7: six players in three pairs,
+    cancel spades with six and eight)."""
+    return rules.table.partnerships and rules.table.sides > 2
+
+
 def _any_seat(flags: np.ndarray) -> np.ndarray:
     """bool[n]: ``flags.any(axis=1)`` for bool[n, P], a row read as one integer where it fits
     (numpy reduces a short axis slowly)."""
@@ -283,6 +289,10 @@ class ExpertStrategy(SeedStrategy):
     #                                               bids out (fledu: the least is 4)
     solo_nil_max_estimate: float = param(2.0, TRICKS)  # ... and at most this many expected tricks
     #                                                   (forced_nil_max_estimate where priced out)
+    scale_five: float = param(0.85, SCALE)  # five players bid a little higher than the seed's 0.75
+    # -- six and eight players with partners (RULES.md §4.7): the tune above is four players'
+    big_table_nil_max_estimate: float = param(1.25, TRICKS)  # nil as the seed there
+    attack_nil_many_sides: bool = False  # attack a nil where more than two sides of partners sit
     # the nil's own play there (no partner covers it)
     nil_discard_danger: bool = True  # void: throw the side card fewest unseen cards outrank
     nil_lead_unseen: bool = True  # lead the side card fewest unseen cards rank below
@@ -297,6 +307,9 @@ class ExpertStrategy(SeedStrategy):
         rules = view.rules
         if self.solo_nil and not rules.table.partnerships:
             return self._solo_bid(view, rng)
+        if rules.players > 4:  # six and eight players with partners
+            return SeedStrategy.bid(dataclasses.replace(
+                self, nil_max_estimate=self.big_table_nil_max_estimate), view, rng)
         bid = super().bid(view, rng)
         if rules.table.sides != 2 or rules.players != 4 or rules.target_score is None:
             return bid
@@ -348,7 +361,9 @@ class ExpertStrategy(SeedStrategy):
         for on, change in ((self.lead_short and leading, self._lead_short),
                            (self.lead_to_ruff and leading, self._lead_to_ruff),
                            (self.discard_short and not leading, self._discard_short),
-                           (self.attack_nil, self._attack_nil),
+                           (self.attack_nil and (self.attack_nil_many_sides
+                                                 or not _many_pairs(view.rules)),
+                            self._attack_nil),
                            (self.cover_by_voids, self._cover_nil),
                            (self.ruff_low, self._ruff_low)):
             if on:
