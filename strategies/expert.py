@@ -123,7 +123,6 @@ import numpy as np
 from sim.cards import (
     SPADES,
     U64,
-    at_or_below,
     first_set,
     highest_bit,
     lowest_bit,
@@ -294,8 +293,6 @@ class ExpertStrategy(SeedStrategy):
     big_table_nil_max_estimate: float = param(1.25, TRICKS)  # nil as the seed there
     attack_nil_many_sides: bool = False  # attack a nil where more than two sides of partners sit
     # the nil's own play there (no partner covers it)
-    nil_discard_danger: bool = True  # void: throw the side card fewest unseen cards outrank
-    nil_lead_unseen: bool = True  # lead the side card fewest unseen cards rank below
     nil_low_winner: bool = True  # every card wins, others still to play: the lowest
 
     def bid(self, view, rng):
@@ -368,50 +365,20 @@ class ExpertStrategy(SeedStrategy):
                            (self.ruff_low, self._ruff_low)):
             if on:
                 card = change(view, aims, card)
-        if not view.rules.table.partnerships and aims.duck.any():
-            card = _on_rows(view, aims.duck, card, lambda v, idx: self._duck_rows(v, card[idx]))
+        if (self.nil_low_winner and not view.rules.table.partnerships
+                and 0 < view.position < view.tricks.shape[1] - 1 and aims.duck.any()):
+            card = _on_rows(view, aims.duck, card, lambda v, idx: self._low_winner(v, card[idx]))
         return card
 
-    def _duck_rows(self, view, card) -> np.ndarray:
-        """A nil bidder's card at a table without partners (RULES.md §4.7), on a subset
-        ``view`` whose every row bids nil: no partner covers him, so he counts the cards
-        unseen. Leading, the side card fewest unseen cards of its suit rank below (they could
-        go under it) and, of those, the one most rank above; void in the led suit, the side
-        card fewest unseen cards outrank (the likeliest to win a trick later); when every card
-        would win and others are still to play, the lowest (one of them may overtake it)."""
-        legal, trump, unseen, deck = view.legal, view.trump, view.unseen, view.deck
-        side = legal & ~trump
-        if view.position == 0:
-            if self.nil_lead_unseen:
-                lowest = np.zeros_like(legal)
-                key = np.full(len(view), 1 << 14, dtype=np.int32)
-                for mask in deck.suit_masks:
-                    low = lowest_bit(side & mask)
-                    under = popcount(unseen & mask & at_or_below(low, deck)).astype(np.int32)
-                    over = popcount(unseen & mask).astype(np.int32) - under
-                    this = (under * 64 - over + 64 * 13 * (over == 0)
-                            + (1 << 14) * (low == ZERO))  # a sure winner last, no card never
-                    better = this < key
-                    lowest = pick(better, low, lowest)
-                    key = np.minimum(key, this)
-                card = pick(lowest != ZERO, lowest, card)
-            return card
-        following = (legal & view.led) != ZERO
-        if self.nil_discard_danger:
-            throw = np.zeros_like(legal)
-            key = np.full(len(view), 1 << 14, dtype=np.int32)
-            for mask in deck.suit_masks:
-                top = highest_bit(side & mask)
-                over = popcount(unseen & mask & ~at_or_below(top, deck)).astype(np.int32)
-                this = over + (1 << 14) * (top == ZERO)
-                better = this < key
-                throw = pick(better, top, throw)
-                key = np.minimum(key, this)
-            card = pick(~following & (throw != ZERO), throw, card)
-        if self.nil_low_winner and view.position < view.tricks.shape[1] - 1:
-            every = (legal & ~beating(view)) == ZERO
-            card = pick(every, lowest_bit(first_set(legal & view.led, legal)), card)
-        return card
+    def _low_winner(self, view, card) -> np.ndarray:
+        """A nil bidder's card at a table without partners (RULES.md §4.7), neither first nor
+        last to play, on a subset ``view`` whose every row bids nil: where every card he may
+        play would win the trick so far, the lowest, so that one still to play may overtake it
+        (the seed plays its highest, keeping low cards: right only when the trick is his
+        whatever he plays)."""
+        legal = view.legal
+        every = (legal & ~beating(view)) == ZERO
+        return pick(every, lowest_bit(first_set(legal & view.led, legal)), card)
 
     def _lead_to_ruff(self, view, aims: Aims, card) -> np.ndarray:
         """Four players in partnerships, leading and wanting tricks: the lowest side card of a
