@@ -2,10 +2,12 @@
 
 Built up step by step, each step a parameter measured against the expert without it in duplicate
 matches (``python bench/expert_match.py --a expert --b '{"name": "expert", "<skill>": ...}'``:
-the same deals in both seatings, 200,000 independent hands with the bags priced at
-bag_penalty / bag_limit each, and 10,000 to 40,000 whole games; 95% intervals; each against the
-expert as it stood when the skill was added). Where points per hand and games disagree, whole
-games decide: a bag's price is its average, but the penalty falls when the bags run up.
+the same deals in both seatings, 200,000 independent hands, and 10,000 to 40,000 whole games;
+95% intervals; each against the expert as it stood when the skill was added). Where points per
+hand and games disagree, whole games decide: a bag's price is its average, but the penalty
+falls when the bags run up. The script meant to price each bag at bag_penalty / bag_limit but
+priced none until issue 21 (it read a rules field Spades does not have; BENCHMARKS.md): the
+points per hand of the four-player skills below count a bag as its one point.
 
 * bidding: the seed's trick estimate, first with the parameters ``whistlab tune
   tunes/seed_bidding.toml`` found for the seed (bid rounding 0.38, nil threshold 0.96, ruff
@@ -64,6 +66,54 @@ games decide: a bag's price is its average, but the penalty falls when the bags 
   points per hand, 50.73% +-0.15% of 40,000 games. 3 is worth +0.74 +-0.03 points per hand
   more (a bag priced at its average 10) but wins 48.9% +-0.2% of games against 2: the
   penalty falls when the bags run up.
+
+At the tables other than four players in partnerships (issue 21 item 5, RULES.md §4.7) the
+tune above was a four-player one. Measured by ``python bench/table_matches.py``: the expert
+against the expert without the skill on the same deals, each side of the table in turn the
+one, 10,000 deals of independent hands, bags priced; two figures where the table has more than
+two sides (one with the skill among players without it, one without it among players with it):
+
+* ``solo_nil``: without partners each player is a side, so no partner covers a nil and every
+  other player may attack it (the expert's nil made 6% of 1,531 at three players and 22% at
+  cutthroat in self-play, the seed's 33% and 67%). Nil only with a hand safe by itself: its
+  `nil_danger` (for each side card, the cards of its suit below it that the others may hold,
+  in rounds of one card from each opponent, less the own cards below it; the hand's largest)
+  at most 0.5 at three players, 0.75 at cutthroat, 1.0 at five, 1.25 elsewhere (two, six
+  alone); the seed's spade limits (at most 3, none above the ten); at most 2 expected tricks;
+  where a rule prices the ordinary bids out (fledu) half a round more and up to the seed's
+  ``forced_nil_max_estimate``. Against the nil by the tuned estimate: +2.18 +-0.20 points per
+  hand at three players, +2.65 +-0.24 at cutthroat, +7.07 +-0.36 / +7.19 at five, +4.63 +-0.33
+  / +4.80 at five under fledu, +3.89 +-0.23 / +3.97 at six alone. The thresholds come from
+  forced nils (every hand of 30,000 deals per table made to bid nil, against experts and
+  against seeds, its points against those of its own bid): against experts, who attack, a
+  looser nil loses; against seeds, who do not, it gains (five: a danger of 1.25 gains 2.6
+  points per hand more against seeds but makes 68% of its nils in self-play against the
+  seed's 75%; the 1.0 kept makes 76%).
+* ``nil_low_winner``: a nil bidder without partners, neither first nor last to play, whose
+  every card would win the trick so far plays his lowest, not his highest (the seed keeps
+  low cards: right only when the trick is his whatever he plays): +0.34 +-0.10 at three,
+  +1.10 +-0.16 at cutthroat, +3.44 +-0.25 at five, +6.25 +-0.33 under fledu, +2.42 +-0.18 at
+  six alone. Not used at four players in partnerships, whose decisions this change keeps
+  (there it measured +2.09 +-0.18 points per hand and 54.3% +-0.5% of 4,000 games with the
+  two skills below that were left out: a finding for a later change).
+* ``scale_five`` 0.85 (the seed's 0.75): five players bid a little higher: +0.92 +-0.11 /
+  +0.74 +-0.11.
+* six and eight players with partners: nil by the seed's threshold 1.25
+  (``big_table_nil_max_estimate``) instead of the tuned 0.537: +6.07 +-0.37 at six in three
+  pairs, +2.03 +-0.15 at cancel spades, +3.26 +-0.13 at cancel spades with eight, +1.84
+  +-0.86 at six in two threes (where it makes 59% of its nils in self-play against the
+  seed's 82%); and no nil attack where more than two sides of partners sit
+  (``attack_nil_many_sides``): cancel +0.80 +-0.21 / +1.74 +-0.22, eight +1.06 +-0.13 /
+  +1.97 +-0.14, six -0.88 +-0.52 / +2.97 +-0.50 (against the seed, with the new nil: +6.2
+  and +7.0 points per hand without the attack, +4.5 and +7.0 with it, 10,000 deals).
+
+Tried there and left out: a nil bidder's discards (void: the side card fewest unseen cards
+outrank) and leads (the side card fewest unseen cards rank below): +0.01 +-0.03, -0.01 +-0.05,
++0.09 +-0.08, +0.08 +-0.10 at three, cutthroat, five, five under fledu; a logistic chance of
+the nil fitted on the three suits' dangers, the spades and the estimate (forced nils at
+cutthroat and five): no better than the largest danger at the same share of nils; the
+deliberate set margin (-1 or 1 instead of 2) and the seed's bid rounding and ruff value at
+five: within +-0.5 of the expert, or worse.
 
 Tried and measured no better, left out (the variant's figures against the expert: a share of
 games below 50% or a negative margin is worse; hands: points per hand, games: win share):
