@@ -245,11 +245,12 @@ class SeedStrategy(Strategy):
     #                                                      min_team_bid ...) is above the wanted bid: bid
     #                                                      nil with at most this
     forced_nil_without_partners: bool = False  # ... also at a table without partners (RULES.md
-    #                                           §4.7), where no partner covers the nil: fledu at
-    #                                           five players, the seed against itself (2 x 10,000
-    #                                           hands, bench/table_matches.py): without this
-    #                                           loosening +21.85 +-0.71 points per hand (nil bid
-    #                                           at 21% of seats and made 72% against 76% and 29%)
+    #                                           §4.7), where no partner covers the nil. fledu at
+    #                                           five players (bench/table_matches.py, 10,000
+    #                                           deals, each seat in turn): without the loosening
+    #                                           +21.85 +-0.71 points per hand alone among seeds
+    #                                           that loosen, +7.28 +-0.69 as they are among it;
+    #                                           nil bid at 21% of seats, made 72% (29% of 76%)
     suicide_first_nil: float = param(2.5, TRICKS)  # suicide: as the side's first bidder, bid nil with at
     #                                                most this many expected tricks (else the partner
     #                                                must)
