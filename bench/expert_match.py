@@ -40,15 +40,30 @@ from strategies import make_strategy  # noqa: E402
 from whistlab.tune import duplicate_games, seatings  # noqa: E402
 
 
+def bag_price(rules) -> float:
+    """What a bag counted toward the penalty costs a game on average: ``bag_penalty /
+    bag_limit`` in Spades where bags run up to a penalty (RULES.md §3), 0 where no bag is
+    counted (`SpadesRules.bagless`), a bag costs a point instead (``bags_negative``), or the
+    rules are another game's."""
+    if rules.game != "spades" or rules.bagless or rules.bags_negative:
+        return 0.0
+    return rules.bag_penalty / rules.bag_limit
+
+
 def priced_points(table, rules) -> np.ndarray:
-    """float64[n, sides]: each side's points of a hand, Spades bags priced (module docstring)."""
+    """float64[n, sides]: each side's points of a hand, Spades bags priced (module docstring):
+    the penalty a hand paid is taken out and every bag it added to the count (the count after
+    the hand, plus ``bag_limit`` for each penalty paid: the hands start from 0 bags) costs
+    `bag_price`. Cancel spades counts none (its count stays put)."""
     sides = [c for c in table.column_names if c.startswith("points_")]
     out = np.stack([table.column(c).to_numpy() for c in sides], axis=1).astype(float)
-    if getattr(rules, "bags", False) and "bags_taken_0" in table.column_names:
+    price = bag_price(rules)
+    if price:
         for s in range(len(sides)):
-            out[:, s] -= table.column(f"bag_penalty_{s}").to_numpy()
-            out[:, s] -= (table.column(f"bags_taken_{s}").to_numpy()
-                          * rules.bag_penalty / rules.bag_limit)
+            penalty = table.column(f"bag_penalty_{s}").to_numpy().astype(float)  # -100 a time
+            counted = (table.column(f"bags_{s}").to_numpy()
+                       - penalty / rules.bag_penalty * rules.bag_limit)
+            out[:, s] += -penalty - counted * price
     return out
 
 

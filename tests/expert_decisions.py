@@ -15,6 +15,11 @@ Stored by the code before the change, compared after it::
 
     python tests/expert_decisions.py --write tests/data/expert_decisions.json    # before
     python -m pytest tests/test_expert_decisions.py                             # after
+
+A change that means to alter some cells' decisions (issue 21 item 5: the Spades expert at the
+tables without partners) stores those cells anew and keeps every other digest as it was::
+
+    python tests/expert_decisions.py --rules spades.three,spades.cutthroat,spades.five
 """
 
 from __future__ import annotations
@@ -104,10 +109,12 @@ def records_digest(rules_name: str, lineup_name: str, mode: str, scale: int = 1)
     return {"records": count, "sha256": sha.hexdigest()}
 
 
-def compute(games=None, scale: int = 1, progress=None) -> dict:
+def compute(games=None, scale: int = 1, progress=None, rules=None) -> dict:
     out = {}
     for cell in cells():
         if games and load_rules(rules_names()[cell[0]]).game not in games:
+            continue
+        if rules and cell[0] not in rules:
             continue
         out[cell_key(*cell)] = records_digest(*cell, scale=scale)
         if progress:
@@ -120,13 +127,23 @@ def main() -> int:
     parser.add_argument("--write", type=Path, default=None,
                         help=f"where to store the digests (default {STORED.relative_to(ROOT)})")
     parser.add_argument("--games", default=None, help="only these games (comma separated)")
+    parser.add_argument("--rules", default=None,
+                        help="only the cells of these rules values (comma separated), stored "
+                        "into the existing digests in place of theirs")
     parser.add_argument("--scale", type=int, default=1,
                         help="play this many times as many hands (a longer comparison; the "
                         "stored digests are of scale 1)")
     args = parser.parse_args()
     target = args.write or STORED
     games = args.games.split(",") if args.games else None
-    digests = compute(games, args.scale, progress=lambda k, d: print(k, d, flush=True))
+    rules = args.rules.split(",") if args.rules else None
+    unknown = set(rules or ()) - set(rules_names())
+    if unknown:
+        parser.error(f"unknown rules values {sorted(unknown)}")
+    digests = compute(games, args.scale, progress=lambda k, d: print(k, d, flush=True),
+                      rules=rules)
+    if rules:  # only these cells anew: every other digest as stored
+        digests = {**json.loads(target.read_text(encoding="utf-8")), **digests}
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(digests, indent=0, sort_keys=True) + "\n", encoding="utf-8")
     return 0

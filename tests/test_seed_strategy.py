@@ -21,9 +21,10 @@ def mask(cards):
 
 
 def play(seat, hand, trick=(), leader=None, bids=(3, 3, 3, 3), tricks=(0, 0, 0, 0), played="",
-         legal=None, voids=(0, 0, 0, 0), strategy=SEED):
+         legal=None, voids=(0, 0, 0, 0), strategy=SEED, rules=RULES):
     """The seed player's (or ``strategy``'s) card for `seat` holding `hand` after `trick`
-    [(seat, card), ...]; ``voids``: per seat the suits shown void (bit s = suit s)."""
+    [(seat, card), ...]; ``voids``: per seat the suits shown void (bit s = suit s); ``rules``
+    of four players with the standard deck (cutthroat too)."""
     leader = trick[0][0] if trick else seat if leader is None else leader
     led = win = 0
     win_seat = -1
@@ -49,7 +50,7 @@ def play(seat, hand, trick=(), leader=None, bids=(3, 3, 3, 3), tricks=(0, 0, 0, 
         bids=np.array([bids], np.int8), blind=np.zeros((1, 4), bool),
         tricks=np.array([tricks], np.int8), voids=np.array([voids], np.uint8),
         scores=np.zeros((1, 2), np.int32),
-        bags=np.zeros((1, 2), np.int32), rules=RULES, deck=DECK)
+        bags=np.zeros((1, 2), np.int32), rules=rules, deck=DECK)
     return DECK.names_of(strategy.play(view, RNG)[0])
 
 
@@ -98,13 +99,13 @@ def test_leader_cashes_a_sure_winner():
     assert play(0, "AH 7H 4C 3C 2D", leader=0, played="KH") == ["AH"]
 
 
-def bid_view(hand, seat=1, bids=(-1, -1, -1, -1), scores=(0, 0)):
+def bid_view(hand, seat=1, bids=(-1, -1, -1, -1), scores=(0, 0), rules=RULES):
     b = np.array([bids], np.int8)
     s = np.array([seat], np.int8)
-    legal = bid_masks(b, s, RULES)
+    legal = bid_masks(b, s, rules)
     return BidView(rows=np.arange(1), seat=s, dealer=np.array([0], np.int8), legal=legal,
                    bids=b, blind=np.zeros((1, 4), bool), scores=np.array([scores], np.int32),
-                   bags=np.zeros((1, 2), np.int32), rules=RULES, deck=DECK,
+                   bags=np.zeros((1, 2), np.int32), rules=rules, deck=DECK,
                    hand=np.array([mask(hand)], U64))
 
 

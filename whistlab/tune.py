@@ -227,12 +227,10 @@ def _check_blocks(rules, search: dict, objective: str, source: str) -> None:
 
 def seatings(players: int, sides: int) -> list[tuple[list[bool], int]]:
     """The seatings of a duplicate match, as (the seats ``mine`` takes, the side it plays for):
-    with two sides, the even seats then the odd ones; with every player for himself, each seat
-    in turn against the others."""
-    if sides == 2:
-        return [([s % 2 == 0 for s in range(players)], 0),
-                ([s % 2 == 1 for s in range(players)], 1)]
-    return [([s == k for s in range(players)], k) for k in range(players)]
+    each side's seats in turn (seat s plays for side s mod ``sides``, RULES.md §4.7) against the
+    others: with two sides the even seats then the odd ones, with every player for himself each
+    seat in turn, with six players in three pairs each pair in turn."""
+    return [([s % sides == k for s in range(players)], k) for k in range(sides)]
 
 
 def _play(rules, seats, seed: int, block: int, count: int, mode: str):
