@@ -1,0 +1,316 @@
+"""``search``: a Spades player that decides each card by Monte Carlo over the deals it cannot see
+(issue 21 item 1).
+
+At a card of the play (RULES.md §0, §3), for every row of the batch at once:
+
+1. **Samples.** ``samples`` deals of the unseen cards to the other three seats, uniform among
+   the deals consistent with what the seat has seen (`strategies.sampling.deal_hidden`): its own
+   hand, the cards played, each seat's number of cards left, the suits each has shown void in
+   (`sim.views.PlayView.voids`) and what the lead rule reveals (`revealed_voids`: a spade led
+   while spades may not be led unless the leader holds nothing else, RULES.md §3
+   ``spades_broken``, shows the leader held only spades). The bids are not used.
+2. **Rollouts.** Each sample's deal (the hands as dealt: the cards left and those each seat
+   played) is replayed by the engine up to this card (`sim.spades.hand.play_setup`, whose
+   `PlaySetup.follow` checks every card played so far as the engine checks a strategy's: a deal
+   that could not have been played so is refused, not searched), and copied once per candidate
+   card; the candidate is played and the hand played out by the ``rollout`` strategy at every
+   seat through the engine's own trick play (`PlaySetup.finish`) — rows x samples x candidates
+   on the batch axis, one numpy batch. Cards of one suit with no unplayed card between them
+   (the candidates are equal: RULES.md §0 ranks, nothing of the deal can tell them apart) are
+   searched once, by the lowest.
+3. **Value.** Each finished hand is scored by the engine (`sim.spades.scoring`, the phases after
+   the play), so nil, sets and bags count as the rules say; the value of a candidate is the
+   seat's side's points minus the opponents', with the bag penalty replaced by a price per bag
+   taken (``bag_price``; default the rules' ``bag_penalty / bag_limit``: what a bag costs a game
+   on average, as `bench/expert_match.py` prices it), averaged over the samples (every
+   candidate of a row is played out on the same deals). The best candidate is played; of equal
+   values the rollout strategy's own card.
+
+Bids (and blind nils) are the ``rollout`` strategy's: bidding by rollouts is not done yet. A card
+with one legal choice is played without search.
+
+Parameters: ``samples`` (K, the deals per decision), ``rollout`` (the name of the strategy that
+plays the rollouts, and bids), ``bag_price`` (-1: the rules' own), ``budget`` (the most rollouts,
+samples x candidates, a decision may use: with more candidates the row takes fewer samples, at
+least ``min_samples``; the knob that trades strength for speed), ``first_trick`` (the first trick
+searched, 0-based; earlier cards are the rollout strategy's).
+
+It plays the standard game of RULES.md §3 (four players in partnerships, every key of §3) and
+refuses every other table and every house rule of §4 (`SearchStrategy.refuse`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from dataclasses import replace
+
+import numpy as np
+
+from sim.cards import BIT, U64, highest_bit, lowest_bit, popcount
+from sim.errors import UserError
+from sim.lineup import Lineup
+from sim.phases import Seating, play_hand
+from sim.spades.bidding import BidResult
+from sim.spades.hand import pipeline, play_setup, start_hand
+from sim.spades.rules import SpadesRules
+from sim.streams import rows_of
+from sim.tricks import check_card, play_card
+
+from .base import CARDS, STRATEGIES, Strategy, make_strategy, param, register
+from .sampling import HIDDEN, deal_hidden
+
+__all__ = ["SearchStrategy", "revealed_voids"]
+
+# the keys of RULES.md §3, the standard game: the search plays any value of these, and every
+# other key at its default
+STANDARD_KEYS = frozenset({"nil", "nil_bonus", "nil_tricks", "blind_nil", "blind_nil_bonus",
+                           "blind_nil_min_deficit", "spades_broken", "max_team_bid",
+                           "bag_limit", "bag_penalty", "target_score", "mercy_score",
+                           "max_hands"})
+_DEFAULT = SpadesRules()
+_MAX_CANDIDATES = 13
+
+
+@register
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SearchStrategy(Strategy):
+    """Monte Carlo search over the unseen cards, rollouts by ``rollout`` (module docstring)."""
+
+    name = "search"
+    games = ("spades",)
+
+    samples: int = param(16, (1, 4096))  # K: deals sampled per decision
+    rollout: str = "expert"  # the strategy that plays the rollouts (and bids)
+    bag_price: float = param(-1.0, (-1.0, 1000.0))  # points per bag taken; -1: penalty / limit
+    budget: int = param(4096, (1, 1 << 20))  # rollouts per decision at most (samples x
+    #                                          candidates)
+    min_samples: int = param(1, (1, 4096))  # samples per decision at least, whatever the budget
+    first_trick: int = param(0, CARDS)  # search from this trick (0-based); earlier: rollout's
+
+    def __post_init__(self):
+        if self.rollout == self.name or self.rollout not in STRATEGIES:
+            known = ", ".join(n for n in STRATEGIES if n != self.name)
+            raise UserError(f"strategy 'search': rollout '{self.rollout}' is not a strategy "
+                            f"the search can play out with; allowed: {known}", key="rollout")
+
+    @classmethod
+    def refuse(cls, rules) -> str | None:
+        """The search plays RULES.md §3 only: four players in partnerships and the keys of §3
+        (any values); a key of §4 switched on is refused, named."""
+        changed = [f.name for f in dataclasses.fields(SpadesRules)
+                   if f.name not in STANDARD_KEYS and getattr(rules, f.name)
+                   != getattr(_DEFAULT, f.name)]
+        if not changed:
+            return None
+        shown = ", ".join(f"{k} = {getattr(rules, k)!r}" for k in changed[:4])
+        more = f" and {len(changed) - 4} more" if len(changed) > 4 else ""
+        return ("it plays the standard game of RULES.md §3 (four players in partnerships, the "
+                f"keys of §3) and no rule of §4 so far; these rules set {shown}{more}")
+
+    @functools.cached_property
+    def policy(self) -> Strategy:
+        """The rollout strategy."""
+        return make_strategy(self.rollout, game="spades")
+
+    # -- bidding: the rollout strategy's ------------------------------------------------------
+
+    def blind_nil(self, view, rng):
+        return self.policy.blind_nil(view, rng)
+
+    def bid(self, view, rng):
+        return self.policy.bid(view, rng)
+
+    # -- the play -----------------------------------------------------------------------------
+
+    def play(self, view, rng):
+        """The card of best value over the samples (module docstring), on every row with a
+        choice from ``first_trick`` on; the rollout strategy's card before it."""
+        if view.trick_no < self.first_trick:
+            return self.policy.play(view, rng)
+        card = view.legal.copy()  # rows with one legal card play it
+        idx = np.flatnonzero(popcount(view.legal) > 1)
+        if idx.size:
+            sub = view.take(idx)
+            card[idx] = self._search(sub, rows_of(rng, idx))
+        return card
+
+    def _search(self, view, rng) -> np.ndarray:
+        own = self.policy.play(view, rng)
+        cands, mean = self.estimate(view, rng)
+        best = mean.max(axis=1)
+        chosen = cands[np.arange(len(view)), np.argmax(mean, axis=1)]
+        # of equal values, the rollout strategy's card (or its equal that was searched)
+        own_value = np.where(cands == own_class(view, own, cands), mean, -np.inf).max(axis=1)
+        return np.where(own_value >= best, own, chosen)
+
+    def estimate(self, view, rng) -> tuple[np.ndarray, np.ndarray]:
+        """The candidates (uint64[n, C], `candidates`: 0 pads) of a `PlayView` and their
+        values (float64[n, C], -inf for a pad): each the mean over the row's samples of the
+        seat's side's margin after playing it (module docstring)."""
+        n = len(view)
+        cands = candidates(view)
+        valid = cands != 0
+        k = np.clip(self.budget // valid.sum(axis=1), self.min_samples, self.samples)
+        kmax = int(k.max())
+        deals = deal_view(view, kmax, rng)  # uint64[n, kmax, P]
+        # rollouts: (row, sample, candidate) for the samples a row takes
+        used = np.arange(kmax)[None, :] < k[:, None]  # [n, kmax]
+        i, s, c = np.nonzero(used[:, :, None] & valid[:, None, :])
+        values = self._rollouts(view, deals, i, s, cands[i, c], rng)
+        width = cands.shape[1]
+        total = np.bincount(i * width + c, weights=values, minlength=n * width)
+        return cands, np.where(valid, total.reshape(n, width) / k[:, None], -np.inf)
+
+    def _rollouts(self, view, deals, i, s, card, rng) -> np.ndarray:
+        """float64[len(i)]: the value (module docstring) of playing ``card`` (uint64, one per
+        rollout) at row ``i`` on its sample ``s``'s deal, the hand then played out by the
+        rollout strategy."""
+        rules, deck = view.rules, view.deck
+        players = view.tricks.shape[1]
+        n, kmax = deals.shape[:2]
+        sampled = np.unique(i * kmax + s)  # the (row, sample) pairs some rollout uses
+        rows = sampled // kmax
+        lineup = Lineup([self.policy] * players)
+        at = Seating(rules, deck, lineup, rows_of(rng, i))
+        hand = _hand_state(view, deals.reshape(n * kmax, players)[sampled], rows)
+        setup = play_setup(hand, at)
+        so_far = np.concatenate([view.history, view.trick_cards], axis=1)[rows]
+        play = setup.follow(setup.start(), so_far)  # checks the deal against every card
+        which = np.searchsorted(sampled, i * kmax + s)  # each rollout's (row, sample)
+        hand, play = hand.take(which), play.take(which)
+        setup = play_setup(hand, at)
+        legal, free = setup.legal(play)
+        check_card(play, card, legal, free, setup.lead_rule, setup.constraint)
+        play_card(play, card)
+        setup.finish(play, lineup, at.rng)
+        scored = play_hand(replace(hand, play=play.result()), at, _after_play(rules))
+        return _value(scored.score, view.seat[i], rules, self.bag_price)
+
+
+def _after_play(rules) -> tuple:
+    """The phases of a hand after its play (the score, RULES.md §3)."""
+    steps = pipeline(rules)
+    return steps[[p.name for p in steps].index("play") + 1:]
+
+
+def _value(score, seat, rules, bag_price: float) -> np.ndarray:
+    """float64[N]: the seat's side's points minus the other side's, each bag taken priced at
+    ``bag_price`` (-1: ``bag_penalty / bag_limit``, RULES.md §3) instead of the penalty paid."""
+    price = (rules.bag_penalty / rules.bag_limit if not rules.bagless else 0.0) \
+        if bag_price < 0 else bag_price
+    points = (score.points - score.bag_penalty - price * score.bags_taken).astype(np.float64)
+    side = (seat % rules.sides).astype(np.intp)
+    rows = np.arange(len(seat))
+    return points[rows, side] - points[rows, 1 - side]
+
+
+def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
+    """The Spades hand state (`sim.spades.hand.SpadesHand`) of the deals ``dealt`` (uint64[N,
+    P], the hands as dealt) of the view's rows ``rows``, bid as the view says: its dealer the
+    seat before the first leader (RULES.md §3: the left of the dealer leads)."""
+    players = view.tricks.shape[1]
+    first = view.history_seats[:, 0] if view.trick_no else view.leader
+    dealer = ((first.astype(np.int16) - 1) % players).astype(np.int8)[rows]
+    hand = start_hand(dealt, dealer, view.scores[rows], view.bags[rows])
+    bidding = BidResult(bids=view.bids[rows], blind=view.blind[rows],
+                        contracts=None if view.contracts is None else view.contracts[rows],
+                        bemo=None if view.bemo is None else view.bemo[rows])
+    return replace(hand, bidding=bidding)
+
+
+def deal_view(view, k: int, rng) -> np.ndarray:
+    """uint64[n, k, P]: ``k`` deals per row of the cards the seat of ``view`` (a `PlayView`)
+    cannot see, consistent with what it has seen (`deal_hidden`, `revealed_voids`), as the
+    hands each seat was dealt: its cards left and those it played."""
+    n, players = view.tricks.shape
+    if players != HIDDEN + 1:
+        raise ValueError("the search samples deals for four players")
+    rows = np.arange(n)
+    seat = view.seat.astype(np.intp)
+    shown = view.shown.copy()  # uint64[n, P]: the cards of the earlier tricks, by seat
+    for q in range(view.position):  # this trick's cards, by seat
+        who = (view.leader.astype(np.intp) + q) % players
+        shown[rows, who] |= BIT[view.trick_cards[:, q]]
+    played = popcount(shown).astype(np.int64)
+    dealt_each = popcount(view.hand).astype(np.int64) + played[rows, seat]
+    voids = view.voids | revealed_voids(view)
+    others = (seat[:, None] + 1 + np.arange(HIDDEN)) % players  # [n, 3]
+    counts = dealt_each[:, None] - played[rows[:, None], others]
+    hidden = deal_hidden(view.unseen, counts, voids[rows[:, None], others], view.deck, k, rng)
+    out = np.empty((n, k, players), dtype=U64)
+    out[rows, :, seat] = view.hand[:, None]
+    for j in range(HIDDEN):
+        out[rows, :, others[:, j]] = hidden[:, :, j]
+    return out | shown[:, None, :]
+
+
+def revealed_voids(view) -> np.ndarray:
+    """uint8[n, P]: the suits each seat has shown it does not hold by a lead the rules allow only
+    to a player holding nothing else (RULES.md §3 ``spades_broken``: a spade led before spades
+    are broken, or under ``"never"`` at any time, shows the leader held only spades: void in
+    every other suit from then on). Bit s = suit s (`sim.views.PlayView.voids`)."""
+    n, players = view.tricks.shape
+    out = np.zeros((n, players), dtype=np.uint8)
+    rule = view.rules.spades_broken
+    if rule is False:
+        return out
+    trump, deck = view.trump, view.deck
+    others = np.uint8(0)  # the bits of the suits but the trump suit's (the same every row)
+    for s, mask in enumerate(deck.suit_masks):
+        if int(mask) and not int(mask & trump[0]):
+            others |= np.uint8(1 << s)
+    rows = np.arange(n)
+    broken = np.zeros(n, dtype=bool)  # a trump was played to an earlier trick
+    for t in range(view.trick_no + (view.position > 0)):
+        if t < view.trick_no:
+            cards = BIT[view.history[:, t * players:(t + 1) * players]]
+            lead, leader = cards[:, 0], view.history_seats[:, t * players]
+        else:
+            cards = BIT[view.trick_cards]
+            lead, leader = cards[:, 0], view.leader
+        shows = ((lead & trump) != 0) & (~broken if rule is True else True)
+        out[rows[shows], leader[shows]] |= others
+        broken |= (np.bitwise_or.reduce(cards, axis=1) & trump) != 0
+    return out
+
+
+def candidates(view) -> np.ndarray:
+    """uint64[n, C]: the legal cards worth searching, one of each class of equal cards (cards of
+    one suit with no card between them still unplayed to an earlier trick, RULES.md §0: they
+    take the same tricks), the lowest of each; 0 pads."""
+    legal = view.legal
+    alive = view.deck.full_mask & ~view.played  # cards not yet gone (this trick's included)
+    keep = np.zeros_like(legal)
+    rest = legal.copy()
+    for _ in range(_MAX_CANDIDATES):
+        if not rest.any():
+            break
+        card = lowest_bit(rest)
+        rest &= ~card
+        below = alive & (card - U64(1)) & view.deck.suit_mask_of_bit[_slot(card)]
+        equal = (card != 0) & ((highest_bit(below) & legal) != 0)
+        keep |= np.where(equal, U64(0), card)
+    width = max(int(popcount(keep).max()), 1)
+    out = np.zeros((len(view), width), dtype=U64)
+    for c in range(width):
+        out[:, c] = lowest_bit(keep)
+        keep &= ~out[:, c]
+    return out
+
+
+def own_class(view, own: np.ndarray, cands: np.ndarray) -> np.ndarray:
+    """uint64[n, 1]: the candidate of ``cands`` that stands for the card ``own`` (the lowest of
+    its class of equal cards, `candidates`)."""
+    alive = view.deck.full_mask & ~view.played
+    card = own.copy()
+    for _ in range(_MAX_CANDIDATES):  # down the run of equal legal cards
+        below = alive & (card - U64(1)) & view.deck.suit_mask_of_bit[_slot(card)]
+        lower = highest_bit(below)
+        card = np.where((lower & view.legal) != 0, lower, card)
+    return card[:, None]
+
+
+def _slot(card: np.ndarray) -> np.ndarray:
+    """int[n]: the slot of a one-card bitboard (0 for none)."""
+    return np.bitwise_count(np.maximum(card, U64(1)) - U64(1)).astype(np.intp)
