@@ -3,12 +3,18 @@
 
 At a card of the play (RULES.md §0, §3), for every row of the batch at once:
 
-1. **Samples.** ``samples`` deals of the unseen cards to the other three seats, uniform among
-   the deals consistent with what the seat has seen (`strategies.sampling.deal_hidden`): its own
-   hand, the cards played, each seat's number of cards left, the suits each has shown void in
+1. **Samples.** Deals of the unseen cards to the other three seats, uniform among the deals
+   consistent with what the seat has seen (`strategies.sampling.deal_hidden`): its own hand,
+   the cards played, each seat's number of cards left, the suits each has shown void in
    (`sim.views.PlayView.voids`) and what the lead rule reveals (`revealed_voids`: a spade led
    while spades may not be led unless the leader holds nothing else, RULES.md §3
-   ``spades_broken``, shows the leader held only spades). The bids are not used.
+   ``spades_broken``, shows the leader held only spades). Then the bids: ``pool`` times as many
+   deals are drawn as are kept, each weighted by ``exp(-bid_weight x misfit)``, the misfit the
+   tricks by which the bids the ``rollout`` strategy would have made with the deal's hands, at
+   each seat's turn (`sim.spades.bidding.bid_view`), miss the bids made (`bid_misfit`), and
+   ``samples`` of them are drawn by weight (with replacement): deals that fit the bidding count
+   more, without trusting the bidding model blindly (``bid_weight = 0`` or ``pool = 1``: the
+   uniform deals).
 2. **Rollouts.** Each sample's deal (the hands as dealt: the cards left and those each seat
    played) is replayed by the engine up to this card (`sim.spades.hand.play_setup`, whose
    `PlaySetup.follow` checks every card played so far as the engine checks a strategy's: a deal
@@ -19,21 +25,25 @@ At a card of the play (RULES.md §0, §3), for every row of the batch at once:
    (the candidates are equal: RULES.md §0 ranks, nothing of the deal can tell them apart) are
    searched once, by the lowest.
 3. **Value.** Each finished hand is scored by the engine (`sim.spades.scoring`, the phases after
-   the play), so nil, sets and bags count as the rules say; the value of a candidate is the
-   seat's side's points minus the opponents', with the bag penalty replaced by a price per bag
-   taken (``bag_price``; default the rules' ``bag_penalty / bag_limit``: what a bag costs a game
-   on average, as `bench/expert_match.py` prices it), averaged over the samples (every
-   candidate of a row is played out on the same deals). The best candidate is played; of equal
-   values the rollout strategy's own card.
+   the play), so nil, sets and bags count as the rules say; the value of a candidate on a deal
+   is the seat's side's points minus the opponents', with the bag penalty replaced by a price
+   per bag taken (``bag_price``; default the rules' ``bag_penalty / bag_limit``: what a bag
+   costs a game on average, as `bench/expert_match.py` prices it).
+4. **Choice.** Every candidate of a row is played out on the same deals, so each is compared
+   with the rollout strategy's own card deal by deal: the card played is the one whose mean
+   paired margin over the own card, less ``confidence`` standard errors, is largest and
+   positive; else the rollout strategy's card (the search changes a decision only where the
+   samples show it better; ``confidence = 0``: the best mean).
 
 Bids (and blind nils) are the ``rollout`` strategy's: bidding by rollouts is not done yet. A card
 with one legal choice is played without search.
 
 Parameters: ``samples`` (K, the deals per decision), ``rollout`` (the name of the strategy that
-plays the rollouts, and bids), ``bag_price`` (-1: the rules' own), ``budget`` (the most rollouts,
-samples x candidates, a decision may use: with more candidates the row takes fewer samples, at
-least ``min_samples``; the knob that trades strength for speed), ``first_trick`` (the first trick
-searched, 0-based; earlier cards are the rollout strategy's).
+plays the rollouts, and bids), ``bag_price`` (-1: the rules' own), ``pool`` and ``bid_weight``
+(the bids' weight on the samples), ``confidence``, ``budget`` (the most rollouts, samples x
+candidates, a decision may use: with more candidates the row takes fewer samples, at least
+``min_samples``), ``first_trick`` (the first trick searched, 0-based; earlier cards are the
+rollout strategy's). ``samples``, ``budget`` and ``first_trick`` trade strength for speed.
 
 It plays the standard game of RULES.md §3 (four players in partnerships, every key of §3) and
 refuses every other table and every house rule of §4 (`SearchStrategy.refuse`).
@@ -51,7 +61,7 @@ from sim.cards import BIT, U64, highest_bit, lowest_bit, popcount
 from sim.errors import UserError
 from sim.lineup import Lineup
 from sim.phases import Seating, play_hand
-from sim.spades.bidding import BidResult
+from sim.spades.bidding import BidResult, bid_view, start_bidding
 from sim.spades.hand import pipeline, play_setup, start_hand
 from sim.spades.rules import SpadesRules
 from sim.streams import rows_of
@@ -87,6 +97,11 @@ class SearchStrategy(Strategy):
     #                                          candidates)
     min_samples: int = param(1, (1, 4096))  # samples per decision at least, whatever the budget
     first_trick: int = param(0, CARDS)  # search from this trick (0-based); earlier: rollout's
+    pool: int = param(4, (1, 64))  # deals drawn per sample kept (resampled by the bids)
+    bid_weight: float = param(1.0, (0.0, 100.0))  # a deal's weight: exp(-bid_weight x the
+    #                                               tricks its hands' bids miss the real ones by)
+    confidence: float = param(1.0, (0.0, 10.0))  # z: leave the rollout strategy's card only for
+    #                                              one better by z standard errors (paired)
 
     def __post_init__(self):
         if self.rollout == self.name or self.rollout not in STRATEGIES:
@@ -136,31 +151,54 @@ class SearchStrategy(Strategy):
         return card
 
     def _search(self, view, rng) -> np.ndarray:
+        """The card of each row (module docstring, "Choice")."""
+        n = len(view)
         own = self.policy.play(view, rng)
-        cands, mean = self.estimate(view, rng)
-        best = mean.max(axis=1)
-        chosen = cands[np.arange(len(view)), np.argmax(mean, axis=1)]
-        # of equal values, the rollout strategy's card (or its equal that was searched)
-        own_value = np.where(cands == own_class(view, own, cands), mean, -np.inf).max(axis=1)
-        return np.where(own_value >= best, own, chosen)
+        cands, values, k = self._values(view, rng)
+        rows = np.arange(n)
+        mine = np.argmax(cands == own_class(view, own, cands), axis=1)
+        # paired over the same deals: each candidate's margin over the rollout strategy's card
+        diff = values - values[rows, :, mine][:, :, None]
+        used = ~np.isnan(diff)  # (a pad, or a sample beyond the row's)
+        diff = np.where(used, diff, 0.0)
+        mean = diff.sum(axis=1) / k[:, None]
+        var = ((diff - mean[:, None, :]) ** 2 * used).sum(axis=1) / np.maximum(k - 1, 1)[:, None]
+        bound = mean - self.confidence * np.sqrt(var / k[:, None])
+        if self.confidence > 0:  # one sample shows no spread: too few to leave the own card
+            bound[k < 2] = 0.0
+        bound = np.where(cands != 0, bound, -np.inf)
+        bound[rows, mine] = 0.0
+        best = np.argmax(bound, axis=1)  # of equal bounds the first
+        best = np.where(bound[rows, best] > 0, best, mine)
+        return np.where(best == mine, own, cands[rows, best])
 
     def estimate(self, view, rng) -> tuple[np.ndarray, np.ndarray]:
         """The candidates (uint64[n, C], `candidates`: 0 pads) of a `PlayView` and their
         values (float64[n, C], -inf for a pad): each the mean over the row's samples of the
         seat's side's margin after playing it (module docstring)."""
+        cands, values, k = self._values(view, rng)
+        total = np.where(np.isnan(values), 0.0, values).sum(axis=1)
+        return cands, np.where(cands != 0, total / k[:, None], -np.inf)
+
+    def _values(self, view, rng) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(the candidates uint64[n, C], their values on each sample float64[n, K, C] (nan
+        where not played out: a pad, or a sample beyond the row's), the samples of each row
+        int[n])."""
         n = len(view)
         cands = candidates(view)
         valid = cands != 0
         k = np.clip(self.budget // valid.sum(axis=1), self.min_samples, self.samples)
         kmax = int(k.max())
-        deals = deal_view(view, kmax, rng)  # uint64[n, kmax, P]
+        deals = deal_view(view, kmax * self.pool, rng)  # uint64[n, kmax * pool, P]
+        if self.bid_weight > 0 and self.pool > 1:  # resampled by how well they fit the bids
+            weight = np.exp(-self.bid_weight * bid_misfit(view, deals, self.policy, rng))
+            deals = deals[np.arange(n)[:, None], _resample(weight, kmax, rng)]
         # rollouts: (row, sample, candidate) for the samples a row takes
         used = np.arange(kmax)[None, :] < k[:, None]  # [n, kmax]
         i, s, c = np.nonzero(used[:, :, None] & valid[:, None, :])
-        values = self._rollouts(view, deals, i, s, cands[i, c], rng)
-        width = cands.shape[1]
-        total = np.bincount(i * width + c, weights=values, minlength=n * width)
-        return cands, np.where(valid, total.reshape(n, width) / k[:, None], -np.inf)
+        values = np.full((n, kmax, cands.shape[1]), np.nan)
+        values[i, s, c] = self._rollouts(view, deals, i, s, cands[i, c], rng)
+        return cands, values, k
 
     def _rollouts(self, view, deals, i, s, card, rng) -> np.ndarray:
         """float64[len(i)]: the value (module docstring) of playing ``card`` (uint64, one per
@@ -243,6 +281,50 @@ def deal_view(view, k: int, rng) -> np.ndarray:
     for j in range(HIDDEN):
         out[rows, :, others[:, j]] = hidden[:, :, j]
     return out | shown[:, None, :]
+
+
+def bid_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:
+    """int[n, M]: by how many tricks, summed over the other seats, the bids ``policy`` would
+    have made with the hands of each deal (uint64[n, M, P], as dealt) miss the bids made (a nil
+    counted as 0): each seat asked at its turn, after the bids before it and from the standing
+    before the hand (`sim.spades.bidding.bid_view`, the view the engine shows there); a blind
+    nil (made before looking) fits any hand."""
+    n, m, players = deals.shape
+    flat = deals.reshape(n * m, players)
+    row = np.repeat(np.arange(n), m)
+    first = view.history_seats[:, 0] if view.trick_no else view.leader
+    dealer = ((first.astype(np.int16) - 1) % players).astype(np.int8)  # RULES.md §3
+    misfit = np.zeros(n * m, dtype=np.int64)
+    for turn in range(players):
+        bidder = (dealer.astype(np.intp) + 1 + turn) % players  # [n]
+        ask = np.flatnonzero((bidder != view.seat) & ~view.blind[np.arange(n), bidder])
+        if not ask.size:
+            continue
+        order = (dealer[ask, None].astype(np.intp) + 1 + np.arange(players)) % players
+        before = np.full((ask.size, players), -1, np.int8)
+        made = np.take_along_axis(view.bids[ask], order[:, :turn], axis=1)
+        np.put_along_axis(before, order[:, :turn], made, axis=1)
+        blind = np.zeros((ask.size, players), bool)
+        np.put_along_axis(blind, order[:, :turn],
+                          np.take_along_axis(view.blind[ask], order[:, :turn], axis=1), axis=1)
+        sel = (ask[:, None] * m + np.arange(m)).reshape(-1)
+        rep = np.repeat(np.arange(ask.size), m)
+        state = start_bidding(flat[sel], dealer[ask][rep], view.scores[ask][rep],
+                              view.bags[ask][rep], view.rules, bids=before[rep],
+                              blind=blind[rep])
+        bid = policy.bid(bid_view(state, view.rules, view.deck), rows_of(rng, row[sel]))
+        real = view.bids[ask, bidder[ask]][rep]
+        misfit[sel] += np.abs(np.asarray(bid, np.int64) - real)
+    return misfit.reshape(n, m)
+
+
+def _resample(weight: np.ndarray, k: int, rng) -> np.ndarray:
+    """int[n, k]: ``k`` indices per row drawn with replacement, each with probability
+    proportional to ``weight`` (float[n, M])."""
+    cum = np.cumsum(weight, axis=1)
+    x = rng.random((weight.shape[0], k)) * cum[:, -1:]
+    pick = (cum[:, None, :] <= x[:, :, None]).sum(axis=2)
+    return np.minimum(pick, weight.shape[1] - 1)
 
 
 def revealed_voids(view) -> np.ndarray:

@@ -36,7 +36,7 @@ from sim.replay import replay_file, replay_records, view_at
 from sim.tricks import IllegalPlay
 from strategies import make_strategy
 from strategies.sampling import deal_hidden
-from strategies.search import candidates, deal_view, revealed_voids
+from strategies.search import bid_misfit, candidates, deal_view, revealed_voids
 from whistlab.cli import main
 
 DECK = standard_deck()
@@ -164,6 +164,26 @@ def test_revealed_voids_are_true_of_the_real_hands(preset):
     assert shown > 0
 
 
+def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
+    """`bid_misfit` rebuilds each seat's turn of the bidding (the bids before it, the standing)
+    from a view of the play: with the real hands the expert's bids are the bids made, in whole
+    games (scores other than 0-0) too; uniform deals miss them."""
+    rules = load_rules("spades.standard")
+    expert = make_strategy("expert", game="spades")
+    result = GAMES["spades"].play_block(rules, Lineup([expert] * 4), 8, 0, 6, "games")
+    records = GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)
+    sampled = []
+    for rec in records[:40]:
+        real = np.array([[[DECK.mask_of(h) for h in rec["hands"]]]], np.uint64)
+        for k in (0, 21, 46):
+            view = view_at({**rec, "plays": rec["plays"][:k]}).view
+            assert bid_misfit(view, real, expert, np.random.default_rng(0))[0, 0] == 0
+            deals = deal_view(view, 10, np.random.default_rng(k))
+            sampled.append(bid_misfit(view, deals, expert, np.random.default_rng(0)).mean())
+    assert any(r["before"]["scores"] != [0, 0] for r in records[:40])
+    assert np.mean(sampled) > 2
+
+
 # -- two-card endings valued exactly -----------------------------------------------------------
 
 def _priced(out: dict, side: int, rules) -> float:
@@ -216,9 +236,9 @@ def _exact(rec: dict, k: int, rules) -> dict[str, np.ndarray]:
 def test_the_search_plays_the_best_card_of_two_card_endings():
     rules = load_rules("spades.standard")
     records, _ = _records(rules, Lineup([make_strategy("expert", game="spades")] * 4), 5, 60)
-    scan = make_strategy({"name": "search", "samples": 300}, game="spades")
-    search = make_strategy({"name": "search", "samples": 3000, "budget": 100_000},
-                           game="spades")
+    scan = make_strategy({"name": "search", "samples": 300, "pool": 1}, game="spades")
+    search = make_strategy({"name": "search", "samples": 3000, "budget": 100_000, "pool": 1,
+                            "confidence": 0.0}, game="spades")  # uniform deals, best mean
     checked = 0
     for rec in records:
         for k in range(44, 48):  # trick 11 of 13: two cards each
