@@ -33,7 +33,7 @@ import numpy as np
 
 from sim.cards import BIT, U64, Deck, popcount
 
-__all__ = ["HIDDEN", "deal_hidden"]
+__all__ = ["HIDDEN", "deal_hidden", "draw"]
 
 HIDDEN = 3  # hidden seats: the four-player table's other three
 _PAIRS = (3, 5, 6)  # the masks of two hidden seats: (0, 1), (0, 2), (1, 2)
@@ -75,25 +75,34 @@ def deal_hidden(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck:
     for s in range(len(masks)):
         size[np.arange(n), may[:, s]] += per_suit[:, s]
     split = _splits(size, counts, rng.random((n, k)))  # int64[n, k, 8, 3]
-    # each unseen card's group, then a random order within groups: sort by group + U[0, 1)
+    # a random order of the unseen cards within their groups: each card's key is its group,
+    # then 53 random bits, then its slot; sorted, the groups lie in turn, each in random order
     cards_in = ((unseen[:, None] >> slots.astype(U64)) & U64(1)).astype(bool)  # [n, c]
-    group = np.where(cards_in, may[:, suit_of], _NONE)  # [n, c]
-    order = np.argsort(group[:, None, :] + rng.random((n, k, slots.size)), axis=2)
-    sorted_group = np.take_along_axis(np.broadcast_to(group[:, None, :], order.shape), order,
-                                      axis=2)
+    width = int(cards_in.sum(axis=1).max())  # the unseen cards of each row, first: [n, width]
+    order = np.argsort(~cards_in, axis=1, kind="stable")[:, :width]
+    held = np.take_along_axis(cards_in, order, axis=1)
+    group = np.where(held, may[np.arange(n)[:, None], suit_of[order]], _NONE).astype(U64)
+    slot = slots[order].astype(U64)
+    bits = (rng.random((n, k, width)) * 2.0 ** 53).astype(U64)
+    key = np.sort((group[:, None, :] << U64(59)) | (bits << U64(6)) | slot[:, None, :], axis=2)
+    # the seat of each place in that order: in group g (from place start[g]) split[g, 0] cards
+    # to seat 0, then split[g, 1] to seat 1, the rest to seat 2; as a running sum of steps: +1
+    # where a group's share passes to the next seat, -2 where a group starts
     start = np.concatenate([np.zeros((n, 1), np.int64), np.cumsum(size, axis=1)], axis=1)
-    rank = np.arange(slots.size) - np.take_along_axis(start, sorted_group.reshape(n, -1),
-                                                      axis=1).reshape(order.shape)
-    edge = np.cumsum(split, axis=3)  # [n, k, 8, 3]: the first card beyond each seat's share
-    valid = sorted_group < _NONE
-    g = np.minimum(sorted_group, _NONE - 1)
-    seat = np.zeros(order.shape, dtype=np.int8)
-    for j in range(HIDDEN - 1):
-        seat += rank >= np.take_along_axis(edge[..., j], g, axis=2)
-    cards = BIT[slots][order]
+    step = np.zeros((n, k, width + 1), dtype=np.int8)
+    ii, kk = np.meshgrid(np.arange(n), np.arange(k), indexing="ij")
+    for g in range(_NONE):
+        first = start[:, g, None]
+        if g:
+            step[ii, kk, first] -= 2
+        step[ii, kk, first + split[:, :, g, 0]] += 1
+        step[ii, kk, first + split[:, :, g, 0] + split[:, :, g, 1]] += 1
+    seat = np.cumsum(step[:, :, :width], axis=2, dtype=np.int8)
+    seat[(key >> U64(59)) == _NONE] = -1
+    cards = BIT[(key & U64(63)).astype(np.intp)]
     out = np.empty((n, k, HIDDEN), dtype=U64)
     for j in range(HIDDEN):
-        out[:, :, j] = np.bitwise_or.reduce(np.where(valid & (seat == j), cards, U64(0)), axis=2)
+        out[:, :, j] = np.where(seat == j, cards, U64(0)).sum(axis=2, dtype=U64)
     return out
 
 
@@ -123,11 +132,7 @@ def _splits(size: np.ndarray, counts: np.ndarray, u: np.ndarray) -> np.ndarray:
     weight = np.where(ok, weight, 0.0).reshape(n, -1)
     if np.any(weight.sum(axis=1) <= 0):
         raise ValueError("no deal of the unseen cards fits the seats' counts and voids")
-    cum = np.cumsum(weight, axis=1)
-    x = u * cum[:, -1:]
-    pick = (cum[:, None, :] <= x[:, :, None]).sum(axis=2)  # the first cell whose cum exceeds x
-    last = weight.shape[1] - 1 - np.argmax(weight[:, ::-1] > 0, axis=1)  # (rounding at 1)
-    pick = np.minimum(pick, last[:, None])
+    pick = draw(weight, u)
     i3, i5, i6 = np.unravel_index(pick, dims)  # [n, k] each
     full = [(h[:, 0, 0, 0, 0, None] - i3 - i5), (h[:, 1, 0, 0, 0, None] - (size[:, 3, None] - i3)
                                                  - i6),
@@ -141,3 +146,17 @@ def _splits(size: np.ndarray, counts: np.ndarray, u: np.ndarray) -> np.ndarray:
         out[:, :, m, first] = c
         out[:, :, m, second] = size[rows, m][:, None] - c
     return out
+
+
+def draw(weight: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """int[n, k]: for each row of ``weight`` (float[n, G], not negative, some positive) ``k``
+    indices, index g with probability weight[g] / the row's sum, by the uniforms ``u``
+    (float[n, k]): the inverse of each row's cumulative distribution, all rows in one
+    search (row r's distribution shifted to [r, r + 1])."""
+    n, cells = weight.shape
+    cum = np.cumsum(weight, axis=1)
+    shifted = (cum / cum[:, -1:] + np.arange(n)[:, None]).reshape(-1)
+    at = np.searchsorted(shifted, (u + np.arange(n)[:, None]).reshape(-1), side="right")
+    pick = at.reshape(u.shape) - np.arange(n)[:, None] * cells
+    last = cells - 1 - np.argmax(weight[:, ::-1] > 0, axis=1)  # (u rounding up to the row's
+    return np.minimum(pick, last[:, None])  # end: its last cell of positive weight)

@@ -68,7 +68,7 @@ from sim.streams import rows_of
 from sim.tricks import check_card, play_card
 
 from .base import CARDS, STRATEGIES, Strategy, make_strategy, param, register
-from .sampling import HIDDEN, deal_hidden
+from .sampling import HIDDEN, deal_hidden, draw
 
 __all__ = ["SearchStrategy", "revealed_voids"]
 
@@ -191,8 +191,9 @@ class SearchStrategy(Strategy):
         kmax = int(k.max())
         deals = deal_view(view, kmax * self.pool, rng)  # uint64[n, kmax * pool, P]
         if self.bid_weight > 0 and self.pool > 1:  # resampled by how well they fit the bids
-            weight = np.exp(-self.bid_weight * bid_misfit(view, deals, self.policy, rng))
-            deals = deals[np.arange(n)[:, None], _resample(weight, kmax, rng)]
+            misfit = bid_misfit(view, deals, self.policy, rng)
+            weight = np.exp(-self.bid_weight * (misfit - misfit.min(axis=1, keepdims=True)))
+            deals = deals[np.arange(n)[:, None], draw(weight, rng.random((n, kmax)))]
         # rollouts: (row, sample, candidate) for the samples a row takes
         used = np.arange(kmax)[None, :] < k[:, None]  # [n, kmax]
         i, s, c = np.nonzero(used[:, :, None] & valid[:, None, :])
@@ -316,15 +317,6 @@ def bid_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:
         real = view.bids[ask, bidder[ask]][rep]
         misfit[sel] += np.abs(np.asarray(bid, np.int64) - real)
     return misfit.reshape(n, m)
-
-
-def _resample(weight: np.ndarray, k: int, rng) -> np.ndarray:
-    """int[n, k]: ``k`` indices per row drawn with replacement, each with probability
-    proportional to ``weight`` (float[n, M])."""
-    cum = np.cumsum(weight, axis=1)
-    x = rng.random((weight.shape[0], k)) * cum[:, -1:]
-    pick = (cum[:, None, :] <= x[:, :, None]).sum(axis=2)
-    return np.minimum(pick, weight.shape[1] - 1)
 
 
 def revealed_voids(view) -> np.ndarray:

@@ -35,7 +35,7 @@ from sim.options import load_rules
 from sim.replay import replay_file, replay_records, view_at
 from sim.tricks import IllegalPlay
 from strategies import make_strategy
-from strategies.sampling import deal_hidden
+from strategies.sampling import deal_hidden, draw
 from strategies.search import bid_misfit, candidates, deal_view, revealed_voids
 from whistlab.cli import main
 
@@ -78,6 +78,19 @@ def test_deals_are_uniform_over_the_consistent_deals(name):
     assert set(seen) == want  # every consistent deal, and none other
     observed = np.array([seen[d] for d in sorted(want)])
     assert stats.chisquare(observed).pvalue > 1e-3, observed
+
+
+def test_draws_follow_the_weights():
+    weight = np.array([[0.0, 1.0, 0.0, 3.0, 0.0], [5.0, 0.0, 0.0, 0.0, 0.0],
+                       [1e-300, 0.0, 2e-300, 0.0, 0.0]])
+    u = np.random.default_rng(3).random((3, 40_000))
+    u[:, 0] = np.nextafter(1.0, 0.0)  # the largest uniform: the last cell of positive weight
+    got = draw(weight, u)
+    for row, w in zip(got, weight, strict=True):
+        counts = np.bincount(row, minlength=w.size)
+        assert np.all(counts[w == 0] == 0)
+        if (w > 0).sum() > 1:
+            assert stats.chisquare(counts[w > 0], counts.sum() * w[w > 0] / w.sum()).pvalue > 1e-3
 
 
 def test_a_position_without_a_consistent_deal_is_refused():
