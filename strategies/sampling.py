@@ -33,12 +33,13 @@ import numpy as np
 
 from sim.cards import BIT, U64, Deck, popcount
 
-__all__ = ["HIDDEN", "deal_hidden", "draw"]
+__all__ = ["HIDDEN", "deal_hidden", "draw", "random_bits", "uniforms"]
 
 HIDDEN = 3  # hidden seats: the four-player table's other three
 _PAIRS = (3, 5, 6)  # the masks of two hidden seats: (0, 1), (0, 2), (1, 2)
 _FULL = 7
 _NONE = 8  # the group of a card that is not unseen (sorted last)
+_GAMMA, _MIX1, _MIX2 = U64(0x9E3779B97F4A7C15), U64(0xBF58476D1CE4E5B9), U64(0x94D049BB133111EB)
 _FACT = np.array([math.factorial(k) for k in range(65)], dtype=np.float64)
 
 
@@ -50,12 +51,13 @@ def _slots(deck: Deck) -> tuple[np.ndarray, np.ndarray]:
 
 
 def deal_hidden(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck: Deck, k: int,
-                rng) -> np.ndarray:
+                keys: np.ndarray) -> np.ndarray:
     """uint64[n, k, 3]: ``k`` deals per row of the cards ``unseen`` (uint64[n]) to three hidden
     seats, uniform among the deals in which seat ``j`` gets ``counts[:, j]`` (int[n, 3]) cards
     and no card of a suit whose bit is set in ``voids[:, j]`` (uint8[n, 3], bit s = suit s, the
-    layout of `sim.views.PlayView.voids`). ``rng`` draws one row of numbers per row (a view's
-    generator or streams). A row with no consistent deal raises ValueError."""
+    layout of `sim.views.PlayView.voids`). A row's deals are a function of its ``keys``
+    (uint64[n], `random_bits`) alone, whatever the other rows. A row with no consistent deal
+    raises ValueError."""
     n = unseen.shape[0]
     counts = counts.astype(np.int64)
     slots, suit_of = _slots(deck)
@@ -74,7 +76,7 @@ def deal_hidden(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck:
     size = np.zeros((n, _NONE), dtype=np.int64)  # unseen cards per group (mask)
     for s in range(len(masks)):
         size[np.arange(n), may[:, s]] += per_suit[:, s]
-    split = _splits(size, counts, rng.random((n, k)))  # int64[n, k, 8, 3]
+    split = _splits(size, counts, uniforms(keys, 1, np.arange(k)))  # int64[n, k, 8, 3]
     # a random order of the unseen cards within their groups: each card's key is its group,
     # then 53 random bits, then its slot; sorted, the groups lie in turn, each in random order
     cards_in = ((unseen[:, None] >> slots.astype(U64)) & U64(1)).astype(bool)  # [n, c]
@@ -83,7 +85,7 @@ def deal_hidden(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck:
     held = np.take_along_axis(cards_in, order, axis=1)
     group = np.where(held, may[np.arange(n)[:, None], suit_of[order]], _NONE).astype(U64)
     slot = slots[order].astype(U64)
-    bits = (rng.random((n, k, width)) * 2.0 ** 53).astype(U64)
+    bits = random_bits(keys, 2, np.arange(k)[:, None] * 64 + np.arange(width)) >> U64(11)
     key = np.sort((group[:, None, :] << U64(59)) | (bits << U64(6)) | slot[:, None, :], axis=2)
     # the seat of each place in that order: in group g (from place start[g]) split[g, 0] cards
     # to seat 0, then split[g, 1] to seat 1, the rest to seat 2; as a running sum of steps: +1
@@ -160,3 +162,22 @@ def draw(weight: np.ndarray, u: np.ndarray) -> np.ndarray:
     pick = at.reshape(u.shape) - np.arange(n)[:, None] * cells
     last = cells - 1 - np.argmax(weight[:, ::-1] > 0, axis=1)  # (u rounding up to the row's
     return np.minimum(pick, last[:, None])  # end: its last cell of positive weight)
+
+
+def random_bits(keys: np.ndarray, stream: int, index: np.ndarray) -> np.ndarray:
+    """uint64[n, *index.shape]: 64 random bits per row and index, a function of the row's key
+    (``keys`` uint64[n]), the ``stream`` (a small int: one per use) and the ``index`` (ints
+    below 2^40) alone: SplitMix64's output function over the counter key + (stream, index) x
+    its odd constant (Steele, Lea and Flood 2014), a counter-based generator. A row's numbers
+    do not depend on which rows are drawn with it, nor on how many."""
+    count = (U64(stream) << U64(40)) + np.asarray(index).astype(U64)
+    with np.errstate(over="ignore"):
+        z = keys.reshape((-1,) + (1,) * count.ndim) + (count + U64(1)) * _GAMMA
+        z = (z ^ (z >> U64(30))) * _MIX1
+        z = (z ^ (z >> U64(27))) * _MIX2
+    return z ^ (z >> U64(31))
+
+
+def uniforms(keys: np.ndarray, stream: int, index: np.ndarray) -> np.ndarray:
+    """float64[n, *index.shape] in [0, 1): `random_bits`' top 53 bits."""
+    return (random_bits(keys, stream, index) >> U64(11)).astype(np.float64) * 2.0 ** -53

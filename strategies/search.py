@@ -68,7 +68,7 @@ from sim.streams import rows_of
 from sim.tricks import check_card, play_card
 
 from .base import CARDS, STRATEGIES, Strategy, make_strategy, param, register
-from .sampling import HIDDEN, deal_hidden, draw
+from .sampling import HIDDEN, deal_hidden, draw, uniforms
 
 __all__ = ["SearchStrategy", "revealed_voids"]
 
@@ -80,6 +80,7 @@ STANDARD_KEYS = frozenset({"nil", "nil_bonus", "nil_tricks", "blind_nil", "blind
                            "max_hands"})
 _DEFAULT = SpadesRules()
 _MAX_CANDIDATES = 13
+CHUNK = 1 << 16  # deals drawn at most at once (rows x samples x pool): a decision's memory
 
 
 @register
@@ -140,21 +141,27 @@ class SearchStrategy(Strategy):
 
     def play(self, view, rng):
         """The card of best value over the samples (module docstring), on every row with a
-        choice from ``first_trick`` on; the rollout strategy's card before it."""
+        choice from ``first_trick`` on; the rollout strategy's card before it. The rows are
+        searched in chunks (`CHUNK` deals drawn at most at once); each row's deals come from a
+        key drawn for it from ``rng`` (`strategies.sampling.random_bits`), so that they do not
+        depend on the chunks, nor on the other rows of the batch."""
         if view.trick_no < self.first_trick:
             return self.policy.play(view, rng)
         card = view.legal.copy()  # rows with one legal card play it
         idx = np.flatnonzero(popcount(view.legal) > 1)
-        if idx.size:
-            sub = view.take(idx)
-            card[idx] = self._search(sub, rows_of(rng, idx))
+        keys = rows_of(rng, idx).integers(0, 1 << 63, size=idx.size).astype(U64)
+        step = max(1, CHUNK // (self.samples * self.pool))
+        for start in range(0, idx.size, step):
+            part = idx[start:start + step]
+            card[part] = self._search(view.take(part), rows_of(rng, part),
+                                      keys[start:start + step])
         return card
 
-    def _search(self, view, rng) -> np.ndarray:
+    def _search(self, view, rng, keys) -> np.ndarray:
         """The card of each row (module docstring, "Choice")."""
         n = len(view)
         own = self.policy.play(view, rng)
-        cands, values, k = self._values(view, rng)
+        cands, values, k = self._values(view, rng, keys)
         rows = np.arange(n)
         mine = np.argmax(cands == own_class(view, own, cands), axis=1)
         # paired over the same deals: each candidate's margin over the rollout strategy's card
@@ -172,15 +179,18 @@ class SearchStrategy(Strategy):
         best = np.where(bound[rows, best] > 0, best, mine)
         return np.where(best == mine, own, cands[rows, best])
 
-    def estimate(self, view, rng) -> tuple[np.ndarray, np.ndarray]:
+    def estimate(self, view, rng, keys=None) -> tuple[np.ndarray, np.ndarray]:
         """The candidates (uint64[n, C], `candidates`: 0 pads) of a `PlayView` and their
         values (float64[n, C], -inf for a pad): each the mean over the row's samples of the
-        seat's side's margin after playing it (module docstring)."""
-        cands, values, k = self._values(view, rng)
+        seat's side's margin after playing it (module docstring). ``keys``: the rows' keys
+        (default: drawn from ``rng``)."""
+        if keys is None:
+            keys = rng.integers(0, 1 << 63, size=len(view)).astype(U64)
+        cands, values, k = self._values(view, rng, keys)
         total = np.where(np.isnan(values), 0.0, values).sum(axis=1)
         return cands, np.where(cands != 0, total / k[:, None], -np.inf)
 
-    def _values(self, view, rng) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _values(self, view, rng, keys) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(the candidates uint64[n, C], their values on each sample float64[n, K, C] (nan
         where not played out: a pad, or a sample beyond the row's), the samples of each row
         int[n])."""
@@ -188,16 +198,17 @@ class SearchStrategy(Strategy):
         cands = candidates(view)
         valid = cands != 0
         k = np.clip(self.budget // valid.sum(axis=1), self.min_samples, self.samples)
-        kmax = int(k.max())
-        deals = deal_view(view, kmax * self.pool, rng)  # uint64[n, kmax * pool, P]
-        if self.bid_weight > 0 and self.pool > 1:  # resampled by how well they fit the bids
+        weigh = self.bid_weight > 0 and self.pool > 1
+        deals = deal_view(view, self.samples * (self.pool if weigh else 1), keys)
+        if weigh:  # resampled by how well they fit the bids
             misfit = bid_misfit(view, deals, self.policy, rng)
             weight = np.exp(-self.bid_weight * (misfit - misfit.min(axis=1, keepdims=True)))
-            deals = deals[np.arange(n)[:, None], draw(weight, rng.random((n, kmax)))]
+            pick = draw(weight, uniforms(keys, 3, np.arange(self.samples)))
+            deals = deals[np.arange(n)[:, None], pick]
         # rollouts: (row, sample, candidate) for the samples a row takes
-        used = np.arange(kmax)[None, :] < k[:, None]  # [n, kmax]
+        used = np.arange(self.samples)[None, :] < k[:, None]  # [n, K]
         i, s, c = np.nonzero(used[:, :, None] & valid[:, None, :])
-        values = np.full((n, kmax, cands.shape[1]), np.nan)
+        values = np.full((n, self.samples, cands.shape[1]), np.nan)
         values[i, s, c] = self._rollouts(view, deals, i, s, cands[i, c], rng)
         return cands, values, k
 
@@ -258,10 +269,11 @@ def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
     return replace(hand, bidding=bidding)
 
 
-def deal_view(view, k: int, rng) -> np.ndarray:
+def deal_view(view, k: int, keys: np.ndarray) -> np.ndarray:
     """uint64[n, k, P]: ``k`` deals per row of the cards the seat of ``view`` (a `PlayView`)
     cannot see, consistent with what it has seen (`deal_hidden`, `revealed_voids`), as the
-    hands each seat was dealt: its cards left and those it played."""
+    hands each seat was dealt: its cards left and those it played; a row's deals a function of
+    its key (``keys`` uint64[n], `strategies.sampling.random_bits`)."""
     n, players = view.tricks.shape
     if players != HIDDEN + 1:
         raise ValueError("the search samples deals for four players")
@@ -276,7 +288,7 @@ def deal_view(view, k: int, rng) -> np.ndarray:
     voids = view.voids | revealed_voids(view)
     others = (seat[:, None] + 1 + np.arange(HIDDEN)) % players  # [n, 3]
     counts = dealt_each[:, None] - played[rows[:, None], others]
-    hidden = deal_hidden(view.unseen, counts, voids[rows[:, None], others], view.deck, k, rng)
+    hidden = deal_hidden(view.unseen, counts, voids[rows[:, None], others], view.deck, k, keys)
     out = np.empty((n, k, players), dtype=U64)
     out[rows, :, seat] = view.hand[:, None]
     for j in range(HIDDEN):

@@ -35,6 +35,7 @@ from sim.options import load_rules
 from sim.replay import replay_file, replay_records, view_at
 from sim.tricks import IllegalPlay
 from strategies import make_strategy
+from strategies import search as search_module
 from strategies.sampling import deal_hidden, draw
 from strategies.search import bid_misfit, candidates, deal_view, revealed_voids
 from whistlab.cli import main
@@ -57,6 +58,10 @@ def _consistent(unseen: list[str], counts, voids) -> set[tuple[int, int, int]]:
     return out
 
 
+def _keys(n: int, seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, 1 << 63, size=n).astype(np.uint64)
+
+
 POSITIONS = {  # unseen cards, the three seats' counts, their voids (bit s = suit s, C D H S)
     "no voids": (["AS", "KS", "2H", "3H", "4D", "5D", "6C"], (3, 2, 2), (0, 0, 0)),
     "one void each": (["AS", "KS", "2H", "3H", "4D", "5D", "6C"], (3, 2, 2), (1, 8, 0)),
@@ -72,8 +77,7 @@ def test_deals_are_uniform_over_the_consistent_deals(name):
     want = _consistent(unseen, counts, voids)
     n, k = 2000, 30
     deals = deal_hidden(np.full(n, DECK.mask_of(unseen), np.uint64), np.tile(counts, (n, 1)),
-                        np.tile(np.array(voids, np.uint8), (n, 1)), DECK, k,
-                        np.random.default_rng(5))
+                        np.tile(np.array(voids, np.uint8), (n, 1)), DECK, k, _keys(n, 5))
     seen = collections.Counter(tuple(int(x) for x in d) for d in deals.reshape(-1, 3))
     assert set(seen) == want  # every consistent deal, and none other
     observed = np.array([seen[d] for d in sorted(want)])
@@ -93,17 +97,32 @@ def test_draws_follow_the_weights():
             assert stats.chisquare(counts[w > 0], counts.sum() * w[w > 0] / w.sum()).pvalue > 1e-3
 
 
+def test_a_rows_deals_are_its_keys_alone():
+    unseen, counts, voids = POSITIONS["every pair"]
+    keys = _keys(3, 9)
+
+    def deals(which, k):
+        m = len(which)
+        return deal_hidden(np.full(m, DECK.mask_of(unseen), np.uint64), np.tile(counts, (m, 1)),
+                           np.tile(np.array(voids, np.uint8), (m, 1)), DECK, k, keys[which])
+
+    together = deals([0, 1, 2], 12)
+    for row in range(3):
+        assert np.array_equal(deals([row], 12)[0], together[row])
+        assert np.array_equal(deals([row], 5)[0], together[row, :5])  # deal s: whatever k
+
+
 def test_a_position_without_a_consistent_deal_is_refused():
     unseen = np.array([DECK.mask_of(["2C", "3C"])], np.uint64)
     with pytest.raises(ValueError, match="void"):  # every seat void in clubs
         deal_hidden(unseen, np.array([[1, 1, 0]]), np.array([[1, 1, 1]], np.uint8), DECK, 2,
-                    np.random.default_rng(0))
+                    _keys(1, 0))
     with pytest.raises(ValueError, match="fits"):  # the seat holding both is void in clubs
         deal_hidden(unseen, np.array([[2, 0, 0]]), np.array([[1, 0, 0]], np.uint8), DECK, 2,
-                    np.random.default_rng(0))
+                    _keys(1, 0))
     with pytest.raises(ValueError, match="add up"):
         deal_hidden(unseen, np.array([[1, 0, 0]]), np.zeros((1, 3), np.uint8), DECK, 2,
-                    np.random.default_rng(0))
+                    _keys(1, 0))
 
 
 class Sampling:
@@ -120,7 +139,7 @@ class Sampling:
         return getattr(self.inner, name)
 
     def play(self, view, rng):
-        deals = deal_view(view, 6, np.random.default_rng(self.views))
+        deals = deal_view(view, 6, _keys(len(view), self.views))
         n, players = view.tricks.shape
         rows = np.arange(n)
         assert np.all(popcount(deals) == 13)
@@ -191,7 +210,7 @@ def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
         for k in (0, 21, 46):
             view = view_at({**rec, "plays": rec["plays"][:k]}).view
             assert bid_misfit(view, real, expert, np.random.default_rng(0))[0, 0] == 0
-            deals = deal_view(view, 10, np.random.default_rng(k))
+            deals = deal_view(view, 10, _keys(1, k))
             sampled.append(bid_misfit(view, deals, expert, np.random.default_rng(0)).mean())
     assert any(r["before"]["scores"] != [0, 0] for r in records[:40])
     assert np.mean(sampled) > 2
@@ -340,6 +359,14 @@ def test_decisions_are_reproducible_for_a_fixed_seed():
     assert one.equals(two)
     other = _block(rules, lineup, 3, 6)
     assert not one.equals(other)
+
+
+def test_the_chunks_do_not_change_the_decisions(monkeypatch):
+    rules = load_rules("spades.standard")
+    lineup = Lineup([make_strategy(SEARCH, game="spades")] * 4)
+    whole = _block(rules, lineup, 4, 6)
+    monkeypatch.setattr(search_module, "CHUNK", 2 * SEARCH["samples"] * 4)  # two rows a chunk
+    assert _block(rules, lineup, 4, 6).equals(whole)
 
 
 def test_a_block_played_with_others_decides_as_alone():
