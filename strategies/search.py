@@ -61,11 +61,12 @@ from sim.cards import BIT, U64, highest_bit, lowest_bit, popcount
 from sim.errors import UserError
 from sim.lineup import Lineup
 from sim.phases import Seating, play_hand
-from sim.spades.bidding import BidResult, bid_view, start_bidding
+from sim.spades.bidding import BidResult, bid_view, complete_bidding, start_bidding
 from sim.spades.hand import pipeline, play_setup, start_hand
 from sim.spades.rules import SpadesRules
 from sim.streams import rows_of
 from sim.tricks import check_card, play_card
+from sim.views import PlayView
 
 from .base import CARDS, STRATEGIES, Strategy, make_strategy, param, register
 from .sampling import HIDDEN, deal_hidden, draw, uniforms
@@ -101,6 +102,7 @@ class SearchStrategy(Strategy):
     pool: int = param(4, (1, 64))  # deals drawn per sample kept (resampled by the bids)
     bid_weight: float = param(1.0, (0.0, 100.0))  # a deal's weight: exp(-bid_weight x the
     #                                               tricks its hands' bids miss the real ones by)
+    search_bids: bool = False  # bids by rollouts too (else the rollout strategy's)
     confidence: float = param(1.0, (0.0, 10.0))  # z: leave the rollout strategy's card only for
     #                                              one better by z standard errors (paired)
 
@@ -129,13 +131,59 @@ class SearchStrategy(Strategy):
         """The rollout strategy."""
         return make_strategy(self.rollout, game="spades")
 
-    # -- bidding: the rollout strategy's ------------------------------------------------------
+    # -- bidding ------------------------------------------------------------------------------
 
     def blind_nil(self, view, rng):
+        """The rollout strategy's (a blind nil is not searched)."""
         return self.policy.blind_nil(view, rng)
 
     def bid(self, view, rng):
-        return self.policy.bid(view, rng)
+        """The rollout strategy's bid, or with ``search_bids`` the bid of best value among it,
+        one more, one less and nil (those open to the seat), each followed by the rollout
+        strategy's bids at the later turns and the hand played out by it (module docstring,
+        "Bids")."""
+        own = np.asarray(self.policy.bid(view, rng), dtype=np.int8)
+        if not self.search_bids or not len(view):
+            return own
+        keys = rng.integers(0, 1 << 63, size=len(view)).astype(U64)
+        out = own.copy()
+        step = max(1, CHUNK // (self.samples * self.pool))
+        for start in range(0, len(view), step):
+            part = np.arange(start, min(start + step, len(view)))
+            out[part] = self._choose_bid(view.take(part), rows_of(rng, part), keys[part],
+                                         own[part])
+        return out
+
+    def _choose_bid(self, view, rng, keys, own) -> np.ndarray:
+        n = len(view)
+        shifts = np.stack([own, own - 1, own + 1, np.zeros_like(own)], axis=1).astype(np.int64)
+        open_ = ((view.legal[:, None].astype(np.int64) >> np.clip(shifts, 0, 31)) & 1) == 1
+        open_ &= (shifts >= 0) & (shifts <= 31)
+        for c in range(1, 4):  # each bid once
+            open_[:, c] &= np.all(shifts[:, :c] != shifts[:, c:c + 1], axis=1)
+        deals = self._deals(view, keys, rng, deal_bidding(view, self._drawn, keys))
+        i, s, c = np.nonzero(np.ones((n, self.samples), bool)[:, :, None] & open_[:, None, :])
+        values = np.full((n, self.samples, 4), np.nan)
+        values[i, s, c] = self._bid_rollouts(view, deals[i, s], i, shifts[i, c], rng)
+        best = self._best(values, np.full(n, self.samples), open_, np.zeros(n, np.intp))
+        return shifts[np.arange(n), best].astype(np.int8)
+
+    def _bid_rollouts(self, view, hands, i, bid, rng) -> np.ndarray:
+        """float64[len(i)]: the value of bidding ``bid`` at row ``i`` of a `BidView` with the
+        deal ``hands`` (uint64[N, P]): the later turns bid by the rollout strategy, the hand
+        played out by it, scored by the engine (`sim.spades.hand`'s phases)."""
+        rules, deck = view.rules, view.deck
+        players = hands.shape[1]
+        forced = _Forced(self.policy, view.seat[i], bid)
+        at = Seating(rules, deck, Lineup([forced] * players), rows_of(rng, i))
+        dealer, scores, bags = view.dealer[i], view.scores[i], view.bags[i]
+        state = start_bidding(hands, dealer, scores, bags, rules, bids=view.bids[i],
+                              blind=view.blind[i])
+        bidding = complete_bidding(state, rules, deck, at.lineup, at.rng)
+        hand = replace(start_hand(hands, dealer, scores, bags), bidding=bidding)
+        at = replace(at, lineup=Lineup([self.policy] * players))
+        hand = play_hand(hand, at, _from(rules, "play"))
+        return _value(hand.score, view.seat[i], rules, self.bag_price)
 
     # -- the play -----------------------------------------------------------------------------
 
@@ -162,9 +210,17 @@ class SearchStrategy(Strategy):
         n = len(view)
         own = self.policy.play(view, rng)
         cands, values, k = self._values(view, rng, keys)
-        rows = np.arange(n)
         mine = np.argmax(cands == own_class(view, own, cands), axis=1)
-        # paired over the same deals: each candidate's margin over the rollout strategy's card
+        best = self._best(values, k, cands != 0, mine)
+        return np.where(best == mine, own, cands[np.arange(n), best])
+
+    def _best(self, values, k, valid, mine) -> np.ndarray:
+        """int[n]: the candidate chosen of each row (module docstring, "Choice"), from the
+        values of each on each sample (float64[n, K, C], nan where not played out), the
+        samples of each row ``k`` (int[n]), the candidates ``valid`` (bool[n, C]) and the
+        rollout strategy's own, ``mine`` (int[n])."""
+        rows = np.arange(len(k))
+        # paired over the same deals: each candidate's margin over the rollout strategy's own
         diff = values - values[rows, :, mine][:, :, None]
         used = ~np.isnan(diff)  # (a pad, or a sample beyond the row's)
         diff = np.where(used, diff, 0.0)
@@ -173,11 +229,10 @@ class SearchStrategy(Strategy):
         bound = mean - self.confidence * np.sqrt(var / k[:, None])
         if self.confidence > 0:  # one sample shows no spread: too few to leave the own card
             bound[k < 2] = 0.0
-        bound = np.where(cands != 0, bound, -np.inf)
+        bound = np.where(valid, bound, -np.inf)
         bound[rows, mine] = 0.0
         best = np.argmax(bound, axis=1)  # of equal bounds the first
-        best = np.where(bound[rows, best] > 0, best, mine)
-        return np.where(best == mine, own, cands[rows, best])
+        return np.where(bound[rows, best] > 0, best, mine)
 
     def estimate(self, view, rng, keys=None) -> tuple[np.ndarray, np.ndarray]:
         """The candidates (uint64[n, C], `candidates`: 0 pads) of a `PlayView` and their
@@ -190,6 +245,21 @@ class SearchStrategy(Strategy):
         total = np.where(np.isnan(values), 0.0, values).sum(axis=1)
         return cands, np.where(cands != 0, total / k[:, None], -np.inf)
 
+    @property
+    def _drawn(self) -> int:
+        """Deals drawn per decision: ``samples``, ``pool`` times as many to weigh by the bids."""
+        return self.samples * (self.pool if self.bid_weight > 0 else 1)
+
+    def _deals(self, view, keys, rng, deals) -> np.ndarray:
+        """uint64[n, K, P]: ``samples`` of the deals drawn (uint64[n, M, P]), by weight of
+        their fit to the bids (module docstring, "Samples")."""
+        if self._drawn == self.samples:
+            return deals
+        misfit = bid_misfit(view, deals, self.policy, rng)
+        weight = np.exp(-self.bid_weight * (misfit - misfit.min(axis=1, keepdims=True)))
+        pick = draw(weight, uniforms(keys, 3, np.arange(self.samples)))
+        return deals[np.arange(len(view))[:, None], pick]
+
     def _values(self, view, rng, keys) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(the candidates uint64[n, C], their values on each sample float64[n, K, C] (nan
         where not played out: a pad, or a sample beyond the row's), the samples of each row
@@ -198,13 +268,7 @@ class SearchStrategy(Strategy):
         cands = candidates(view)
         valid = cands != 0
         k = np.clip(self.budget // valid.sum(axis=1), self.min_samples, self.samples)
-        weigh = self.bid_weight > 0 and self.pool > 1
-        deals = deal_view(view, self.samples * (self.pool if weigh else 1), keys)
-        if weigh:  # resampled by how well they fit the bids
-            misfit = bid_misfit(view, deals, self.policy, rng)
-            weight = np.exp(-self.bid_weight * (misfit - misfit.min(axis=1, keepdims=True)))
-            pick = draw(weight, uniforms(keys, 3, np.arange(self.samples)))
-            deals = deals[np.arange(n)[:, None], pick]
+        deals = self._deals(view, keys, rng, deal_view(view, self._drawn, keys))
         # rollouts: (row, sample, candidate) for the samples a row takes
         used = np.arange(self.samples)[None, :] < k[:, None]  # [n, K]
         i, s, c = np.nonzero(used[:, :, None] & valid[:, None, :])
@@ -234,14 +298,32 @@ class SearchStrategy(Strategy):
         check_card(play, card, legal, free, setup.lead_rule, setup.constraint)
         play_card(play, card)
         setup.finish(play, lineup, at.rng)
-        scored = play_hand(replace(hand, play=play.result()), at, _after_play(rules))
+        scored = play_hand(replace(hand, play=play.result()), at, _from(rules, "play")[1:])
         return _value(scored.score, view.seat[i], rules, self.bag_price)
 
 
-def _after_play(rules) -> tuple:
-    """The phases of a hand after its play (the score, RULES.md §3)."""
+def _from(rules, name: str) -> tuple:
+    """The phases of a hand from the phase ``name`` on (RULES.md §3: the play, the score)."""
     steps = pipeline(rules)
-    return steps[[p.name for p in steps].index("play") + 1:]
+    return steps[[p.name for p in steps].index(name):]
+
+
+class _Forced:
+    """The rollout strategy, but for the bid of ``seat`` (int8[N], by the batch's rows) at its
+    turn: ``bid`` (int[N]); that seat bids no blind nil."""
+
+    def __init__(self, policy, seat, bid):
+        self.policy, self.seat, self.forced = policy, seat, bid
+
+    def blind_nil(self, view, rng):
+        mine = view.seat == self.seat[view.rows]
+        return np.asarray(self.policy.blind_nil(view, rng), bool) & ~mine
+
+    def bid(self, view, rng):
+        out = np.asarray(self.policy.bid(view, rng), np.int8).copy()
+        mine = view.seat == self.seat[view.rows]
+        out[mine] = self.forced[view.rows[mine]]
+        return out
 
 
 def _value(score, seat, rules, bag_price: float) -> np.ndarray:
@@ -267,6 +349,23 @@ def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
                         contracts=None if view.contracts is None else view.contracts[rows],
                         bemo=None if view.bemo is None else view.bemo[rows])
     return replace(hand, bidding=bidding)
+
+
+def deal_bidding(view, k: int, keys: np.ndarray) -> np.ndarray:
+    """uint64[n, k, P]: ``k`` deals per row of the cards the seat of a `BidView` has not seen
+    (every card but its own) to the other seats, as many each as it holds, uniformly; a row's
+    deals a function of its key (``keys`` uint64[n])."""
+    n, players = view.bids.shape
+    rows, seat = np.arange(n), view.seat.astype(np.intp)
+    others = (seat[:, None] + 1 + np.arange(HIDDEN)) % players
+    held = popcount(view.hand).astype(np.int64)
+    hidden = deal_hidden(view.deck.full_mask & ~view.hand, np.repeat(held[:, None], HIDDEN, 1),
+                         np.zeros((n, HIDDEN), np.uint8), view.deck, k, keys)
+    out = np.empty((n, k, players), dtype=U64)
+    out[rows, :, seat] = view.hand[:, None]
+    for j in range(HIDDEN):
+        out[rows, :, others[:, j]] = hidden[:, :, j]
+    return out
 
 
 def deal_view(view, k: int, keys: np.ndarray) -> np.ndarray:
@@ -297,20 +396,26 @@ def deal_view(view, k: int, keys: np.ndarray) -> np.ndarray:
 
 
 def bid_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:
-    """int[n, M]: by how many tricks, summed over the other seats, the bids ``policy`` would
-    have made with the hands of each deal (uint64[n, M, P], as dealt) miss the bids made (a nil
-    counted as 0): each seat asked at its turn, after the bids before it and from the standing
-    before the hand (`sim.spades.bidding.bid_view`, the view the engine shows there); a blind
-    nil (made before looking) fits any hand."""
+    """int[n, M]: by how many tricks, summed over the other seats that have bid, the bids
+    ``policy`` would have made with the hands of each deal (uint64[n, M, P], as dealt) miss the
+    bids made (a nil counted as 0): each seat asked at its turn, after the bids before it and
+    from the standing before the hand (`sim.spades.bidding.bid_view`, the view the engine shows
+    there); a blind nil (made before looking) fits any hand. ``view``: a `PlayView` (every seat
+    has bid; the dealer is the seat before the first leader, RULES.md §3) or a `BidView`."""
     n, m, players = deals.shape
+    if isinstance(view, PlayView):
+        first = view.history_seats[:, 0] if view.trick_no else view.leader
+        dealer = ((first.astype(np.int16) - 1) % players).astype(np.int8)
+    else:
+        dealer = view.dealer
     flat = deals.reshape(n * m, players)
     row = np.repeat(np.arange(n), m)
-    first = view.history_seats[:, 0] if view.trick_no else view.leader
-    dealer = ((first.astype(np.int16) - 1) % players).astype(np.int8)  # RULES.md §3
+    rows = np.arange(n)
     misfit = np.zeros(n * m, dtype=np.int64)
     for turn in range(players):
         bidder = (dealer.astype(np.intp) + 1 + turn) % players  # [n]
-        ask = np.flatnonzero((bidder != view.seat) & ~view.blind[np.arange(n), bidder])
+        ask = np.flatnonzero((bidder != view.seat) & (view.bids[rows, bidder] >= 0)
+                             & ~view.blind[rows, bidder])
         if not ask.size:
             continue
         order = (dealer[ask, None].astype(np.intp) + 1 + np.arange(players)) % players

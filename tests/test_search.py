@@ -216,6 +216,45 @@ def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
     assert np.mean(sampled) > 2
 
 
+def test_rollouts_of_the_real_deal_replay_the_real_hand():
+    """With every seat the rollout strategy, a rollout of the real deal from any decision with
+    the card (or bid) actually played is the hand as it was played: the search rebuilds the
+    play (or the bidding) from a view exactly, and values it by the engine's score."""
+    rules = load_rules("spades.standard")
+    expert = make_strategy("expert", game="spades")
+    search = make_strategy({"name": "search", "samples": 2}, game="spades")
+    result = GAMES["spades"].play_block(rules, Lineup([expert] * 4), 12, 0, 4, "games")
+    records = GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)
+    hands, _ = GAMES["spades"].block_tables(result, 0)
+    margin = {}  # (game, hand) -> side 0's priced margin
+    for row in hands.to_pylist():
+        pts = [row[f"points_{s}"] - row[f"bag_penalty_{s}"] - 10 * row[f"bags_taken_{s}"]
+               for s in (0, 1)]
+        margin[row["game_id"], row["hand_no"]] = pts[0] - pts[1]
+    checked = 0
+    for rec in records[:12]:
+        real = np.array([[[DECK.mask_of(h) for h in rec["hands"]]]], np.uint64)
+        want = margin[rec["game_id"], rec["hand_no"]]
+        for k in (0, 7, 25, 50):
+            view = view_at({**rec, "plays": rec["plays"][:k]}).view
+            card = np.array([DECK.mask_of([rec["plays"][k]])], np.uint64)
+            got = search._rollouts(view, real, np.zeros(1, int), np.zeros(1, int), card,
+                                   np.random.default_rng(0))
+            assert got[0] == (want if view.seat[0] % 2 == 0 else -want)
+            checked += 1
+        order = [(rec["dealer"] + 1 + j) % 4 for j in range(4)]
+        for j, seat in enumerate(order):
+            if rec["blind"][seat]:
+                continue
+            bids = [rec["bids"][s] if s in order[:j] else None for s in range(4)]
+            view = view_at({**rec, "bids": bids, "plays": []}).view
+            got = search._bid_rollouts(view, real[0], np.zeros(1, int),
+                                       np.array([rec["bids"][seat]]), np.random.default_rng(0))
+            assert got[0] == (want if seat % 2 == 0 else -want)
+            checked += 1
+    assert checked == 12 * 8
+
+
 # -- two-card endings valued exactly -----------------------------------------------------------
 
 def _priced(out: dict, side: int, rules) -> float:
@@ -333,8 +372,9 @@ SEARCH = {"name": "search", "samples": 4}
 def test_a_run_with_search_at_one_seat_replays_to_its_tables(tmp_path):
     experiment = tmp_path / "search.toml"
     experiment.write_text('name = "search"\nrules = "spades.standard"\ngames = 2\nseed = 9\n'
-                          'strategy = [{name = "search", samples = 4}, "expert", "expert", '
-                          '"expert"]\n', encoding="utf-8")
+                          'strategy = [{name = "search", samples = 4}, "expert", '
+                          '{name = "search", samples = 4, search_bids = true}, "expert"]\n',
+                          encoding="utf-8")
     out, records = tmp_path / "out", tmp_path / "hands.jsonl"
     assert main(["run", str(experiment), "--out", str(out), "--records", str(records)]) == 0
     hands = whistlab.load(out).collect().sort("game_id", "hand_no")
