@@ -196,7 +196,11 @@ class SearchStrategy(Strategy):
         if view.trick_no < self.first_trick:
             return self.policy.play(view, rng)
         card = view.legal.copy()  # rows with one legal card play it
-        idx = np.flatnonzero(popcount(view.legal) > 1)
+        classes = popcount(np.bitwise_or.reduce(candidates(view), axis=1))
+        alike = np.flatnonzero((classes == 1) & (popcount(view.legal) > 1))
+        if alike.size:  # legal cards all equal (`candidates`): the rollout strategy's
+            card[alike] = self.policy.play(view.take(alike), rows_of(rng, alike))
+        idx = np.flatnonzero(classes > 1)
         keys = rows_of(rng, idx).integers(0, 1 << 63, size=idx.size).astype(U64)
         step = max(1, CHUNK // (self.samples * self.pool))
         for start in range(0, idx.size, step):
@@ -482,7 +486,7 @@ def candidates(view) -> np.ndarray:
         below = alive & (card - U64(1)) & view.deck.suit_mask_of_bit[_slot(card)]
         equal = (card != 0) & ((highest_bit(below) & legal) != 0)
         keep |= np.where(equal, U64(0), card)
-    width = max(int(popcount(keep).max()), 1)
+    width = max(int(popcount(keep).max(initial=0)), 1)
     out = np.zeros((len(view), width), dtype=U64)
     for c in range(width):
         out[:, c] = lowest_bit(keep)
