@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from sim.cards import BIT, U64, Deck, popcount
+from sim.cards import U64, Deck, popcount
 
 __all__ = ["HIDDEN", "deal_hidden", "draw", "random_bits", "uniforms"]
 
@@ -85,23 +85,30 @@ def deal_hidden(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck:
     held = np.take_along_axis(cards_in, order, axis=1)
     group = np.where(held, may[np.arange(n)[:, None], suit_of[order]], _NONE).astype(U64)
     slot = slots[order].astype(U64)
-    bits = random_bits(keys, 2, np.arange(k)[:, None] * 64 + np.arange(width)) >> U64(11)
-    key = np.sort((group[:, None, :] << U64(59)) | (bits << U64(6)) | slot[:, None, :], axis=2)
+    key = random_bits(keys, 2, np.arange(k)[:, None] * 64 + np.arange(width))
+    key >>= U64(11)
+    key <<= U64(6)
+    key |= slot[:, None, :] | (group[:, None, :] << U64(59))
+    key.sort(axis=2)
     # the seat of each place in that order: in group g (from place start[g]) split[g, 0] cards
     # to seat 0, then split[g, 1] to seat 1, the rest to seat 2; as a running sum of steps: +1
-    # where a group's share passes to the next seat, -2 where a group starts
+    # where a group's share passes to the next seat, -2 where a group starts (but the first)
     start = np.concatenate([np.zeros((n, 1), np.int64), np.cumsum(size, axis=1)], axis=1)
     step = np.zeros((n, k, width + 1), dtype=np.int8)
-    ii, kk = np.meshgrid(np.arange(n), np.arange(k), indexing="ij")
-    for g in range(_NONE):
-        first = start[:, g, None]
-        if g:
-            step[ii, kk, first] -= 2
-        step[ii, kk, first + split[:, :, g, 0]] += 1
-        step[ii, kk, first + split[:, :, g, 0] + split[:, :, g, 1]] += 1
+    flat = step.reshape(-1)
+    base = np.arange(n * k).reshape(n, k) * (width + 1)  # each deal's first place in ``flat``
+    groups = np.flatnonzero(size.any(axis=0))  # (an empty group's steps cancel out)
+    for g in groups:
+        first = base + start[:, g, None]
+        if g != groups[0]:
+            flat[first] -= 2
+        first += split[:, :, g, 0]
+        flat[first] += 1
+        first += split[:, :, g, 1]
+        flat[first] += 1
     seat = np.cumsum(step[:, :, :width], axis=2, dtype=np.int8)
     seat[(key >> U64(59)) == _NONE] = -1
-    cards = BIT[(key & U64(63)).astype(np.intp)]
+    cards = np.left_shift(U64(1), key & U64(63))
     out = np.empty((n, k, HIDDEN), dtype=U64)
     for j in range(HIDDEN):
         out[:, :, j] = np.where(seat == j, cards, U64(0)).sum(axis=2, dtype=U64)
@@ -173,9 +180,11 @@ def random_bits(keys: np.ndarray, stream: int, index: np.ndarray) -> np.ndarray:
     count = (U64(stream) << U64(40)) + np.asarray(index).astype(U64)
     with np.errstate(over="ignore"):
         z = keys.reshape((-1,) + (1,) * count.ndim) + (count + U64(1)) * _GAMMA
-        z = (z ^ (z >> U64(30))) * _MIX1
-        z = (z ^ (z >> U64(27))) * _MIX2
-    return z ^ (z >> U64(31))
+        for shift, factor in ((30, _MIX1), (27, _MIX2)):  # (in place: no temporaries)
+            z ^= z >> U64(shift)
+            z *= factor
+        z ^= z >> U64(31)
+    return z
 
 
 def uniforms(keys: np.ndarray, stream: int, index: np.ndarray) -> np.ndarray:
