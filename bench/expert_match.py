@@ -44,11 +44,11 @@ def priced_points(table, rules) -> np.ndarray:
     """float64[n, sides]: each side's points of a hand, Spades bags priced (module docstring)."""
     sides = [c for c in table.column_names if c.startswith("points_")]
     out = np.stack([table.column(c).to_numpy() for c in sides], axis=1).astype(float)
-    if getattr(rules, "bags", False) and "bags_taken_0" in table.column_names:
+    if rules.game == "spades" and not rules.bagless and "bags_taken_0" in table.column_names:
         for s in range(len(sides)):
             out[:, s] -= table.column(f"bag_penalty_{s}").to_numpy()
-            out[:, s] -= (table.column(f"bags_taken_{s}").to_numpy()
-                          * rules.bag_penalty / rules.bag_limit)
+            out[:, s] -= (table.column(f"bags_taken_{s}").to_numpy().astype(float)
+                          * rules.bag_penalty / rules.bag_limit)  # (int8 would overflow)
     return out
 
 
