@@ -35,8 +35,13 @@ At a card of the play (RULES.md §0, §3), for every row of the batch at once:
    positive; else the rollout strategy's card (the search changes a decision only where the
    samples show it better; ``confidence = 0``: the best mean).
 
-Bids (and blind nils) are the ``rollout`` strategy's: bidding by rollouts is not done yet. A card
-with one legal choice is played without search.
+**Bids** (``search_bids``): the rollout strategy's bid, one more, one less and nil (those open
+to the seat) are each valued the same way: samples of the other three hands (uniform, weighted by
+the fit of the bids made before), the later seats' bids made by the rollout strategy
+(`sim.spades.bidding.complete_bidding`), the hand played out by it and scored; chosen by the same
+paired rule against the rollout strategy's own bid. A blind nil is the rollout strategy's
+decision (the expert never bids one). A card with one legal choice, or whose legal cards are all
+equal, is the rollout strategy's, unsearched.
 
 Parameters: ``samples`` (K, the deals per decision), ``rollout`` (the name of the strategy that
 plays the rollouts, and bids), ``bag_price`` (-1: the rules' own), ``pool`` and ``bid_weight``
@@ -95,14 +100,14 @@ class SearchStrategy(Strategy):
     samples: int = param(16, (1, 4096))  # K: deals sampled per decision
     rollout: str = "expert"  # the strategy that plays the rollouts (and bids)
     bag_price: float = param(-1.0, (-1.0, 1000.0))  # points per bag taken; -1: penalty / limit
-    budget: int = param(4096, (1, 1 << 20))  # rollouts per decision at most (samples x
-    #                                          candidates)
+    budget: int = param(64, (1, 1 << 20))  # rollouts per decision at most (samples x
+    #                                        candidates): 16 samples up to 4 candidates
     min_samples: int = param(1, (1, 4096))  # samples per decision at least, whatever the budget
     first_trick: int = param(0, CARDS)  # search from this trick (0-based); earlier: rollout's
     pool: int = param(4, (1, 64))  # deals drawn per sample kept (resampled by the bids)
     bid_weight: float = param(1.0, (0.0, 100.0))  # a deal's weight: exp(-bid_weight x the
     #                                               tricks its hands' bids miss the real ones by)
-    search_bids: bool = False  # bids by rollouts too (else the rollout strategy's)
+    search_bids: bool = True  # bids by rollouts too (else the rollout strategy's)
     confidence: float = param(1.0, (0.0, 10.0))  # z: leave the rollout strategy's card only for
     #                                              one better by z standard errors (paired)
 
