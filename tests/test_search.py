@@ -437,6 +437,14 @@ def test_rules_it_does_not_play_are_refused_naming_them(preset, tmp_path, capsys
     assert not (tmp_path / "out" / "hands").exists()
 
 
+def test_a_decision_or_a_session_under_rules_it_does_not_play_is_refused():
+    rules = load_rules("spades.cutthroat")
+    records, _ = _records(rules, Lineup([make_strategy("seed", game="spades")] * 4), 1, 1)
+    with pytest.raises(UserError, match="does not play these rules yet.*partnerships"):
+        whistlab.decide("search", {**records[0], "plays": records[0]["plays"][:5]})
+    assert main(["play", "--rules", "spades.cutthroat", "--opponents", "search"]) == 2
+
+
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.short", "spades.openspiel"])
 def test_the_standard_games_are_played(preset):
     made = make_strategy("search", game="spades", rules=load_rules(preset), rules_name=preset)
