@@ -18,7 +18,7 @@ from .streams import rows_of
 from .views import PlayView
 
 __all__ = ["IllegalPlay", "Play", "PlaySetup", "TrickResult", "TrickState", "check_card",
-           "legal_cards", "play_card", "play_tricks", "play_view", "start_play"]
+           "finish_play", "legal_cards", "play_card", "play_tricks", "play_view", "start_play"]
 
 U64 = np.uint64
 _ONE = U64(1)
@@ -282,7 +282,9 @@ def play_view(play: Play, legal: np.ndarray, context: dict, dummy: int | None = 
                     in_trick=play.in_trick, led=play.led, trump=play.trump,
                     winning=play.winning, winning_seat=play.winning_seat, played=play.played,
                     history=play.plays[: t * players].T,
-                    history_seats=play.seats[: t * players].T, tricks=play.tricks,
+                    history_seats=play.seats[: t * players].T,
+                    trick_cards=play.plays[t * players: t * players + play.position].T,
+                    tricks=play.tricks,
                     voids=play.voids, deck=play.deck,
                     trump_on_top=_by_bits(play), **context)
 
@@ -412,7 +414,21 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
     card of their hand shuffled face down (a uniformly random order drawn from ``rng``). A card
     that is not legal is refused (`IllegalPlay`, naming the rule that forbids it)."""
     play = start_play(hands, leader, trump, deck, twice, resolve)
-    n, players = hands.shape
+    return finish_play(play, lead_rule, lineup, rng, context, dummy=dummy, no_trump=no_trump,
+                       dark=dark, constraint=constraint, resolve=resolve).result()
+
+
+def finish_play(play: Play, lead_rule: Callable[[np.ndarray, np.ndarray], np.ndarray], lineup,
+                rng, context: dict, dummy: int | None = None, no_trump: np.ndarray | None = None,
+                dark: np.ndarray | None = None,
+                constraint: Callable[[TrickState], np.ndarray] | None = None,
+                resolve: Callable | None = None) -> Play:
+    """Play out the rest of ``play`` (changed and returned), from whatever card it is at, the
+    strategies of ``lineup`` choosing each card: the loop of `play_tricks`, whose arguments
+    these are. A seat in the ``dark`` plays the first legal card of its remaining cards
+    shuffled face down (drawn from ``rng`` here: given the cards it played so far, the order of
+    the rest is still uniform)."""
+    n, players = len(play), play.players
     if dark is not None:  # a face-down pile per dark seat: a random priority per card slot
         pile = np.zeros((n, players, 64), dtype=np.float32)
         where = np.flatnonzero(dark.any(axis=1))
@@ -428,7 +444,7 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
                                                   pile[blind_rows, seat[blind_rows]])
         check_card(play, card, legal, free, lead_rule, constraint)
         play_card(play, card, resolve)
-    return play.result()
+    return play
 
 
 def check_card(play: Play, card: np.ndarray, legal: np.ndarray, free: np.ndarray, lead_rule,
@@ -470,6 +486,14 @@ class PlaySetup:
         return play_tricks(self.hands, self.leader, self.trump, self.deck, self.lead_rule,
                            lineup, rng, self.context, dummy=self.dummy, no_trump=self.no_trump,
                            dark=self.dark, constraint=self.constraint, twice=self.twice,
+                           resolve=self.resolve)
+
+    def finish(self, play: Play, lineup, rng) -> Play:
+        """``play`` (rebuilt by `start` and `follow`, or cut from such a play by `Play.take`)
+        played out to its last card by the strategies of ``lineup`` (`finish_play`): the rest
+        of the hand as the engine plays it; ``play`` is changed and returned."""
+        return finish_play(play, self.lead_rule, lineup, rng, self.context, dummy=self.dummy,
+                           no_trump=self.no_trump, dark=self.dark, constraint=self.constraint,
                            resolve=self.resolve)
 
     def start(self) -> Play:

@@ -8,12 +8,12 @@ Bitboards are ``uint64`` in the layout of ``deck`` (see `sim.cards`). Seats are 
 in partnership games the partner of seat ``s`` is ``s ^ 2`` and its side is ``s & 1`` (RULES.md §0).
 
 Each view's docstring lists its fields in a table, one line each: the name, its dtype and shape
-as the engine passes it (``n`` rows, ``P`` seats, ``S`` sides, ``k`` cards of the earlier tricks;
-``a | b`` where the decision asked decides which; ``int`` and ``bool`` a Python value shared by the
-batch), and its meaning. A field marked "or None" is None where the rules or the game have none.
-Every view also has ``rules`` (the rules value) and ``deck`` (the card layout, `sim.cards.Deck`).
-tests/test_views.py checks every dtype and shape listed against the arrays real runs of every
-game pass.
+as the engine passes it (``n`` rows, ``P`` seats, ``S`` sides, ``k`` cards of the earlier tricks,
+``j`` of this one; ``a | b`` where the decision asked decides which; ``int`` and ``bool`` a Python
+value shared by the batch), and its meaning. A field marked "or None" is None where the rules or
+the game have none. Every view also has ``rules`` (the rules value) and ``deck`` (the card
+layout, `sim.cards.Deck`). tests/test_views.py checks every dtype and shape listed against the
+arrays real runs of every game pass.
 """
 
 from __future__ import annotations
@@ -322,6 +322,9 @@ class PlayView(_Batched):
         history       int8[n, k]              the slot of every card of the earlier tricks, in
                                               order of play (`shown` sums them up per seat)
         history_seats int8[n, k]              who played each of them
+        trick_cards   int8[n, j]              the slot of every card of this trick so far, in
+                                              order of play from the leader's (j = position;
+                                              seat (leader + q) mod P played the q-th)
         tricks        int8[n, P]              the tricks each seat won so far this hand
         voids         uint8[n, P]             per seat the suits it has shown void in (bit s =
                                               suit s: it did not follow a lead of that suit,
@@ -386,6 +389,7 @@ class PlayView(_Batched):
     declarer: np.ndarray | None = None
     grand_player: np.ndarray | None = None
     face_up: np.ndarray | None = None
+    trick_cards: np.ndarray | None = None  # (None only in views built by hand, in tests)
     # (then a card beats the winning card iff it follows suit or trumps and has a higher bit)
     trump_on_top: bool = False
 

@@ -6,6 +6,7 @@ from . import (  # noqa: F401  (register)
     norwegian_seed,
     portland_expert,
     portland_seed,
+    search,
     seed,
     uniform,
 )

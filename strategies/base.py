@@ -110,6 +110,12 @@ class Strategy:
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, **dataclasses.asdict(self)}
 
+    @classmethod
+    def refuse(cls, rules) -> str | None:
+        """Why the strategy does not play ``rules``, a rules value of a game it plays (None: it
+        does): a strategy may handle only some of a game's tables and house rules so far."""
+        return None
+
 
 def _strategy_file(path: str) -> dict:
     """A strategy file: a TOML table with ``name`` and parameters (``tuned.toml`` of
@@ -121,9 +127,22 @@ def _strategy_file(path: str) -> dict:
 
 
 def make_strategy(spec, source: str | None = None, key: str | None = "strategy",
-                  game: str | None = None) -> Strategy:
-    """A strategy from its name or a ``{"name": ..., **params}`` mapping, for ``game`` if given.
-    ``source`` and ``key`` say where the spec was written, for error messages."""
+                  game: str | None = None, rules=None, rules_name: str | None = None
+                  ) -> Strategy:
+    """A strategy from its name or a ``{"name": ..., **params}`` mapping, for ``game`` if given,
+    and for the rules value ``rules`` if given (named ``rules_name`` in the refusal of rules the
+    strategy does not play, `Strategy.refuse`). ``source`` and ``key`` say where the spec was
+    written, for error messages."""
+    made = _make(spec, source, key, game)
+    why = None if rules is None else made.refuse(rules)
+    if why:
+        named = rules_name or "these rules"
+        raise UserError(f"strategy '{made.name}' does not play {named} yet: {why}",
+                        source=source, key=key)
+    return made
+
+
+def _make(spec, source, key, game) -> Strategy:
     if isinstance(spec, Strategy):
         return spec
     if isinstance(spec, str) and spec.endswith(".toml"):  # a strategy file (whistlab tune)

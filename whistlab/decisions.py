@@ -29,14 +29,15 @@ from strategies import make_strategy
 __all__ = ["Decision", "Position", "decide", "player", "view_at"]
 
 
-def player(strategy, game: str = "spades", source: str = "strategy"):
-    """A strategy object for ``game`` from what experiments accept (`strategies.make_strategy`):
-    a name (``"expert"``), a table with parameters (``{"name": "seed", "nil_max": 1.5}``), a
-    tuned strategy file (``"results/tune/tuned.toml"``, as ``whistlab tune`` writes), or a
-    strategy object."""
+def player(strategy, game: str = "spades", source: str = "strategy", rules=None):
+    """A strategy object for ``game`` (and ``rules``, if given: a strategy refuses rules it
+    does not play) from what experiments accept (`strategies.make_strategy`): a name
+    (``"expert"``), a table with parameters (``{"name": "seed", "nil_max": 1.5}``), a tuned
+    strategy file (``"results/tune/tuned.toml"``, as ``whistlab tune`` writes), or a strategy
+    object."""
     if isinstance(strategy, Path):
         strategy = str(strategy)
-    return make_strategy(strategy, source=source, game=game)
+    return make_strategy(strategy, source=source, game=game, rules=rules)
 
 
 def decide(strategy, record: Mapping, rules=None, seat: int | None = None,
@@ -53,4 +54,5 @@ def decide(strategy, record: Mapping, rules=None, seat: int | None = None,
     with the view the strategy saw. The engine's checks apply: a record's illegal bid or card,
     or a strategy's illegal answer, raise the engine's errors (ValueErrors)."""
     position = view_at(record, rules, seat)
-    return ask(position, player(strategy, position.view.rules.game), np.random.default_rng(seed))
+    rules = position.view.rules
+    return ask(position, player(strategy, rules.game, rules=rules), np.random.default_rng(seed))

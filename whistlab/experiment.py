@@ -142,11 +142,13 @@ KEYS = {  # key -> (python types, meaning)
 LIMITS = {"games": MAX_COUNT, "hands": MAX_COUNT, "block_size": MAX_BLOCK}
 
 
-def _seats(spec, source, key, game, players: int = 4,
-           n_sides: int | None = None) -> tuple[tuple[dict, ...], bool]:
-    """The seats of a line-up spec for a game of ``players`` in ``n_sides`` sides, and whether it
-    is also played swapped. ``sides`` names one strategy per side: the partnerships (seat s plays
-    for side s mod n_sides: 0, 2 and 1, 3 with four players), or the players themselves."""
+def _seats(spec, source, key, game, players: int = 4, n_sides: int | None = None,
+           rules=None, rules_name: str | None = None) -> tuple[tuple[dict, ...], bool]:
+    """The seats of a line-up spec for a game of ``players`` in ``n_sides`` sides (under
+    ``rules``, named ``rules_name``, if given: a strategy refuses rules it does not play), and
+    whether it is also played swapped. ``sides`` names one strategy per side: the partnerships
+    (seat s plays for side s mod n_sides: 0, 2 and 1, 3 with four players), or the players
+    themselves."""
     swap = False
     if n_sides is None:
         n_sides = 2 if players == 4 else players
@@ -175,7 +177,8 @@ def _seats(spec, source, key, game, players: int = 4,
     if len(seats) != players:
         raise UserError(f"a list of strategies needs one per seat ({players}), got {len(seats)}",
                         source=source, key=key)
-    return tuple(make_strategy(s, source, key, game).to_dict() for s in seats), swap
+    return tuple(make_strategy(s, source, key, game, rules, rules_name).to_dict()
+                 for s in seats), swap
 
 
 def default_strategy(game: str) -> str:
@@ -273,7 +276,7 @@ def build_experiment(table: Mapping[str, Any], source: str | None = None,
         for lname, lspec in lineups.items():
             where = at(f"lineups.{lname}" if "lineups" in table else "strategy")
             seats, swap = _seats(lspec, where["source"], where["key"], game, rules.players,
-                                 getattr(rules, "sides", None))
+                                 getattr(rules, "sides", None), rules, vname)
             cells.append(Cell(vname, rules, lname, seats))
             if swap:
                 cells.append(Cell(vname, rules, lname, seats[1:] + seats[:1], swapped=True))

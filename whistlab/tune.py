@@ -107,11 +107,12 @@ class TuneSpec:
     search: dict
 
 
-def _spec(value, source, key, game) -> dict:
+def _spec(value, source, key, rules) -> dict:
     if not isinstance(value, (str, Mapping)):
         raise UserError("must be a strategy name or a table with 'name'", source=source, key=key)
     spec = {"name": value} if isinstance(value, str) else dict(value)
-    make_strategy(spec, source, key, game=game)  # the name and every parameter are checked
+    # the name and every parameter are checked, and the rules the strategy plays
+    make_strategy(spec, source, key, game=rules.game, rules=rules)
     return spec
 
 
@@ -128,8 +129,8 @@ def load_tune(path: str | Path) -> TuneSpec:
         if key not in table:
             raise UserError("is missing", source=source, key=key)
     rules = load_rules_in(table["rules"], source)
-    base = _spec(table["strategy"], source, "strategy", rules.game)
-    opponents = _spec(table.get("opponents", base["name"]), source, "opponents", rules.game)
+    base = _spec(table["strategy"], source, "strategy", rules)
+    opponents = _spec(table.get("opponents", base["name"]), source, "opponents", rules)
     sides = getattr(rules, "sides", 2)
     if not (sides == 2 and rules.players % 2 == 0) and sides != rules.players:
         raise UserError("tuning plays a side against a side, or a player against the others: "

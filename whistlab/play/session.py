@@ -45,7 +45,7 @@ LOOPS = {"spades": spades_game.LOOP, "portland": portland_game.LOOP,
 DEFAULT_RULES = "spades.standard"
 
 
-def strategy_of(spec: str | None, option: str, game: str):
+def strategy_of(spec: str | None, option: str, game: str, rules=None):
     """A strategy from the command line: a name, a strategy file (``tuned.toml``) or a TOML
     inline table (``{name = "seed", nil_max_estimate = 0.5}``); default the game's ``seed``."""
     if spec is None:
@@ -56,7 +56,7 @@ def strategy_of(spec: str | None, option: str, game: str):
         except tomllib.TOMLDecodeError as err:
             raise UserError(f"{spec!r} is not a TOML inline table ({err})",
                             source=option) from None
-    return make_strategy(spec, source=option, key=None, game=game)
+    return make_strategy(spec, source=option, key=None, game=game, rules=rules)
 
 
 def seating(rules, seat: int, partners, opponents) -> list:
@@ -72,8 +72,8 @@ def seating(rules, seat: int, partners, opponents) -> list:
     if partners is not None and not mates:
         raise UserError("this table has no partners (every player plays for himself); give "
                         "--opponents", source="--partners")
-    mate = strategy_of(partners, "--partners", rules.game)
-    other = strategy_of(opponents, "--opponents", rules.game)
+    mate = strategy_of(partners, "--partners", rules.game, rules)
+    other = strategy_of(opponents, "--opponents", rules.game, rules)
     return [None if s == seat else mate if s in mates else other for s in range(players)]
 
 

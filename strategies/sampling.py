@@ -1,0 +1,192 @@
+"""Deals of the cards a seat cannot see, consistent with what it has seen (issue 21: the search
+player's samples).
+
+At a card of the play (RULES.md §0) a seat knows its own hand, every card played, how many cards
+each other seat still holds, and the suits each has shown void in (a seat that did not follow a
+lead of a suit holds none of it; the rules may reveal more, `strategies.search`). `deal_hidden`
+draws deals of the unseen cards to the other seats **uniformly among all deals consistent with
+those counts and voids**, exactly, for three hidden seats (four players):
+
+1. The suits are grouped by which hidden seats may hold them (a 3-bit mask; the suits of one
+   mask are interchangeable as far as the constraints go). A group only one seat may hold is
+   his; a group two seats may hold is split by one number (how many go to the first); the
+   group all three may hold takes what is left of each seat's count.
+2. The number of consistent deals with given splits is a product of binomials (the two-seat
+   groups) and a multinomial (the three-seat group), so the splits are drawn from their exact
+   distribution by enumerating them (at most 14 per two-seat group, 14^3 for the rare row with
+   all three kinds): `_splits`.
+3. Within each group the cards are dealt by a uniformly random order, the first ones to the
+   first seat and so on: every deal with those splits is equally likely.
+
+So every consistent deal has the same probability (its splits' count of deals / the total,
+times 1 / that count). Vectorised over rows x samples; the loops run over the groups and the
+three seats, never over samples. The bids are not used (a deal that does not fit a bid is as
+likely as one that does).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from sim.cards import U64, Deck, popcount
+
+__all__ = ["HIDDEN", "deal_hidden", "draw", "random_bits", "uniforms"]
+
+HIDDEN = 3  # hidden seats: the four-player table's other three
+_PAIRS = (3, 5, 6)  # the masks of two hidden seats: (0, 1), (0, 2), (1, 2)
+_FULL = 7
+_NONE = 8  # the group of a card that is not unseen (sorted last)
+_GAMMA, _MIX1, _MIX2 = U64(0x9E3779B97F4A7C15), U64(0xBF58476D1CE4E5B9), U64(0x94D049BB133111EB)
+_FACT = np.array([math.factorial(k) for k in range(65)], dtype=np.float64)
+
+
+@functools.cache
+def _slots(deck: Deck) -> tuple[np.ndarray, np.ndarray]:
+    """(int64[c] the deck's slots, int8[c] each one's suit)."""
+    slots = np.flatnonzero(deck.suit_of_bit >= 0)
+    return slots, deck.suit_of_bit[slots].astype(np.int8)
+
+
+def deal_hidden(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck: Deck, k: int,
+                keys: np.ndarray) -> np.ndarray:
+    """uint64[n, k, 3]: ``k`` deals per row of the cards ``unseen`` (uint64[n]) to three hidden
+    seats, uniform among the deals in which seat ``j`` gets ``counts[:, j]`` (int[n, 3]) cards
+    and no card of a suit whose bit is set in ``voids[:, j]`` (uint8[n, 3], bit s = suit s, the
+    layout of `sim.views.PlayView.voids`). A row's deals are a function of its ``keys``
+    (uint64[n], `random_bits`) alone, whatever the other rows. A row with no consistent deal
+    raises ValueError."""
+    n = unseen.shape[0]
+    counts = counts.astype(np.int64)
+    slots, suit_of = _slots(deck)
+    if n == 0:
+        return np.zeros((0, k, HIDDEN), dtype=U64)
+    if np.any(counts.sum(axis=1) != popcount(unseen)):
+        raise ValueError("the hidden seats' counts do not add up to the unseen cards")
+    masks = deck.suit_masks
+    per_suit = np.stack([popcount(unseen & m).astype(np.int64) for m in masks], axis=1)
+    # the hidden seats that may hold each suit: bit j = seat j is not void in it
+    may = np.zeros((n, len(masks)), dtype=np.int64)
+    for j in range(HIDDEN):
+        may |= (((voids[:, j, None].astype(np.int64) >> np.arange(len(masks))) & 1) == 0) << j
+    if np.any((per_suit > 0) & (may == 0)):
+        raise ValueError("an unseen card of a suit every hidden seat has shown void in")
+    size = np.zeros((n, _NONE), dtype=np.int64)  # unseen cards per group (mask)
+    for s in range(len(masks)):
+        size[np.arange(n), may[:, s]] += per_suit[:, s]
+    split = _splits(size, counts, uniforms(keys, 1, np.arange(k)))  # int64[n, k, 8, 3]
+    # a random order of the unseen cards within their groups: each card's key is its group,
+    # then 53 random bits, then its slot; sorted, the groups lie in turn, each in random order
+    cards_in = ((unseen[:, None] >> slots.astype(U64)) & U64(1)).astype(bool)  # [n, c]
+    width = int(cards_in.sum(axis=1).max())  # the unseen cards of each row, first: [n, width]
+    order = np.argsort(~cards_in, axis=1, kind="stable")[:, :width]
+    held = np.take_along_axis(cards_in, order, axis=1)
+    group = np.where(held, may[np.arange(n)[:, None], suit_of[order]], _NONE).astype(U64)
+    slot = slots[order].astype(U64)
+    key = random_bits(keys, 2, np.arange(k)[:, None] * 64 + np.arange(width))
+    key >>= U64(11)
+    key <<= U64(6)
+    key |= slot[:, None, :] | (group[:, None, :] << U64(59))
+    key.sort(axis=2)
+    # the seat of each place in that order: in group g (from place start[g]) split[g, 0] cards
+    # to seat 0, then split[g, 1] to seat 1, the rest to seat 2; as a running sum of steps: +1
+    # where a group's share passes to the next seat, -2 where a group starts (but the first)
+    start = np.concatenate([np.zeros((n, 1), np.int64), np.cumsum(size, axis=1)], axis=1)
+    step = np.zeros((n, k, width + 1), dtype=np.int8)
+    flat = step.reshape(-1)
+    base = np.arange(n * k).reshape(n, k) * (width + 1)  # each deal's first place in ``flat``
+    groups = np.flatnonzero(size.any(axis=0))  # (an empty group's steps cancel out)
+    for g in groups:
+        first = base + start[:, g, None]
+        if g != groups[0]:
+            flat[first] -= 2
+        first += split[:, :, g, 0]
+        flat[first] += 1
+        first += split[:, :, g, 1]
+        flat[first] += 1
+    seat = np.cumsum(step[:, :, :width], axis=2, dtype=np.int8)
+    seat[(key >> U64(59)) == _NONE] = -1
+    cards = np.left_shift(U64(1), key & U64(63))
+    out = np.empty((n, k, HIDDEN), dtype=U64)
+    for j in range(HIDDEN):
+        out[:, :, j] = np.where(seat == j, cards, U64(0)).sum(axis=2, dtype=U64)
+    return out
+
+
+def _splits(size: np.ndarray, counts: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """int64[n, k, 8, 3]: for each row and sample, how many cards of each group (mask, as
+    `deal_hidden`'s ``size`` int64[n, 8]) go to each hidden seat, drawn (by the uniforms ``u``
+    float[n, k]) with probability proportional to the number of consistent deals with that
+    split. A group of one seat is that seat's; the two-seat groups' shares are enumerated; the
+    three-seat group takes the rest, which must fit each seat's count."""
+    n, k = u.shape
+    rows = np.arange(n)
+    forced = np.stack([size[:, 1 << j] for j in range(HIDDEN)], axis=1)
+    dims = [int(size[:, m].max()) + 1 for m in _PAIRS]
+    c3, c5, c6 = (np.arange(d).reshape([1] + [d if i == a else 1 for i in range(3)])
+                  for a, d in enumerate(dims))  # [1, d3, 1, 1] ...
+    u3, u5, u6, u7 = (size[:, m].reshape(n, 1, 1, 1) for m in (*_PAIRS, _FULL))
+    h = (counts - forced).reshape(n, HIDDEN, 1, 1, 1)
+    rest = (h[:, 0] - c3 - c5, h[:, 1] - (u3 - c3) - c6, h[:, 2] - (u5 - c5) - (u6 - c6))
+    ok = (c3 <= u3) & (c5 <= u5) & (c6 <= u6)
+    for r in rest:
+        ok = ok & (r >= 0)
+    fact = _FACT
+    weight = fact[u7] / (fact[np.clip(rest[0], 0, 64)] * fact[np.clip(rest[1], 0, 64)]
+                         * fact[np.clip(rest[2], 0, 64)])
+    for c, m in ((c3, u3), (c5, u5), (c6, u6)):
+        weight = weight * fact[m] / (fact[np.minimum(c, m)] * fact[np.clip(m - c, 0, 64)])
+    weight = np.where(ok, weight, 0.0).reshape(n, -1)
+    if np.any(weight.sum(axis=1) <= 0):
+        raise ValueError("no deal of the unseen cards fits the seats' counts and voids")
+    pick = draw(weight, u)
+    i3, i5, i6 = np.unravel_index(pick, dims)  # [n, k] each
+    full = [(h[:, 0, 0, 0, 0, None] - i3 - i5), (h[:, 1, 0, 0, 0, None] - (size[:, 3, None] - i3)
+                                                 - i6),
+            (h[:, 2, 0, 0, 0, None] - (size[:, 5, None] - i5) - (size[:, 6, None] - i6))]
+    out = np.zeros((n, k, _NONE, HIDDEN), dtype=np.int64)
+    for j in range(HIDDEN):
+        out[:, :, 1 << j, j] = forced[:, j, None]
+        out[:, :, _FULL, j] = full[j]
+    for m, c in zip(_PAIRS, (i3, i5, i6), strict=True):
+        first, second = (j for j in range(HIDDEN) if m >> j & 1)
+        out[:, :, m, first] = c
+        out[:, :, m, second] = size[rows, m][:, None] - c
+    return out
+
+
+def draw(weight: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """int[n, k]: for each row of ``weight`` (float[n, G], not negative, some positive) ``k``
+    indices, index g with probability weight[g] / the row's sum, by the uniforms ``u``
+    (float[n, k]): the inverse of each row's cumulative distribution, all rows in one
+    search (row r's distribution shifted to [r, r + 1])."""
+    n, cells = weight.shape
+    cum = np.cumsum(weight, axis=1)
+    shifted = (cum / cum[:, -1:] + np.arange(n)[:, None]).reshape(-1)
+    at = np.searchsorted(shifted, (u + np.arange(n)[:, None]).reshape(-1), side="right")
+    pick = at.reshape(u.shape) - np.arange(n)[:, None] * cells
+    last = cells - 1 - np.argmax(weight[:, ::-1] > 0, axis=1)  # (u rounding up to the row's
+    return np.minimum(pick, last[:, None])  # end: its last cell of positive weight)
+
+
+def random_bits(keys: np.ndarray, stream: int, index: np.ndarray) -> np.ndarray:
+    """uint64[n, *index.shape]: 64 random bits per row and index, a function of the row's key
+    (``keys`` uint64[n]), the ``stream`` (a small int: one per use) and the ``index`` (ints
+    below 2^40) alone: SplitMix64's output function over the counter key + (stream, index) x
+    its odd constant (Steele, Lea and Flood 2014), a counter-based generator. A row's numbers
+    do not depend on which rows are drawn with it, nor on how many."""
+    count = (U64(stream) << U64(40)) + np.asarray(index).astype(U64)
+    with np.errstate(over="ignore"):
+        z = keys.reshape((-1,) + (1,) * count.ndim) + (count + U64(1)) * _GAMMA
+        for shift, factor in ((30, _MIX1), (27, _MIX2)):  # (in place: no temporaries)
+            z ^= z >> U64(shift)
+            z *= factor
+        z ^= z >> U64(31)
+    return z
+
+
+def uniforms(keys: np.ndarray, stream: int, index: np.ndarray) -> np.ndarray:
+    """float64[n, *index.shape] in [0, 1): `random_bits`' top 53 bits."""
+    return (random_bits(keys, stream, index) >> U64(11)).astype(np.float64) * 2.0 ** -53

@@ -1,0 +1,516 @@
+"""``search``: a Spades player that decides each card by Monte Carlo over the deals it cannot see
+(issue 21 item 1).
+
+At a card of the play (RULES.md §0, §3), for every row of the batch at once:
+
+1. **Samples.** Deals of the unseen cards to the other three seats, uniform among the deals
+   consistent with what the seat has seen (`strategies.sampling.deal_hidden`): its own hand,
+   the cards played, each seat's number of cards left, the suits each has shown void in
+   (`sim.views.PlayView.voids`) and what the lead rule reveals (`revealed_voids`: a spade led
+   while spades may not be led unless the leader holds nothing else, RULES.md §3
+   ``spades_broken``, shows the leader held only spades). Then the bids: ``pool`` times as many
+   deals are drawn as are kept, each weighted by ``exp(-bid_weight x misfit)``, the misfit the
+   tricks by which the bids the ``rollout`` strategy would have made with the deal's hands, at
+   each seat's turn (`sim.spades.bidding.bid_view`), miss the bids made (`bid_misfit`), and
+   ``samples`` of them are drawn by weight (with replacement): deals that fit the bidding count
+   more, without trusting the bidding model blindly (``bid_weight = 0`` or ``pool = 1``: the
+   uniform deals).
+2. **Rollouts.** Each sample's deal (the hands as dealt: the cards left and those each seat
+   played) is replayed by the engine up to this card (`sim.spades.hand.play_setup`, whose
+   `PlaySetup.follow` checks every card played so far as the engine checks a strategy's: a deal
+   that could not have been played so is refused, not searched), and copied once per candidate
+   card; the candidate is played and the hand played out by the ``rollout`` strategy at every
+   seat through the engine's own trick play (`PlaySetup.finish`) — rows x samples x candidates
+   on the batch axis, one numpy batch. Cards of one suit with no unplayed card between them
+   (the candidates are equal: RULES.md §0 ranks, nothing of the deal can tell them apart) are
+   searched once, by the lowest.
+3. **Value.** Each finished hand is scored by the engine (`sim.spades.scoring`, the phases after
+   the play), so nil, sets and bags count as the rules say; the value of a candidate on a deal
+   is the seat's side's points minus the opponents', with the bag penalty replaced by a price
+   per bag taken (``bag_price``; default the rules' ``bag_penalty / bag_limit``: what a bag
+   costs a game on average, as `bench/expert_match.py` prices it).
+4. **Choice.** Every candidate of a row is played out on the same deals, so each is compared
+   with the rollout strategy's own card deal by deal: the card played is the one whose mean
+   paired margin over the own card, less ``confidence`` standard errors, is largest and
+   positive; else the rollout strategy's card (the search changes a decision only where the
+   samples show it better; ``confidence = 0``: the best mean).
+
+**Bids** (``search_bids``): the rollout strategy's bid, one more, one less and nil (those open
+to the seat) are each valued the same way: samples of the other three hands (uniform, weighted by
+the fit of the bids made before), the later seats' bids made by the rollout strategy
+(`sim.spades.bidding.complete_bidding`), the hand played out by it and scored; chosen by the same
+paired rule against the rollout strategy's own bid. A blind nil is the rollout strategy's
+decision (the expert never bids one). A card with one legal choice, or whose legal cards are all
+equal, is the rollout strategy's, unsearched.
+
+Parameters: ``samples`` (K, the deals per decision), ``rollout`` (the name of the strategy that
+plays the rollouts, and bids), ``bag_price`` (-1: the rules' own), ``pool`` and ``bid_weight``
+(the bids' weight on the samples), ``confidence``, ``budget`` (the most rollouts, samples x
+candidates, a decision may use: with more candidates the row takes fewer samples, at least
+``min_samples``), ``first_trick`` (the first trick searched, 0-based; earlier cards are the
+rollout strategy's). ``samples``, ``budget`` and ``first_trick`` trade strength for speed.
+
+It plays the standard game of RULES.md §3 (four players in partnerships, every key of §3) and
+refuses every other table and every house rule of §4 (`SearchStrategy.refuse`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from dataclasses import replace
+
+import numpy as np
+
+from sim.cards import BIT, U64, highest_bit, lowest_bit, popcount
+from sim.errors import UserError
+from sim.lineup import Lineup
+from sim.phases import Seating, play_hand
+from sim.spades.bidding import BidResult, bid_view, complete_bidding, start_bidding
+from sim.spades.hand import pipeline, play_setup, start_hand
+from sim.spades.rules import SpadesRules
+from sim.streams import rows_of
+from sim.tricks import check_card, play_card
+from sim.views import PlayView
+
+from .base import CARDS, STRATEGIES, Strategy, make_strategy, param, register
+from .sampling import HIDDEN, deal_hidden, draw, uniforms
+
+__all__ = ["SearchStrategy", "revealed_voids"]
+
+# the keys of RULES.md §3, the standard game: the search plays any value of these, and every
+# other key at its default
+STANDARD_KEYS = frozenset({"nil", "nil_bonus", "nil_tricks", "blind_nil", "blind_nil_bonus",
+                           "blind_nil_min_deficit", "spades_broken", "max_team_bid",
+                           "bag_limit", "bag_penalty", "target_score", "mercy_score",
+                           "max_hands"})
+_DEFAULT = SpadesRules()
+_MAX_CANDIDATES = 13
+CHUNK = 1 << 16  # deals drawn at most at once (rows x samples x pool): a decision's memory
+
+
+@register
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SearchStrategy(Strategy):
+    """Monte Carlo search over the unseen cards, rollouts by ``rollout`` (module docstring)."""
+
+    name = "search"
+    games = ("spades",)
+
+    samples: int = param(16, (1, 4096))  # K: deals sampled per decision
+    rollout: str = "expert"  # the strategy that plays the rollouts (and bids)
+    bag_price: float = param(-1.0, (-1.0, 1000.0))  # points per bag taken; -1: penalty / limit
+    budget: int = param(64, (1, 1 << 20))  # rollouts per decision at most (samples x
+    #                                        candidates): 16 samples up to 4 candidates
+    min_samples: int = param(1, (1, 4096))  # samples per decision at least, whatever the budget
+    first_trick: int = param(0, CARDS)  # search from this trick (0-based); earlier: rollout's
+    pool: int = param(4, (1, 64))  # deals drawn per sample kept (resampled by the bids)
+    bid_weight: float = param(1.0, (0.0, 100.0))  # a deal's weight: exp(-bid_weight x the
+    #                                               tricks its hands' bids miss the real ones by)
+    search_bids: bool = True  # bids by rollouts too (else the rollout strategy's)
+    confidence: float = param(1.0, (0.0, 10.0))  # z: leave the rollout strategy's card only for
+    #                                              one better by z standard errors (paired)
+
+    def __post_init__(self):
+        if self.rollout == self.name or self.rollout not in STRATEGIES:
+            known = ", ".join(n for n in STRATEGIES if n != self.name)
+            raise UserError(f"strategy 'search': rollout '{self.rollout}' is not a strategy "
+                            f"the search can play out with; allowed: {known}", key="rollout")
+
+    @classmethod
+    def refuse(cls, rules) -> str | None:
+        """The search plays RULES.md §3 only: four players in partnerships and the keys of §3
+        (any values); a key of §4 switched on is refused, named."""
+        changed = [f.name for f in dataclasses.fields(SpadesRules)
+                   if f.name not in STANDARD_KEYS and getattr(rules, f.name)
+                   != getattr(_DEFAULT, f.name)]
+        if not changed:
+            return None
+        shown = ", ".join(f"{k} = {getattr(rules, k)!r}" for k in changed[:4])
+        more = f" and {len(changed) - 4} more" if len(changed) > 4 else ""
+        return ("it plays the standard game of RULES.md §3 (four players in partnerships, the "
+                f"keys of §3) and no rule of §4 so far; these rules set {shown}{more}")
+
+    @functools.cached_property
+    def policy(self) -> Strategy:
+        """The rollout strategy."""
+        return make_strategy(self.rollout, game="spades")
+
+    # -- bidding ------------------------------------------------------------------------------
+
+    def blind_nil(self, view, rng):
+        """The rollout strategy's (a blind nil is not searched)."""
+        return self.policy.blind_nil(view, rng)
+
+    def bid(self, view, rng):
+        """The rollout strategy's bid, or with ``search_bids`` the bid of best value among it,
+        one more, one less and nil (those open to the seat), each followed by the rollout
+        strategy's bids at the later turns and the hand played out by it (module docstring,
+        "Bids")."""
+        own = np.asarray(self.policy.bid(view, rng), dtype=np.int8)
+        if not self.search_bids or not len(view):
+            return own
+        keys = rng.integers(0, 1 << 63, size=len(view)).astype(U64)
+        out = own.copy()
+        step = max(1, CHUNK // (self.samples * self.pool))
+        for start in range(0, len(view), step):
+            part = np.arange(start, min(start + step, len(view)))
+            out[part] = self._choose_bid(view.take(part), rows_of(rng, part), keys[part],
+                                         own[part])
+        return out
+
+    def _choose_bid(self, view, rng, keys, own) -> np.ndarray:
+        n = len(view)
+        shifts = np.stack([own, own - 1, own + 1, np.zeros_like(own)], axis=1).astype(np.int64)
+        open_ = ((view.legal[:, None].astype(np.int64) >> np.clip(shifts, 0, 31)) & 1) == 1
+        open_ &= (shifts >= 0) & (shifts <= 31)
+        for c in range(1, 4):  # each bid once
+            open_[:, c] &= np.all(shifts[:, :c] != shifts[:, c:c + 1], axis=1)
+        deals = self._deals(view, keys, rng, deal_bidding(view, self._drawn, keys))
+        i, s, c = np.nonzero(np.ones((n, self.samples), bool)[:, :, None] & open_[:, None, :])
+        values = np.full((n, self.samples, 4), np.nan)
+        values[i, s, c] = self._bid_rollouts(view, deals[i, s], i, shifts[i, c], rng)
+        best = self._best(values, np.full(n, self.samples), open_, np.zeros(n, np.intp))
+        return shifts[np.arange(n), best].astype(np.int8)
+
+    def _bid_rollouts(self, view, hands, i, bid, rng) -> np.ndarray:
+        """float64[len(i)]: the value of bidding ``bid`` at row ``i`` of a `BidView` with the
+        deal ``hands`` (uint64[N, P]): the later turns bid by the rollout strategy, the hand
+        played out by it, scored by the engine (`sim.spades.hand`'s phases)."""
+        rules, deck = view.rules, view.deck
+        players = hands.shape[1]
+        forced = _Forced(self.policy, view.seat[i], bid)
+        at = Seating(rules, deck, Lineup([forced] * players), rows_of(rng, i))
+        dealer, scores, bags = view.dealer[i], view.scores[i], view.bags[i]
+        state = start_bidding(hands, dealer, scores, bags, rules, bids=view.bids[i],
+                              blind=view.blind[i])
+        bidding = complete_bidding(state, rules, deck, at.lineup, at.rng)
+        hand = replace(start_hand(hands, dealer, scores, bags), bidding=bidding)
+        at = replace(at, lineup=Lineup([self.policy] * players))
+        hand = play_hand(hand, at, _from(rules, "play"))
+        return _value(hand.score, view.seat[i], rules, self.bag_price)
+
+    # -- the play -----------------------------------------------------------------------------
+
+    def play(self, view, rng):
+        """The card of best value over the samples (module docstring), on every row with a
+        choice from ``first_trick`` on; the rollout strategy's card before it. The rows are
+        searched in chunks (`CHUNK` deals drawn at most at once); each row's deals come from a
+        key drawn for it from ``rng`` (`strategies.sampling.random_bits`), so that they do not
+        depend on the chunks, nor on the other rows of the batch."""
+        if view.trick_no < self.first_trick:
+            return self.policy.play(view, rng)
+        card = view.legal.copy()  # rows with one legal card play it
+        classes = popcount(np.bitwise_or.reduce(candidates(view), axis=1))
+        alike = np.flatnonzero((classes == 1) & (popcount(view.legal) > 1))
+        if alike.size:  # legal cards all equal (`candidates`): the rollout strategy's
+            card[alike] = self.policy.play(view.take(alike), rows_of(rng, alike))
+        idx = np.flatnonzero(classes > 1)
+        keys = rows_of(rng, idx).integers(0, 1 << 63, size=idx.size).astype(U64)
+        step = max(1, CHUNK // (self.samples * self.pool))
+        for start in range(0, idx.size, step):
+            part = idx[start:start + step]
+            card[part] = self._search(view.take(part), rows_of(rng, part),
+                                      keys[start:start + step])
+        return card
+
+    def _search(self, view, rng, keys) -> np.ndarray:
+        """The card of each row (module docstring, "Choice")."""
+        n = len(view)
+        own = self.policy.play(view, rng)
+        cands, values, k = self._values(view, rng, keys)
+        mine = np.argmax(cands == own_class(view, own, cands), axis=1)
+        best = self._best(values, k, cands != 0, mine)
+        return np.where(best == mine, own, cands[np.arange(n), best])
+
+    def _best(self, values, k, valid, mine) -> np.ndarray:
+        """int[n]: the candidate chosen of each row (module docstring, "Choice"), from the
+        values of each on each sample (float64[n, K, C], nan where not played out), the
+        samples of each row ``k`` (int[n]), the candidates ``valid`` (bool[n, C]) and the
+        rollout strategy's own, ``mine`` (int[n])."""
+        rows = np.arange(len(k))
+        # paired over the same deals: each candidate's margin over the rollout strategy's own
+        diff = values - values[rows, :, mine][:, :, None]
+        used = ~np.isnan(diff)  # (a pad, or a sample beyond the row's)
+        diff = np.where(used, diff, 0.0)
+        mean = diff.sum(axis=1) / k[:, None]
+        var = ((diff - mean[:, None, :]) ** 2 * used).sum(axis=1) / np.maximum(k - 1, 1)[:, None]
+        bound = mean - self.confidence * np.sqrt(var / k[:, None])
+        if self.confidence > 0:  # one sample shows no spread: too few to leave the own card
+            bound[k < 2] = 0.0
+        bound = np.where(valid, bound, -np.inf)
+        bound[rows, mine] = 0.0
+        best = np.argmax(bound, axis=1)  # of equal bounds the first
+        return np.where(bound[rows, best] > 0, best, mine)
+
+    def estimate(self, view, rng, keys=None) -> tuple[np.ndarray, np.ndarray]:
+        """The candidates (uint64[n, C], `candidates`: 0 pads) of a `PlayView` and their
+        values (float64[n, C], -inf for a pad): each the mean over the row's samples of the
+        seat's side's margin after playing it (module docstring). ``keys``: the rows' keys
+        (default: drawn from ``rng``)."""
+        if keys is None:
+            keys = rng.integers(0, 1 << 63, size=len(view)).astype(U64)
+        cands, values, k = self._values(view, rng, keys)
+        total = np.where(np.isnan(values), 0.0, values).sum(axis=1)
+        return cands, np.where(cands != 0, total / k[:, None], -np.inf)
+
+    @property
+    def _drawn(self) -> int:
+        """Deals drawn per decision: ``samples``, ``pool`` times as many to weigh by the bids."""
+        return self.samples * (self.pool if self.bid_weight > 0 else 1)
+
+    def _deals(self, view, keys, rng, deals) -> np.ndarray:
+        """uint64[n, K, P]: ``samples`` of the deals drawn (uint64[n, M, P]), by weight of
+        their fit to the bids (module docstring, "Samples")."""
+        if self._drawn == self.samples:
+            return deals
+        misfit = bid_misfit(view, deals, self.policy, rng)
+        weight = np.exp(-self.bid_weight * (misfit - misfit.min(axis=1, keepdims=True)))
+        pick = draw(weight, uniforms(keys, 3, np.arange(self.samples)))
+        return deals[np.arange(len(view))[:, None], pick]
+
+    def _values(self, view, rng, keys) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(the candidates uint64[n, C], their values on each sample float64[n, K, C] (nan
+        where not played out: a pad, or a sample beyond the row's), the samples of each row
+        int[n])."""
+        n = len(view)
+        cands = candidates(view)
+        valid = cands != 0
+        k = np.clip(self.budget // valid.sum(axis=1), self.min_samples, self.samples)
+        deals = self._deals(view, keys, rng, deal_view(view, self._drawn, keys))
+        # rollouts: (row, sample, candidate) for the samples a row takes
+        used = np.arange(self.samples)[None, :] < k[:, None]  # [n, K]
+        i, s, c = np.nonzero(used[:, :, None] & valid[:, None, :])
+        values = np.full((n, self.samples, cands.shape[1]), np.nan)
+        values[i, s, c] = self._rollouts(view, deals, i, s, cands[i, c], rng)
+        return cands, values, k
+
+    def _rollouts(self, view, deals, i, s, card, rng) -> np.ndarray:
+        """float64[len(i)]: the value (module docstring) of playing ``card`` (uint64, one per
+        rollout) at row ``i`` on its sample ``s``'s deal, the hand then played out by the
+        rollout strategy."""
+        rules, deck = view.rules, view.deck
+        players = view.tricks.shape[1]
+        n, kmax = deals.shape[:2]
+        sampled = np.unique(i * kmax + s)  # the (row, sample) pairs some rollout uses
+        rows = sampled // kmax
+        lineup = Lineup([self.policy] * players)
+        at = Seating(rules, deck, lineup, rows_of(rng, i))
+        hand = _hand_state(view, deals.reshape(n * kmax, players)[sampled], rows)
+        setup = play_setup(hand, at)
+        so_far = np.concatenate([view.history, view.trick_cards], axis=1)[rows]
+        play = setup.follow(setup.start(), so_far)  # checks the deal against every card
+        which = np.searchsorted(sampled, i * kmax + s)  # each rollout's (row, sample)
+        hand, play = hand.take(which), play.take(which)
+        setup = play_setup(hand, at)
+        legal, free = setup.legal(play)
+        check_card(play, card, legal, free, setup.lead_rule, setup.constraint)
+        play_card(play, card)
+        setup.finish(play, lineup, at.rng)
+        scored = play_hand(replace(hand, play=play.result()), at, _from(rules, "play")[1:])
+        return _value(scored.score, view.seat[i], rules, self.bag_price)
+
+
+def _from(rules, name: str) -> tuple:
+    """The phases of a hand from the phase ``name`` on (RULES.md §3: the play, the score)."""
+    steps = pipeline(rules)
+    return steps[[p.name for p in steps].index(name):]
+
+
+class _Forced:
+    """The rollout strategy, but for the bid of ``seat`` (int8[N], by the batch's rows) at its
+    turn: ``bid`` (int[N]); that seat bids no blind nil."""
+
+    def __init__(self, policy, seat, bid):
+        self.policy, self.seat, self.forced = policy, seat, bid
+
+    def blind_nil(self, view, rng):
+        mine = view.seat == self.seat[view.rows]
+        return np.asarray(self.policy.blind_nil(view, rng), bool) & ~mine
+
+    def bid(self, view, rng):
+        out = np.asarray(self.policy.bid(view, rng), np.int8).copy()
+        mine = view.seat == self.seat[view.rows]
+        out[mine] = self.forced[view.rows[mine]]
+        return out
+
+
+def _value(score, seat, rules, bag_price: float) -> np.ndarray:
+    """float64[N]: the seat's side's points minus the other side's, each bag taken priced at
+    ``bag_price`` (-1: ``bag_penalty / bag_limit``, RULES.md §3) instead of the penalty paid."""
+    price = (rules.bag_penalty / rules.bag_limit if not rules.bagless else 0.0) \
+        if bag_price < 0 else bag_price
+    points = (score.points - score.bag_penalty - price * score.bags_taken).astype(np.float64)
+    side = (seat % rules.sides).astype(np.intp)
+    rows = np.arange(len(seat))
+    return points[rows, side] - points[rows, 1 - side]
+
+
+def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
+    """The Spades hand state (`sim.spades.hand.SpadesHand`) of the deals ``dealt`` (uint64[N,
+    P], the hands as dealt) of the view's rows ``rows``, bid as the view says: its dealer the
+    seat before the first leader (RULES.md §3: the left of the dealer leads)."""
+    players = view.tricks.shape[1]
+    first = view.history_seats[:, 0] if view.trick_no else view.leader
+    dealer = ((first.astype(np.int16) - 1) % players).astype(np.int8)[rows]
+    hand = start_hand(dealt, dealer, view.scores[rows], view.bags[rows])
+    bidding = BidResult(bids=view.bids[rows], blind=view.blind[rows],
+                        contracts=None if view.contracts is None else view.contracts[rows],
+                        bemo=None if view.bemo is None else view.bemo[rows])
+    return replace(hand, bidding=bidding)
+
+
+def deal_bidding(view, k: int, keys: np.ndarray) -> np.ndarray:
+    """uint64[n, k, P]: ``k`` deals per row of the cards the seat of a `BidView` has not seen
+    (every card but its own) to the other seats, as many each as it holds, uniformly; a row's
+    deals a function of its key (``keys`` uint64[n])."""
+    n, players = view.bids.shape
+    rows, seat = np.arange(n), view.seat.astype(np.intp)
+    others = (seat[:, None] + 1 + np.arange(HIDDEN)) % players
+    held = popcount(view.hand).astype(np.int64)
+    hidden = deal_hidden(view.deck.full_mask & ~view.hand, np.repeat(held[:, None], HIDDEN, 1),
+                         np.zeros((n, HIDDEN), np.uint8), view.deck, k, keys)
+    out = np.empty((n, k, players), dtype=U64)
+    out[rows, :, seat] = view.hand[:, None]
+    for j in range(HIDDEN):
+        out[rows, :, others[:, j]] = hidden[:, :, j]
+    return out
+
+
+def deal_view(view, k: int, keys: np.ndarray) -> np.ndarray:
+    """uint64[n, k, P]: ``k`` deals per row of the cards the seat of ``view`` (a `PlayView`)
+    cannot see, consistent with what it has seen (`deal_hidden`, `revealed_voids`), as the
+    hands each seat was dealt: its cards left and those it played; a row's deals a function of
+    its key (``keys`` uint64[n], `strategies.sampling.random_bits`)."""
+    n, players = view.tricks.shape
+    if players != HIDDEN + 1:
+        raise ValueError("the search samples deals for four players")
+    rows = np.arange(n)
+    seat = view.seat.astype(np.intp)
+    shown = view.shown.copy()  # uint64[n, P]: the cards of the earlier tricks, by seat
+    for q in range(view.position):  # this trick's cards, by seat
+        who = (view.leader.astype(np.intp) + q) % players
+        shown[rows, who] |= BIT[view.trick_cards[:, q]]
+    played = popcount(shown).astype(np.int64)
+    dealt_each = popcount(view.hand).astype(np.int64) + played[rows, seat]
+    voids = view.voids | revealed_voids(view)
+    others = (seat[:, None] + 1 + np.arange(HIDDEN)) % players  # [n, 3]
+    counts = dealt_each[:, None] - played[rows[:, None], others]
+    hidden = deal_hidden(view.unseen, counts, voids[rows[:, None], others], view.deck, k, keys)
+    out = np.empty((n, k, players), dtype=U64)
+    out[rows, :, seat] = view.hand[:, None]
+    for j in range(HIDDEN):
+        out[rows, :, others[:, j]] = hidden[:, :, j]
+    return out | shown[:, None, :]
+
+
+def bid_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:
+    """int[n, M]: by how many tricks, summed over the other seats that have bid, the bids
+    ``policy`` would have made with the hands of each deal (uint64[n, M, P], as dealt) miss the
+    bids made (a nil counted as 0): each seat asked at its turn, after the bids before it and
+    from the standing before the hand (`sim.spades.bidding.bid_view`, the view the engine shows
+    there); a blind nil (made before looking) fits any hand. ``view``: a `PlayView` (every seat
+    has bid; the dealer is the seat before the first leader, RULES.md §3) or a `BidView`."""
+    n, m, players = deals.shape
+    if isinstance(view, PlayView):
+        first = view.history_seats[:, 0] if view.trick_no else view.leader
+        dealer = ((first.astype(np.int16) - 1) % players).astype(np.int8)
+    else:
+        dealer = view.dealer
+    flat = deals.reshape(n * m, players)
+    row = np.repeat(np.arange(n), m)
+    rows = np.arange(n)
+    misfit = np.zeros(n * m, dtype=np.int64)
+    for turn in range(players):
+        bidder = (dealer.astype(np.intp) + 1 + turn) % players  # [n]
+        ask = np.flatnonzero((bidder != view.seat) & (view.bids[rows, bidder] >= 0)
+                             & ~view.blind[rows, bidder])
+        if not ask.size:
+            continue
+        order = (dealer[ask, None].astype(np.intp) + 1 + np.arange(players)) % players
+        before = np.full((ask.size, players), -1, np.int8)
+        made = np.take_along_axis(view.bids[ask], order[:, :turn], axis=1)
+        np.put_along_axis(before, order[:, :turn], made, axis=1)
+        blind = np.zeros((ask.size, players), bool)
+        np.put_along_axis(blind, order[:, :turn],
+                          np.take_along_axis(view.blind[ask], order[:, :turn], axis=1), axis=1)
+        sel = (ask[:, None] * m + np.arange(m)).reshape(-1)
+        rep = np.repeat(np.arange(ask.size), m)
+        state = start_bidding(flat[sel], dealer[ask][rep], view.scores[ask][rep],
+                              view.bags[ask][rep], view.rules, bids=before[rep],
+                              blind=blind[rep])
+        bid = policy.bid(bid_view(state, view.rules, view.deck), rows_of(rng, row[sel]))
+        real = view.bids[ask, bidder[ask]][rep]
+        misfit[sel] += np.abs(np.asarray(bid, np.int64) - real)
+    return misfit.reshape(n, m)
+
+
+def revealed_voids(view) -> np.ndarray:
+    """uint8[n, P]: the suits each seat has shown it does not hold by a lead the rules allow only
+    to a player holding nothing else (RULES.md §3 ``spades_broken``: a spade led before spades
+    are broken, or under ``"never"`` at any time, shows the leader held only spades: void in
+    every other suit from then on). Bit s = suit s (`sim.views.PlayView.voids`)."""
+    n, players = view.tricks.shape
+    out = np.zeros((n, players), dtype=np.uint8)
+    rule = view.rules.spades_broken
+    if rule is False:
+        return out
+    trump, deck = view.trump, view.deck
+    others = np.uint8(0)  # the bits of the suits but the trump suit's (the same every row)
+    for s, mask in enumerate(deck.suit_masks):
+        if int(mask) and not int(mask & trump[0]):
+            others |= np.uint8(1 << s)
+    rows = np.arange(n)
+    broken = np.zeros(n, dtype=bool)  # a trump was played to an earlier trick
+    for t in range(view.trick_no + (view.position > 0)):
+        if t < view.trick_no:
+            cards = BIT[view.history[:, t * players:(t + 1) * players]]
+            lead, leader = cards[:, 0], view.history_seats[:, t * players]
+        else:
+            cards = BIT[view.trick_cards]
+            lead, leader = cards[:, 0], view.leader
+        shows = ((lead & trump) != 0) & (~broken if rule is True else True)
+        out[rows[shows], leader[shows]] |= others
+        broken |= (np.bitwise_or.reduce(cards, axis=1) & trump) != 0
+    return out
+
+
+def candidates(view) -> np.ndarray:
+    """uint64[n, C]: the legal cards worth searching, one of each class of equal cards (cards of
+    one suit with no card between them still unplayed to an earlier trick, RULES.md §0: they
+    take the same tricks), the lowest of each; 0 pads."""
+    legal = view.legal
+    alive = view.deck.full_mask & ~view.played  # cards not yet gone (this trick's included)
+    keep = np.zeros_like(legal)
+    rest = legal.copy()
+    for _ in range(_MAX_CANDIDATES):
+        if not rest.any():
+            break
+        card = lowest_bit(rest)
+        rest &= ~card
+        below = alive & (card - U64(1)) & view.deck.suit_mask_of_bit[_slot(card)]
+        equal = (card != 0) & ((highest_bit(below) & legal) != 0)
+        keep |= np.where(equal, U64(0), card)
+    width = max(int(popcount(keep).max(initial=0)), 1)
+    out = np.zeros((len(view), width), dtype=U64)
+    for c in range(width):
+        out[:, c] = lowest_bit(keep)
+        keep &= ~out[:, c]
+    return out
+
+
+def own_class(view, own: np.ndarray, cands: np.ndarray) -> np.ndarray:
+    """uint64[n, 1]: the candidate of ``cands`` that stands for the card ``own`` (the lowest of
+    its class of equal cards, `candidates`)."""
+    alive = view.deck.full_mask & ~view.played
+    card = own.copy()
+    for _ in range(_MAX_CANDIDATES):  # down the run of equal legal cards
+        below = alive & (card - U64(1)) & view.deck.suit_mask_of_bit[_slot(card)]
+        lower = highest_bit(below)
+        card = np.where((lower & view.legal) != 0, lower, card)
+    return card[:, None]
+
+
+def _slot(card: np.ndarray) -> np.ndarray:
+    """int[n]: the slot of a one-card bitboard (0 for none)."""
+    return np.bitwise_count(np.maximum(card, U64(1)) - U64(1)).astype(np.intp)

@@ -1,0 +1,461 @@
+"""The ``search`` player (issue 21 item 1, strategies/search.py) and its sampler of the unseen
+cards (strategies/sampling.py).
+
+* The sampler's deals against exact enumeration on small positions: every consistent deal and
+  nothing else, each as often (chi-square), and at every card of real runs deals that fit what
+  the seat has seen; the voids the lead rule reveals are true of the real hands.
+* Two-card endings of real hands, valued exactly by an independent oracle (every consistent deal
+  enumerated, checked by replaying the record to the position, each candidate played out by
+  ``expert`` one decision at a time through `sim.decisions` and scored by `replay`): the search's
+  values agree within their Monte Carlo error, it plays the best card, and equal cards have equal
+  values.
+* A whole run with ``search`` at one seat completes and its records replay to its tables;
+  decisions are the same for a fixed seed, and for a block played with others; the rules it does
+  not play are refused with one line naming them.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import json
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import whistlab
+from sim.cards import BIT, popcount, standard_deck
+from sim.decisions import ask, play_on
+from sim.errors import UserError
+from sim.games import GAMES
+from sim.lineup import Lineup
+from sim.options import load_rules
+from sim.replay import replay_file, replay_records, view_at
+from sim.tricks import IllegalPlay
+from strategies import make_strategy
+from strategies import search as search_module
+from strategies.sampling import deal_hidden, draw
+from strategies.search import bid_misfit, candidates, deal_view, revealed_voids
+from whistlab.cli import main
+
+DECK = standard_deck()
+SUITS = "CDHS"
+
+
+def _consistent(unseen: list[str], counts, voids) -> set[tuple[int, int, int]]:
+    """Every deal of ``unseen`` to three seats with ``counts`` cards and none of a void suit
+    (bit s of ``voids[j]``), enumerated card by card."""
+    out = set()
+    for seats in itertools.product(range(3), repeat=len(unseen)):
+        if [seats.count(j) for j in range(3)] != list(counts):
+            continue
+        if any(voids[j] >> SUITS.index(c[1]) & 1 for c, j in zip(unseen, seats, strict=True)):
+            continue
+        out.add(tuple(DECK.mask_of([c for c, s in zip(unseen, seats, strict=True) if s == j])
+                      for j in range(3)))
+    return out
+
+
+def _keys(n: int, seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, 1 << 63, size=n).astype(np.uint64)
+
+
+POSITIONS = {  # unseen cards, the three seats' counts, their voids (bit s = suit s, C D H S)
+    "no voids": (["AS", "KS", "2H", "3H", "4D", "5D", "6C"], (3, 2, 2), (0, 0, 0)),
+    "one void each": (["AS", "KS", "2H", "3H", "4D", "5D", "6C"], (3, 2, 2), (1, 8, 0)),
+    "every pair": (["2C", "3C", "4D", "5D", "6H", "7H", "8S", "9S"], (3, 3, 2), (4, 2, 1)),
+    "a forced suit": (["2C", "3C", "4D", "5D", "6H", "7H", "8S", "9S"], (2, 3, 3), (6, 2, 1)),
+    "one seat spades only": (["2C", "3C", "4D", "5D", "6H", "7H", "8S"], (1, 3, 3), (7, 0, 1)),
+}
+
+
+@pytest.mark.parametrize("name", list(POSITIONS))
+def test_deals_are_uniform_over_the_consistent_deals(name):
+    unseen, counts, voids = POSITIONS[name]
+    want = _consistent(unseen, counts, voids)
+    n, k = 2000, 30
+    deals = deal_hidden(np.full(n, DECK.mask_of(unseen), np.uint64), np.tile(counts, (n, 1)),
+                        np.tile(np.array(voids, np.uint8), (n, 1)), DECK, k, _keys(n, 5))
+    seen = collections.Counter(tuple(int(x) for x in d) for d in deals.reshape(-1, 3))
+    assert set(seen) == want  # every consistent deal, and none other
+    observed = np.array([seen[d] for d in sorted(want)])
+    assert stats.chisquare(observed).pvalue > 1e-3, observed
+
+
+def test_draws_follow_the_weights():
+    weight = np.array([[0.0, 1.0, 0.0, 3.0, 0.0], [5.0, 0.0, 0.0, 0.0, 0.0],
+                       [1e-300, 0.0, 2e-300, 0.0, 0.0]])
+    u = np.random.default_rng(3).random((3, 40_000))
+    u[:, 0] = np.nextafter(1.0, 0.0)  # the largest uniform: the last cell of positive weight
+    got = draw(weight, u)
+    for row, w in zip(got, weight, strict=True):
+        counts = np.bincount(row, minlength=w.size)
+        assert np.all(counts[w == 0] == 0)
+        if (w > 0).sum() > 1:
+            assert stats.chisquare(counts[w > 0], counts.sum() * w[w > 0] / w.sum()).pvalue > 1e-3
+
+
+def test_a_rows_deals_are_its_keys_alone():
+    unseen, counts, voids = POSITIONS["every pair"]
+    keys = _keys(3, 9)
+
+    def deals(which, k):
+        m = len(which)
+        return deal_hidden(np.full(m, DECK.mask_of(unseen), np.uint64), np.tile(counts, (m, 1)),
+                           np.tile(np.array(voids, np.uint8), (m, 1)), DECK, k, keys[which])
+
+    together = deals([0, 1, 2], 12)
+    for row in range(3):
+        assert np.array_equal(deals([row], 12)[0], together[row])
+        assert np.array_equal(deals([row], 5)[0], together[row, :5])  # deal s: whatever k
+
+
+def test_a_position_without_a_consistent_deal_is_refused():
+    unseen = np.array([DECK.mask_of(["2C", "3C"])], np.uint64)
+    with pytest.raises(ValueError, match="void"):  # every seat void in clubs
+        deal_hidden(unseen, np.array([[1, 1, 0]]), np.array([[1, 1, 1]], np.uint8), DECK, 2,
+                    _keys(1, 0))
+    with pytest.raises(ValueError, match="fits"):  # the seat holding both is void in clubs
+        deal_hidden(unseen, np.array([[2, 0, 0]]), np.array([[1, 0, 0]], np.uint8), DECK, 2,
+                    _keys(1, 0))
+    with pytest.raises(ValueError, match="add up"):
+        deal_hidden(unseen, np.array([[1, 0, 0]]), np.zeros((1, 3), np.uint8), DECK, 2,
+                    _keys(1, 0))
+
+
+class Sampling:
+    """Plays like ``expert``; at every card draws deals of what the seat cannot see and checks
+    each against the view: four hands of 13 making the deck, the seat's own as it was dealt,
+    every seat holding the cards it played and as many others as it has left, none of a suit it
+    has shown void in (or the lead rule revealed)."""
+
+    def __init__(self):
+        self.inner = make_strategy("expert", game="spades")
+        self.views = self.revealed = 0
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def play(self, view, rng):
+        deals = deal_view(view, 6, _keys(len(view), self.views))
+        n, players = view.tricks.shape
+        rows = np.arange(n)
+        assert np.all(popcount(deals) == 13)
+        assert np.all(np.bitwise_or.reduce(deals, axis=2) == DECK.full_mask)
+        assert np.all(popcount(deals).sum(axis=2) == 52)  # (disjoint)
+        shown = view.shown.copy()
+        for q in range(view.position):
+            shown[rows, (view.leader + q) % players] |= BIT[view.trick_cards[:, q]]
+        assert np.all(deals[rows, :, view.seat] == (view.hand | shown[rows, view.seat])[:, None])
+        assert np.all(deals & shown[:, None, :] == shown[:, None, :])
+        left = deals & ~shown[:, None, :]
+        voids = view.voids | revealed_voids(view)
+        for s, mask in enumerate(DECK.suit_masks):
+            void = ((voids >> s) & 1).astype(bool)[:, None, :]
+            assert not np.any(void & ((left & mask) != 0))
+        self.views += n
+        self.revealed += int(revealed_voids(view).any(axis=1).sum())
+        return self.inner.play(view, rng)
+
+
+@pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel"])
+def test_sampled_deals_fit_every_view_of_real_runs(preset):
+    rules = load_rules(preset)
+    player = Sampling()
+    GAMES["spades"].play_block(rules, Lineup([player] * 4), 3, 0, 40, "hands")
+    assert player.views == 40 * 52
+    if preset == "spades.openspiel":  # spades led only by a seat holding nothing else
+        assert player.revealed > 0
+
+
+def _records(rules, lineup, seed, hands):
+    result = GAMES["spades"].play_block(rules, lineup, seed, 0, hands, "hands")
+    records = GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)
+    return sorted(records, key=lambda r: (r["game_id"], r["hand_no"])), result
+
+
+@pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel"])
+def test_revealed_voids_are_true_of_the_real_hands(preset):
+    """RULES.md §3 spades_broken: a spade led while the leader may lead one only holding nothing
+    else shows he held only spades; checked against the record's real hands."""
+    rules = load_rules(preset)
+    records, _ = _records(rules, Lineup([make_strategy("seed", game="spades")] * 4), 4, 40)
+    shown = 0
+    for rec in records:
+        for k in range(4, 52, 3):
+            view = view_at({**rec, "plays": rec["plays"][:k]}).view
+            revealed = revealed_voids(view)[0]
+            for seat in range(4):
+                left = DECK.mask_of(rec["hands"][seat]) & ~DECK.mask_of(rec["plays"][:k])
+                for s in range(4):
+                    if revealed[seat] >> s & 1:
+                        shown += 1
+                        assert not left & int(DECK.suit_masks[s]), (rec["plays"][:k], seat)
+    assert shown > 0
+
+
+def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
+    """`bid_misfit` rebuilds each seat's turn of the bidding (the bids before it, the standing)
+    from a view of the play: with the real hands the expert's bids are the bids made, in whole
+    games (scores other than 0-0) too; uniform deals miss them."""
+    rules = load_rules("spades.standard")
+    expert = make_strategy("expert", game="spades")
+    result = GAMES["spades"].play_block(rules, Lineup([expert] * 4), 8, 0, 6, "games")
+    records = GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)
+    sampled = []
+    for rec in records[:40]:
+        real = np.array([[[DECK.mask_of(h) for h in rec["hands"]]]], np.uint64)
+        for k in (0, 21, 46):
+            view = view_at({**rec, "plays": rec["plays"][:k]}).view
+            assert bid_misfit(view, real, expert, np.random.default_rng(0))[0, 0] == 0
+            deals = deal_view(view, 10, _keys(1, k))
+            sampled.append(bid_misfit(view, deals, expert, np.random.default_rng(0)).mean())
+    assert any(r["before"]["scores"] != [0, 0] for r in records[:40])
+    assert np.mean(sampled) > 2
+
+
+def test_rollouts_of_the_real_deal_replay_the_real_hand():
+    """With every seat the rollout strategy, a rollout of the real deal from any decision with
+    the card (or bid) actually played is the hand as it was played: the search rebuilds the
+    play (or the bidding) from a view exactly, and values it by the engine's score."""
+    rules = load_rules("spades.standard")
+    expert = make_strategy("expert", game="spades")
+    search = make_strategy({"name": "search", "samples": 2}, game="spades")
+    result = GAMES["spades"].play_block(rules, Lineup([expert] * 4), 12, 0, 4, "games")
+    records = GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)
+    hands, _ = GAMES["spades"].block_tables(result, 0)
+    margin = {}  # (game, hand) -> side 0's priced margin
+    for row in hands.to_pylist():
+        pts = [row[f"points_{s}"] - row[f"bag_penalty_{s}"] - 10 * row[f"bags_taken_{s}"]
+               for s in (0, 1)]
+        margin[row["game_id"], row["hand_no"]] = pts[0] - pts[1]
+    checked = 0
+    for rec in records[:12]:
+        real = np.array([[[DECK.mask_of(h) for h in rec["hands"]]]], np.uint64)
+        want = margin[rec["game_id"], rec["hand_no"]]
+        for k in (0, 7, 25, 50):
+            view = view_at({**rec, "plays": rec["plays"][:k]}).view
+            card = np.array([DECK.mask_of([rec["plays"][k]])], np.uint64)
+            got = search._rollouts(view, real, np.zeros(1, int), np.zeros(1, int), card,
+                                   np.random.default_rng(0))
+            assert got[0] == (want if view.seat[0] % 2 == 0 else -want)
+            checked += 1
+        order = [(rec["dealer"] + 1 + j) % 4 for j in range(4)]
+        for j, seat in enumerate(order):
+            if rec["blind"][seat]:
+                continue
+            bids = [rec["bids"][s] if s in order[:j] else None for s in range(4)]
+            view = view_at({**rec, "bids": bids, "plays": []}).view
+            got = search._bid_rollouts(view, real[0], np.zeros(1, int),
+                                       np.array([rec["bids"][seat]]), np.random.default_rng(0))
+            assert got[0] == (want if seat % 2 == 0 else -want)
+            checked += 1
+    assert checked == 12 * 8
+
+
+# -- two-card endings valued exactly -----------------------------------------------------------
+
+def _priced(out: dict, side: int, rules) -> float:
+    """A replayed hand's margin for ``side``, each bag taken priced at penalty / limit instead
+    of the penalty paid (the search's value with its default ``bag_price``)."""
+    pts = []
+    for s in (0, 1):
+        times = -out["components"]["bag_penalty"][s] // rules.bag_penalty
+        taken = out["after"]["bags"][s] - out["before"]["bags"][s] + rules.bag_limit * times
+        pts.append(out["points"][s] - out["components"]["bag_penalty"][s]
+                   - rules.bag_penalty / rules.bag_limit * taken)
+    return pts[side] - pts[1 - side]
+
+
+def _exact(rec: dict, k: int, rules) -> dict[str, np.ndarray]:
+    """Each legal card's values over every deal consistent with the position after ``k``
+    cards: the hidden seats' cards left enumerated, a deal kept when the record replays to the
+    position with it (the engine's checks), the card played and the hand played out by
+    ``expert``, one decision at a time, and scored by replay."""
+    expert = make_strategy("expert", game="spades")
+    base = {**rec, "plays": rec["plays"][:k]}
+    position = view_at(base)
+    seat, played = position.seat, set(base["plays"])
+    unseen = DECK.names_of(int(position.view.unseen[0]))
+    others = [(seat + j) % 4 for j in (1, 2, 3)]
+    counts = [sum(c not in played for c in rec["hands"][s]) for s in others]
+    values = {c: [] for c in DECK.names_of(int(position.view.legal[0]))}
+    for first in itertools.combinations(unseen, counts[0]):
+        rest = [c for c in unseen if c not in first]
+        for second in itertools.combinations(rest, counts[1]):
+            third = [c for c in rest if c not in second]
+            hands = [list(h) for h in rec["hands"]]
+            for s, got in zip(others, (first, second, third), strict=True):
+                hands[s] = [c for c in rec["hands"][s] if c in played] + list(got)
+            dealt = {**base, "hands": hands}
+            try:
+                start = view_at(dealt)
+            except IllegalPlay:  # not a deal consistent with the cards played so far
+                continue
+            for card in values:
+                plays, at = [*base["plays"], card], start
+                while len(plays) < 52:
+                    at = play_on(at, np.array([[DECK.bit_of(plays[-1])]], np.int8))
+                    plays.append(ask(at, expert, np.random.default_rng(0)).answer)
+                (out,) = replay_records([(1, {**dealt, "plays": plays})])
+                values[card].append(_priced(out, seat & 1, rules))
+    return {c: np.array(v) for c, v in values.items()}
+
+
+def test_the_search_plays_the_best_card_of_two_card_endings():
+    rules = load_rules("spades.standard")
+    records, _ = _records(rules, Lineup([make_strategy("expert", game="spades")] * 4), 5, 60)
+    scan = make_strategy({"name": "search", "samples": 300, "pool": 1}, game="spades")
+    search = make_strategy({"name": "search", "samples": 3000, "budget": 100_000, "pool": 1,
+                            "confidence": 0.0}, game="spades")  # uniform deals, best mean
+    checked = 0
+    for rec in records:
+        for k in range(44, 48):  # trick 11 of 13: two cards each
+            view = view_at({**rec, "plays": rec["plays"][:k]}).view
+            cands, mean = scan.estimate(view, np.random.default_rng(k))
+            if (cands != 0).sum() < 2 or np.ptp(mean[np.isfinite(mean)]) < 20:
+                continue
+            exact = _exact(rec, k, rules)
+            cands, mean = search.estimate(view, np.random.default_rng(0))
+            for c, v in zip(cands[0], mean[0], strict=True):
+                if c:
+                    (name,) = DECK.names_of(int(c))
+                    err = exact[name].std() / np.sqrt(3000)
+                    assert abs(v - exact[name].mean()) <= 4 * err + 1e-9, (name, v, exact)
+            for name, v in exact.items():  # equal cards (`candidates`) have equal values
+                (rep,) = [c for c in cands[0] if c and int(c) <= DECK.mask_of([name])
+                          and _equal(view, int(c), DECK.mask_of([name]))]
+                assert np.array_equal(v, exact[DECK.names_of(int(rep))[0]])
+            best = max(exact, key=lambda c: exact[c].mean())
+            (card,) = DECK.names_of(int(search.play(view, np.random.default_rng(1))[0]))
+            assert exact[card].mean() == exact[best].mean(), (card, best, exact)
+            checked += 1
+            if checked == 3:
+                return
+    pytest.fail(f"only {checked} endings with a clear best card were found")
+
+
+def _equal(view, low: int, high: int) -> bool:
+    """``low`` and ``high`` (cards of the view's legal ones) are of one class of equal cards:
+    of one suit, every card between them played to an earlier trick or legal here."""
+    if low == high:
+        return True
+    suit = next(int(m) for m in DECK.suit_masks if int(m) & low)
+    between = suit & (high - 1) & ~(low | (low - 1))
+    return bool(high & suit) and not between & ~(int(view.played[0]) | int(view.legal[0]))
+
+
+def test_candidates_stand_for_every_legal_card_once():
+    rules = load_rules("spades.standard")
+    records, _ = _records(rules, Lineup([make_strategy("seed", game="spades")] * 4), 6, 10)
+    merged = 0
+    for rec in records:
+        for k in range(0, 52, 5):
+            view = view_at({**rec, "plays": rec["plays"][:k]}).view
+            cands = [int(c) for c in candidates(view)[0] if c]
+            legal = int(view.legal[0])
+            assert all(c & legal for c in cands)
+            for card in DECK.names_of(legal):
+                bit = DECK.mask_of([card])
+                assert sum(_equal(view, c, bit) for c in cands if c <= bit) == 1, card
+            merged += popcount(view.legal)[0] - len(cands)
+    assert merged > 0
+
+
+# -- whole runs ---------------------------------------------------------------------------------
+
+SEARCH = {"name": "search", "samples": 4}
+
+
+def test_a_run_with_search_at_one_seat_replays_to_its_tables(tmp_path):
+    experiment = tmp_path / "search.toml"
+    experiment.write_text('name = "search"\nrules = "spades.standard"\ngames = 2\nseed = 9\n'
+                          'strategy = [{name = "search", samples = 4}, "expert", '
+                          '{name = "search", samples = 4, search_bids = true}, "expert"]\n',
+                          encoding="utf-8")
+    out, records = tmp_path / "out", tmp_path / "hands.jsonl"
+    assert main(["run", str(experiment), "--out", str(out), "--records", str(records)]) == 0
+    hands = whistlab.load(out).collect().sort("game_id", "hand_no")
+    replayed = replay_file(records)
+    assert len(replayed) == hands.height > 2
+    for rec, row in zip(replayed, hands.iter_rows(named=True), strict=True):
+        assert rec["points"] == [row["points_0"], row["points_1"]]
+        assert rec["tricks"] == [row[f"tricks_{s}"] for s in range(4)]
+
+
+def _block(rules, lineup, seed, size):
+    hands, _ = GAMES["spades"].block_tables(GAMES["spades"].play_block(rules, lineup, seed, 0,
+                                                                       size, "hands"), 0)
+    return hands
+
+
+def test_decisions_are_reproducible_for_a_fixed_seed():
+    rules = load_rules("spades.standard")
+    lineup = Lineup([make_strategy(SEARCH, game="spades"),
+                     make_strategy("random", game="spades")] * 2)  # random draws too
+    one, two = _block(rules, lineup, 2, 6), _block(rules, lineup, 2, 6)
+    assert one.equals(two)
+    other = _block(rules, lineup, 3, 6)
+    assert not one.equals(other)
+
+
+def test_the_chunks_do_not_change_the_decisions(monkeypatch):
+    rules = load_rules("spades.standard")
+    lineup = Lineup([make_strategy(SEARCH, game="spades")] * 4)
+    whole = _block(rules, lineup, 4, 6)
+    monkeypatch.setattr(search_module, "CHUNK", 2 * SEARCH["samples"] * 4)  # two rows a chunk
+    assert _block(rules, lineup, 4, 6).equals(whole)
+
+
+def test_a_block_played_with_others_decides_as_alone():
+    """Blocks of whole games played together (`sim.blocks.play_blocks`) draw each row's
+    numbers from its own block's stream: the search's samples too."""
+    rules = load_rules("spades.openspiel")  # one-hand games
+    lineup = Lineup([make_strategy(SEARCH, game="spades")] * 4)
+    game = GAMES["spades"]
+    together = dict(game.play_blocks(rules, lineup, 5, [(0, 3, 0), (1, 3, 3)], "games"))
+    for block in (0, 1):
+        alone = game.play_block(rules, lineup, 5, block, 3, "games")
+        a, _ = game.block_tables(alone, 0)
+        b, _ = game.block_tables(together[block], 0)
+        assert a.equals(b)
+
+
+# -- refusals ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("preset", ["spades.cutthroat", "spades.jokers", "spades.six"])
+def test_rules_it_does_not_play_are_refused_naming_them(preset, tmp_path, capsys):
+    with pytest.raises(UserError, match=f"does not play {preset} yet"):
+        make_strategy("search", game="spades", rules=load_rules(preset), rules_name=preset)
+    code = main(["run", "--rules", preset, "--strategy", "search", "--hands", "4", "--out",
+                 str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1
+    assert f"strategy 'search' does not play {preset} yet" in err
+    assert not (tmp_path / "out" / "hands").exists()
+
+
+def test_a_decision_or_a_session_under_rules_it_does_not_play_is_refused():
+    rules = load_rules("spades.cutthroat")
+    records, _ = _records(rules, Lineup([make_strategy("seed", game="spades")] * 4), 1, 1)
+    with pytest.raises(UserError, match="does not play these rules yet.*partnerships"):
+        whistlab.decide("search", {**records[0], "plays": records[0]["plays"][:5]})
+    assert main(["play", "--rules", "spades.cutthroat", "--opponents", "search"]) == 2
+
+
+@pytest.mark.parametrize("preset", ["spades.standard", "spades.short", "spades.openspiel"])
+def test_the_standard_games_are_played(preset):
+    made = make_strategy("search", game="spades", rules=load_rules(preset), rules_name=preset)
+    assert made.refuse(load_rules(preset)) is None
+
+
+def test_a_rollout_it_cannot_play_out_with_is_refused():
+    with pytest.raises(UserError, match="rollout 'search'"):
+        make_strategy({"name": "search", "rollout": "search"}, game="spades")
+    with pytest.raises(UserError, match="rollout 'nobody'"):
+        make_strategy({"name": "search", "rollout": "nobody"}, game="spades")
+    made = make_strategy({"name": "search", "rollout": "seed", "samples": 2}, game="spades")
+    assert make_strategy(json.loads(json.dumps(made.to_dict())), game="spades") == made
+    assert made.policy.name == "seed"
