@@ -286,6 +286,7 @@ def play_view(play: Play, legal: np.ndarray, context: dict, dummy: int | None = 
                     trick_cards=play.plays[t * players: t * players + play.position].T,
                     tricks=play.tricks,
                     voids=play.voids, deck=play.deck,
+                    twice=None if play.twice is None else play.twice[play.at],
                     trump_on_top=_by_bits(play), **context)
 
 

@@ -338,6 +338,8 @@ class PlayView(_Batched):
         no_trump      bool[n, P]              Spades ``no_trump_bids``: the "no trump" bids,
                                               or None
         face_up       uint64[n, P]            Spades: the cards dealt face up (§4.1), or None
+        twice         uint64[n]               the cards of ``hand`` held twice (two decks,
+                                              RULES.md §4.7), or None
         turn_up       uint64[n]               Portland: the dealer's turned-up card, public,
                                               or None
         visible       uint64[n]               Portland dummy whist: the other cards the player
@@ -390,6 +392,7 @@ class PlayView(_Batched):
     grand_player: np.ndarray | None = None
     face_up: np.ndarray | None = None
     trick_cards: np.ndarray | None = None  # (None only in views built by hand, in tests)
+    twice: np.ndarray | None = None
     # (then a card beats the winning card iff it follows suit or trumps and has a higher bit)
     trump_on_top: bool = False
 

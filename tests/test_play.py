@@ -297,6 +297,51 @@ def test_kitty_extra_trick_and_two_decks(monkeypatch, tmp_path):
     assert len(replayed(records, tmp_path)) == 3
 
 
+def _play_prompts(text: str) -> list[str]:
+    """Each card question's shown hand: the lines between ``(* = may be played):`` and it."""
+    return [m[1] for m in re.finditer(r"\(\* = may be played\):\n(.*?)\nYour card",
+                                      text, flags=re.S)]
+
+
+def test_two_decks_a_card_held_twice_shows_twice_when_playing(monkeypatch, tmp_path):
+    """RULES.md §4.7 two decks: the play prompt shows every card left, a card held twice twice
+    (the record's hand less the cards typed so far, as a multiset, at every card question)."""
+    path = rules_file(tmp_path, 'preset = "spades.six"\ndeck = "double_minus_2c"\n')
+    records = tmp_path / "mine.jsonl"
+    code, text, person = play(monkeypatch, ["--rules", path, "--seat", 0, "--seed", 3,
+                                            "--hands", 2, "--out", records], seed=1)
+    out = check_session(code, text, person, records, tmp_path, path, 0)
+    prompts, typed = iter(_play_prompts(text)), iter(person.cards)
+    doubled = 0
+    for r in out:
+        left = sorted(r["hands"][0])
+        while left:
+            shown = sorted(re.findall(rf"\b({CARD})\*?(?=\s|$)", next(prompts)))
+            assert shown == left
+            doubled += len(shown) - len(set(shown))
+            left.remove(next(typed))
+    assert doubled > 0  # the seed deals seat 0 a pair of copies (else the test proves nothing)
+
+
+def test_face_up_cards_are_shown_while_playing(monkeypatch, tmp_path):
+    """RULES.md §4.1 face_up_cards: every seat's face-up cards not yet played are on the table
+    at each card question (checked against the record's face-up cards and plays)."""
+    path = rules_file(tmp_path, 'preset = "spades.standard"\nface_up_cards = 2\n')
+    records = tmp_path / "mine.jsonl"
+    code, text, person = play(monkeypatch, ["--rules", path, "--seat", 0, "--seed", 1,
+                                            "--hands", 1, "--out", records], seed=4)
+    (r,) = check_session(code, text, person, records, tmp_path, path, 0)
+    questions = text.split("\nYour card")[:-1]
+    assert len(questions) == 13
+    for k, before in enumerate(questions):
+        trick_start = before.rfind("\ntrick ")
+        played = set(r["plays"][: 4 * k])  # every card of the earlier tricks
+        line = re.search(r"^face up: (.*)$", before[trick_start:], flags=re.M)
+        expected = {c for cards in r["face_up"] for c in cards if c not in played}
+        shown = set(re.findall(rf"\b{CARD}\b", line[1])) if line else set()
+        assert shown == expected
+
+
 # --- wrong answers, and the ends of a session ---------------------------------------------------
 
 def _held_but_not_legal(text: str) -> str | None:

@@ -274,9 +274,15 @@ class Person:
         if v.visible is not None and v.visible[i]:  # Portland dummy whist
             other = "your own hand" if not mine else f"the dummy, {table.name(3)}"
             self.say(f"{other}: {cards_text(deck, v.visible[i])}")
+        face_up = getattr(v, "face_up", None)
+        if face_up is not None and face_up[i].any():  # RULES.md §4.1 face_up_cards, still held
+            shown = [(s, int(c) & ~int(v.played[i])) for s, c in enumerate(face_up[i])]
+            if any(c for _, c in shown):
+                self.say("face up: " + ", ".join(f"{table.name(s)} {cards_text(deck, c)}"
+                                                 for s, c in shown if c))
         whose = "your hand" if mine else f"the dummy's hand ({table.name(seat)})"
         self.say(f"{whose} (* = may be played):")
-        for line in hand_lines(deck, v.hand[i], legal=v.legal[i]):
+        for line in hand_lines(deck, v.hand[i], legal=v.legal[i], twice=_twice(v, i)):
             self.say(line)
         legal = cards_text(deck, v.legal[i])
         question = "Your card" if mine else "The dummy's card"
