@@ -119,14 +119,17 @@ def agrees(old: dict, new: dict) -> list[str]:
     return problems
 
 
-def strategies_of(game: str) -> list[str]:
+def strategies_of(game: str, rules) -> list[str]:
+    """Every strategy that plays ``rules`` (those a strategy refuses, `Strategy.refuse`, left
+    out: the search plays RULES.md §3 only)."""
     from strategies.base import BY_GAME
 
-    return ["random", *sorted(n for g, n in BY_GAME if g == game)]
+    return ["random", *sorted(n for (g, n), cls in BY_GAME.items()
+                              if g == game and cls.refuse(rules) is None)]
 
 
 CELLS = [(preset, strategy, mode) for preset, rules in PRESETS.items()
-         for strategy in strategies_of(rules.game) for mode in ("hands", "games")]
+         for strategy in strategies_of(rules.game, rules) for mode in ("hands", "games")]
 
 
 def cell_key(preset: str, strategy: str, mode: str) -> str:

@@ -30,6 +30,7 @@ from harness import check_invariants, compare, simulate
 from harness.variants import CASES, PRESET_TABLE, STANDARD_TABLE, TABLES, play
 from sim.options import PRESETS
 from sim.replay import replay_records
+from strategies import make_strategy
 
 PRESET_CASES = [case[1:] for case in CASES if case[0] == "presets"]
 VARIANT_CASES = [case for case in CASES if case[0] != "presets"]
@@ -39,7 +40,11 @@ def test_every_preset_and_strategy_is_covered():
     assert {name for name, _, _ in PRESET_CASES} == set(PRESETS)
     played = {(PRESETS[n].game, s) for n, s, _ in PRESET_CASES}
     for game in ("spades", "portland", "norwegian"):
-        assert {s for g, s in played if g == game} == {"random", "seed", "expert"}, game
+        assert {s for g, s in played if g == game} >= {"random", "seed", "expert"}, game
+    searched = {n for n, s, _ in PRESET_CASES if s == "search"}  # RULES.md §3's presets only
+    assert searched == {n for n in PRESETS if PRESETS[n].game == "spades"
+                        and make_strategy("search").refuse(PRESETS[n]) is None}
+    assert searched >= {"spades.standard", "spades.short", "spades.openspiel"}
     assert {"spades.standard", "spades.short", "spades.openspiel"} <= set(STANDARD_TABLE.variants)
 
 

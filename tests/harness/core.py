@@ -39,9 +39,12 @@ __all__ = ["GAMES", "MODES", "Game", "Run", "altered", "play_lineup", "simulate"
 MODES = ("hands", "games")
 
 
-def strategies_of(game: str) -> list[str]:
-    """Every strategy that plays ``game``: random, then the game's own (seed, expert)."""
-    return ["random", *sorted(n for g, n in BY_GAME if g == game)]
+def strategies_of(game: str, rules=None) -> list[str]:
+    """Every strategy that plays ``game``: random, then the game's own (seed, expert, and
+    Spades' search); with ``rules``, only those that do not refuse them (`Strategy.refuse`: the
+    search plays RULES.md §3 only)."""
+    return ["random", *sorted(n for (g, n), cls in BY_GAME.items()
+                              if g == game and (rules is None or cls.refuse(rules) is None))]
 
 
 class Game:

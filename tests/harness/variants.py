@@ -62,7 +62,8 @@ class Table:
                 for m in self.modes if not self.skip(n, s, m)]
 
     def strategies_for(self, name: str) -> tuple:
-        return (tuple(strategies_of(self.variants[name].game)) if self.strategies == "all"
+        rules = self.variants[name]
+        return (tuple(strategies_of(rules.game, rules)) if self.strategies == "all"
                 else self.strategies)
 
 
