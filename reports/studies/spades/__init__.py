@@ -132,11 +132,11 @@ def _left_out(res) -> dict[str, list[str]]:
     return out
 
 
-def _methods(res) -> list[str]:
+def _methods(res, paired: bool = True) -> list[str]:
     return [
         methods.FROM_TABLES,
         *methods.intervals(res),
-        methods.pairing(res),
+        *([methods.pairing(res)] if paired else []),
         methods.FILES,
     ]
 
@@ -180,8 +180,8 @@ def layout(computed: Computed) -> Layout:
                 "bag rules, and on variants and line-ups compared on the same deals are written "
                 "for four players in two partnerships, and this run plays none: its tables "
                 "(RULES.md §4.7) are reported by seat and side below.")
-    return Layout(parts, views, figures, _methods(full), summary=summary_, left_out=left,
-                  tables=laid)
+    return Layout(parts, views, figures, _methods(full, res is not None), summary=summary_,
+                  left_out=left, tables=laid)
 
 
 STUDY = Study("spades", compute, layout, TABLES + TABLE_TABLES,
