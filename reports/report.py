@@ -7,9 +7,10 @@
       tables/*.csv    every table, full precision, intervals in *_lo / *_hi columns
 
 The run's game decides the study (`reports.studies`): Spades (nil, sandbags, variants and
-strategies), Portland whist (the honours study) or Norwegian whist (declarations, contracts,
-scoring modes, game length). Each computes its tables and findings and lays them out with the
-report kit (`reports.kit`: the page's Jinja2 templates, figure and table helpers). A run with a
+strategies; every table of RULES.md §4.7 by seat and side), Portland whist (the honours study)
+or Norwegian whist (declarations, contracts, scoring modes, game length). Each computes its
+tables and findings and lays them out with the report kit (`reports.kit`: the page's Jinja2
+templates, figure and table helpers). A run with a
 double-dummy yardstick (``whistlab yardstick``) also gets its section (`reports.yardstick`).
 
 Memory stays bounded however many hands the run holds: statistics of one cell come from lazy

@@ -1,6 +1,10 @@
 """The Spades study: nil, sandbags, and variants and strategies compared on the same deals
 (`reports.nil`, `reports.bags`, `reports.bag_rules`, `reports.compare` compute it; `views`,
-`bag_views` and `figures` lay it out with the kit)."""
+`bag_views` and `figures` lay it out with the kit) for the run's variants of four players in two
+partnerships; and, where the run plays other tables (RULES.md §4.7), sections on every table:
+nil by seat and side, bags by side, wins and points by side, the tables compared
+(`reports.table_sections`; `table_layout`, `table_views`, `table_figures`). A run of other tables
+alone has those sections only, and says why the others are left out."""
 
 from __future__ import annotations
 
