@@ -520,8 +520,9 @@ def _findings(res: Results, sides: pl.DataFrame) -> dict[str, list[str]]:
                           | (pl.col("win_rate_hi") < pl.col("fair_share")))
         if off.height:
             out["tables_wins"].append(
-                "Sides whose share of games is clearly off the fair share (1 / sides outside "
-                "its 95% interval): " + "; ".join(
+                f"{off.height} of {each.height} sides' 95% intervals of their share of games "
+                "leave out the fair share 1 / sides (by chance alone about 1 in 20 would): "
+                + "; ".join(
                     f"{r['variant']} {r['seats']} {_pct(r, 'win_rate')} (fair "
                     f"{100 * r['fair_share']:.1f}%)" for r in off.iter_rows(named=True)) + ".")
         elif each.height:
