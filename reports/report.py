@@ -7,9 +7,10 @@
       tables/*.csv    every table, full precision, intervals in *_lo / *_hi columns
 
 The run's game decides the study (`reports.studies`): Spades (nil, sandbags, variants and
-strategies), Portland whist (the honours study) or Norwegian whist (declarations, contracts,
-scoring modes, game length). Each computes its tables and findings and lays them out with the
-report kit (`reports.kit`: the page's Jinja2 templates, figure and table helpers). A run with a
+strategies; every table of RULES.md §4.7 by seat and side), Portland whist (the honours study)
+or Norwegian whist (declarations, contracts, scoring modes, game length). Each computes its
+tables and findings and lays them out with the report kit (`reports.kit`: the page's Jinja2
+templates, figure and table helpers). A run with a
 double-dummy yardstick (``whistlab yardstick``) also gets its section (`reports.yardstick`).
 
 Memory stays bounded however many hands the run holds: statistics of one cell come from lazy
@@ -19,7 +20,8 @@ block of every cell at a time (see `reports.data`).
 The report reads the folder under its shared lock (`sim.folder`: refused while ``whistlab run``
 writes it) after verifying every block file against the folder's journal, and is built in a
 temporary folder beside ``out`` (``.report.tmp<pid>``, removed on failure and, after a kill, by
-the next report). Its files are then renamed into ``out`` one by one, ``index.html`` (which is
+the next report; a refused or failed report leaves no folder behind, not even the folders it
+made for ``out``'s parent). Its files are then renamed into ``out`` one by one, ``index.html`` (which is
 self-contained) last: a reader sees each file whole, the old one or the new one. Files of an
 earlier report that this one does not write again are removed; any other file in ``out`` is
 left alone.
@@ -87,6 +89,26 @@ def _publish(tmp: Path, out: Path, known: set[Path]) -> None:
     shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _missing(folder: Path) -> list[Path]:
+    """The folders of ``folder``'s path that do not exist yet, deepest first."""
+    out = []
+    for p in (folder, *folder.parents):
+        if p.exists():
+            break
+        out.append(p)
+    return out
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove ``folders`` (deepest first) that are still empty: a refused report leaves no
+    folder behind."""
+    for p in folders:
+        try:
+            p.rmdir()
+        except OSError:  # not empty (something else wrote there), or already gone
+            return
+
+
 def build_report(results: str | Path, out: str | Path) -> Path:
     """Write the report of the results folder ``results`` into ``out``; returns the path of
     ``index.html``. Raises `sim.errors.UserError` when ``results`` is not a results folder, is
@@ -103,6 +125,7 @@ def build_report(results: str | Path, out: str | Path) -> Path:
     with lock_folder(res.path, "report", shared=True):
         res = check_blocks(res)
         tmp = temporary(out)
+        made = _missing(out.parent)  # folders this report makes, removed again if it fails
         try:
             with writing(out):
                 out.parent.mkdir(parents=True, exist_ok=True)
@@ -113,6 +136,7 @@ def build_report(results: str | Path, out: str | Path) -> Path:
             _publish(tmp, out, _known())
         except BaseException as err:
             shutil.rmtree(tmp, ignore_errors=True)
+            _remove_empty(made)
             if isinstance(err, WriteError) and tmp in err.path.parents:  # name it in ``out``
                 raise WriteError(out / err.path.relative_to(tmp), err.reason) from None
             if isinstance(err, OSError):

@@ -44,6 +44,7 @@ def ratio_interval(frame: pd.DataFrame, cluster, x: str, y: str) -> tuple[float,
 
 def share_interval(frame: pd.DataFrame, cluster, x: str, y: str) -> tuple[float, float, float]:
     totals = cluster_totals(frame, cluster, x, y)
+    totals = totals[totals[x] != 0]  # the clusters of the share: those with a trial
     p, var, m = _ratio(totals, x, y)
     if m < 2:  # no interval from one cluster
         return p, np.nan, np.nan

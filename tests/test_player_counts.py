@@ -161,7 +161,9 @@ def test_line_ups_by_side_without_partners(tmp_path):
         load_experiment(path)
 
 
-def test_a_run_mixing_tables_reports_the_usual_table_and_says_what_it_leaves_out(tmp_path):
+def test_a_run_mixing_tables_reports_every_table(tmp_path):
+    """Sections 1-3 on the usual table, and the sections on every table after them (issue 22
+    item 5: a run at another table is reported, not refused; tests/test_report_tables.py)."""
     from whistlab.cli import main
 
     path = tmp_path / "mix.toml"
@@ -172,8 +174,11 @@ def test_a_run_mixing_tables_reports_the_usual_table_and_says_what_it_leaves_out
     assert main(["run", str(path), "--out", str(out), "--quiet"]) == 0
     assert main(["report", str(out)]) == 0
     summary = (out / "report" / "summary.md").read_text()
-    assert "Not in this report: three" in summary
+    assert "Sections 1–3 cover the variants of four players in two partnerships (standard)" \
+        in summary and "## 4. Nil at every table" in summary
     alone = tmp_path / "alone.toml"
     alone.write_text(path.read_text().replace('standard = "spades.standard"\n', ""))
     assert main(["run", str(alone), "--out", str(tmp_path / "alone"), "--quiet"]) == 0
-    assert main(["report", str(tmp_path / "alone")]) == 2
+    assert main(["report", str(tmp_path / "alone")]) == 0
+    summary = (tmp_path / "alone" / "report" / "summary.md").read_text()
+    assert "## 1. Nil at every table" in summary and "## 2. Sandbags" not in summary

@@ -1,8 +1,8 @@
 """Each study's report in a real browser (issue 22 item 7): headless Chromium at 1,280 pixels
 (`browser`) shows no horizontal overflow, every figure at least 180 pixels tall, a table of
 contents whose every link resolves, tables within the body, and no console error — for a
-default-like Spades run, a Spades run of many cells (the bag rules), Portland's honours and
-Norwegian whist.
+default-like Spades run, a Spades run of many cells (the bag rules), Spades at every table of
+RULES.md §4.7 (experiments/tables.toml), Portland's honours and Norwegian whist.
 
 Skipped, saying why, only where no browser can be had (no Playwright, no Chromium); under CI
 (``CI`` set, as `.ci/run` runs) a missing browser fails instead: .ci/run installs it."""
@@ -23,6 +23,7 @@ RUNS = {
     "spades_default": ({"name": "default", "rules": "spades.standard", "strategy": "seed",
                         "games": 60, "seed": 1, "block_size": 30}, {}),
     "spades_bag_rules": ("bags", {"games": 8, "block_size": 8}),
+    "spades_tables": ("tables", {"games": 8, "block_size": 8}),  # every table (issue 22 item 5)
     "portland_honours": ("honours", {"games": 60, "block_size": 60}),
     "norwegian": ("norwegian", {"games": 12, "block_size": 12}),
 }

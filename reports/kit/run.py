@@ -14,11 +14,17 @@ def run_info(res, tables: dict) -> list[tuple[str, str]]:
             ("cells", f"{len(res.cells)} ({len(res.variants)} variant"
                       f"{'s' if len(res.variants) > 1 else ''} × {len(res.lineups)} line-up"
                       f"{'s' if len(res.lineups) > 1 else ''}, swapped seatings counted)")]
-    points = tables.get("points")
-    if points is not None:
-        info.append(("hands read", f"{points.filter(side=0)['hands'].sum():,}"))
-    if "games" in tables:
-        info.append(("games read", f"{tables['games']['games'].sum():,}"))
+    points, sides = tables.get("points"), tables.get("table_sides")
+    if sides is not None:  # every cell, at any table (reports.table_sections)
+        cells = sides.filter(side="all").filter(sides.filter(side="all")["lineup"] != "all")
+        info.append(("hands read", f"{cells['hands'].sum():,}"))
+        if "games" in cells.columns:
+            info.append(("games read", f"{cells['games'].sum():,}"))
+    else:
+        if points is not None:
+            info.append(("hands read", f"{points.filter(side=0)['hands'].sum():,}"))
+        if "games" in tables:
+            info.append(("games read", f"{tables['games']['games'].sum():,}"))
     info += [("seed, block size", f"{exp['seed']}, {exp['block_size']:,}"),
              ("whistlab", str(res.manifest.get("versions", {}).get("whistlab", "?"))),
              ("results", str(res.path))]

@@ -1,6 +1,7 @@
 """The studies: one per game, each the report of its results (`reports.kit.study.Study`).
 
-- `spades`: nil, sandbags, variants and strategies on the same deals;
+- `spades`: nil, sandbags, variants and strategies on the same deals; every table of RULES.md
+  §4.7 by seat and side, and the tables compared;
 - `portland`: the honours study (honours held and scored, the variance they add, game length,
   the dealer's side);
 - `norwegian`: declarations, contracts, the scoring modes, game length and who wins."""

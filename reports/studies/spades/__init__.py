@@ -1,20 +1,26 @@
 """The Spades study: nil, sandbags, and variants and strategies compared on the same deals
 (`reports.nil`, `reports.bags`, `reports.bag_rules`, `reports.compare` compute it; `views`,
-`bag_views` and `figures` lay it out with the kit)."""
+`bag_views` and `figures` lay it out with the kit) for the run's variants of four players in two
+partnerships; and, where the run plays other tables (RULES.md §4.7), sections on every table:
+nil by seat and side, bags by side, wins and points by side, the tables compared
+(`reports.table_sections`; `table_layout`, `table_views`, `table_figures`). A run of other tables
+alone has those sections only, and says why the others are left out."""
 
 from __future__ import annotations
 
-from sim.errors import UserError
-
 from ...bags import bag_consumers, bag_units, bags_section
 from ...compare import HeadToHead, PairedVariants, compare_tables
-from ...data import block_pass
+from ...data import Results, block_pass
 from ...kit.study import Computed, Layout, Part, Study
 from ...nil import nil_section
+from ...table_sections import shapes, table_section
 from .. import methods
 from .bag_views import bag_views
 from .figures import FIGURES
 from .summary import summary
+from .table_figures import FIGURES as TABLE_FIGURES
+from .table_layout import TABLE_TABLES, table_left_out, table_parts, table_summary
+from .table_views import compared_tables, table_views
 from .views import compare_views, feature_tables, nil_views
 
 __all__ = ["STUDY"]
@@ -60,23 +66,35 @@ COMPARE_INTRO = ("Points per hand, wins and game length per cell; each variant a
                  "line-up's side-0 team over both seatings of the same deals.")
 
 
-def _four_in_partnerships(res):
-    """The Spades report's sections are written for four players in two partnerships: cells of
-    other tables (RULES.md §4.7) are left out, and the report says which."""
-    def usual(cell):
-        rules = cell.get("rules", {})
-        return rules.get("players", 4) == 4 and rules.get("partnerships", True)
+def _usual(cell: dict) -> bool:
+    rules = cell.get("rules", {})
+    return rules.get("players", 4) == 4 and rules.get("partnerships", True)
 
-    keep = [c for c in res.cells if usual(c)]
+
+def _four(res):
+    """The run's cells of four players in two partnerships, which sections 1-3 are written for
+    (None when it has none); the other tables (RULES.md §4.7) are in the sections on every
+    table (`reports.table_sections`), which cover every variant."""
+    keep = [c for c in res.cells if _usual(c)]
     if not keep:
-        raise UserError("the Spades report covers four players in partnerships; this run has "
-                        "none (its summary is printed by `whistlab run`)", source=str(res.path))
-    return res.only(keep, "other player counts or cutthroat, which the report's sections do not "
-                          "cover yet; `whistlab run` prints their summary")
+        return None
+    if len(keep) == len(res.cells):
+        return res
+    return Results(res.path, {**res.manifest, "experiment": {**res.experiment, "cells": keep}},
+                   res.left_out, res.notes)
 
 
-def compute(res) -> Computed:
-    res = _four_in_partnerships(res)
+def _others(res) -> list[str]:
+    """The variants played at another table than four players in two partnerships."""
+    return list(dict.fromkeys(c["variant"] for c in res.cells if not _usual(c)))
+
+
+def _on_four(draw):
+    """A figure of sections 1-3, drawn from the run's four-player cells."""
+    return lambda res, t: None if _four(res) is None else draw(_four(res), t)
+
+
+def _four_sections(res) -> dict:
     nil = nil_section(res)
     paired = PairedVariants(res) if len(res.variants) > 1 else None
     h2h = HeadToHead(res) if res.twins else None
@@ -85,9 +103,19 @@ def compute(res) -> Computed:
     block_pass(res, list(bag_accs.values()), bag_units)  # the bag section's own block reads
     bags = bags_section(res, bag_accs)
     compare = compare_tables(res, paired, h2h)
-    sections = {"nil": nil, "bags": bags, "compare": compare}
+    return {"nil": nil, "bags": bags, "compare": compare}
+
+
+def compute(res) -> Computed:
+    four = _four(res)
+    sections = _four_sections(four) if four is not None else {}
+    findings = {k: s["findings"] for k, s in sections.items()}
+    if _others(res):
+        table = table_section(res, shapes(res))
+        sections["tables"] = table
+        findings |= table["findings"]
     tables = {name: frame for s in sections.values() for name, frame in s["tables"].items()}
-    return Computed(res, tables, {k: s["findings"] for k, s in sections.items()})
+    return Computed(res, tables, findings)
 
 
 def _left_out(res) -> dict[str, list[str]]:
@@ -108,24 +136,57 @@ def _left_out(res) -> dict[str, list[str]]:
     return out
 
 
-def _methods(res) -> list[str]:
+def _methods(res, paired: bool = True) -> list[str]:
     return [
         methods.FROM_TABLES,
         *methods.intervals(res),
-        methods.pairing(res),
+        *([methods.pairing(res)] if paired else []),
         methods.FILES,
     ]
 
 
+def _names(variants: list[str]) -> str:
+    return ", ".join(variants)
+
+
 def layout(computed: Computed) -> Layout:
-    res, tables = computed.res, computed.tables
-    notes = [n for n in BAGS_NOTES if (res.twins or not n.startswith("The sandbagger"))
-             and (len(res.variants) > 1 or not n.startswith("Game length"))]
-    parts = [Part("nil", "Nil", NIL_INTRO), Part("bags", "Sandbags", BAGS_INTRO, notes),
-             Part("compare", "Variants and strategies", COMPARE_INTRO)]
-    return Layout(parts, [*nil_views(res), *bag_views(res), *compare_views(res)], FIGURES,
-                  _methods(res), summary=summary(res, tables), left_out=_left_out(res),
-                  tables={"nil": feature_tables(res, tables)})
+    full, tables = computed.res, computed.tables
+    res = _four(full)
+    parts, views, figures, summary_, left, laid = [], [], {}, [], {}, {}
+    if res is not None:
+        notes = [n for n in BAGS_NOTES if (res.twins or not n.startswith("The sandbagger"))
+                 and (len(res.variants) > 1 or not n.startswith("Game length"))]
+        parts += [Part("nil", "Nil", NIL_INTRO), Part("bags", "Sandbags", BAGS_INTRO, notes),
+                  Part("compare", "Variants and strategies", COMPARE_INTRO)]
+        views += [*nil_views(res), *bag_views(res), *compare_views(res)]
+        figures |= {stem: (key, _on_four(draw)) for stem, (key, draw) in FIGURES.items()}
+        summary_ += summary(res, tables)
+        left |= _left_out(res)
+        laid["nil"] = feature_tables(res, tables)
+    others = _others(full)
+    if others:
+        parts += table_parts(full, tables)
+        views += table_views(full, tables)
+        laid["tables"] = compared_tables(full, tables)
+        figures |= TABLE_FIGURES
+        summary_ += table_summary(computed.findings)
+        for key, why in table_left_out(full, tables).items():
+            left.setdefault(key, []).extend(why)
+        if res is not None:
+            left.setdefault("summary", []).append(
+                f"Sections 1–3 cover the variants of four players in two partnerships "
+                f"({_names(res.variants)}); {_names(others)} "
+                f"{'plays' if len(others) == 1 else 'play'} at other tables (RULES.md §4.7), "
+                "which the sections on every table that follow cover with the others.")
+        else:
+            left.setdefault("summary", []).append(
+                "The sections on nil by the bidder's hand and the partner's contract, on the "
+                "bag rules, and on variants and line-ups compared on the same deals are written "
+                "for four players in two partnerships, and this run plays none: its tables "
+                "(RULES.md §4.7) are reported by seat and side below.")
+    return Layout(parts, views, figures, _methods(full, res is not None), summary=summary_,
+                  left_out=left, tables=laid)
 
 
-STUDY = Study("spades", compute, layout, TABLES, tuple(FIGURES))
+STUDY = Study("spades", compute, layout, TABLES + TABLE_TABLES,
+              tuple(FIGURES) + tuple(TABLE_FIGURES))
