@@ -12,8 +12,10 @@ from ...data import block_pass
 from ...kit.study import Computed, Layout, Part, Study
 from ...nil import nil_section
 from .. import methods
+from ..hands_part import hands_part
 from .bag_views import bag_views
 from .figures import FIGURES
+from .hands import hands_section
 from .summary import summary
 from .views import compare_views, feature_tables, nil_views
 
@@ -87,7 +89,8 @@ def compute(res) -> Computed:
     compare = compare_tables(res, paired, h2h)
     sections = {"nil": nil, "bags": bags, "compare": compare}
     tables = {name: frame for s in sections.values() for name, frame in s["tables"].items()}
-    return Computed(res, tables, {k: s["findings"] for k, s in sections.items()})
+    return Computed(res, tables, {k: s["findings"] for k, s in sections.items()},
+                    hands=hands_section(res))
 
 
 def _left_out(res) -> dict[str, list[str]]:
@@ -123,9 +126,12 @@ def layout(computed: Computed) -> Layout:
              and (len(res.variants) > 1 or not n.startswith("Game length"))]
     parts = [Part("nil", "Nil", NIL_INTRO), Part("bags", "Sandbags", BAGS_INTRO, notes),
              Part("compare", "Variants and strategies", COMPARE_INTRO)]
+    left_out = _left_out(res)
+    parts.append(hands_part(res, computed.hands, left_out))
     return Layout(parts, [*nil_views(res), *bag_views(res), *compare_views(res)], FIGURES,
-                  _methods(res), summary=summary(res, tables), left_out=_left_out(res),
-                  tables={"nil": feature_tables(res, tables)})
+                  _methods(res), summary=summary(res, tables), left_out=left_out,
+                  tables={"nil": feature_tables(res, tables)},
+                  hands={"hands": computed.hands.diagrams})
 
 
 STUDY = Study("spades", compute, layout, TABLES, tuple(FIGURES))
