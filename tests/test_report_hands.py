@@ -1,6 +1,6 @@
 """The reports' hands (issue 22 item 4): a hand drawn as a card diagram shows every card of the
 record's deal once, in the hand that held it, and every trick in order with its winner, at any
-table (Spades of 3 to 8 players, jokers, two decks; Portland; Norwegian of 2, 3 and 4); and the
+table (Spades of 2 to 8 players, jokers, two decks; Portland; Norwegian of 2, 3 and 4); and the
 hands a study draws are the ones its stated rules pick, rechecked here from the records."""
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ from sim.replay import replay_records
 from whistlab.experiment import build_experiment
 from whistlab.runner import run_experiment, sample_path
 
-PRESETS = ["spades.standard", "spades.cutthroat", "spades.three", "spades.five", "spades.six",
-           "spades.jokers", "spades.cancel", "spades.cancel8", "portland.honours",
+PRESETS = ["spades.standard", "spades.two", "spades.cutthroat", "spades.three", "spades.five",
+           "spades.six", "spades.jokers", "spades.cancel", "spades.cancel8", "portland.honours",
            "portland.no_trump", "portland.dummy", "norwegian", "norwegian.three",
            "norwegian.classic"]
+RULES = {"spades.two": {"preset": "spades.standard", "players": 2}}  # no preset of its own
 
 
 class Diagram(HTMLParser):
@@ -77,7 +78,8 @@ def preset_records(tmp_path_factory):
     """A few hands of random play under every preset, replayed: the sample of a tiny run."""
     out = {}
     for preset in PRESETS:
-        exp = build_experiment({"name": "draw", "rules": preset, "strategy": "random",
+        exp = build_experiment({"name": "draw", "rules": RULES.get(preset, preset),
+                                "strategy": "random",
                                 "hands": 5, "seed": 13, "block_size": 5})
         folder = tmp_path_factory.mktemp(preset.replace(".", "_")) / "run"
         run_experiment(exp, folder, n_jobs=1)
