@@ -9,8 +9,8 @@ from ..kit.study import Part
 __all__ = ["hands_part"]
 
 NOTE = ("The sample is written by every run (records/sample-<cell>.jsonl, hand records as "
-        "RULES.md §5 describes them): `whistlab replay` scores it again, and `whistlab run "
-        "--records FILE` writes the records of every hand.")
+        "RULES.md §5 describes them): whistlab replay scores it again, and whistlab run "
+        "--records FILE writes the records of every hand.")
 
 
 def hands_part(res, notable: Notable, left_out: dict[str, list[str]]) -> Part:

@@ -4,7 +4,7 @@ card diagrams with each seat's declaration (RULES.md §2)."""
 
 from __future__ import annotations
 
-from ...hands import Kind, Notable, Played, notable, players, score_rows, side_of, side_tricks
+from ...hands import Kind, Notable, Played, notable, players, score_rows, side_of, side_tricks, signed
 from ...kit.hands import HandDiagram, hand_diagram, seat_name, side_name
 
 __all__ = ["KINDS", "book", "grand_tricks", "hands_section"]
@@ -72,12 +72,12 @@ def _why(p: Played, kind: Kind) -> tuple[list[str], list[int]]:
     seat = rec.get("declarer") if kind.key == "misere_failed" else rec.get("grand_player")
     side = side_of(seat, sides)
     taken = side_tricks(rec)[side]
-    value = rec["components"]["contract"][side]
     word = "misère" if kind.key == "misere_failed" else "grand"
     who = side_name(side, sides, n)
+    scored = ", ".join(f"{side_name(k, sides, n)} {signed(v)}" for k, v in enumerate(rec["points"]))
     text = (f"{seat_name(seat, n)} played {word}"
             + (f" for {who}" if who != seat_name(seat, n) else "")
-            + f": {taken} of {total} tricks (the book is {b}), table value {value:+d}"
+            + f": {taken} of {total} tricks (the book is {b}); the hand scored {scored}"
             + (", doubled (every trick or none)" if rec.get("doubled") else "") + ".")
     return [text], [s for s in range(n) if side_of(s, sides) == side]
 
