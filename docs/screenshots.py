@@ -1,7 +1,8 @@
 """The README's screenshots of each study's report (docs/img/report-*.png): runs the shipped
-experiments at a modest size, builds their reports and takes each page's first section in headless
-Chromium at 1,280 pixels, as tests/test_report_browser.py sees it (tests/browser.py: Debian's
-chromium through Playwright). The PNGs are reduced to 128 colours to stay small.
+experiments at a modest size, builds their reports and takes each page's first section (and the
+Spades report's first hand diagram, docs/img/report-hand.png) in headless Chromium at 1,280
+pixels, as tests/test_report_browser.py sees it (tests/browser.py: Debian's chromium through
+Playwright). The PNGs are reduced to 128 colours to stay small.
 
     python docs/screenshots.py [--work DIR]      # about two minutes on two cores
 """
@@ -29,6 +30,15 @@ SHOTS = {  # file -> (shipped experiment, overrides)
     "report-norwegian.png": ("norwegian", {"games": 300, "block_size": 150}),
 }
 HEIGHT = 1400
+HANDS = {"report-spades.png": "report-hand.png"}  # also the report's first hand diagram
+
+
+def shoot_hand(launched, index: Path, png: Path) -> None:
+    """The first hand diagram of the page's Hands section, at ``WIDTH``."""
+    page = launched.new_page(viewport={"width": WIDTH, "height": HEIGHT})
+    page.goto(index.resolve().as_uri(), wait_until="load")
+    page.query_selector("#hands figure.hd").screenshot(path=str(png))
+    page.close()
 
 
 def shoot(launched, index: Path, png: Path) -> None:
@@ -58,8 +68,14 @@ def main() -> None:
                                   work / experiment, n_jobs=2, **overrides)
             index = build_report(folder, folder / "report")
             shoot(launched, index, out / name)
-            Image.open(out / name).convert("RGB").quantize(128).save(out / name, optimize=True)
-            print(out / name, f"{(out / name).stat().st_size // 1024} KB")
+            shots = [name]
+            if name in HANDS:
+                shoot_hand(launched, index, out / HANDS[name])
+                shots.append(HANDS[name])
+            for shot in shots:
+                Image.open(out / shot).convert("RGB").quantize(128).save(out / shot,
+                                                                         optimize=True)
+                print(out / shot, f"{(out / shot).stat().st_size // 1024} KB")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""`build_report`: a results folder's report, read from its Parquet tables and manifest alone.
+"""`build_report`: a results folder's report, read from its Parquet tables and manifest (and, for
+the hands it draws, the run's sample of hand records: `reports.hands`).
 
     report/
       index.html      self-contained: inline CSS, every figure embedded as a base64 PNG

@@ -9,6 +9,9 @@ Besides its tables (`whistlab.runner`) a results folder holds::
     journal.jsonl   one line per block file written: its path, SHA-256, size and the fingerprint
                     of the code that made it; appended before the file is renamed into place
 
+A cell's sample of hand records (``records/sample-<cell>.jsonl``, written with its first block:
+`whistlab.runner`) is journaled and verified like a block file (`sample_files`).
+
 The lock is the kernel's: it goes with the process, also on ``kill -9``, and a second writer is
 refused at once (no waiting) with a line naming the holder. The journal is append-only while a run
 writes (a line per block file, written with one ``write``) and rewritten whole, in file order,
@@ -44,7 +47,8 @@ from .files import WriteError, atomic_write, os_reason, writing
 
 __all__ = ["JOURNAL", "LOCK", "MANIFEST", "OWNED", "TABLE_DIRS", "FolderWarning", "Held",
            "append_journal", "block_files", "check_outside", "code_fingerprint", "compact_journal",
-           "describe_code", "digest", "lock_folder", "read_journal", "verify_files"]
+           "describe_code", "digest", "lock_folder", "read_journal", "sample_files",
+           "verify_files"]
 
 MANIFEST, JOURNAL, LOCK = "manifest.json", "journal.jsonl", "lock"
 TABLE_DIRS = ("hands", "games")
@@ -261,14 +265,20 @@ def block_files(folder: Path) -> list[Path]:
     return sorted(p for t in TABLE_DIRS for p in (folder / t).glob("part-*.parquet"))
 
 
+def sample_files(folder: Path) -> list[Path]:
+    """Every cell's sample of hand records (``records/sample-*.jsonl``, `whistlab.runner`)."""
+    return sorted((folder / "records").glob("sample-*.jsonl"))
+
+
 def verify_files(folder: Path, entries: dict[str, dict] | None, check=None,
                  advice: str = "delete it and run again to simulate that block anew"
                  ) -> dict[str, dict]:
-    """Check every block file of ``folder`` against the journal ``entries``: the file must have
-    an entry and the same SHA-256; ``check(path, data, entry)`` may refuse it further (a
-    `UserError`). Returns the entries of the files, by relative path. Files are hashed on a few
-    threads (hashlib and reads release the GIL)."""
-    files = block_files(folder)
+    """Check every block file of ``folder`` and every sample of records (`sample_files`)
+    against the journal ``entries``: the file must have an entry and the same SHA-256;
+    ``check(path, data, entry)`` may refuse it further (a `UserError`). Returns the entries of
+    the files, by relative path. Files are hashed on a few threads (hashlib and reads release
+    the GIL)."""
+    files = [*block_files(folder), *sample_files(folder)]
     if not files:
         return {}
     if entries is None:

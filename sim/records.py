@@ -185,18 +185,34 @@ def parse_records(items: list[tuple[int, dict]], deck: Deck, players: int, trick
     return HandRecords(dealer, scores, hands, plays, tricks, twice, played)
 
 
-def hand_records(result, cell, game_offset: int, deck: Deck, extra) -> list[dict[str, Any]]:
+def first_rows(result, limit: int | None) -> np.ndarray | None:
+    """Whether each row of a block's result is among its first ``limit`` hands in the order of
+    its hands table (``game_id``, ``hand_no``); None for every row (``limit`` None)."""
+    if limit is None:
+        return None
+    order = np.lexsort((np.asarray(result.hand_no), np.asarray(result.game)))
+    keep = np.zeros(len(order), bool)
+    keep[order[:max(limit, 0)]] = True
+    return keep
+
+
+def hand_records(result, cell, game_offset: int, deck: Deck, extra,
+                 limit: int | None = None) -> list[dict[str, Any]]:
     """Hand records (RULES.md §5) of everything a block of a cell simulated, in the order of its
     hands table: the keys every game shares, plus ``extra(outcome, i, row)``'s (a ``before``
-    among them is merged into the record's)."""
+    among them is merged into the record's). ``limit``: only the first ``limit`` hands in that
+    order (the run's sample of records, `whistlab.runner`); the others are never built."""
 
     rules = rules_to_dict(cell.rules)
     names = np.array([n or "?" for n in deck.names])
+    keep = first_rows(result, limit)
     out = []
     start = 0
     for o in result.outcomes:
         n = o.play.tricks.shape[0]
         for i, row in enumerate(range(start, start + n)):
+            if keep is not None and not keep[row]:
+                continue
             rec = {"game": cell.rules.game, "rules": rules,
                    "game_id": int(result.game[row]) + game_offset,
                    "hand_no": int(result.hand_no[row]), "dealer": int(result.dealer[row]),

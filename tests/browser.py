@@ -30,6 +30,7 @@ MEASURE = """() => {
     contents: [...document.querySelectorAll('nav a')].map(a => a.getAttribute('href')),
     unresolved: [...document.querySelectorAll('nav a')].map(a => a.getAttribute('href'))
         .filter(h => !h.startsWith('#') || !document.getElementById(h.slice(1))),
+    hands: [...document.querySelectorAll('figure.hd')].map(f => box(f).width),
     wideTables: [...document.querySelectorAll('table')]
         .filter(t => box(t).width > box(document.body).width)
         .map(t => (t.closest('section') || {}).id + ': ' + Math.round(box(t).width)),

@@ -1,8 +1,8 @@
 """Each study's report in a real browser (issue 22 item 7): headless Chromium at 1,280 pixels
 (`browser`) shows no horizontal overflow, every figure at least 180 pixels tall, a table of
-contents whose every link resolves, tables within the body, and no console error — for a
-default-like Spades run, a Spades run of many cells (the bag rules), Spades at every table of
-RULES.md §4.7 (experiments/tables.toml), Portland's honours and Norwegian whist.
+contents whose every link resolves, tables and hand diagrams within the body, and no console
+error — for a default-like Spades run, a Spades run of many cells (the bag rules), Spades at
+every table of RULES.md §4.7 (experiments/tables.toml), Portland's honours and Norwegian whist.
 
 Skipped, saying why, only where no browser can be had (no Playwright, no Chromium); under CI
 (``CI`` set, as `.ci/run` runs) a missing browser fails instead: .ci/run installs it."""
@@ -59,6 +59,8 @@ def test_the_report_holds_at_1280_pixels(report, chromium):
         assert figure["loaded"], (name, figure["alt"])
         assert figure["height"] >= MIN_HEIGHT, (name, figure)
         assert figure["width"] <= seen["clientWidth"], (name, figure)
+    assert seen["hands"], name  # the Hands section's diagrams (issue 22 item 4)
+    assert all(width <= seen["clientWidth"] for width in seen["hands"]), (name, seen["hands"])
     assert len(seen["contents"]) >= 5 and not seen["unresolved"], (name, seen["unresolved"])
     assert not seen["wideTables"], (name, seen["wideTables"])
     assert not seen["errors"], (name, seen["errors"])

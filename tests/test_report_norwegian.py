@@ -98,12 +98,12 @@ def test_files_and_a_self_contained_page(run, request):
         assert tables == common | {"game_length", "game_outcomes"}
         assert figures == {"declarations", "declarations_longest", "contracts",
                            "scoring_modes", "game_length", "game_outcomes"}
-        sections += ["4. Game length and who wins", "5. Points per cell"]
+        sections += ["4. Game length and who wins", "5. Points per cell", "6. Hands"]
     else:
         assert tables == common
         assert figures == {"declarations", "declarations_longest", "contracts",
                            "scoring_modes"}
-        sections += ["4. Points per cell"]
+        sections += ["4. Points per cell", "5. Hands"]
     for png in (out / "figures").glob("*.png"):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     page = check_links(index)

@@ -32,9 +32,10 @@ HANDS = {"name": "hh", "game": "portland", "hands": 400, "seed": 2, "block_size"
 CELL = ["variant", "lineup", "swapped"]
 SECTIONS_GAMES = ["1. Honours held and scored", "2. Variance: tricks, honours and their "
                   "covariance", "3. Game length", "4. The dealer's side",
-                  "5. Points and wins per cell"]
+                  "5. Points and wins per cell", "6. Hands"]
 SECTIONS_HANDS = ["1. Honours held and scored", "2. Variance: tricks, honours and their "
-                  "covariance", "3. The dealer's side", "4. Points and wins per cell"]
+                  "covariance", "3. The dealer's side", "4. Points and wins per cell",
+                  "5. Hands"]
 
 
 @pytest.fixture(scope="module")

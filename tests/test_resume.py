@@ -29,6 +29,7 @@ import pytest
 
 from sim.folder import code_fingerprint, lock_folder, read_journal, verify_files
 from whistlab.cli import main
+from whistlab.runner import SAMPLE
 
 WHISTLAB = [shutil.which("whistlab")] if shutil.which("whistlab") else [sys.executable, "-m",
                                                                           "whistlab.cli"]
@@ -143,6 +144,11 @@ def test_kill_9_then_rerun_gives_identical_files(tmp_path, long_whole, moment):
         if path.is_dir() or path.name.startswith("."):
             continue
         if path.name in ("manifest.json", "journal.jsonl", "lock"):
+            continue
+        if path.parent.name == "records":  # the sample of records, whole (`SAMPLE` lines)
+            assert path.name.startswith("sample-") and path.suffix == ".jsonl", path
+            assert [json.loads(line)["hand_no"] for line in path.read_text().splitlines()] \
+                == [1] * SAMPLE, path
             continue
         assert path.name.startswith("part-") and path.suffix == ".parquet", path
         table = pq.read_table(path)  # whole: reads, with its footer and metadata
@@ -397,7 +403,9 @@ def test_the_code_fingerprint_is_in_the_manifest_and_every_block(small, other_co
     for path in reference.glob("*/part-*.parquet"):
         assert json.loads(pq.read_schema(path).metadata[b"whistlab"])["code"] == ours, path
     entries = [json.loads(line) for line in (reference / "journal.jsonl").read_text().split()]
-    assert sorted(e["file"] for e in entries) == sorted(parts(reference))
+    samples = [f"records/{p.name}" for p in (reference / "records").glob("sample-*.jsonl")]
+    assert len(samples) == 2  # one per cell (`whistlab.runner.SAMPLE`)
+    assert sorted(e["file"] for e in entries) == sorted([*parts(reference), *samples])
     assert all(e["code"] == ours for e in entries)
     assert (reference / "lock").read_bytes() == b""  # no writer now
     theirs = fingerprint(other_code)
@@ -589,8 +597,9 @@ def test_a_second_writer_is_refused_naming_the_first(tmp_path):
     finally:
         stop(first)
     assert not (tmp_path / "report").exists() and not (out / "yardstick").exists()
-    # only the first run's blocks, each as the journal has it
-    assert verify_files(out, read_journal(out)).keys() == parts(out).keys()
+    # only the first run's blocks (and its sample of records), each as the journal has it
+    samples = {f"records/{p.name}" for p in (out / "records").glob("sample-*.jsonl")}
+    assert set(verify_files(out, read_journal(out))) == {*parts(out), *samples}
 
 
 @pytest.mark.slow

@@ -286,9 +286,9 @@ def test_block_write_fails(capsys, tmp_path, monkeypatch):
     writes = []
     real = Path.write_bytes
 
-    def third_fails(self, data):
+    def third_fails(self, data):  # the third block's: block 0 writes its sample and hands
         writes.append(self)
-        if len(writes) == 3:
+        if len(writes) == 4:
             real(self, data[: len(data) // 2])  # a part written, then the disk is full
             no_space()
         return real(self, data)
@@ -299,7 +299,8 @@ def test_block_write_fails(capsys, tmp_path, monkeypatch):
                     f"00002.parquet: {FULL}"), line
     assert not hidden(out)
     assert sorted(verify_files(out, read_journal(out))) == [
-        f"hands/part-spades.standard-random-0000{b}.parquet" for b in (0, 1)]
+        *(f"hands/part-spades.standard-random-0000{b}.parquet" for b in (0, 1)),
+        "records/sample-spades.standard-random.jsonl"]
     monkeypatch.undo()
     assert main(["run", str(exp), "--out", str(out), "--n-jobs", "1", "--quiet"]) == 0
 

@@ -7,6 +7,9 @@ Output layout of a run folder::
     lock                                           held by the run while it writes (`sim.folder`)
     hands/part-<variant>-<lineup>-00000.parquet …  one file per cell and block, zstd: `hands`
     games/part-<variant>-<lineup>-00000.parquet …  the `games` table (whole-game runs only)
+    records/sample-<variant>-<lineup>.jsonl …      each cell's sample: the hand records of the
+                                                   first `SAMPLE` hands of its block 0
+    records/part-<variant>-<lineup>-00000.jsonl …  every hand's record (``records=True`` only)
 
 (``-swapped`` follows the line-up for a line-up played with the sides' seats exchanged.)
 
@@ -23,6 +26,15 @@ same code (a SHA-256 of ``sim/`` and ``strategies/``), every block file as the j
 A damaged or foreign block file is refused by name rather than simulated anew: something changed
 it that the user should know of, and deleting it is the one-line fix. A folder without any block
 file (a run that failed before its first block) is taken over by the next command.
+
+Every run writes a sample of hand records (RULES.md §5), so that a report can draw hands
+(`reports.hands`): for each cell the records of the first `SAMPLE` hands of block 0 in the order
+of its hands table (``game_id``, ``hand_no``). Block 0 is the same whatever ``n_jobs`` or the
+blocks played with it, so the sample is too; only those hands' records are built. The sample is
+one of block 0's files: written, journaled and verified as its tables are, and block 0 is done
+only when its hands file and its sample are both on disk; a sample of a block 0 not done (a
+run killed between its renames) is removed when the next run starts. The tables do not change:
+the sample is built from the block's result after its tables.
 """
 
 from __future__ import annotations
@@ -57,6 +69,7 @@ from sim.folder import (
     digest,
     lock_folder,
     read_journal,
+    sample_files,
     verify_files,
 )
 from sim.games import game_of
@@ -72,6 +85,12 @@ __all__ = ["BlockFiles", "block_path", "run_block", "run_blocks", "run_chain", "
            "simulate_block", "simulate_blocks", "write_block"]
 
 TABLES = ("hands", "games")
+SAMPLE = 64  # hands of each cell's block 0 whose records every run writes (the sample)
+
+
+def sample_path(out: Path, cell: Cell) -> Path:
+    """Where a cell's sample of records is (`SAMPLE`)."""
+    return Path(out) / "records" / f"sample-{cell.key}.jsonl"
 
 
 def block_path(out: Path, table: str, cell: Cell, block: int) -> Path:
@@ -138,8 +157,8 @@ class BlockFiles(dict):
 
 def run_block(exp: Experiment, c: int, block: int, records: bool = False):
     """Simulate block ``block`` of cell ``c``; returns ``(c, block, files)``: each finished
-    file's bytes by table name (``"records"``: the hand records as JSON Lines), a
-    `BlockFiles`."""
+    file's bytes by table name (``"records"``: the hand records as JSON Lines; ``"sample"``,
+    block 0 only: the first `SAMPLE` of them), a `BlockFiles`."""
     ((_, _, files),) = run_blocks(exp, c, [block], records)
     return c, block, files
 
@@ -160,11 +179,17 @@ def run_blocks(exp: Experiment, c: int, blocks: list[int], records: bool = False
         out.code = code
         if games is not None:
             out["games"] = _parquet(_labelled(games, cell), meta)
+        every = game.block_records(result, cell, offset) if records else None
         if records:
-            lines = (json.dumps(r, separators=(",", ":")) + "\n"
-                     for r in game.block_records(result, cell, offset))
-            out["records"] = "".join(lines).encode()
+            out["records"] = _jsonl(every)
+        if block == 0:  # the first hands in the hands table's order, as ``every`` is
+            out["sample"] = _jsonl(every[:SAMPLE] if records
+                                   else game.block_records(result, cell, offset, SAMPLE))
         yield c, block, out
+
+
+def _jsonl(records) -> bytes:
+    return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records).encode()
 
 
 def _tallies(exp: Experiment, cell: Cell, hands: pa.Table, games: pa.Table | None) -> dict:
@@ -196,23 +221,25 @@ def _code(files: dict[str, bytes]) -> dict | None:
 
 def write_block(files: dict[str, bytes], out: Path, cell: Cell, block: int) -> None:
     """Write one block's files: each under a temporary name, then their lines in the journal
-    (`sim.folder`), then each renamed into place, `hands` last because its presence marks the
-    block done. A failed write removes the block's temporaries."""
+    (`sim.folder`; not the ``records`` of every hand), then each renamed into place, `hands`
+    last because its presence marks the block done. A failed write removes the block's
+    temporaries."""
     out = Path(out)
     code = _code(files)
     paths = {"records": out / "records" / f"part-{cell.key}-{block:05d}.jsonl",
+             "sample": sample_path(out, cell),
              "games": block_path(out, "games", cell, block),
              "hands": block_path(out, "hands", cell, block)}
-    order = [t for t in ("records", "games", "hands") if t in files]
+    order = [t for t in ("records", "sample", "games", "hands") if t in files]
     temps = {t: temporary(paths[t]) for t in order}
     with writing(paths[order[0]], *temps.values()):
         for t in order:
             with writing(paths[t], *temps.values()):
                 paths[t].parent.mkdir(parents=True, exist_ok=True)
                 temps[t].write_bytes(files[t])
-        append_journal(out, [{"file": f"{t}/{paths[t].name}", "sha256": digest(files[t]),
-                              "bytes": len(files[t]), "code": code}
-                             for t in order if t in TABLES])
+        append_journal(out, [{"file": paths[t].relative_to(out).as_posix(),
+                              "sha256": digest(files[t]), "bytes": len(files[t]), "code": code}
+                             for t in order if t != "records"])
         for t in order:
             with writing(paths[t], *temps.values()):
                 os.replace(temps[t], paths[t])  # atomic: the file is whole or absent
@@ -265,6 +292,13 @@ def _plan(exp: Experiment, out: Path) -> _Plan:
     wanted = manifest["experiment"]
 
     def check(file: Path, data: bytes, entry: dict) -> None:
+        if file.name.startswith("sample-"):  # a cell's sample of records (`sample_path`)
+            if file.stem.removeprefix("sample-") not in cells or entry.get("code") != \
+                    manifest["code"]:
+                raise UserError("is not a sample of records of this experiment and code; "
+                                "delete it and run again to simulate its cell's first block "
+                                "anew", source=str(file))
+            return
         key, _, number = file.stem.removeprefix("part-").rpartition("-")
         c = cells.get(key)
         ok = c is not None and number.isdigit() and int(number) < exp.n_blocks
@@ -286,17 +320,25 @@ def _plan(exp: Experiment, out: Path) -> _Plan:
         for b in range(exp.n_blocks):
             needed = [f"{t}/{block_path(out, t, cell, b).name}"
                       for t in (("hands", "games") if exp.mode == "games" else ("hands",))]
+            if b == 0:  # block 0 also writes the cell's sample of records
+                needed.append(sample_path(out, cell).relative_to(out).as_posix())
             if all(n in finished for n in needed):
                 done.add((c, b))
     return _Plan(write, entries, done)
 
 
 def _start(out: Path, exp: Experiment, plan: _Plan, held) -> None:
-    """Prepare the locked folder: remove the temporaries of killed processes, rewrite the
-    journal with the verified files only, and write the manifest when it is new."""
+    """Prepare the locked folder: remove the temporaries of killed processes and the samples of
+    records of blocks 0 not done (a run killed between a block's renames: the block is played
+    again), rewrite the journal with the verified files only, and write the manifest when it
+    is new."""
     held.wrote = True
     with writing(out):
         remove_stale([*out.glob(".*"), *out.glob("*/.*")], only_dead=False)  # we hold the lock
+        keep = {sample_path(out, cell) for c, cell in enumerate(exp.cells) if (c, 0) in plan.done}
+        for path in sample_files(out):
+            if path not in keep:
+                path.unlink()
     compact_journal(out, plan.entries)
     if plan.write_manifest:
         atomic_write(json.dumps(_manifest(exp), indent=1).encode(), out / MANIFEST)

@@ -2,8 +2,9 @@
 two renderings, ``index.html`` and ``summary.md``, by the Jinja2 templates of
 ``reports/kit/templates`` (shipped in the wheel as package data).
 
-The HTML page is self-contained: the CSS inline, every figure an embedded PNG; it links only
-its own anchors and the report's CSV tables (``tables/*.csv`` beside it)."""
+The HTML page is self-contained: the CSS inline, every figure an embedded PNG, the hands drawn
+in HTML (`reports.kit.hands`); it links only its own anchors and the report's CSV tables
+(``tables/*.csv`` beside it)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
+from .hands import HandDiagram
 from .tables import Table, markdown_table
 
-__all__ = ["Finding", "Page", "Picture", "Section", "render_html", "render_markdown"]
+__all__ = ["Finding", "Page", "Picture", "Section", "render_hand", "render_html",
+           "render_markdown"]
 
 
 @dataclass
@@ -54,6 +57,8 @@ class Section:
     tables: list[Table] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    hands: list[HandDiagram] = field(default_factory=list)
+    """Hands drawn as card diagrams (`reports.kit.hands`), after the findings."""
 
 
 @dataclass
@@ -86,3 +91,9 @@ def render_html(page: Page) -> str:
 
 def render_markdown(page: Page) -> str:
     return _environment(False).get_template("page.md").render(page=page)
+
+
+def render_hand(diagram: HandDiagram) -> str:
+    """One hand's diagram as the page shows it (an HTML fragment, without the page's CSS)."""
+    template = _environment(True).from_string('{% from "hand.html" import hand %}{{ hand(d) }}')
+    return template.render(d=diagram)

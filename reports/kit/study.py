@@ -14,6 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
+from .hands import HandDiagram
 from .page import Finding, Page, Picture, Section
 from .run import lineups_info, run_info, variants_info, warning
 from .tables import Table, View, shown
@@ -29,6 +30,8 @@ class Computed:
     res: object
     tables: dict[str, pl.DataFrame]
     findings: dict[str, list[str]]
+    hands: object = None
+    """The notable hands of the run's sample of records (`reports.hands.Notable`), if read."""
 
 
 @dataclass
@@ -52,6 +55,8 @@ class Layout:
     """Section key (or "summary", for the page) -> why a part of it is left out."""
     tables: dict[str, list[Table]] = field(default_factory=dict)
     """Tables a section lays out itself (not views of one table), after its views."""
+    hands: dict[str, list[HandDiagram]] = field(default_factory=dict)
+    """Section key -> the hands it draws (`reports.kit.hands`)."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +86,8 @@ def page(computed: Computed, layout: Layout, figures: dict[str, Path],
             key=part.key, title=f"{number}. {part.title}", intro=part.intro,
             findings=computed.findings.get(part.key, []), pictures=pictures,
             tables=[t for t in views if t is not None] + layout.tables.get(part.key, []),
-            left_out=layout.left_out.get(part.key, []), notes=part.notes))
+            left_out=layout.left_out.get(part.key, []), notes=part.notes,
+            hands=layout.hands.get(part.key, [])))
     return Page(title=res.experiment["name"], warning=warning(res), run=run_info(res, tables),
                 variants=variants_info(res), lineups=lineups_info(res), summary=layout.summary,
                 sections=[*sections, *more], methods=layout.methods,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 __all__ = ["FILES", "FROM_TABLES", "intervals", "pairing"]
 
-FROM_TABLES = ("Built from the Parquet tables and manifest.json of the results folder alone; "
-               "nothing was simulated again.")
+FROM_TABLES = ("Built from the Parquet tables and manifest.json of the results folder (the "
+               "hands drawn from its sample of records, replayed); nothing was simulated "
+               "again.")
 FILES = ("Every table is in tables/*.csv with full precision and the interval bounds in "
          "*_lo / *_hi columns (each table's CSV is linked beside it); the figures are in "
          "figures/*.png.")

@@ -116,15 +116,17 @@ def _seat(value) -> int | None:
     return None if value < 0 else int(value)
 
 
-def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
-    """Norwegian hand records of a block: the shared keys plus the declarations."""
+def block_records(result, cell, game_offset: int,
+                  limit: int | None = None) -> list[dict[str, Any]]:
+    """Norwegian hand records of a block: the shared keys plus the declarations (``limit``:
+    its first hands only, `sim.records.hand_records`)."""
     deck = deck_for(cell.rules)
 
     def norwegian(o, i, row):
         said = o.auction.declarations[i]
         return {"declarations": [DECLARATIONS[d] if d >= 0 else None for d in said]}
 
-    return hand_records(result, cell, game_offset, deck, norwegian)
+    return hand_records(result, cell, game_offset, deck, norwegian, limit)
 
 
 def position_at(rec: dict, rules, source: str, line: int | None = None) -> Position:

@@ -88,15 +88,17 @@ def replay_group(members, rules, source):
                 {"scores": (recs.scores[i] + points[i]).tolist()}, honours=honours[i])
 
 
-def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
-    """Portland hand records of a block: the shared keys plus the turned-up card."""
+def block_records(result, cell, game_offset: int,
+                  limit: int | None = None) -> list[dict[str, Any]]:
+    """Portland hand records of a block: the shared keys plus the turned-up card (``limit``:
+    its first hands only, `sim.records.hand_records`)."""
     deck = deck_for(cell.rules)
 
     def portland(o, i, row):
         turned = deck.names[int(result.turn_up[row])] if o.trump[i] >= 0 else None
         return {"turn_up": turned}
 
-    return hand_records(result, cell, game_offset, deck, portland)
+    return hand_records(result, cell, game_offset, deck, portland, limit)
 
 
 def position_at(rec: dict, rules, source: str, line: int | None = None) -> Position:

@@ -13,8 +13,10 @@ from .house import in_force
 __all__ = ["block_records"]
 
 
-def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
-    """Spades hand records of a block: the shared keys plus bids, blind flags and bags."""
+def block_records(result, cell, game_offset: int,
+                  limit: int | None = None) -> list[dict[str, Any]]:
+    """Spades hand records of a block: the shared keys plus bids, blind flags and bags (``limit``:
+    its first hands only, `sim.records.hand_records`)."""
     deck = deck_for(cell.rules)
     plugins = in_force(cell.rules)
 
@@ -51,4 +53,4 @@ def block_records(result, cell, game_offset: int) -> list[dict[str, Any]]:
             rec["passed"] = [deck.names_of(h) for h in o.passed[i]]
         return rec
 
-    return hand_records(result, cell, game_offset, deck, spades)
+    return hand_records(result, cell, game_offset, deck, spades, limit)

@@ -13,7 +13,9 @@ from ...kit.tables import clearest
 from ...norwegian import groups, norwegian_report
 from ...stats import proportion_ci
 from .. import methods
+from ..hands_part import hands_part
 from .figures import FIGURES
+from .hands import hands_section
 from .views import norwegian_views
 
 __all__ = ["STUDY"]
@@ -24,7 +26,7 @@ TABLES = ("declarations", "contracts", "scoring_modes", "game_length", "game_out
 
 def compute(res) -> Computed:
     report = norwegian_report(res)
-    return Computed(res, report["tables"], report["findings"])
+    return Computed(res, report["tables"], report["findings"], hands=hands_section(res))
 
 
 def _methods(res) -> list[str]:
@@ -137,8 +139,11 @@ def _summary(res, tables) -> list[Finding]:
 
 def layout(computed: Computed) -> Layout:
     res, tables = computed.res, computed.tables
-    return Layout(_parts(res), norwegian_views(res), FIGURES, _methods(res),
-                  summary=_summary(res, tables), left_out=_left_out(res, tables))
+    left_out = _left_out(res, tables)
+    parts = [*_parts(res), hands_part(res, computed.hands, left_out)]
+    return Layout(parts, norwegian_views(res), FIGURES, _methods(res),
+                  summary=_summary(res, tables), left_out=left_out,
+                  hands={"hands": computed.hands.diagrams})
 
 
 STUDY = Study("norwegian", compute, layout, TABLES, tuple(FIGURES))

@@ -10,7 +10,9 @@ from ...kit.page import Finding
 from ...kit.study import Computed, Layout, Part, Study
 from ...portland import portland_report
 from .. import methods
+from ..hands_part import hands_part
 from .figures import FIGURES
+from .hands import hands_section
 from .views import portland_views
 
 __all__ = ["STUDY"]
@@ -21,7 +23,7 @@ TABLES = ("honours_distribution", "honours_counted", "variance_decomposition", "
 
 def compute(res) -> Computed:
     report = portland_report(res)
-    return Computed(res, report["tables"], report["findings"])
+    return Computed(res, report["tables"], report["findings"], hands=hands_section(res))
 
 
 def _methods(res) -> list[str]:
@@ -123,8 +125,11 @@ def _summary(res, tables) -> list[Finding]:
 
 def layout(computed: Computed) -> Layout:
     res, tables = computed.res, computed.tables
-    return Layout(_parts(res), portland_views(res), FIGURES, _methods(res),
-                  summary=_summary(res, tables), left_out=_left_out(res, tables))
+    left_out = _left_out(res, tables)
+    parts = [*_parts(res), hands_part(res, computed.hands, left_out)]
+    return Layout(parts, portland_views(res), FIGURES, _methods(res),
+                  summary=_summary(res, tables), left_out=left_out,
+                  hands={"hands": computed.hands.diagrams})
 
 
 STUDY = Study("portland", compute, layout, TABLES, tuple(FIGURES))

@@ -15,8 +15,10 @@ from ...kit.study import Computed, Layout, Part, Study
 from ...nil import nil_section
 from ...table_sections import shapes, table_section
 from .. import methods
+from ..hands_part import hands_part
 from .bag_views import bag_views
 from .figures import FIGURES
+from .hands import hands_section
 from .summary import summary
 from .table_figures import FIGURES as TABLE_FIGURES
 from .table_layout import TABLE_TABLES, table_left_out, table_parts, table_summary
@@ -115,7 +117,7 @@ def compute(res) -> Computed:
         sections["tables"] = table
         findings |= table["findings"]
     tables = {name: frame for s in sections.values() for name, frame in s["tables"].items()}
-    return Computed(res, tables, findings)
+    return Computed(res, tables, findings, hands=hands_section(res))
 
 
 def _left_out(res) -> dict[str, list[str]]:
@@ -184,8 +186,9 @@ def layout(computed: Computed) -> Layout:
                 "bag rules, and on variants and line-ups compared on the same deals are written "
                 "for four players in two partnerships, and this run plays none: its tables "
                 "(RULES.md §4.7) are reported by seat and side below.")
+    parts.append(hands_part(full, computed.hands, left))
     return Layout(parts, views, figures, _methods(full, res is not None), summary=summary_,
-                  left_out=left, tables=laid)
+                  left_out=left, tables=laid, hands={"hands": computed.hands.diagrams})
 
 
 STUDY = Study("spades", compute, layout, TABLES + TABLE_TABLES,
