@@ -477,10 +477,10 @@ def variance_table(res: Results, means: pl.DataFrame, hand_sums: pl.DataFrame,
                      pl.col("var_points").alias("var_base"))
     out = out.join(ref, on=["level", "base", "lineup", "swapped"], how="left",
                    maintain_order="left")
-    pairs = pl.concat([p for p in pairs if p.height], how="diagonal_relaxed")
-    if pairs.height:
-        out = out.join(_ratios(pairs), on=["level", *CELL, "base"], how="left",
-                       maintain_order="left")
+    pairs = [p for p in pairs if p.height]  # none: no variant has a counterpart in the run
+    if pairs:
+        out = out.join(_ratios(pl.concat(pairs, how="diagonal_relaxed")),
+                       on=["level", *CELL, "base"], how="left", maintain_order="left")
     else:
         out = out.with_columns(pl.lit(None, pl.Float64).alias(f"var_ratio{e}")
                                for e in ("", "_lo", "_hi"))

@@ -31,6 +31,7 @@ __all__ = ["COLORS", "DPI", "MAX_WIDTH", "ROW", "STYLE", "Drawing", "cell_labels
 DPI = 100
 MAX_WIDTH = 11.0   # inches: 1,100 pixels, within the page's body at any window of 1,200 or more
 ROW = 0.3          # inches a row of a figure whose rows are cells
+LEGEND_LINE = 0.22  # inches a line of a legend below the panels takes
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
           "#7f7f7f", "#bcbd22", "#17becf"]
 STYLE = {"font.size": 11, "axes.titlesize": 11.5, "axes.labelsize": 11,
@@ -86,6 +87,10 @@ def legend_outside(fig: Figure, axes=None, title: str | None = None) -> None:
         return
     width = max(len(x) for x in labels)
     cols = max(1, min(len(labels), int(fig.get_figwidth() * 9 // (width + 4))))
+    # the legend's lines are added to the figure's height, so that the panels keep theirs (a
+    # figure of one row of cells would otherwise give its panels no height at all)
+    lines = math.ceil(len(labels) / cols) + (title is not None)
+    fig.set_figheight(fig.get_figheight() + LEGEND_LINE * lines + 0.1)
     fig.legend([handles[x] for x in labels], labels, loc="outside lower center", ncols=cols,
                title=title, frameon=False)
 
