@@ -33,13 +33,15 @@ import numpy as np
 
 from sim.cards import U64, Deck, popcount
 
-__all__ = ["HIDDEN", "deal_hidden", "draw", "random_bits", "uniforms"]
+__all__ = ["HIDDEN", "MERGE_ROUNDS", "deal_hidden", "draw", "random_bits", "uniforms"]
 
 HIDDEN = 3  # hidden seats: the four-player table's other three
 _PAIRS = (3, 5, 6)  # the masks of two hidden seats: (0, 1), (0, 2), (1, 2)
 _FULL = 7
 _NONE = 8  # the group of a card that is not unseen (sorted last)
 _GAMMA, _MIX1, _MIX2 = U64(0x9E3779B97F4A7C15), U64(0xBF58476D1CE4E5B9), U64(0x94D049BB133111EB)
+_MERGE_STREAM = 8  # the streams of `_deal_merged`'s draws: 8 + the depth of the merge
+MERGE_ROUNDS = 512  # draws at most per deal of more than three hidden seats
 _FACT = np.array([math.factorial(k) for k in range(65)], dtype=np.float64)
 
 
@@ -52,12 +54,30 @@ def _slots(deck: Deck) -> tuple[np.ndarray, np.ndarray]:
 
 def deal_hidden(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck: Deck, k: int,
                 keys: np.ndarray) -> np.ndarray:
-    """uint64[n, k, 3]: ``k`` deals per row of the cards ``unseen`` (uint64[n]) to three hidden
-    seats, uniform among the deals in which seat ``j`` gets ``counts[:, j]`` (int[n, 3]) cards
-    and no card of a suit whose bit is set in ``voids[:, j]`` (uint8[n, 3], bit s = suit s, the
-    layout of `sim.views.PlayView.voids`). A row's deals are a function of its ``keys``
-    (uint64[n], `random_bits`) alone, whatever the other rows. A row with no consistent deal
-    raises ValueError."""
+    """uint64[n, k, H]: ``k`` deals per row of the cards ``unseen`` (uint64[n]) to ``H`` hidden
+    seats (H = ``counts.shape[1]``, at least 1), uniform among the deals in which seat ``j`` gets
+    ``counts[:, j]`` (int[n, H]) cards and no card of a suit whose bit is set in ``voids[:, j]``
+    (uint8[n, H], bit s = suit s, the layout of `sim.views.PlayView.voids`). A row's deals are a
+    function of its ``keys`` (uint64[n], `random_bits`) alone, whatever the other rows, and deal
+    ``s`` whatever ``k``. A row with no consistent deal raises ValueError.
+
+    Three hidden seats: `_deal_three` (the module docstring). Fewer: the same with seats that
+    hold nothing (count 0, void in every suit). More (five players and up): `_deal_merged`."""
+    hidden = counts.shape[1]
+    if hidden == HIDDEN:
+        return _deal_three(unseen, counts, voids, deck, k, keys)
+    if hidden > HIDDEN:
+        return _deal_merged(unseen, counts, voids, deck, k, keys, 0)
+    n = unseen.shape[0]
+    pad = HIDDEN - hidden
+    counts = np.concatenate([counts, np.zeros((n, pad), counts.dtype)], axis=1)
+    voids = np.concatenate([voids.astype(np.uint8), np.full((n, pad), 0xFF, np.uint8)], axis=1)
+    return _deal_three(unseen, counts, voids, deck, k, keys)[:, :, :hidden]
+
+
+def _deal_three(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck: Deck, k: int,
+                keys: np.ndarray) -> np.ndarray:
+    """`deal_hidden` for three hidden seats (the module docstring's steps 1-3)."""
     n = unseen.shape[0]
     counts = counts.astype(np.int64)
     slots, suit_of = _slots(deck)
@@ -113,6 +133,101 @@ def deal_hidden(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck:
     for j in range(HIDDEN):
         out[:, :, j] = np.where(seat == j, cards, U64(0)).sum(axis=2, dtype=U64)
     return out
+
+
+def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck: Deck, k: int,
+                 keys: np.ndarray, depth: int) -> np.ndarray:
+    """`deal_hidden` for more than three hidden seats (five players and up), exactly: two hidden
+    seats A and B are merged into one (count cA + cB, void where both are), the H - 1 seats
+    dealt (`deal_hidden`, so recursively down to three), and the merged seat's hand S split
+    between A and B: its cards of a suit B is void in to A, of a suit A is void in to B, and of
+    the others ("shared", sh of them) r = cA - (A's forced cards) to A, a random r-subset. A
+    deal of the H - 1 seats stands for N(S) = C(sh, r) deals of the H (0 where r is out of
+    range), so it is kept with probability N(S) / M (M: the largest N(S) the row's cards allow)
+    and drawn again otherwise (rejection sampling): every consistent deal of the H seats is
+    then equally likely. The pair merged is a row's two seats with the fewest suits in which
+    one is void and the other not: with the same voids N(S) is C(cA + cB, cA) for every S and
+    every draw is kept. The rounds loop over draws, each over every row still short of ``k``
+    kept deals; a sample not kept in `MERGE_ROUNDS` draws takes its last draw that can be split
+    (a probability below (1 - N/M)^MERGE_ROUNDS, not seen in the tests)."""
+    n, hidden = counts.shape
+    counts = counts.astype(np.int64)
+    voids = voids.astype(np.uint8)
+    rows = np.arange(n)
+    pairs = [(a, b) for a in range(hidden) for b in range(a + 1, hidden)]
+    differ = np.stack([np.bitwise_count(voids[:, a] ^ voids[:, b]) for a, b in pairs], axis=1)
+    first, second = (np.array(p)[np.argmin(differ, axis=1)] for p in zip(*pairs, strict=True))
+    seats = np.tile(np.arange(hidden), (n, 1))
+    others = seats[(seats != first[:, None]) & (seats != second[:, None])].reshape(n, hidden - 2)
+    ca, cb = counts[rows, first], counts[rows, second]
+    va, vb = voids[rows, first], voids[rows, second]
+    sub_counts = np.concatenate([counts[rows[:, None], others], (ca + cb)[:, None]], axis=1)
+    sub_voids = np.concatenate([voids[rows[:, None], others], (va & vb)[:, None]], axis=1)
+
+    def cards_of(bits):  # uint64[n]: the cards of the suits set in ``bits`` (uint8[n])
+        out = np.zeros(n, dtype=U64)
+        for s, m in enumerate(deck.suit_masks):
+            out |= np.where(((bits >> s) & 1) == 1, m, U64(0))
+        return out
+
+    a_only, shared = cards_of(vb & ~va), cards_of(~va & ~vb)
+    # M: the largest C(sh, r) over A's and B's forced cards fa, fb that the unseen cards allow
+    ua, ub = popcount(unseen & a_only), popcount(unseen & cards_of(va & ~vb))
+    us = popcount(unseen & shared)
+    f = np.arange(int(counts.max(initial=0)) + 1)
+    fa, fb = f[None, :, None], f[None, None, :]
+    sh, r = (ca + cb)[:, None, None] - fa - fb, ca[:, None, None] - fa
+    ok = ((fa <= np.minimum(ca, ua)[:, None, None]) & (fb <= np.minimum(cb, ub)[:, None, None])
+          & (sh <= us[:, None, None]) & (r >= 0) & (r <= sh))
+    top = np.where(ok, _comb(sh, r), 0.0).reshape(n, -1).max(axis=1, initial=0.0)
+    if np.any(top <= 0):
+        raise ValueError("no deal of the unseen cards fits the seats' counts and voids")
+    slots, _ = _slots(deck)
+    out = np.zeros((n, k, hidden), dtype=U64)
+    pending = np.ones((n, k), dtype=bool)
+    for draw_no in range(MERGE_ROUNDS):
+        todo = np.flatnonzero(pending.any(axis=1))
+        if not todo.size:
+            break
+        rkeys = random_bits(keys[todo], _MERGE_STREAM + depth, np.array([draw_no]))[:, 0]
+        sub = deal_hidden(unseen[todo], sub_counts[todo], sub_voids[todo], deck, k, rkeys)
+        hand = sub[:, :, -1]  # [m, k]: the merged seat's
+        forced_a = hand & a_only[todo, None]
+        sh_s = popcount(hand & shared[todo, None]).astype(np.int64)
+        r_s = ca[todo, None] - popcount(forced_a).astype(np.int64)
+        fits = (r_s >= 0) & (r_s <= sh_s)
+        weight = np.where(fits, _comb(sh_s, r_s), 0.0)
+        u = uniforms(rkeys, 4, np.arange(k))
+        keep = pending[todo] & (u * top[todo, None] < weight)
+        if draw_no == MERGE_ROUNDS - 1:
+            keep = pending[todo] & fits
+        # A's r shared cards: the r of smallest random key (53 bits, then the slot: no ties)
+        inside = ((hand & shared[todo, None])[:, :, None] >> slots.astype(U64)) & U64(1)
+        key = random_bits(rkeys, 5, np.arange(k)[:, None] * 64 + np.arange(slots.size))
+        key >>= U64(11)
+        key <<= U64(6)
+        key |= slots.astype(U64)
+        key = np.where(inside == 1, key, ~U64(0))
+        cut = np.take_along_axis(np.sort(key, axis=2),
+                                 np.clip(r_s - 1, 0, slots.size - 1)[:, :, None], axis=2)
+        chosen = (inside == 1) & (key <= cut) & (r_s > 0)[:, :, None]
+        to_a = forced_a | np.where(chosen, np.left_shift(U64(1), slots.astype(U64)),
+                                   U64(0)).sum(axis=2, dtype=U64)
+        ti, si = np.nonzero(keep)
+        got = todo[ti]
+        out[got[:, None], si[:, None], others[got]] = sub[ti, si, :-1]
+        out[got, si, first[got]] = to_a[ti, si]
+        out[got, si, second[got]] = hand[ti, si] & ~to_a[ti, si]
+        pending[got, si] = False
+    if pending.any():
+        raise ValueError("no deal of the unseen cards fits the seats' counts and voids")
+    return out
+
+
+def _comb(m: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """float64: C(m, r) for 0 <= r <= m <= 64 (elsewhere meaningless, to be masked)."""
+    m, r = np.clip(m, 0, 64), np.clip(r, 0, 64)
+    return _FACT[m] / (_FACT[np.minimum(r, m)] * _FACT[np.clip(m - r, 0, 64)])
 
 
 def _splits(size: np.ndarray, counts: np.ndarray, u: np.ndarray) -> np.ndarray:

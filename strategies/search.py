@@ -74,7 +74,7 @@ from sim.tricks import check_card, play_card
 from sim.views import PlayView
 
 from .base import CARDS, STRATEGIES, Strategy, make_strategy, param, register
-from .sampling import HIDDEN, deal_hidden, draw, uniforms
+from .sampling import deal_hidden, draw, uniforms
 
 __all__ = ["SearchStrategy", "revealed_voids"]
 
@@ -84,8 +84,13 @@ STANDARD_KEYS = frozenset({"nil", "nil_bonus", "nil_tricks", "blind_nil", "blind
                            "blind_nil_min_deficit", "spades_broken", "max_team_bid",
                            "bag_limit", "bag_penalty", "target_score", "mercy_score",
                            "max_hands"})
+# RULES.md §4.7: the tables it plays besides four in partnerships, each player his own side
+# (``players`` 3 or 5, or 4 with ``partnerships = false``); the other keys of §4.7 at their
+# defaults (one deck without jokers, the 2C out at three players, 2D and 2H at five)
+TABLE_KEYS = frozenset({"players", "partnerships"})
+TABLES = (3, 4, 5)
 _DEFAULT = SpadesRules()
-_MAX_CANDIDATES = 13
+_MAX_CANDIDATES = 17  # the most cards a hand of the tables it plays holds (three players)
 CHUNK = 1 << 16  # deals drawn at most at once (rows x samples x pool): a decision's memory
 
 
@@ -119,17 +124,22 @@ class SearchStrategy(Strategy):
 
     @classmethod
     def refuse(cls, rules) -> str | None:
-        """The search plays RULES.md §3 only: four players in partnerships and the keys of §3
-        (any values); a key of §4 switched on is refused, named."""
+        """The search plays the keys of RULES.md §3 (any values) at four players in
+        partnerships and at the tables of §4.7 without partners (three players, cutthroat, five
+        players: `TABLE_KEYS`); any other table (two, six or eight players) and any other key of
+        §4 switched on (two decks, jokers, the kitty, the house rules) is refused, named."""
         changed = [f.name for f in dataclasses.fields(SpadesRules)
-                   if f.name not in STANDARD_KEYS and getattr(rules, f.name)
+                   if f.name not in STANDARD_KEYS | TABLE_KEYS and getattr(rules, f.name)
                    != getattr(_DEFAULT, f.name)]
+        if rules.players not in TABLES:
+            changed.insert(0, "players")
         if not changed:
             return None
         shown = ", ".join(f"{k} = {getattr(rules, k)!r}" for k in changed[:4])
         more = f" and {len(changed) - 4} more" if len(changed) > 4 else ""
-        return ("it plays the standard game of RULES.md §3 (four players in partnerships, the "
-                f"keys of §3) and no rule of §4 so far; these rules set {shown}{more}")
+        return ("it plays the keys of RULES.md §3 at four players in partnerships and at the "
+                "tables without partners of §4.7 (three players, cutthroat, five players; one "
+                f"deck, no jokers) and no other rule of §4 so far; these rules set {shown}{more}")
 
     @functools.cached_property
     def policy(self) -> Strategy:
@@ -336,14 +346,18 @@ class _Forced:
 
 
 def _value(score, seat, rules, bag_price: float) -> np.ndarray:
-    """float64[N]: the seat's side's points minus the other side's, each bag taken priced at
+    """float64[N]: the seat's side's points minus the other side's (more than two sides: minus
+    the mean of the other sides', module docstring, "Value"), each side's bags taken priced at
     ``bag_price`` (-1: ``bag_penalty / bag_limit``, RULES.md §3) instead of the penalty paid."""
     price = (rules.bag_penalty / rules.bag_limit if not rules.bagless else 0.0) \
         if bag_price < 0 else bag_price
     points = (score.points - score.bag_penalty - price * score.bags_taken).astype(np.float64)
     side = (seat % rules.sides).astype(np.intp)
     rows = np.arange(len(seat))
-    return points[rows, side] - points[rows, 1 - side]
+    own = points[rows, side]
+    if rules.sides == 2:
+        return own - points[rows, 1 - side]
+    return own - (points.sum(axis=1) - own) / (rules.sides - 1)
 
 
 def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
@@ -366,13 +380,14 @@ def deal_bidding(view, k: int, keys: np.ndarray) -> np.ndarray:
     deals a function of its key (``keys`` uint64[n])."""
     n, players = view.bids.shape
     rows, seat = np.arange(n), view.seat.astype(np.intp)
-    others = (seat[:, None] + 1 + np.arange(HIDDEN)) % players
+    others = (seat[:, None] + 1 + np.arange(players - 1)) % players
     held = popcount(view.hand).astype(np.int64)
-    hidden = deal_hidden(view.deck.full_mask & ~view.hand, np.repeat(held[:, None], HIDDEN, 1),
-                         np.zeros((n, HIDDEN), np.uint8), view.deck, k, keys)
+    hidden = deal_hidden(view.deck.full_mask & ~view.hand,
+                         np.repeat(held[:, None], players - 1, 1),
+                         np.zeros((n, players - 1), np.uint8), view.deck, k, keys)
     out = np.empty((n, k, players), dtype=U64)
     out[rows, :, seat] = view.hand[:, None]
-    for j in range(HIDDEN):
+    for j in range(players - 1):
         out[rows, :, others[:, j]] = hidden[:, :, j]
     return out
 
@@ -383,8 +398,6 @@ def deal_view(view, k: int, keys: np.ndarray) -> np.ndarray:
     hands each seat was dealt: its cards left and those it played; a row's deals a function of
     its key (``keys`` uint64[n], `strategies.sampling.random_bits`)."""
     n, players = view.tricks.shape
-    if players != HIDDEN + 1:
-        raise ValueError("the search samples deals for four players")
     rows = np.arange(n)
     seat = view.seat.astype(np.intp)
     shown = view.shown.copy()  # uint64[n, P]: the cards of the earlier tricks, by seat
@@ -394,12 +407,12 @@ def deal_view(view, k: int, keys: np.ndarray) -> np.ndarray:
     played = popcount(shown).astype(np.int64)
     dealt_each = popcount(view.hand).astype(np.int64) + played[rows, seat]
     voids = view.voids | revealed_voids(view)
-    others = (seat[:, None] + 1 + np.arange(HIDDEN)) % players  # [n, 3]
+    others = (seat[:, None] + 1 + np.arange(players - 1)) % players  # [n, P - 1]
     counts = dealt_each[:, None] - played[rows[:, None], others]
     hidden = deal_hidden(view.unseen, counts, voids[rows[:, None], others], view.deck, k, keys)
     out = np.empty((n, k, players), dtype=U64)
     out[rows, :, seat] = view.hand[:, None]
-    for j in range(HIDDEN):
+    for j in range(players - 1):
         out[rows, :, others[:, j]] = hidden[:, :, j]
     return out | shown[:, None, :]
 
