@@ -33,6 +33,7 @@ from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
 from sim.replay import replay_file, replay_records, view_at
+from sim.spades.hand import deck_for
 from sim.tricks import IllegalPlay
 from strategies import make_strategy
 from strategies import search as search_module
@@ -44,17 +45,17 @@ DECK = standard_deck()
 SUITS = "CDHS"
 
 
-def _consistent(unseen: list[str], counts, voids) -> set[tuple[int, int, int]]:
-    """Every deal of ``unseen`` to three seats with ``counts`` cards and none of a void suit
-    (bit s of ``voids[j]``), enumerated card by card."""
-    out = set()
-    for seats in itertools.product(range(3), repeat=len(unseen)):
-        if [seats.count(j) for j in range(3)] != list(counts):
+def _consistent(unseen: list[str], counts, voids) -> set[tuple[int, ...]]:
+    """Every deal of ``unseen`` to ``len(counts)`` seats with ``counts`` cards and none of a void
+    suit (bit s of ``voids[j]``), enumerated card by card."""
+    out, hidden = set(), len(counts)
+    for seats in itertools.product(range(hidden), repeat=len(unseen)):
+        if [seats.count(j) for j in range(hidden)] != list(counts):
             continue
         if any(voids[j] >> SUITS.index(c[1]) & 1 for c, j in zip(unseen, seats, strict=True)):
             continue
         out.add(tuple(DECK.mask_of([c for c, s in zip(unseen, seats, strict=True) if s == j])
-                      for j in range(3)))
+                      for j in range(hidden)))
     return out
 
 
@@ -62,12 +63,21 @@ def _keys(n: int, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 1 << 63, size=n).astype(np.uint64)
 
 
-POSITIONS = {  # unseen cards, the three seats' counts, their voids (bit s = suit s, C D H S)
+POSITIONS = {  # unseen cards, the hidden seats' counts, their voids (bit s = suit s, C D H S)
     "no voids": (["AS", "KS", "2H", "3H", "4D", "5D", "6C"], (3, 2, 2), (0, 0, 0)),
     "one void each": (["AS", "KS", "2H", "3H", "4D", "5D", "6C"], (3, 2, 2), (1, 8, 0)),
     "every pair": (["2C", "3C", "4D", "5D", "6H", "7H", "8S", "9S"], (3, 3, 2), (4, 2, 1)),
     "a forced suit": (["2C", "3C", "4D", "5D", "6H", "7H", "8S", "9S"], (2, 3, 3), (6, 2, 1)),
     "one seat spades only": (["2C", "3C", "4D", "5D", "6H", "7H", "8S"], (1, 3, 3), (7, 0, 1)),
+    # three players (two hidden seats) and five (four: two merged and split, by rejection)
+    "three players, voids": (["AS", "KS", "2H", "3H", "4D", "5D", "6C"], (4, 3), (1, 8)),
+    "three players, no voids": (["AS", "KS", "2H", "3H", "4D", "6C"], (3, 3), (0, 0)),
+    "five players, four voids": (["AS", "KS", "2H", "3H", "4D", "5D", "6C", "7C"], (2, 2, 2, 2),
+                                 (1, 2, 4, 8)),
+    "five players, two alike": (["AS", "KS", "2H", "3H", "4D", "5D", "6C", "7C"], (3, 2, 2, 1),
+                                (1, 0, 4, 0)),
+    "five players, unequal": (["AS", "KS", "QS", "2H", "3H", "4D", "5D", "6C"], (1, 3, 2, 2),
+                              (0, 9, 6, 1)),
 }
 
 
@@ -78,7 +88,7 @@ def test_deals_are_uniform_over_the_consistent_deals(name):
     n, k = 2000, 30
     deals = deal_hidden(np.full(n, DECK.mask_of(unseen), np.uint64), np.tile(counts, (n, 1)),
                         np.tile(np.array(voids, np.uint8), (n, 1)), DECK, k, _keys(n, 5))
-    seen = collections.Counter(tuple(int(x) for x in d) for d in deals.reshape(-1, 3))
+    seen = collections.Counter(tuple(int(x) for x in d) for d in deals.reshape(-1, len(counts)))
     assert set(seen) == want  # every consistent deal, and none other
     observed = np.array([seen[d] for d in sorted(want)])
     assert stats.chisquare(observed).pvalue > 1e-3, observed
@@ -97,8 +107,10 @@ def test_draws_follow_the_weights():
             assert stats.chisquare(counts[w > 0], counts.sum() * w[w > 0] / w.sum()).pvalue > 1e-3
 
 
-def test_a_rows_deals_are_its_keys_alone():
-    unseen, counts, voids = POSITIONS["every pair"]
+@pytest.mark.parametrize("name", ["every pair", "three players, voids",
+                                  "five players, four voids"])
+def test_a_rows_deals_are_its_keys_alone(name):
+    unseen, counts, voids = POSITIONS[name]
     keys = _keys(3, 9)
 
     def deals(which, k):
@@ -127,7 +139,7 @@ def test_a_position_without_a_consistent_deal_is_refused():
 
 class Sampling:
     """Plays like ``expert``; at every card draws deals of what the seat cannot see and checks
-    each against the view: four hands of 13 making the deck, the seat's own as it was dealt,
+    each against the view: P hands of the rules' size making the deck, the seat's own as dealt,
     every seat holding the cards it played and as many others as it has left, none of a suit it
     has shown void in (or the lead rule revealed)."""
 
@@ -141,10 +153,10 @@ class Sampling:
     def play(self, view, rng):
         deals = deal_view(view, 6, _keys(len(view), self.views))
         n, players = view.tricks.shape
-        rows = np.arange(n)
-        assert np.all(popcount(deals) == 13)
-        assert np.all(np.bitwise_or.reduce(deals, axis=2) == DECK.full_mask)
-        assert np.all(popcount(deals).sum(axis=2) == 52)  # (disjoint)
+        rows, deck = np.arange(n), view.deck
+        assert np.all(popcount(deals) == view.rules.cards_each)
+        assert np.all(np.bitwise_or.reduce(deals, axis=2) == deck.full_mask)
+        assert np.all(popcount(deals).sum(axis=2) == popcount(deck.full_mask))  # (disjoint)
         shown = view.shown.copy()
         for q in range(view.position):
             shown[rows, (view.leader + q) % players] |= BIT[view.trick_cards[:, q]]
@@ -152,7 +164,7 @@ class Sampling:
         assert np.all(deals & shown[:, None, :] == shown[:, None, :])
         left = deals & ~shown[:, None, :]
         voids = view.voids | revealed_voids(view)
-        for s, mask in enumerate(DECK.suit_masks):
+        for s, mask in enumerate(deck.suit_masks):
             void = ((voids >> s) & 1).astype(bool)[:, None, :]
             assert not np.any(void & ((left & mask) != 0))
         self.views += n
@@ -160,12 +172,13 @@ class Sampling:
         return self.inner.play(view, rng)
 
 
-@pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel"])
+@pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel", "spades.three",
+                                    "spades.cutthroat", "spades.five"])
 def test_sampled_deals_fit_every_view_of_real_runs(preset):
     rules = load_rules(preset)
     player = Sampling()
-    GAMES["spades"].play_block(rules, Lineup([player] * 4), 3, 0, 40, "hands")
-    assert player.views == 40 * 52
+    GAMES["spades"].play_block(rules, Lineup([player] * rules.players), 3, 0, 40, "hands")
+    assert player.views == 40 * rules.players * rules.cards_each
     if preset == "spades.openspiel":  # spades led only by a seat holding nothing else
         assert player.revealed > 0
 
@@ -216,43 +229,49 @@ def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
     assert np.mean(sampled) > 2
 
 
-def test_rollouts_of_the_real_deal_replay_the_real_hand():
+@pytest.mark.parametrize("preset", ["spades.standard", "spades.three", "spades.cutthroat",
+                                    "spades.five"])
+def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     """With every seat the rollout strategy, a rollout of the real deal from any decision with
     the card (or bid) actually played is the hand as it was played: the search rebuilds the
-    play (or the bidding) from a view exactly, and values it by the engine's score."""
-    rules = load_rules("spades.standard")
+    play (or the bidding) from a view exactly, and values it by the engine's score (the seat's
+    side's points, bags priced, minus the other side's; with more than two sides, minus the
+    mean of the others')."""
+    rules = load_rules(preset)
+    players, sides, cards = rules.players, rules.sides, rules.players * rules.cards_each
+    deck = deck_for(rules)  # (three and five players: the 2s out, the slots shifted)
     expert = make_strategy("expert", game="spades")
     search = make_strategy({"name": "search", "samples": 2}, game="spades")
-    result = GAMES["spades"].play_block(rules, Lineup([expert] * 4), 12, 0, 4, "games")
+    result = GAMES["spades"].play_block(rules, Lineup([expert] * players), 12, 0, 4, "games")
     records = GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)
     hands, _ = GAMES["spades"].block_tables(result, 0)
-    margin = {}  # (game, hand) -> side 0's priced margin
+    value = {}  # (game, hand) -> each side's priced points minus the mean of the others'
     for row in hands.to_pylist():
-        pts = [row[f"points_{s}"] - row[f"bag_penalty_{s}"] - 10 * row[f"bags_taken_{s}"]
-               for s in (0, 1)]
-        margin[row["game_id"], row["hand_no"]] = pts[0] - pts[1]
+        pts = np.array([row[f"points_{s}"] - row[f"bag_penalty_{s}"] - 10 * row[f"bags_taken_{s}"]
+                        for s in range(sides)], dtype=float)
+        value[row["game_id"], row["hand_no"]] = pts - (pts.sum() - pts) / (sides - 1)
     checked = 0
     for rec in records[:12]:
-        real = np.array([[[DECK.mask_of(h) for h in rec["hands"]]]], np.uint64)
-        want = margin[rec["game_id"], rec["hand_no"]]
-        for k in (0, 7, 25, 50):
+        real = np.array([[[deck.mask_of(h) for h in rec["hands"]]]], np.uint64)
+        want = value[rec["game_id"], rec["hand_no"]]
+        for k in (0, 7, 25, cards - 2):
             view = view_at({**rec, "plays": rec["plays"][:k]}).view
-            card = np.array([DECK.mask_of([rec["plays"][k]])], np.uint64)
+            card = np.array([deck.mask_of([rec["plays"][k]])], np.uint64)
             got = search._rollouts(view, real, np.zeros(1, int), np.zeros(1, int), card,
                                    np.random.default_rng(0))
-            assert got[0] == (want if view.seat[0] % 2 == 0 else -want)
+            assert got[0] == pytest.approx(want[view.seat[0] % sides], abs=1e-9)
             checked += 1
-        order = [(rec["dealer"] + 1 + j) % 4 for j in range(4)]
+        order = [(rec["dealer"] + 1 + j) % players for j in range(players)]
         for j, seat in enumerate(order):
             if rec["blind"][seat]:
                 continue
-            bids = [rec["bids"][s] if s in order[:j] else None for s in range(4)]
+            bids = [rec["bids"][s] if s in order[:j] else None for s in range(players)]
             view = view_at({**rec, "bids": bids, "plays": []}).view
             got = search._bid_rollouts(view, real[0], np.zeros(1, int),
                                        np.array([rec["bids"][seat]]), np.random.default_rng(0))
-            assert got[0] == (want if seat % 2 == 0 else -want)
+            assert got[0] == pytest.approx(want[seat % sides], abs=1e-9)
             checked += 1
-    assert checked == 12 * 8
+    assert checked == 12 * (4 + players) - sum(sum(r["blind"]) for r in records[:12])
 
 
 # -- two-card endings valued exactly -----------------------------------------------------------
@@ -425,7 +444,7 @@ def test_a_block_played_with_others_decides_as_alone():
 
 # -- refusals ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("preset", ["spades.cutthroat", "spades.jokers", "spades.six"])
+@pytest.mark.parametrize("preset", ["spades.jokers", "spades.six", "spades.cancel8"])
 def test_rules_it_does_not_play_are_refused_naming_them(preset, tmp_path, capsys):
     with pytest.raises(UserError, match=f"does not play {preset} yet"):
         make_strategy("search", game="spades", rules=load_rules(preset), rules_name=preset)
@@ -438,14 +457,45 @@ def test_rules_it_does_not_play_are_refused_naming_them(preset, tmp_path, capsys
 
 
 def test_a_decision_or_a_session_under_rules_it_does_not_play_is_refused():
-    rules = load_rules("spades.cutthroat")
-    records, _ = _records(rules, Lineup([make_strategy("seed", game="spades")] * 4), 1, 1)
+    rules = load_rules("spades.six")
+    records, _ = _records(rules, Lineup([make_strategy("seed", game="spades")] * 6), 1, 1)
     with pytest.raises(UserError, match="does not play these rules yet.*partnerships"):
         whistlab.decide("search", {**records[0], "plays": records[0]["plays"][:5]})
-    assert main(["play", "--rules", "spades.cutthroat", "--opponents", "search"]) == 2
+    assert main(["play", "--rules", "spades.six", "--opponents", "search"]) == 2
 
 
-@pytest.mark.parametrize("preset", ["spades.standard", "spades.short", "spades.openspiel"])
+# each refused table or rule of RULES.md §4, and the keys its message names
+REFUSED = {
+    "two players": ({"players": 2}, ["players = 2"]),
+    "six players, one deck, three pairs": ({"players": 6, "deck": "no_twos"},
+                                           ["players = 6", "deck = 'no_twos'"]),
+    "six alone": ({"players": 6, "teams": "solo"}, ["players = 6", "teams = 'solo'"]),
+    "three players, the last card undealt": ({"preset": "spades.three", "remove": "last"},
+                                             ["remove = 'last'"]),
+    "three players with jokers": ({"preset": "spades.three", "jokers": 2,
+                                   "trump_order": "jokers_high"},
+                                  ["jokers = 2", "trump_order = 'jokers_high'"]),
+    "five players under fledu": ({"preset": "spades.five", "fledu": True}, ["fledu = True"]),
+    "three players with a kitty": ({"preset": "spades.three", "kitty": True},
+                                   ["kitty = True"]),
+    "cutthroat, moon": ({"preset": "spades.cutthroat", "moon": True}, ["moon = True"]),
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSED))
+def test_each_table_and_rule_it_does_not_play_is_named(name):
+    spec, keys = REFUSED[name]
+    rules = load_rules(spec)
+    why = search_module.SearchStrategy.refuse(rules)
+    assert why is not None and "three players, cutthroat, five players" in why
+    for key in keys:
+        assert key in why
+    with pytest.raises(UserError, match=f"does not play {name} yet: .*{keys[0]}"):
+        make_strategy("search", game="spades", rules=rules, rules_name=name)
+
+
+@pytest.mark.parametrize("preset", ["spades.standard", "spades.short", "spades.openspiel",
+                                    "spades.three", "spades.cutthroat", "spades.five"])
 def test_the_standard_games_are_played(preset):
     made = make_strategy("search", game="spades", rules=load_rules(preset), rules_name=preset)
     assert made.refuse(load_rules(preset)) is None
