@@ -278,14 +278,26 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
 
 def _priced(out: dict, side: int, rules) -> float:
     """A replayed hand's margin for ``side``, each bag taken priced at penalty / limit instead
-    of the penalty paid (the search's value with its default ``bag_price``)."""
+    of the penalty paid (the search's value with its default ``bag_price``): minus the other
+    side's points, or the mean of the others' where there are more than two sides."""
     pts = []
-    for s in (0, 1):
+    for s in range(rules.sides):
         times = -out["components"]["bag_penalty"][s] // rules.bag_penalty
         taken = out["after"]["bags"][s] - out["before"]["bags"][s] + rules.bag_limit * times
         pts.append(out["points"][s] - out["components"]["bag_penalty"][s]
                    - rules.bag_penalty / rules.bag_limit * taken)
-    return pts[side] - pts[1 - side]
+    return pts[side] - (sum(pts) - pts[side]) / (rules.sides - 1)
+
+
+def _splits_of(cards: list[str], counts: list[int]):
+    """Every way to give ``cards`` to seats with ``counts`` cards each (tuples of card lists)."""
+    if len(counts) == 1:
+        yield (list(cards),)
+        return
+    for first in itertools.combinations(cards, counts[0]):
+        rest = [c for c in cards if c not in first]
+        for tail in _splits_of(rest, counts[1:]):
+            yield (list(first), *tail)
 
 
 def _exact(rec: dict, k: int, rules) -> dict[str, np.ndarray]:
@@ -294,44 +306,46 @@ def _exact(rec: dict, k: int, rules) -> dict[str, np.ndarray]:
     position with it (the engine's checks), the card played and the hand played out by
     ``expert``, one decision at a time, and scored by replay."""
     expert = make_strategy("expert", game="spades")
+    deck, players = deck_for(rules), rules.players
     base = {**rec, "plays": rec["plays"][:k]}
     position = view_at(base)
     seat, played = position.seat, set(base["plays"])
-    unseen = DECK.names_of(int(position.view.unseen[0]))
-    others = [(seat + j) % 4 for j in (1, 2, 3)]
+    unseen = deck.names_of(int(position.view.unseen[0]))
+    others = [(seat + j) % players for j in range(1, players)]
     counts = [sum(c not in played for c in rec["hands"][s]) for s in others]
-    values = {c: [] for c in DECK.names_of(int(position.view.legal[0]))}
-    for first in itertools.combinations(unseen, counts[0]):
-        rest = [c for c in unseen if c not in first]
-        for second in itertools.combinations(rest, counts[1]):
-            third = [c for c in rest if c not in second]
-            hands = [list(h) for h in rec["hands"]]
-            for s, got in zip(others, (first, second, third), strict=True):
-                hands[s] = [c for c in rec["hands"][s] if c in played] + list(got)
-            dealt = {**base, "hands": hands}
-            try:
-                start = view_at(dealt)
-            except IllegalPlay:  # not a deal consistent with the cards played so far
-                continue
-            for card in values:
-                plays, at = [*base["plays"], card], start
-                while len(plays) < 52:
-                    at = play_on(at, np.array([[DECK.bit_of(plays[-1])]], np.int8))
-                    plays.append(ask(at, expert, np.random.default_rng(0)).answer)
-                (out,) = replay_records([(1, {**dealt, "plays": plays})])
-                values[card].append(_priced(out, seat & 1, rules))
+    values = {c: [] for c in deck.names_of(int(position.view.legal[0]))}
+    for split in _splits_of(unseen, counts):
+        hands = [list(h) for h in rec["hands"]]
+        for s, got in zip(others, split, strict=True):
+            hands[s] = [c for c in rec["hands"][s] if c in played] + got
+        dealt = {**base, "hands": hands}
+        try:
+            start = view_at(dealt)
+        except IllegalPlay:  # not a deal consistent with the cards played so far
+            continue
+        for card in values:
+            plays, at = [*base["plays"], card], start
+            while len(plays) < players * rules.cards_each:
+                at = play_on(at, np.array([[deck.bit_of(plays[-1])]], np.int8))
+                plays.append(ask(at, expert, np.random.default_rng(0)).answer)
+            (out,) = replay_records([(1, {**dealt, "plays": plays})])
+            values[card].append(_priced(out, seat % rules.sides, rules))
     return {c: np.array(v) for c, v in values.items()}
 
 
-def test_the_search_plays_the_best_card_of_two_card_endings():
-    rules = load_rules("spades.standard")
-    records, _ = _records(rules, Lineup([make_strategy("expert", game="spades")] * 4), 5, 60)
+@pytest.mark.parametrize("preset", ["spades.standard", "spades.three"])
+def test_the_search_plays_the_best_card_of_two_card_endings(preset):
+    rules = load_rules(preset)
+    deck, players = deck_for(rules), rules.players
+    last = players * (rules.cards_each - 2)  # the first card of the last trick but one
+    records, _ = _records(rules, Lineup([make_strategy("expert", game="spades")] * players),
+                          5, 60 if players == 4 else 200)
     scan = make_strategy({"name": "search", "samples": 300, "pool": 1}, game="spades")
     search = make_strategy({"name": "search", "samples": 3000, "budget": 100_000, "pool": 1,
                             "confidence": 0.0}, game="spades")  # uniform deals, best mean
     checked = 0
     for rec in records:
-        for k in range(44, 48):  # trick 11 of 13: two cards each
+        for k in range(last, last + players):  # the last trick but one: two cards each
             view = view_at({**rec, "plays": rec["plays"][:k]}).view
             cands, mean = scan.estimate(view, np.random.default_rng(k))
             if (cands != 0).sum() < 2 or np.ptp(mean[np.isfinite(mean)]) < 20:
@@ -340,15 +354,15 @@ def test_the_search_plays_the_best_card_of_two_card_endings():
             cands, mean = search.estimate(view, np.random.default_rng(0))
             for c, v in zip(cands[0], mean[0], strict=True):
                 if c:
-                    (name,) = DECK.names_of(int(c))
+                    (name,) = deck.names_of(int(c))
                     err = exact[name].std() / np.sqrt(3000)
                     assert abs(v - exact[name].mean()) <= 4 * err + 1e-9, (name, v, exact)
             for name, v in exact.items():  # equal cards (`candidates`) have equal values
-                (rep,) = [c for c in cands[0] if c and int(c) <= DECK.mask_of([name])
-                          and _equal(view, int(c), DECK.mask_of([name]))]
-                assert np.array_equal(v, exact[DECK.names_of(int(rep))[0]])
+                (rep,) = [c for c in cands[0] if c and int(c) <= deck.mask_of([name])
+                          and _equal(view, int(c), deck.mask_of([name]))]
+                assert np.array_equal(v, exact[deck.names_of(int(rep))[0]])
             best = max(exact, key=lambda c: exact[c].mean())
-            (card,) = DECK.names_of(int(search.play(view, np.random.default_rng(1))[0]))
+            (card,) = deck.names_of(int(search.play(view, np.random.default_rng(1))[0]))
             assert exact[card].mean() == exact[best].mean(), (card, best, exact)
             checked += 1
             if checked == 3:
@@ -356,12 +370,46 @@ def test_the_search_plays_the_best_card_of_two_card_endings():
     pytest.fail(f"only {checked} endings with a clear best card were found")
 
 
+def test_a_forced_finesse_at_three_players():
+    """A hand-made position at three players (RULES.md §4.7; spades may be led any time, a key
+    of §3): seat 0 wins the first 15 tricks; seat 2 has shown void in diamonds, hearts and
+    spades; seat 0 leads the 4H to the last two tricks, seat 1 (bid 2, no trick yet) holds AH
+    QH, and the KH is the one unseen heart: seat 2 holds only clubs, so the KH is seat 0's.
+    The QH wins this trick and the AH the last (bid made: +20; seat 0, bid 14, takes 15:
+    141 - 10 for its bag; seat 2 -10): -40.5 against the others' mean; the AH first lets the
+    KH win the last trick (set: -20; seat 0 takes 16: 142 - 20): -76. One consistent deal, so
+    the values are exact; expert and seed play the AH."""
+    tricks = ["AD 5D 2D", "KD 6D 3D", "QD 7D 4D", "JD 8D 3C", "TD 9D 4C",
+              "JH 3H 2H", "TH 5H 5C", "9H 6H 6C", "8H 7H 7C",
+              "AS 3S 2S", "KS 4S 8C", "QS 5S 9C", "JS 6S TC", "TS 7S JC", "9S 8S QC"]
+    hands = [[t.split()[seat] for t in tricks] for seat in range(3)]
+    for seat, last in enumerate((["KH", "4H"], ["AH", "QH"], ["KC", "AC"])):
+        hands[seat] += last
+    rec = {"game": "spades", "rules": {"preset": "spades.three", "spades_broken": False},
+           "game_id": 0, "hand_no": 1, "dealer": 2, "hands": hands,
+           "plays": [c for t in tricks for c in t.split()] + ["4H"],
+           "before": {"scores": [0, 0, 0], "bags": [0, 0, 0]}, "bids": [14, 2, 1],
+           "blind": [False, False, False]}
+    position = view_at(rec)
+    view, deck = position.view, position.view.deck
+    assert position.seat == 1 and deck.names_of(int(view.unseen[0])) == ["KC", "AC", "KH"]
+    search = make_strategy("search", game="spades")
+    cands, values = search.estimate(view, np.random.default_rng(0))
+    got = {deck.names_of(int(c))[0]: v for c, v in zip(cands[0], values[0], strict=True)}
+    assert got == {"QH": -40.5, "AH": -76.0}
+    for seed in range(3):
+        assert deck.names_of(int(search.play(view, np.random.default_rng(seed))[0])) == ["QH"]
+    for name in ("expert", "seed"):
+        card = make_strategy(name, game="spades").play(view, np.random.default_rng(0))
+        assert deck.names_of(int(card[0])) == ["AH"]
+
+
 def _equal(view, low: int, high: int) -> bool:
     """``low`` and ``high`` (cards of the view's legal ones) are of one class of equal cards:
     of one suit, every card between them played to an earlier trick or legal here."""
     if low == high:
         return True
-    suit = next(int(m) for m in DECK.suit_masks if int(m) & low)
+    suit = next(int(m) for m in view.deck.suit_masks if int(m) & low)
     between = suit & (high - 1) & ~(low | (low - 1))
     return bool(high & suit) and not between & ~(int(view.played[0]) | int(view.legal[0]))
 
