@@ -145,17 +145,22 @@ def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck
     deal of the H - 1 seats stands for N(S) = C(sh, r) deals of the H (0 where r is out of
     range), so it is kept with probability N(S) / M (M: the largest N(S) the row's cards allow)
     and drawn again otherwise (rejection sampling): every consistent deal of the H seats is
-    then equally likely. The pair merged is a row's two seats with the fewest suits in which
-    one is void and the other not: with the same voids N(S) is C(cA + cB, cA) for every S and
-    every draw is kept. The rounds loop over draws, each over every row still short of ``k``
-    kept deals; a sample not kept in `MERGE_ROUNDS` draws takes its last draw that can be split
-    (a probability below (1 - N/M)^MERGE_ROUNDS, not seen in the tests)."""
+    then equally likely. The pair merged is a row's two seats with the fewest suits with an
+    unseen card in which one is void and the other not: with the same voids there N(S) is
+    C(cA + cB, cA) for every S and every draw is kept. The rounds loop over draws, each over
+    every row still short of ``k`` kept deals; a sample not kept in `MERGE_ROUNDS` draws takes
+    its next draw that can be split (not exact then: (1 - N/M)^MERGE_ROUNDS, a rare position
+    where M overstates what the other seats leave; none in the tests' checks of uniformity)."""
     n, hidden = counts.shape
     counts = counts.astype(np.int64)
     voids = voids.astype(np.uint8)
     rows = np.arange(n)
     pairs = [(a, b) for a in range(hidden) for b in range(a + 1, hidden)]
-    differ = np.stack([np.bitwise_count(voids[:, a] ^ voids[:, b]) for a, b in pairs], axis=1)
+    present = np.zeros(n, dtype=np.uint8)  # the suits with an unseen card
+    for s, m in enumerate(deck.suit_masks):
+        present |= np.where((unseen & m) != 0, np.uint8(1 << s), np.uint8(0))
+    differ = np.stack([np.bitwise_count((voids[:, a] ^ voids[:, b]) & present)
+                       for a, b in pairs], axis=1)
     first, second = (np.array(p)[np.argmin(differ, axis=1)] for p in zip(*pairs, strict=True))
     seats = np.tile(np.arange(hidden), (n, 1))
     others = seats[(seats != first[:, None]) & (seats != second[:, None])].reshape(n, hidden - 2)
@@ -185,7 +190,7 @@ def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck
     slots, _ = _slots(deck)
     out = np.zeros((n, k, hidden), dtype=U64)
     pending = np.ones((n, k), dtype=bool)
-    for draw_no in range(MERGE_ROUNDS):
+    for draw_no in range(2 * MERGE_ROUNDS):
         todo = np.flatnonzero(pending.any(axis=1))
         if not todo.size:
             break
@@ -198,9 +203,8 @@ def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck
         fits = (r_s >= 0) & (r_s <= sh_s)
         weight = np.where(fits, _comb(sh_s, r_s), 0.0)
         u = uniforms(rkeys, 4, np.arange(k))
-        keep = pending[todo] & (u * top[todo, None] < weight)
-        if draw_no == MERGE_ROUNDS - 1:
-            keep = pending[todo] & fits
+        keep = pending[todo] & ((u * top[todo, None] < weight)
+                                | (fits & (draw_no >= MERGE_ROUNDS)))
         # A's r shared cards: the r of smallest random key (53 bits, then the slot: no ties)
         inside = ((hand & shared[todo, None])[:, :, None] >> slots.astype(U64)) & U64(1)
         key = random_bits(rkeys, 5, np.arange(k)[:, None] * 64 + np.arange(slots.size))
