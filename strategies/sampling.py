@@ -147,8 +147,9 @@ def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck
     and drawn again otherwise (rejection sampling): every consistent deal of the H seats is
     then equally likely. The pair merged is a row's two seats with the fewest suits with an
     unseen card in which one is void and the other not: with the same voids there N(S) is
-    C(cA + cB, cA) for every S and every draw is kept. The rounds loop over draws, each over
-    every row still short of ``k`` kept deals; a sample not kept in `MERGE_ROUNDS` draws takes
+    C(cA + cB, cA) for every S and every draw is kept. The rounds loop over draws, each over every
+    (row, sample) pair not yet kept (one draw of the H - 1 seats each, by its own key: a
+    sample's deal does not depend on ``k``); a sample not kept in `MERGE_ROUNDS` draws takes
     its next draw that can be split (not exact then: (1 - N/M)^MERGE_ROUNDS, a rare position
     where M overstates what the other seats leave; none in the tests' checks of uniformity)."""
     n, hidden = counts.shape
@@ -188,44 +189,69 @@ def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck
     if np.any(top <= 0):
         raise ValueError("no deal of the unseen cards fits the seats' counts and voids")
     slots, _ = _slots(deck)
+    bits = np.left_shift(U64(1), slots.astype(U64))
     out = np.zeros((n, k, hidden), dtype=U64)
     pending = np.ones((n, k), dtype=bool)
+    stream = _MERGE_STREAM + depth
     for draw_no in range(2 * MERGE_ROUNDS):
-        todo = np.flatnonzero(pending.any(axis=1))
-        if not todo.size:
+        # the (row, sample) pairs still to keep a deal, and a draw of the H - 1 seats for each:
+        # the first for every sample at once, then one draw a pending pair (its own key)
+        pr, ps = np.nonzero(pending)
+        if not pr.size:
             break
-        rkeys = random_bits(keys[todo], _MERGE_STREAM + depth, np.array([draw_no]))[:, 0]
-        sub = deal_hidden(unseen[todo], sub_counts[todo], sub_voids[todo], deck, k, rkeys)
-        hand = sub[:, :, -1]  # [m, k]: the merged seat's
-        forced_a = hand & a_only[todo, None]
-        sh_s = popcount(hand & shared[todo, None]).astype(np.int64)
-        r_s = ca[todo, None] - popcount(forced_a).astype(np.int64)
+        if draw_no:
+            pkeys = _mix(keys[pr], stream, (draw_no << 20) + ps)
+            sub = deal_hidden(unseen[pr], sub_counts[pr], sub_voids[pr], deck, 1, pkeys)[:, 0]
+        else:
+            sub = deal_hidden(unseen, sub_counts, sub_voids, deck, k,
+                              _mix(keys, stream, np.full(n, 1 << 39))).reshape(n * k, -1)
+            pkeys = _mix(keys[pr], stream, ps)
+        hand = sub[:, -1]  # [m]: the merged seat's
+        forced_a = hand & a_only[pr]
+        sh_s = popcount(hand & shared[pr]).astype(np.int64)
+        r_s = ca[pr] - popcount(forced_a).astype(np.int64)
         fits = (r_s >= 0) & (r_s <= sh_s)
         weight = np.where(fits, _comb(sh_s, r_s), 0.0)
-        u = uniforms(rkeys, 4, np.arange(k))
-        keep = pending[todo] & ((u * top[todo, None] < weight)
-                                | (fits & (draw_no >= MERGE_ROUNDS)))
+        u = uniforms(pkeys, 4, np.zeros(1, np.int64))[:, 0]
+        keep = (u * top[pr] < weight) | (fits & (draw_no >= MERGE_ROUNDS))
         # A's r shared cards: the r of smallest random key (53 bits, then the slot: no ties)
-        inside = ((hand & shared[todo, None])[:, :, None] >> slots.astype(U64)) & U64(1)
-        key = random_bits(rkeys, 5, np.arange(k)[:, None] * 64 + np.arange(slots.size))
+        inside = ((hand & shared[pr])[:, None] >> slots.astype(U64)) & U64(1)
+        key = random_bits(pkeys, 5, np.arange(slots.size))
         key >>= U64(11)
         key <<= U64(6)
         key |= slots.astype(U64)
         key = np.where(inside == 1, key, ~U64(0))
-        cut = np.take_along_axis(np.sort(key, axis=2),
-                                 np.clip(r_s - 1, 0, slots.size - 1)[:, :, None], axis=2)
-        chosen = (inside == 1) & (key <= cut) & (r_s > 0)[:, :, None]
-        to_a = forced_a | np.where(chosen, np.left_shift(U64(1), slots.astype(U64)),
-                                   U64(0)).sum(axis=2, dtype=U64)
-        ti, si = np.nonzero(keep)
-        got = todo[ti]
-        out[got[:, None], si[:, None], others[got]] = sub[ti, si, :-1]
-        out[got, si, first[got]] = to_a[ti, si]
-        out[got, si, second[got]] = hand[ti, si] & ~to_a[ti, si]
-        pending[got, si] = False
+        cut = np.take_along_axis(np.sort(key, axis=1),
+                                 np.clip(r_s - 1, 0, slots.size - 1)[:, None], axis=1)
+        chosen = (inside == 1) & (key <= cut) & (r_s > 0)[:, None]
+        to_a = forced_a | np.where(chosen, bits, U64(0)).sum(axis=1, dtype=U64)
+        got, gs = pr[keep], ps[keep]
+        out[got[:, None], gs[:, None], others[got]] = sub[keep, :-1]
+        out[got, gs, first[got]] = to_a[keep]
+        out[got, gs, second[got]] = hand[keep] & ~to_a[keep]
+        pending[got, gs] = False
     if pending.any():
         raise ValueError("no deal of the unseen cards fits the seats' counts and voids")
     return out
+
+
+def _mix(keys: np.ndarray, stream: int, index: np.ndarray) -> np.ndarray:
+    """uint64[m]: `random_bits`' numbers of each key with its own index (``keys``, ``index``
+    [m]), not every key with every index."""
+    with np.errstate(over="ignore"):
+        z = keys + ((U64(stream) << U64(40)) + index.astype(U64) + U64(1)) * _GAMMA
+    return _splitmix(z)
+
+
+def _splitmix(z: np.ndarray) -> np.ndarray:
+    """SplitMix64's output function (`random_bits`'), on a copy."""
+    z = z.copy()
+    with np.errstate(over="ignore"):
+        for shift, factor in ((30, _MIX1), (27, _MIX2)):
+            z ^= z >> U64(shift)
+            z *= factor
+        z ^= z >> U64(31)
+    return z
 
 
 def _comb(m: np.ndarray, r: np.ndarray) -> np.ndarray:
@@ -261,7 +287,9 @@ def _splits(size: np.ndarray, counts: np.ndarray, u: np.ndarray) -> np.ndarray:
     if np.any(weight.sum(axis=1) <= 0):
         raise ValueError("no deal of the unseen cards fits the seats' counts and voids")
     pick = draw(weight, u)
-    i3, i5, i6 = np.unravel_index(pick, dims)  # [n, k] each
+    # [n, k] each; unravelled flat: numpy 2.4's unravel_index gives wrong indices past the
+    # 8,192nd of an (n, 1) array (k = 1), tests/test_search.py
+    i3, i5, i6 = (i.reshape(n, k) for i in np.unravel_index(pick.reshape(-1), dims))
     full = [(h[:, 0, 0, 0, 0, None] - i3 - i5), (h[:, 1, 0, 0, 0, None] - (size[:, 3, None] - i3)
                                                  - i6),
             (h[:, 2, 0, 0, 0, None] - (size[:, 5, None] - i5) - (size[:, 6, None] - i6))]

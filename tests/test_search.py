@@ -124,6 +124,18 @@ def test_a_rows_deals_are_its_keys_alone(name):
         assert np.array_equal(deals([row], 5)[0], together[row, :5])  # deal s: whatever k
 
 
+def test_one_deal_a_row_over_many_rows_is_each_rows_first():
+    """k = 1 over more than 8,192 rows (the merged sampler of five players draws so): numpy's
+    unravel_index gave wrong splits there for an (n, 1) array; each row's deal must be its
+    first of two."""
+    unseen, counts, voids = POSITIONS["every pair"]
+    n = 9000
+    args = (np.full(n, DECK.mask_of(unseen), np.uint64), np.tile(counts, (n, 1)),
+            np.tile(np.array(voids, np.uint8), (n, 1)), DECK)
+    keys = _keys(n, 4)
+    assert np.array_equal(deal_hidden(*args, 1, keys), deal_hidden(*args, 2, keys)[:, :1])
+
+
 def test_a_position_without_a_consistent_deal_is_refused():
     unseen = np.array([DECK.mask_of(["2C", "3C"])], np.uint64)
     with pytest.raises(ValueError, match="void"):  # every seat void in clubs
