@@ -5,7 +5,7 @@ At a card of the play (RULES.md §0) a seat knows its own hand, every card playe
 each other seat still holds, and the suits each has shown void in (a seat that did not follow a
 lead of a suit holds none of it; the rules may reveal more, `strategies.search`). `deal_hidden`
 draws deals of the unseen cards to the other seats **uniformly among all deals consistent with
-those counts and voids**, exactly, for three hidden seats (four players):
+those counts and voids**, exactly, for any number of hidden seats: for three (four players)
 
 1. The suits are grouped by which hidden seats may hold them (a 3-bit mask; the suits of one
    mask are interchangeable as far as the constraints go). A group only one seat may hold is
@@ -22,6 +22,11 @@ So every consistent deal has the same probability (its splits' count of deals / 
 times 1 / that count). Vectorised over rows x samples; the loops run over the groups and the
 three seats, never over samples. The bids are not used (a deal that does not fit a bid is as
 likely as one that does).
+
+Two hidden seats (three players) are three with a seat that holds nothing; four and more (five
+players) merge two seats into one, deal the rest as above and split the merged hand, keeping a
+draw with the probability that makes every deal equally likely (`_deal_merged`: rejection, the
+loop over draws, never over rows or samples).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 
 At a card of the play (RULES.md §0, §3), for every row of the batch at once:
 
-1. **Samples.** Deals of the unseen cards to the other three seats, uniform among the deals
+1. **Samples.** Deals of the unseen cards to the other P - 1 seats, uniform among the deals
    consistent with what the seat has seen (`strategies.sampling.deal_hidden`): its own hand,
    the cards played, each seat's number of cards left, the suits each has shown void in
    (`sim.views.PlayView.voids`) and what the lead rule reveals (`revealed_voids`: a spade led
@@ -28,7 +28,16 @@ At a card of the play (RULES.md §0, §3), for every row of the batch at once:
    the play), so nil, sets and bags count as the rules say; the value of a candidate on a deal
    is the seat's side's points minus the opponents', with the bag penalty replaced by a price
    per bag taken (``bag_price``; default the rules' ``bag_penalty / bag_limit``: what a bag
-   costs a game on average, as `bench/expert_match.py` prices it).
+   costs a game on average, as `bench/expert_match.py` prices it), each side's bags priced on
+   its own count (RULES.md §3, §4.7: a player without partners is a side). With more than two
+   sides (three players, cutthroat, five: RULES.md §4.7) the opponents' points are the mean of
+   the other sides': a game is won by outscoring every other side, and a point taken from any
+   one of them counts the same, 1 / (S - 1) of one's own; the mean keeps the value linear in
+   the points (so paired differences over deals are plain means, as with two sides) and
+   zero-sum over the table, and it is the figure `bench/table_matches.py` reports. The margin
+   over the best of the others (closer to a game's chance when one side leads) was not taken:
+   it is not linear, and from 0-0 every side is as likely to be the best. With two sides it
+   is the other side's points, as before.
 4. **Choice.** Every candidate of a row is played out on the same deals, so each is compared
    with the rollout strategy's own card deal by deal: the card played is the one whose mean
    paired margin over the own card, less ``confidence`` standard errors, is largest and
@@ -36,7 +45,7 @@ At a card of the play (RULES.md §0, §3), for every row of the batch at once:
    samples show it better; ``confidence = 0``: the best mean).
 
 **Bids** (``search_bids``): the rollout strategy's bid, one more, one less and nil (those open
-to the seat) are each valued the same way: samples of the other three hands (uniform, weighted by
+to the seat) are each valued the same way: samples of the other hands (uniform, weighted by
 the fit of the bids made before), the later seats' bids made by the rollout strategy
 (`sim.spades.bidding.complete_bidding`), the hand played out by it and scored; chosen by the same
 paired rule against the rollout strategy's own bid. A blind nil is the rollout strategy's
@@ -50,8 +59,13 @@ candidates, a decision may use: with more candidates the row takes fewer samples
 ``min_samples``), ``first_trick`` (the first trick searched, 0-based; earlier cards are the
 rollout strategy's). ``samples``, ``budget`` and ``first_trick`` trade strength for speed.
 
-It plays the standard game of RULES.md §3 (four players in partnerships, every key of §3) and
-refuses every other table and every house rule of §4 (`SearchStrategy.refuse`).
+It plays every key of RULES.md §3 at four players in partnerships and at the tables of §4.7
+without partners: three players (17 cards each, the 2C out), cutthroat (four players, each his own
+side) and five (10 each, the 2D and 2H out). There a nil is one player's alone: nobody covers it
+and every other player may attack it, which the rollouts play out (the expert's nil play and
+attack), and nil is one of the bids searched. It refuses two, six and eight players, the other
+keys of §4.7 (the last card left undealt at three, two decks, jokers) and every house rule of §4
+(`SearchStrategy.refuse`), naming them.
 """
 
 from __future__ import annotations
