@@ -31,6 +31,8 @@ Reported with 95% intervals:
     python bench/table_matches.py --tables spades.three,spades.cutthroat --hands 40000
     python bench/table_matches.py --a '{"name": "expert", "attack_nil": false}' --b expert
     python bench/table_matches.py --json out.jsonl                  # one JSON line per table
+    python bench/table_matches.py --tables spades.three,spades.cutthroat,spades.five \
+        --a '{"name": "search"}' --b expert --hands 1000 --games 0 --self 0 --block 250
 
 Blocks run in parallel with joblib (``--n-jobs``); the figures do not depend on it.
 """
