@@ -63,8 +63,11 @@ It plays every key of RULES.md §3 at four players in partnerships and at the ta
 without partners: three players (17 cards each, the 2C out), cutthroat (four players, each his own
 side) and five (10 each, the 2D and 2H out). There a nil is one player's alone: nobody covers it
 and every other player may attack it, which the rollouts play out (the expert's nil play and
-attack), and nil is one of the bids searched. It refuses two, six and eight players, the other
-keys of §4.7 (the last card left undealt at three, two decks, jokers) and every house rule of §4
+attack), and nil is one of the bids searched. Six players with one deck (``deck = "no_twos"``, 8
+each) it plays too, in three pairs, two threes or alone (the sampler deals to five hidden seats;
+the value of three sides is as above, of two as at four players). It refuses two and eight
+players, six with two decks or jokers (the ``spades.six`` preset among them), the other keys of
+§4.7 (the last card left undealt at three, jokers) and every house rule of §4
 (`SearchStrategy.refuse`), naming them.
 """
 
@@ -98,11 +101,13 @@ STANDARD_KEYS = frozenset({"nil", "nil_bonus", "nil_tricks", "blind_nil", "blind
                            "blind_nil_min_deficit", "spades_broken", "max_team_bid",
                            "bag_limit", "bag_penalty", "target_score", "mercy_score",
                            "max_hands"})
-# RULES.md §4.7: the tables it plays besides four in partnerships, each player his own side
-# (``players`` 3 or 5, or 4 with ``partnerships = false``); the other keys of §4.7 at their
-# defaults (one deck without jokers, the 2C out at three players, 2D and 2H at five)
-TABLE_KEYS = frozenset({"players", "partnerships"})
-TABLES = (3, 4, 5)
+# RULES.md §4.7: the tables it plays besides four in partnerships: each player his own side
+# (``players`` 3 or 5, or 4 with ``partnerships = false``), and six players with one deck
+# (``deck = "no_twos"``, 8 cards each) in any ``teams`` shape; the other keys of §4.7 at their
+# defaults (no jokers, the 2C out at three players, 2D and 2H at five)
+TABLE_KEYS = frozenset({"players", "partnerships", "deck", "teams"})
+TABLES = (3, 4, 5, 6)
+ONE_DECK_SIX = "no_twos"
 _DEFAULT = SpadesRules()
 _MAX_CANDIDATES = 17  # the most cards a hand of the tables it plays holds (three players)
 CHUNK = 1 << 16  # deals drawn at most at once (rows x samples x pool): a decision's memory
@@ -145,15 +150,21 @@ class SearchStrategy(Strategy):
         changed = [f.name for f in dataclasses.fields(SpadesRules)
                    if f.name not in STANDARD_KEYS | TABLE_KEYS and getattr(rules, f.name)
                    != getattr(_DEFAULT, f.name)]
+        value = {k: getattr(rules, k) for k in changed}
         if rules.players not in TABLES:
             changed.insert(0, "players")
+            value["players"] = rules.players
+        elif rules.players == 6 and rules.six_deck != ONE_DECK_SIX:
+            changed.insert(0, "deck")
+            value["deck"] = rules.six_deck
         if not changed:
             return None
-        shown = ", ".join(f"{k} = {getattr(rules, k)!r}" for k in changed[:4])
+        shown = ", ".join(f"{k} = {value[k]!r}" for k in changed[:4])
         more = f" and {len(changed) - 4} more" if len(changed) > 4 else ""
         return ("it plays the keys of RULES.md §3 at four players in partnerships and at the "
-                "tables without partners of §4.7 (three players, cutthroat, five players; one "
-                f"deck, no jokers) and no other rule of §4 so far; these rules set {shown}{more}")
+                "other tables of §4.7 with one deck and no jokers (three players, cutthroat, "
+                "five players, six with deck = 'no_twos') and no other rule of §4 so far; these "
+                f"rules set {shown}{more}")
 
     @functools.cached_property
     def policy(self) -> Strategy:

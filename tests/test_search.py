@@ -63,6 +63,12 @@ def _keys(n: int, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 1 << 63, size=n).astype(np.uint64)
 
 
+# six players with one deck (RULES.md §4.7 deck = "no_twos", 8 cards each), each team shape
+SIX = {"six in three pairs": {"preset": "spades.six", "deck": "no_twos"},
+       "six in two threes": {"preset": "spades.six", "deck": "no_twos", "teams": "two_threes"},
+       "six alone": {"preset": "spades.six", "deck": "no_twos", "teams": "solo"}}
+
+
 POSITIONS = {  # unseen cards, the hidden seats' counts, their voids (bit s = suit s, C D H S)
     "no voids": (["AS", "KS", "2H", "3H", "4D", "5D", "6C"], (3, 2, 2), (0, 0, 0)),
     "one void each": (["AS", "KS", "2H", "3H", "4D", "5D", "6C"], (3, 2, 2), (1, 8, 0)),
@@ -78,6 +84,8 @@ POSITIONS = {  # unseen cards, the hidden seats' counts, their voids (bit s = su
                                 (1, 0, 4, 0)),
     "five players, unequal": (["AS", "KS", "QS", "2H", "3H", "4D", "5D", "6C"], (1, 3, 2, 2),
                               (0, 9, 6, 1)),
+    "six alone: five hidden seats": (["AS", "KS", "2H", "3H", "4D", "5D", "6C", "7C"],
+                                     (2, 2, 1, 2, 1), (1, 2, 4, 8, 3)),
 }
 
 
@@ -185,9 +193,9 @@ class Sampling:
 
 
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel", "spades.three",
-                                    "spades.cutthroat", "spades.five"])
+                                    "spades.cutthroat", "spades.five", "six alone"])
 def test_sampled_deals_fit_every_view_of_real_runs(preset):
-    rules = load_rules(preset)
+    rules = load_rules(SIX.get(preset, preset))  # (six alone: five hidden seats)
     player = Sampling()
     GAMES["spades"].play_block(rules, Lineup([player] * rules.players), 3, 0, 40, "hands")
     assert player.views == 40 * rules.players * rules.cards_each
@@ -242,14 +250,14 @@ def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
 
 
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.three", "spades.cutthroat",
-                                    "spades.five"])
+                                    "spades.five", *SIX])
 def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     """With every seat the rollout strategy, a rollout of the real deal from any decision with
     the card (or bid) actually played is the hand as it was played: the search rebuilds the
     play (or the bidding) from a view exactly, and values it by the engine's score (the seat's
     side's points, bags priced, minus the other side's; with more than two sides, minus the
     mean of the others')."""
-    rules = load_rules(preset)
+    rules = load_rules(SIX.get(preset, preset))
     players, sides, cards = rules.players, rules.sides, rules.players * rules.cards_each
     deck = deck_for(rules)  # (three and five players: the 2s out, the slots shifted)
     expert = make_strategy("expert", game="spades")
@@ -527,9 +535,10 @@ def test_a_decision_or_a_session_under_rules_it_does_not_play_is_refused():
 # each refused table or rule of RULES.md §4, and the keys its message names
 REFUSED = {
     "two players": ({"players": 2}, ["players = 2"]),
-    "six players, one deck, three pairs": ({"players": 6, "deck": "no_twos"},
-                                           ["players = 6", "deck = 'no_twos'"]),
-    "six alone": ({"players": 6, "teams": "solo"}, ["players = 6", "teams = 'solo'"]),
+    "six players, two decks": ({"players": 6}, ["deck = 'double_minus_2c'"]),
+    "six alone, two decks": ({"players": 6, "teams": "solo"}, ["deck = 'double_minus_2c'"]),
+    "six players, one deck and jokers": ({"players": 6, "deck": "single_jokers", "jokers": 2},
+                                         ["deck = 'single_jokers'", "jokers = 2"]),
     "three players, the last card undealt": ({"preset": "spades.three", "remove": "last"},
                                              ["remove = 'last'"]),
     "three players with jokers": ({"preset": "spades.three", "jokers": 2,
@@ -555,10 +564,11 @@ def test_each_table_and_rule_it_does_not_play_is_named(name):
 
 
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.short", "spades.openspiel",
-                                    "spades.three", "spades.cutthroat", "spades.five"])
+                                    "spades.three", "spades.cutthroat", "spades.five", *SIX])
 def test_the_standard_games_are_played(preset):
-    made = make_strategy("search", game="spades", rules=load_rules(preset), rules_name=preset)
-    assert made.refuse(load_rules(preset)) is None
+    rules = load_rules(SIX.get(preset, preset))
+    made = make_strategy("search", game="spades", rules=rules, rules_name=preset)
+    assert made.refuse(rules) is None
 
 
 def test_a_rollout_it_cannot_play_out_with_is_refused():
