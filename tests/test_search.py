@@ -12,6 +12,11 @@ cards (strategies/sampling.py).
 * A whole run with ``search`` at one seat completes and its records replay to its tables;
   decisions are the same for a fixed seed, and for a block played with others; the rules it does
   not play are refused with one line naming them.
+* The other tables of RULES.md §4.7 (three players, cutthroat, five, six with one deck): the
+  sampler for two, four and five hidden seats against enumeration, its deals against every view
+  of real runs, rollouts of the real deal against the real hand (each side's value the mean of
+  the others' taken from its own), two-card endings at three players valued exactly, and a
+  hand-made forced finesse at three players that expert and seed miss.
 """
 
 from __future__ import annotations
