@@ -30,14 +30,14 @@ At a card of the play (RULES.md §0, §3), for every row of the batch at once:
    per bag taken (``bag_price``; default the rules' ``bag_penalty / bag_limit``: what a bag
    costs a game on average, as `bench/expert_match.py` prices it), each side's bags priced on
    its own count (RULES.md §3, §4.7: a player without partners is a side). With more than two
-   sides (three players, cutthroat, five: RULES.md §4.7) the opponents' points are the mean of
-   the other sides': a game is won by outscoring every other side, and a point taken from any
-   one of them counts the same, 1 / (S - 1) of one's own; the mean keeps the value linear in
-   the points (so paired differences over deals are plain means, as with two sides) and
-   zero-sum over the table, and it is the figure `bench/table_matches.py` reports. The margin
-   over the best of the others (closer to a game's chance when one side leads) was not taken:
-   it is not linear, and from 0-0 every side is as likely to be the best. With two sides it
-   is the other side's points, as before.
+   sides (three players, cutthroat, five, six in three pairs or alone: RULES.md §4.7) the
+   opponents' points are the mean of the other sides': a game is won by outscoring every other
+   side, and a point taken from any one of them counts the same, 1 / (S - 1) of one's own; the
+   mean keeps the value linear in the points (so paired differences over deals are plain
+   means, as with two sides) and zero-sum over the table, and it is the figure
+   `bench/table_matches.py` reports. The margin over the best of the others (closer to a
+   game's chance when one side leads) was not taken: it is not linear, and from 0-0 every side
+   is as likely to be the best. With two sides it is the other side's points, as before.
 4. **Choice.** Every candidate of a row is played out on the same deals, so each is compared
    with the rollout strategy's own card deal by deal: the card played is the one whose mean
    paired margin over the own card, less ``confidence`` standard errors, is largest and
@@ -144,9 +144,11 @@ class SearchStrategy(Strategy):
     @classmethod
     def refuse(cls, rules) -> str | None:
         """The search plays the keys of RULES.md §3 (any values) at four players in
-        partnerships and at the tables of §4.7 without partners (three players, cutthroat, five
-        players: `TABLE_KEYS`); any other table (two, six or eight players) and any other key of
-        §4 switched on (two decks, jokers, the kitty, the house rules) is refused, named."""
+        partnerships and at the tables of §4.7 with one deck and no jokers (three players,
+        cutthroat, five players, six with ``deck = "no_twos"`` in any team shape:
+        `TABLE_KEYS`); any other table (two or eight players, six with two decks or jokers) and
+        any other key of §4 switched on (jokers, the kitty, the house rules) is refused,
+        named."""
         changed = [f.name for f in dataclasses.fields(SpadesRules)
                    if f.name not in STANDARD_KEYS | TABLE_KEYS and getattr(rules, f.name)
                    != getattr(_DEFAULT, f.name)]
