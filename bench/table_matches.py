@@ -31,6 +31,8 @@ Reported with 95% intervals:
     python bench/table_matches.py --tables spades.three,spades.cutthroat --hands 40000
     python bench/table_matches.py --a '{"name": "expert", "attack_nil": false}' --b expert
     python bench/table_matches.py --json out.jsonl                  # one JSON line per table
+    python bench/table_matches.py --tables spades.three,spades.cutthroat,spades.five \
+        --a '{"name": "search"}' --b expert --hands 1000 --games 0 --self 0 --block 250
 
 Blocks run in parallel with joblib (``--n-jobs``); the figures do not depend on it.
 """
@@ -163,9 +165,11 @@ def _sizes(total: int, block: int) -> list[int]:
 
 
 def measure(name: str, a: dict, b: dict, args) -> dict:
-    """Every figure of one table (the module docstring)."""
-    rules = load_rules(TABLES.get(name, name))
-    out = {"table": name, "rules": TABLES.get(name, name), "a": a, "b": b, "sides": rules.sides}
+    """Every figure of one table (the module docstring): ``name`` one of `TABLES`, a preset, or
+    a rules table in JSON (``'{"preset": "spades.six", "deck": "no_twos"}'``)."""
+    spec = json.loads(name) if name.lstrip().startswith("{") else TABLES.get(name, name)
+    rules = load_rules(spec)
+    out = {"table": name, "rules": spec, "a": a, "b": b, "sides": rules.sides}
     run = Parallel(n_jobs=args.n_jobs)
     if args.hands:
         parts = run(delayed(hands_block)(rules, a, b, args.seed, k, n)
@@ -231,7 +235,8 @@ def show(out: dict) -> None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", default=",".join(TABLES),
-                        help=f"comma-separated names of {sorted(TABLES)} or presets")
+                        help=f"comma-separated names of {sorted(TABLES)} or presets; or "
+                        "';'-separated, each a name or a rules table in JSON")
     parser.add_argument("--a", default="expert", help="a strategy name or JSON spec")
     parser.add_argument("--b", default="seed")
     parser.add_argument("--hands", type=int, default=40_000)
@@ -244,7 +249,8 @@ def main(argv=None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="append one JSON line a table")
     args = parser.parse_args(argv)
     a, b = _spec(args.a), _spec(args.b)
-    for name in args.tables.split(","):
+    for name in (args.tables.split(";") if ";" in args.tables or args.tables.startswith("{")
+                 else args.tables.split(",")):
         out = measure(name, a, b, args)
         show(out)
         if args.json:

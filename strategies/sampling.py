@@ -5,7 +5,7 @@ At a card of the play (RULES.md §0) a seat knows its own hand, every card playe
 each other seat still holds, and the suits each has shown void in (a seat that did not follow a
 lead of a suit holds none of it; the rules may reveal more, `strategies.search`). `deal_hidden`
 draws deals of the unseen cards to the other seats **uniformly among all deals consistent with
-those counts and voids**, exactly, for three hidden seats (four players):
+those counts and voids**, exactly, for any number of hidden seats: for three (four players)
 
 1. The suits are grouped by which hidden seats may hold them (a 3-bit mask; the suits of one
    mask are interchangeable as far as the constraints go). A group only one seat may hold is
@@ -22,6 +22,11 @@ So every consistent deal has the same probability (its splits' count of deals / 
 times 1 / that count). Vectorised over rows x samples; the loops run over the groups and the
 three seats, never over samples. The bids are not used (a deal that does not fit a bid is as
 likely as one that does).
+
+Two hidden seats (three players) are three with a seat that holds nothing; four and more (five
+players) merge two seats into one, deal the rest as above and split the merged hand, keeping a
+draw with the probability that makes every deal equally likely (`_deal_merged`: rejection, the
+loop over draws, never over rows or samples).
 """
 
 from __future__ import annotations
@@ -33,13 +38,15 @@ import numpy as np
 
 from sim.cards import U64, Deck, popcount
 
-__all__ = ["HIDDEN", "deal_hidden", "draw", "random_bits", "uniforms"]
+__all__ = ["HIDDEN", "MERGE_ROUNDS", "deal_hidden", "draw", "random_bits", "uniforms"]
 
 HIDDEN = 3  # hidden seats: the four-player table's other three
 _PAIRS = (3, 5, 6)  # the masks of two hidden seats: (0, 1), (0, 2), (1, 2)
 _FULL = 7
 _NONE = 8  # the group of a card that is not unseen (sorted last)
 _GAMMA, _MIX1, _MIX2 = U64(0x9E3779B97F4A7C15), U64(0xBF58476D1CE4E5B9), U64(0x94D049BB133111EB)
+_MERGE_STREAM = 8  # the streams of `_deal_merged`'s draws: 8 + the depth of the merge
+MERGE_ROUNDS = 512  # draws at most per deal of more than three hidden seats
 _FACT = np.array([math.factorial(k) for k in range(65)], dtype=np.float64)
 
 
@@ -52,12 +59,30 @@ def _slots(deck: Deck) -> tuple[np.ndarray, np.ndarray]:
 
 def deal_hidden(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck: Deck, k: int,
                 keys: np.ndarray) -> np.ndarray:
-    """uint64[n, k, 3]: ``k`` deals per row of the cards ``unseen`` (uint64[n]) to three hidden
-    seats, uniform among the deals in which seat ``j`` gets ``counts[:, j]`` (int[n, 3]) cards
-    and no card of a suit whose bit is set in ``voids[:, j]`` (uint8[n, 3], bit s = suit s, the
-    layout of `sim.views.PlayView.voids`). A row's deals are a function of its ``keys``
-    (uint64[n], `random_bits`) alone, whatever the other rows. A row with no consistent deal
-    raises ValueError."""
+    """uint64[n, k, H]: ``k`` deals per row of the cards ``unseen`` (uint64[n]) to ``H`` hidden
+    seats (H = ``counts.shape[1]``, at least 1), uniform among the deals in which seat ``j`` gets
+    ``counts[:, j]`` (int[n, H]) cards and no card of a suit whose bit is set in ``voids[:, j]``
+    (uint8[n, H], bit s = suit s, the layout of `sim.views.PlayView.voids`). A row's deals are a
+    function of its ``keys`` (uint64[n], `random_bits`) alone, whatever the other rows, and deal
+    ``s`` whatever ``k``. A row with no consistent deal raises ValueError.
+
+    Three hidden seats: `_deal_three` (the module docstring). Fewer: the same with seats that
+    hold nothing (count 0, void in every suit). More (five players and up): `_deal_merged`."""
+    hidden = counts.shape[1]
+    if hidden == HIDDEN:
+        return _deal_three(unseen, counts, voids, deck, k, keys)
+    if hidden > HIDDEN:
+        return _deal_merged(unseen, counts, voids, deck, k, keys, 0)
+    n = unseen.shape[0]
+    pad = HIDDEN - hidden
+    counts = np.concatenate([counts, np.zeros((n, pad), counts.dtype)], axis=1)
+    voids = np.concatenate([voids.astype(np.uint8), np.full((n, pad), 0xFF, np.uint8)], axis=1)
+    return _deal_three(unseen, counts, voids, deck, k, keys)[:, :, :hidden]
+
+
+def _deal_three(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck: Deck, k: int,
+                keys: np.ndarray) -> np.ndarray:
+    """`deal_hidden` for three hidden seats (the module docstring's steps 1-3)."""
     n = unseen.shape[0]
     counts = counts.astype(np.int64)
     slots, suit_of = _slots(deck)
@@ -115,6 +140,131 @@ def deal_hidden(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck:
     return out
 
 
+def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck: Deck, k: int,
+                 keys: np.ndarray, depth: int) -> np.ndarray:
+    """`deal_hidden` for more than three hidden seats (five players and up), exactly: two hidden
+    seats A and B are merged into one (count cA + cB, void where both are), the H - 1 seats
+    dealt (`deal_hidden`, so recursively down to three), and the merged seat's hand S split
+    between A and B: its cards of a suit B is void in to A, of a suit A is void in to B, and of
+    the others ("shared", sh of them) r = cA - (A's forced cards) to A, a random r-subset. A
+    deal of the H - 1 seats stands for N(S) = C(sh, r) deals of the H (0 where r is out of
+    range), so it is kept with probability N(S) / M (M: the largest N(S) the row's cards allow)
+    and drawn again otherwise (rejection sampling): every consistent deal of the H seats is
+    then equally likely. The pair merged is a row's two seats with the fewest suits with an
+    unseen card in which one is void and the other not: with the same voids there N(S) is
+    C(cA + cB, cA) for every S and every draw is kept. The rounds loop over draws, each over every
+    (row, sample) pair not yet kept (one draw of the H - 1 seats each, by its own key: a
+    sample's deal does not depend on ``k``); a sample not kept in `MERGE_ROUNDS` draws takes
+    its next draw that can be split (not exact then: (1 - N/M)^MERGE_ROUNDS, a rare position
+    where M overstates what the other seats leave; none in the tests' checks of uniformity)."""
+    n, hidden = counts.shape
+    counts = counts.astype(np.int64)
+    voids = voids.astype(np.uint8)
+    rows = np.arange(n)
+    pairs = [(a, b) for a in range(hidden) for b in range(a + 1, hidden)]
+    present = np.zeros(n, dtype=np.uint8)  # the suits with an unseen card
+    for s, m in enumerate(deck.suit_masks):
+        present |= np.where((unseen & m) != 0, np.uint8(1 << s), np.uint8(0))
+    differ = np.stack([np.bitwise_count((voids[:, a] ^ voids[:, b]) & present)
+                       for a, b in pairs], axis=1)
+    first, second = (np.array(p)[np.argmin(differ, axis=1)] for p in zip(*pairs, strict=True))
+    seats = np.tile(np.arange(hidden), (n, 1))
+    others = seats[(seats != first[:, None]) & (seats != second[:, None])].reshape(n, hidden - 2)
+    ca, cb = counts[rows, first], counts[rows, second]
+    va, vb = voids[rows, first], voids[rows, second]
+    sub_counts = np.concatenate([counts[rows[:, None], others], (ca + cb)[:, None]], axis=1)
+    sub_voids = np.concatenate([voids[rows[:, None], others], (va & vb)[:, None]], axis=1)
+
+    def cards_of(bits):  # uint64[n]: the cards of the suits set in ``bits`` (uint8[n])
+        out = np.zeros(n, dtype=U64)
+        for s, m in enumerate(deck.suit_masks):
+            out |= np.where(((bits >> s) & 1) == 1, m, U64(0))
+        return out
+
+    a_only, shared = cards_of(vb & ~va), cards_of(~va & ~vb)
+    # M: the largest C(sh, r) over A's and B's forced cards fa, fb that the unseen cards allow
+    ua, ub = popcount(unseen & a_only), popcount(unseen & cards_of(va & ~vb))
+    us = popcount(unseen & shared)
+    f = np.arange(int(counts.max(initial=0)) + 1)
+    fa, fb = f[None, :, None], f[None, None, :]
+    sh, r = (ca + cb)[:, None, None] - fa - fb, ca[:, None, None] - fa
+    ok = ((fa <= np.minimum(ca, ua)[:, None, None]) & (fb <= np.minimum(cb, ub)[:, None, None])
+          & (sh <= us[:, None, None]) & (r >= 0) & (r <= sh))
+    top = np.where(ok, _comb(sh, r), 0.0).reshape(n, -1).max(axis=1, initial=0.0)
+    if np.any(top <= 0):
+        raise ValueError("no deal of the unseen cards fits the seats' counts and voids")
+    slots, _ = _slots(deck)
+    bits = np.left_shift(U64(1), slots.astype(U64))
+    out = np.zeros((n, k, hidden), dtype=U64)
+    pending = np.ones((n, k), dtype=bool)
+    stream = _MERGE_STREAM + depth
+    for draw_no in range(2 * MERGE_ROUNDS):
+        # the (row, sample) pairs still to keep a deal, and a draw of the H - 1 seats for each:
+        # the first for every sample at once, then one draw a pending pair (its own key)
+        pr, ps = np.nonzero(pending)
+        if not pr.size:
+            break
+        if draw_no:
+            pkeys = _mix(keys[pr], stream, (draw_no << 20) + ps)
+            sub = deal_hidden(unseen[pr], sub_counts[pr], sub_voids[pr], deck, 1, pkeys)[:, 0]
+        else:
+            sub = deal_hidden(unseen, sub_counts, sub_voids, deck, k,
+                              _mix(keys, stream, np.full(n, 1 << 39))).reshape(n * k, -1)
+            pkeys = _mix(keys[pr], stream, ps)
+        hand = sub[:, -1]  # [m]: the merged seat's
+        forced_a = hand & a_only[pr]
+        sh_s = popcount(hand & shared[pr]).astype(np.int64)
+        r_s = ca[pr] - popcount(forced_a).astype(np.int64)
+        fits = (r_s >= 0) & (r_s <= sh_s)
+        weight = np.where(fits, _comb(sh_s, r_s), 0.0)
+        u = uniforms(pkeys, 4, np.zeros(1, np.int64))[:, 0]
+        keep = (u * top[pr] < weight) | (fits & (draw_no >= MERGE_ROUNDS))
+        # A's r shared cards: the r of smallest random key (53 bits, then the slot: no ties)
+        inside = ((hand & shared[pr])[:, None] >> slots.astype(U64)) & U64(1)
+        key = random_bits(pkeys, 5, np.arange(slots.size))
+        key >>= U64(11)
+        key <<= U64(6)
+        key |= slots.astype(U64)
+        key = np.where(inside == 1, key, ~U64(0))
+        cut = np.take_along_axis(np.sort(key, axis=1),
+                                 np.clip(r_s - 1, 0, slots.size - 1)[:, None], axis=1)
+        chosen = (inside == 1) & (key <= cut) & (r_s > 0)[:, None]
+        to_a = forced_a | np.where(chosen, bits, U64(0)).sum(axis=1, dtype=U64)
+        got, gs = pr[keep], ps[keep]
+        out[got[:, None], gs[:, None], others[got]] = sub[keep, :-1]
+        out[got, gs, first[got]] = to_a[keep]
+        out[got, gs, second[got]] = hand[keep] & ~to_a[keep]
+        pending[got, gs] = False
+    if pending.any():
+        raise ValueError("no deal of the unseen cards fits the seats' counts and voids")
+    return out
+
+
+def _mix(keys: np.ndarray, stream: int, index: np.ndarray) -> np.ndarray:
+    """uint64[m]: `random_bits`' numbers of each key with its own index (``keys``, ``index``
+    [m]), not every key with every index."""
+    with np.errstate(over="ignore"):
+        z = keys + ((U64(stream) << U64(40)) + index.astype(U64) + U64(1)) * _GAMMA
+    return _splitmix(z)
+
+
+def _splitmix(z: np.ndarray) -> np.ndarray:
+    """SplitMix64's output function (`random_bits`'), on a copy."""
+    z = z.copy()
+    with np.errstate(over="ignore"):
+        for shift, factor in ((30, _MIX1), (27, _MIX2)):
+            z ^= z >> U64(shift)
+            z *= factor
+        z ^= z >> U64(31)
+    return z
+
+
+def _comb(m: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """float64: C(m, r) for 0 <= r <= m <= 64 (elsewhere meaningless, to be masked)."""
+    m, r = np.clip(m, 0, 64), np.clip(r, 0, 64)
+    return _FACT[m] / (_FACT[np.minimum(r, m)] * _FACT[np.clip(m - r, 0, 64)])
+
+
 def _splits(size: np.ndarray, counts: np.ndarray, u: np.ndarray) -> np.ndarray:
     """int64[n, k, 8, 3]: for each row and sample, how many cards of each group (mask, as
     `deal_hidden`'s ``size`` int64[n, 8]) go to each hidden seat, drawn (by the uniforms ``u``
@@ -142,7 +292,9 @@ def _splits(size: np.ndarray, counts: np.ndarray, u: np.ndarray) -> np.ndarray:
     if np.any(weight.sum(axis=1) <= 0):
         raise ValueError("no deal of the unseen cards fits the seats' counts and voids")
     pick = draw(weight, u)
-    i3, i5, i6 = np.unravel_index(pick, dims)  # [n, k] each
+    # [n, k] each; unravelled flat: numpy 2.4's unravel_index gives wrong indices past the
+    # 8,192nd of an (n, 1) array (k = 1), tests/test_search.py
+    i3, i5, i6 = (i.reshape(n, k) for i in np.unravel_index(pick.reshape(-1), dims))
     full = [(h[:, 0, 0, 0, 0, None] - i3 - i5), (h[:, 1, 0, 0, 0, None] - (size[:, 3, None] - i3)
                                                  - i6),
             (h[:, 2, 0, 0, 0, None] - (size[:, 5, None] - i5) - (size[:, 6, None] - i6))]

@@ -3,7 +3,7 @@
 
 At a card of the play (RULES.md §0, §3), for every row of the batch at once:
 
-1. **Samples.** Deals of the unseen cards to the other three seats, uniform among the deals
+1. **Samples.** Deals of the unseen cards to the other P - 1 seats, uniform among the deals
    consistent with what the seat has seen (`strategies.sampling.deal_hidden`): its own hand,
    the cards played, each seat's number of cards left, the suits each has shown void in
    (`sim.views.PlayView.voids`) and what the lead rule reveals (`revealed_voids`: a spade led
@@ -28,7 +28,16 @@ At a card of the play (RULES.md §0, §3), for every row of the batch at once:
    the play), so nil, sets and bags count as the rules say; the value of a candidate on a deal
    is the seat's side's points minus the opponents', with the bag penalty replaced by a price
    per bag taken (``bag_price``; default the rules' ``bag_penalty / bag_limit``: what a bag
-   costs a game on average, as `bench/expert_match.py` prices it).
+   costs a game on average, as `bench/expert_match.py` prices it), each side's bags priced on
+   its own count (RULES.md §3, §4.7: a player without partners is a side). With more than two
+   sides (three players, cutthroat, five, six in three pairs or alone: RULES.md §4.7) the
+   opponents' points are the mean of the other sides': a game is won by outscoring every other
+   side, and a point taken from any one of them counts the same, 1 / (S - 1) of one's own; the
+   mean keeps the value linear in the points (so paired differences over deals are plain
+   means, as with two sides) and zero-sum over the table, and it is the figure
+   `bench/table_matches.py` reports. The margin over the best of the others (closer to a
+   game's chance when one side leads) was not taken: it is not linear, and from 0-0 every side
+   is as likely to be the best. With two sides it is the other side's points, as before.
 4. **Choice.** Every candidate of a row is played out on the same deals, so each is compared
    with the rollout strategy's own card deal by deal: the card played is the one whose mean
    paired margin over the own card, less ``confidence`` standard errors, is largest and
@@ -36,7 +45,7 @@ At a card of the play (RULES.md §0, §3), for every row of the batch at once:
    samples show it better; ``confidence = 0``: the best mean).
 
 **Bids** (``search_bids``): the rollout strategy's bid, one more, one less and nil (those open
-to the seat) are each valued the same way: samples of the other three hands (uniform, weighted by
+to the seat) are each valued the same way: samples of the other hands (uniform, weighted by
 the fit of the bids made before), the later seats' bids made by the rollout strategy
 (`sim.spades.bidding.complete_bidding`), the hand played out by it and scored; chosen by the same
 paired rule against the rollout strategy's own bid. A blind nil is the rollout strategy's
@@ -50,8 +59,16 @@ candidates, a decision may use: with more candidates the row takes fewer samples
 ``min_samples``), ``first_trick`` (the first trick searched, 0-based; earlier cards are the
 rollout strategy's). ``samples``, ``budget`` and ``first_trick`` trade strength for speed.
 
-It plays the standard game of RULES.md §3 (four players in partnerships, every key of §3) and
-refuses every other table and every house rule of §4 (`SearchStrategy.refuse`).
+It plays every key of RULES.md §3 at four players in partnerships and at the tables of §4.7
+without partners: three players (17 cards each, the 2C out), cutthroat (four players, each his own
+side) and five (10 each, the 2D and 2H out). There a nil is one player's alone: nobody covers it
+and every other player may attack it, which the rollouts play out (the expert's nil play and
+attack), and nil is one of the bids searched. Six players with one deck (``deck = "no_twos"``, 8
+each) it plays too, in three pairs, two threes or alone (the sampler deals to five hidden seats;
+the value of three sides is as above, of two as at four players). It refuses two and eight
+players, six with two decks or jokers (the ``spades.six`` preset among them), the other keys of
+§4.7 (the last card left undealt at three, jokers) and every house rule of §4
+(`SearchStrategy.refuse`), naming them.
 """
 
 from __future__ import annotations
@@ -74,7 +91,7 @@ from sim.tricks import check_card, play_card
 from sim.views import PlayView
 
 from .base import CARDS, STRATEGIES, Strategy, make_strategy, param, register
-from .sampling import HIDDEN, deal_hidden, draw, uniforms
+from .sampling import deal_hidden, draw, uniforms
 
 __all__ = ["SearchStrategy", "revealed_voids"]
 
@@ -84,8 +101,15 @@ STANDARD_KEYS = frozenset({"nil", "nil_bonus", "nil_tricks", "blind_nil", "blind
                            "blind_nil_min_deficit", "spades_broken", "max_team_bid",
                            "bag_limit", "bag_penalty", "target_score", "mercy_score",
                            "max_hands"})
+# RULES.md §4.7: the tables it plays besides four in partnerships: each player his own side
+# (``players`` 3 or 5, or 4 with ``partnerships = false``), and six players with one deck
+# (``deck = "no_twos"``, 8 cards each) in any ``teams`` shape; the other keys of §4.7 at their
+# defaults (no jokers, the 2C out at three players, 2D and 2H at five)
+TABLE_KEYS = frozenset({"players", "partnerships", "deck", "teams"})
+TABLES = (3, 4, 5, 6)
+ONE_DECK_SIX = "no_twos"
 _DEFAULT = SpadesRules()
-_MAX_CANDIDATES = 13
+_MAX_CANDIDATES = 17  # the most cards a hand of the tables it plays holds (three players)
 CHUNK = 1 << 16  # deals drawn at most at once (rows x samples x pool): a decision's memory
 
 
@@ -119,17 +143,30 @@ class SearchStrategy(Strategy):
 
     @classmethod
     def refuse(cls, rules) -> str | None:
-        """The search plays RULES.md §3 only: four players in partnerships and the keys of §3
-        (any values); a key of §4 switched on is refused, named."""
+        """The search plays the keys of RULES.md §3 (any values) at four players in
+        partnerships and at the tables of §4.7 with one deck and no jokers (three players,
+        cutthroat, five players, six with ``deck = "no_twos"`` in any team shape:
+        `TABLE_KEYS`); any other table (two or eight players, six with two decks or jokers) and
+        any other key of §4 switched on (jokers, the kitty, the house rules) is refused,
+        named."""
         changed = [f.name for f in dataclasses.fields(SpadesRules)
-                   if f.name not in STANDARD_KEYS and getattr(rules, f.name)
+                   if f.name not in STANDARD_KEYS | TABLE_KEYS and getattr(rules, f.name)
                    != getattr(_DEFAULT, f.name)]
+        value = {k: getattr(rules, k) for k in changed}
+        if rules.players not in TABLES:
+            changed.insert(0, "players")
+            value["players"] = rules.players
+        elif rules.players == 6 and rules.six_deck != ONE_DECK_SIX:
+            changed.insert(0, "deck")
+            value["deck"] = rules.six_deck
         if not changed:
             return None
-        shown = ", ".join(f"{k} = {getattr(rules, k)!r}" for k in changed[:4])
+        shown = ", ".join(f"{k} = {value[k]!r}" for k in changed[:4])
         more = f" and {len(changed) - 4} more" if len(changed) > 4 else ""
-        return ("it plays the standard game of RULES.md §3 (four players in partnerships, the "
-                f"keys of §3) and no rule of §4 so far; these rules set {shown}{more}")
+        return ("it plays the keys of RULES.md §3 at four players in partnerships and at the "
+                "other tables of §4.7 with one deck and no jokers (three players, cutthroat, "
+                "five players, six with deck = 'no_twos') and no other rule of §4 so far; these "
+                f"rules set {shown}{more}")
 
     @functools.cached_property
     def policy(self) -> Strategy:
@@ -336,14 +373,18 @@ class _Forced:
 
 
 def _value(score, seat, rules, bag_price: float) -> np.ndarray:
-    """float64[N]: the seat's side's points minus the other side's, each bag taken priced at
+    """float64[N]: the seat's side's points minus the other side's (more than two sides: minus
+    the mean of the other sides', module docstring, "Value"), each side's bags taken priced at
     ``bag_price`` (-1: ``bag_penalty / bag_limit``, RULES.md §3) instead of the penalty paid."""
     price = (rules.bag_penalty / rules.bag_limit if not rules.bagless else 0.0) \
         if bag_price < 0 else bag_price
     points = (score.points - score.bag_penalty - price * score.bags_taken).astype(np.float64)
     side = (seat % rules.sides).astype(np.intp)
     rows = np.arange(len(seat))
-    return points[rows, side] - points[rows, 1 - side]
+    own = points[rows, side]
+    if rules.sides == 2:
+        return own - points[rows, 1 - side]
+    return own - (points.sum(axis=1) - own) / (rules.sides - 1)
 
 
 def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
@@ -366,13 +407,14 @@ def deal_bidding(view, k: int, keys: np.ndarray) -> np.ndarray:
     deals a function of its key (``keys`` uint64[n])."""
     n, players = view.bids.shape
     rows, seat = np.arange(n), view.seat.astype(np.intp)
-    others = (seat[:, None] + 1 + np.arange(HIDDEN)) % players
+    others = (seat[:, None] + 1 + np.arange(players - 1)) % players
     held = popcount(view.hand).astype(np.int64)
-    hidden = deal_hidden(view.deck.full_mask & ~view.hand, np.repeat(held[:, None], HIDDEN, 1),
-                         np.zeros((n, HIDDEN), np.uint8), view.deck, k, keys)
+    hidden = deal_hidden(view.deck.full_mask & ~view.hand,
+                         np.repeat(held[:, None], players - 1, 1),
+                         np.zeros((n, players - 1), np.uint8), view.deck, k, keys)
     out = np.empty((n, k, players), dtype=U64)
     out[rows, :, seat] = view.hand[:, None]
-    for j in range(HIDDEN):
+    for j in range(players - 1):
         out[rows, :, others[:, j]] = hidden[:, :, j]
     return out
 
@@ -383,8 +425,6 @@ def deal_view(view, k: int, keys: np.ndarray) -> np.ndarray:
     hands each seat was dealt: its cards left and those it played; a row's deals a function of
     its key (``keys`` uint64[n], `strategies.sampling.random_bits`)."""
     n, players = view.tricks.shape
-    if players != HIDDEN + 1:
-        raise ValueError("the search samples deals for four players")
     rows = np.arange(n)
     seat = view.seat.astype(np.intp)
     shown = view.shown.copy()  # uint64[n, P]: the cards of the earlier tricks, by seat
@@ -394,12 +434,12 @@ def deal_view(view, k: int, keys: np.ndarray) -> np.ndarray:
     played = popcount(shown).astype(np.int64)
     dealt_each = popcount(view.hand).astype(np.int64) + played[rows, seat]
     voids = view.voids | revealed_voids(view)
-    others = (seat[:, None] + 1 + np.arange(HIDDEN)) % players  # [n, 3]
+    others = (seat[:, None] + 1 + np.arange(players - 1)) % players  # [n, P - 1]
     counts = dealt_each[:, None] - played[rows[:, None], others]
     hidden = deal_hidden(view.unseen, counts, voids[rows[:, None], others], view.deck, k, keys)
     out = np.empty((n, k, players), dtype=U64)
     out[rows, :, seat] = view.hand[:, None]
-    for j in range(HIDDEN):
+    for j in range(players - 1):
         out[rows, :, others[:, j]] = hidden[:, :, j]
     return out | shown[:, None, :]
 

@@ -12,6 +12,11 @@ cards (strategies/sampling.py).
 * A whole run with ``search`` at one seat completes and its records replay to its tables;
   decisions are the same for a fixed seed, and for a block played with others; the rules it does
   not play are refused with one line naming them.
+* The other tables of RULES.md §4.7 (three players, cutthroat, five, six with one deck): the
+  sampler for two, four and five hidden seats against enumeration, its deals against every view
+  of real runs, rollouts of the real deal against the real hand (each side's value the mean of
+  the others' taken from its own), two-card endings at three players valued exactly, and a
+  hand-made forced finesse at three players that expert and seed miss.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
 from sim.replay import replay_file, replay_records, view_at
+from sim.spades.hand import deck_for
 from sim.tricks import IllegalPlay
 from strategies import make_strategy
 from strategies import search as search_module
@@ -44,17 +50,17 @@ DECK = standard_deck()
 SUITS = "CDHS"
 
 
-def _consistent(unseen: list[str], counts, voids) -> set[tuple[int, int, int]]:
-    """Every deal of ``unseen`` to three seats with ``counts`` cards and none of a void suit
-    (bit s of ``voids[j]``), enumerated card by card."""
-    out = set()
-    for seats in itertools.product(range(3), repeat=len(unseen)):
-        if [seats.count(j) for j in range(3)] != list(counts):
+def _consistent(unseen: list[str], counts, voids) -> set[tuple[int, ...]]:
+    """Every deal of ``unseen`` to ``len(counts)`` seats with ``counts`` cards and none of a void
+    suit (bit s of ``voids[j]``), enumerated card by card."""
+    out, hidden = set(), len(counts)
+    for seats in itertools.product(range(hidden), repeat=len(unseen)):
+        if [seats.count(j) for j in range(hidden)] != list(counts):
             continue
         if any(voids[j] >> SUITS.index(c[1]) & 1 for c, j in zip(unseen, seats, strict=True)):
             continue
         out.add(tuple(DECK.mask_of([c for c, s in zip(unseen, seats, strict=True) if s == j])
-                      for j in range(3)))
+                      for j in range(hidden)))
     return out
 
 
@@ -62,12 +68,29 @@ def _keys(n: int, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 1 << 63, size=n).astype(np.uint64)
 
 
-POSITIONS = {  # unseen cards, the three seats' counts, their voids (bit s = suit s, C D H S)
+# six players with one deck (RULES.md §4.7 deck = "no_twos", 8 cards each), each team shape
+SIX = {"six in three pairs": {"preset": "spades.six", "deck": "no_twos"},
+       "six in two threes": {"preset": "spades.six", "deck": "no_twos", "teams": "two_threes"},
+       "six alone": {"preset": "spades.six", "deck": "no_twos", "teams": "solo"}}
+
+
+POSITIONS = {  # unseen cards, the hidden seats' counts, their voids (bit s = suit s, C D H S)
     "no voids": (["AS", "KS", "2H", "3H", "4D", "5D", "6C"], (3, 2, 2), (0, 0, 0)),
     "one void each": (["AS", "KS", "2H", "3H", "4D", "5D", "6C"], (3, 2, 2), (1, 8, 0)),
     "every pair": (["2C", "3C", "4D", "5D", "6H", "7H", "8S", "9S"], (3, 3, 2), (4, 2, 1)),
     "a forced suit": (["2C", "3C", "4D", "5D", "6H", "7H", "8S", "9S"], (2, 3, 3), (6, 2, 1)),
     "one seat spades only": (["2C", "3C", "4D", "5D", "6H", "7H", "8S"], (1, 3, 3), (7, 0, 1)),
+    # three players (two hidden seats) and five (four: two merged and split, by rejection)
+    "three players, voids": (["AS", "KS", "2H", "3H", "4D", "5D", "6C"], (4, 3), (1, 8)),
+    "three players, no voids": (["AS", "KS", "2H", "3H", "4D", "6C"], (3, 3), (0, 0)),
+    "five players, four voids": (["AS", "KS", "2H", "3H", "4D", "5D", "6C", "7C"], (2, 2, 2, 2),
+                                 (1, 2, 4, 8)),
+    "five players, two alike": (["AS", "KS", "2H", "3H", "4D", "5D", "6C", "7C"], (3, 2, 2, 1),
+                                (1, 0, 4, 0)),
+    "five players, unequal": (["AS", "KS", "QS", "2H", "3H", "4D", "5D", "6C"], (1, 3, 2, 2),
+                              (0, 9, 6, 1)),
+    "six alone: five hidden seats": (["AS", "KS", "2H", "3H", "4D", "5D", "6C", "7C"],
+                                     (2, 2, 1, 2, 1), (1, 2, 4, 8, 3)),
 }
 
 
@@ -78,7 +101,7 @@ def test_deals_are_uniform_over_the_consistent_deals(name):
     n, k = 2000, 30
     deals = deal_hidden(np.full(n, DECK.mask_of(unseen), np.uint64), np.tile(counts, (n, 1)),
                         np.tile(np.array(voids, np.uint8), (n, 1)), DECK, k, _keys(n, 5))
-    seen = collections.Counter(tuple(int(x) for x in d) for d in deals.reshape(-1, 3))
+    seen = collections.Counter(tuple(int(x) for x in d) for d in deals.reshape(-1, len(counts)))
     assert set(seen) == want  # every consistent deal, and none other
     observed = np.array([seen[d] for d in sorted(want)])
     assert stats.chisquare(observed).pvalue > 1e-3, observed
@@ -97,8 +120,10 @@ def test_draws_follow_the_weights():
             assert stats.chisquare(counts[w > 0], counts.sum() * w[w > 0] / w.sum()).pvalue > 1e-3
 
 
-def test_a_rows_deals_are_its_keys_alone():
-    unseen, counts, voids = POSITIONS["every pair"]
+@pytest.mark.parametrize("name", ["every pair", "three players, voids",
+                                  "five players, four voids"])
+def test_a_rows_deals_are_its_keys_alone(name):
+    unseen, counts, voids = POSITIONS[name]
     keys = _keys(3, 9)
 
     def deals(which, k):
@@ -110,6 +135,18 @@ def test_a_rows_deals_are_its_keys_alone():
     for row in range(3):
         assert np.array_equal(deals([row], 12)[0], together[row])
         assert np.array_equal(deals([row], 5)[0], together[row, :5])  # deal s: whatever k
+
+
+def test_one_deal_a_row_over_many_rows_is_each_rows_first():
+    """k = 1 over more than 8,192 rows (the merged sampler of five players draws so): numpy's
+    unravel_index gave wrong splits there for an (n, 1) array; each row's deal must be its
+    first of two."""
+    unseen, counts, voids = POSITIONS["every pair"]
+    n = 9000
+    args = (np.full(n, DECK.mask_of(unseen), np.uint64), np.tile(counts, (n, 1)),
+            np.tile(np.array(voids, np.uint8), (n, 1)), DECK)
+    keys = _keys(n, 4)
+    assert np.array_equal(deal_hidden(*args, 1, keys), deal_hidden(*args, 2, keys)[:, :1])
 
 
 def test_a_position_without_a_consistent_deal_is_refused():
@@ -127,7 +164,7 @@ def test_a_position_without_a_consistent_deal_is_refused():
 
 class Sampling:
     """Plays like ``expert``; at every card draws deals of what the seat cannot see and checks
-    each against the view: four hands of 13 making the deck, the seat's own as it was dealt,
+    each against the view: P hands of the rules' size making the deck, the seat's own as dealt,
     every seat holding the cards it played and as many others as it has left, none of a suit it
     has shown void in (or the lead rule revealed)."""
 
@@ -141,10 +178,10 @@ class Sampling:
     def play(self, view, rng):
         deals = deal_view(view, 6, _keys(len(view), self.views))
         n, players = view.tricks.shape
-        rows = np.arange(n)
-        assert np.all(popcount(deals) == 13)
-        assert np.all(np.bitwise_or.reduce(deals, axis=2) == DECK.full_mask)
-        assert np.all(popcount(deals).sum(axis=2) == 52)  # (disjoint)
+        rows, deck = np.arange(n), view.deck
+        assert np.all(popcount(deals) == view.rules.cards_each)
+        assert np.all(np.bitwise_or.reduce(deals, axis=2) == deck.full_mask)
+        assert np.all(popcount(deals).sum(axis=2) == popcount(deck.full_mask))  # (disjoint)
         shown = view.shown.copy()
         for q in range(view.position):
             shown[rows, (view.leader + q) % players] |= BIT[view.trick_cards[:, q]]
@@ -152,7 +189,7 @@ class Sampling:
         assert np.all(deals & shown[:, None, :] == shown[:, None, :])
         left = deals & ~shown[:, None, :]
         voids = view.voids | revealed_voids(view)
-        for s, mask in enumerate(DECK.suit_masks):
+        for s, mask in enumerate(deck.suit_masks):
             void = ((voids >> s) & 1).astype(bool)[:, None, :]
             assert not np.any(void & ((left & mask) != 0))
         self.views += n
@@ -160,12 +197,13 @@ class Sampling:
         return self.inner.play(view, rng)
 
 
-@pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel"])
+@pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel", "spades.three",
+                                    "spades.cutthroat", "spades.five", "six alone"])
 def test_sampled_deals_fit_every_view_of_real_runs(preset):
-    rules = load_rules(preset)
+    rules = load_rules(SIX.get(preset, preset))  # (six alone: five hidden seats)
     player = Sampling()
-    GAMES["spades"].play_block(rules, Lineup([player] * 4), 3, 0, 40, "hands")
-    assert player.views == 40 * 52
+    GAMES["spades"].play_block(rules, Lineup([player] * rules.players), 3, 0, 40, "hands")
+    assert player.views == 40 * rules.players * rules.cards_each
     if preset == "spades.openspiel":  # spades led only by a seat holding nothing else
         assert player.revealed > 0
 
@@ -216,57 +254,75 @@ def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
     assert np.mean(sampled) > 2
 
 
-def test_rollouts_of_the_real_deal_replay_the_real_hand():
+@pytest.mark.parametrize("preset", ["spades.standard", "spades.three", "spades.cutthroat",
+                                    "spades.five", *SIX])
+def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     """With every seat the rollout strategy, a rollout of the real deal from any decision with
     the card (or bid) actually played is the hand as it was played: the search rebuilds the
-    play (or the bidding) from a view exactly, and values it by the engine's score."""
-    rules = load_rules("spades.standard")
+    play (or the bidding) from a view exactly, and values it by the engine's score (the seat's
+    side's points, bags priced, minus the other side's; with more than two sides, minus the
+    mean of the others')."""
+    rules = load_rules(SIX.get(preset, preset))
+    players, sides, cards = rules.players, rules.sides, rules.players * rules.cards_each
+    deck = deck_for(rules)  # (three and five players: the 2s out, the slots shifted)
     expert = make_strategy("expert", game="spades")
     search = make_strategy({"name": "search", "samples": 2}, game="spades")
-    result = GAMES["spades"].play_block(rules, Lineup([expert] * 4), 12, 0, 4, "games")
+    result = GAMES["spades"].play_block(rules, Lineup([expert] * players), 12, 0, 4, "games")
     records = GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)
     hands, _ = GAMES["spades"].block_tables(result, 0)
-    margin = {}  # (game, hand) -> side 0's priced margin
+    value = {}  # (game, hand) -> each side's priced points minus the mean of the others'
     for row in hands.to_pylist():
-        pts = [row[f"points_{s}"] - row[f"bag_penalty_{s}"] - 10 * row[f"bags_taken_{s}"]
-               for s in (0, 1)]
-        margin[row["game_id"], row["hand_no"]] = pts[0] - pts[1]
+        pts = np.array([row[f"points_{s}"] - row[f"bag_penalty_{s}"] - 10 * row[f"bags_taken_{s}"]
+                        for s in range(sides)], dtype=float)
+        value[row["game_id"], row["hand_no"]] = pts - (pts.sum() - pts) / (sides - 1)
     checked = 0
     for rec in records[:12]:
-        real = np.array([[[DECK.mask_of(h) for h in rec["hands"]]]], np.uint64)
-        want = margin[rec["game_id"], rec["hand_no"]]
-        for k in (0, 7, 25, 50):
+        real = np.array([[[deck.mask_of(h) for h in rec["hands"]]]], np.uint64)
+        want = value[rec["game_id"], rec["hand_no"]]
+        for k in (0, 7, 25, cards - 2):
             view = view_at({**rec, "plays": rec["plays"][:k]}).view
-            card = np.array([DECK.mask_of([rec["plays"][k]])], np.uint64)
+            card = np.array([deck.mask_of([rec["plays"][k]])], np.uint64)
             got = search._rollouts(view, real, np.zeros(1, int), np.zeros(1, int), card,
                                    np.random.default_rng(0))
-            assert got[0] == (want if view.seat[0] % 2 == 0 else -want)
+            assert got[0] == pytest.approx(want[view.seat[0] % sides], abs=1e-9)
             checked += 1
-        order = [(rec["dealer"] + 1 + j) % 4 for j in range(4)]
+        order = [(rec["dealer"] + 1 + j) % players for j in range(players)]
         for j, seat in enumerate(order):
             if rec["blind"][seat]:
                 continue
-            bids = [rec["bids"][s] if s in order[:j] else None for s in range(4)]
+            bids = [rec["bids"][s] if s in order[:j] else None for s in range(players)]
             view = view_at({**rec, "bids": bids, "plays": []}).view
             got = search._bid_rollouts(view, real[0], np.zeros(1, int),
                                        np.array([rec["bids"][seat]]), np.random.default_rng(0))
-            assert got[0] == (want if seat % 2 == 0 else -want)
+            assert got[0] == pytest.approx(want[seat % sides], abs=1e-9)
             checked += 1
-    assert checked == 12 * 8
+    assert checked == 12 * (4 + players) - sum(sum(r["blind"]) for r in records[:12])
 
 
 # -- two-card endings valued exactly -----------------------------------------------------------
 
 def _priced(out: dict, side: int, rules) -> float:
     """A replayed hand's margin for ``side``, each bag taken priced at penalty / limit instead
-    of the penalty paid (the search's value with its default ``bag_price``)."""
+    of the penalty paid (the search's value with its default ``bag_price``): minus the other
+    side's points, or the mean of the others' where there are more than two sides."""
     pts = []
-    for s in (0, 1):
+    for s in range(rules.sides):
         times = -out["components"]["bag_penalty"][s] // rules.bag_penalty
         taken = out["after"]["bags"][s] - out["before"]["bags"][s] + rules.bag_limit * times
         pts.append(out["points"][s] - out["components"]["bag_penalty"][s]
                    - rules.bag_penalty / rules.bag_limit * taken)
-    return pts[side] - pts[1 - side]
+    return pts[side] - (sum(pts) - pts[side]) / (rules.sides - 1)
+
+
+def _splits_of(cards: list[str], counts: list[int]):
+    """Every way to give ``cards`` to seats with ``counts`` cards each (tuples of card lists)."""
+    if len(counts) == 1:
+        yield (list(cards),)
+        return
+    for first in itertools.combinations(cards, counts[0]):
+        rest = [c for c in cards if c not in first]
+        for tail in _splits_of(rest, counts[1:]):
+            yield (list(first), *tail)
 
 
 def _exact(rec: dict, k: int, rules) -> dict[str, np.ndarray]:
@@ -275,44 +331,46 @@ def _exact(rec: dict, k: int, rules) -> dict[str, np.ndarray]:
     position with it (the engine's checks), the card played and the hand played out by
     ``expert``, one decision at a time, and scored by replay."""
     expert = make_strategy("expert", game="spades")
+    deck, players = deck_for(rules), rules.players
     base = {**rec, "plays": rec["plays"][:k]}
     position = view_at(base)
     seat, played = position.seat, set(base["plays"])
-    unseen = DECK.names_of(int(position.view.unseen[0]))
-    others = [(seat + j) % 4 for j in (1, 2, 3)]
+    unseen = deck.names_of(int(position.view.unseen[0]))
+    others = [(seat + j) % players for j in range(1, players)]
     counts = [sum(c not in played for c in rec["hands"][s]) for s in others]
-    values = {c: [] for c in DECK.names_of(int(position.view.legal[0]))}
-    for first in itertools.combinations(unseen, counts[0]):
-        rest = [c for c in unseen if c not in first]
-        for second in itertools.combinations(rest, counts[1]):
-            third = [c for c in rest if c not in second]
-            hands = [list(h) for h in rec["hands"]]
-            for s, got in zip(others, (first, second, third), strict=True):
-                hands[s] = [c for c in rec["hands"][s] if c in played] + list(got)
-            dealt = {**base, "hands": hands}
-            try:
-                start = view_at(dealt)
-            except IllegalPlay:  # not a deal consistent with the cards played so far
-                continue
-            for card in values:
-                plays, at = [*base["plays"], card], start
-                while len(plays) < 52:
-                    at = play_on(at, np.array([[DECK.bit_of(plays[-1])]], np.int8))
-                    plays.append(ask(at, expert, np.random.default_rng(0)).answer)
-                (out,) = replay_records([(1, {**dealt, "plays": plays})])
-                values[card].append(_priced(out, seat & 1, rules))
+    values = {c: [] for c in deck.names_of(int(position.view.legal[0]))}
+    for split in _splits_of(unseen, counts):
+        hands = [list(h) for h in rec["hands"]]
+        for s, got in zip(others, split, strict=True):
+            hands[s] = [c for c in rec["hands"][s] if c in played] + got
+        dealt = {**base, "hands": hands}
+        try:
+            start = view_at(dealt)
+        except IllegalPlay:  # not a deal consistent with the cards played so far
+            continue
+        for card in values:
+            plays, at = [*base["plays"], card], start
+            while len(plays) < players * rules.cards_each:
+                at = play_on(at, np.array([[deck.bit_of(plays[-1])]], np.int8))
+                plays.append(ask(at, expert, np.random.default_rng(0)).answer)
+            (out,) = replay_records([(1, {**dealt, "plays": plays})])
+            values[card].append(_priced(out, seat % rules.sides, rules))
     return {c: np.array(v) for c, v in values.items()}
 
 
-def test_the_search_plays_the_best_card_of_two_card_endings():
-    rules = load_rules("spades.standard")
-    records, _ = _records(rules, Lineup([make_strategy("expert", game="spades")] * 4), 5, 60)
+@pytest.mark.parametrize("preset", ["spades.standard", "spades.three"])
+def test_the_search_plays_the_best_card_of_two_card_endings(preset):
+    rules = load_rules(preset)
+    deck, players = deck_for(rules), rules.players
+    last = players * (rules.cards_each - 2)  # the first card of the last trick but one
+    records, _ = _records(rules, Lineup([make_strategy("expert", game="spades")] * players),
+                          5, 60 if players == 4 else 200)
     scan = make_strategy({"name": "search", "samples": 300, "pool": 1}, game="spades")
     search = make_strategy({"name": "search", "samples": 3000, "budget": 100_000, "pool": 1,
                             "confidence": 0.0}, game="spades")  # uniform deals, best mean
     checked = 0
     for rec in records:
-        for k in range(44, 48):  # trick 11 of 13: two cards each
+        for k in range(last, last + players):  # the last trick but one: two cards each
             view = view_at({**rec, "plays": rec["plays"][:k]}).view
             cands, mean = scan.estimate(view, np.random.default_rng(k))
             if (cands != 0).sum() < 2 or np.ptp(mean[np.isfinite(mean)]) < 20:
@@ -321,15 +379,15 @@ def test_the_search_plays_the_best_card_of_two_card_endings():
             cands, mean = search.estimate(view, np.random.default_rng(0))
             for c, v in zip(cands[0], mean[0], strict=True):
                 if c:
-                    (name,) = DECK.names_of(int(c))
+                    (name,) = deck.names_of(int(c))
                     err = exact[name].std() / np.sqrt(3000)
                     assert abs(v - exact[name].mean()) <= 4 * err + 1e-9, (name, v, exact)
             for name, v in exact.items():  # equal cards (`candidates`) have equal values
-                (rep,) = [c for c in cands[0] if c and int(c) <= DECK.mask_of([name])
-                          and _equal(view, int(c), DECK.mask_of([name]))]
-                assert np.array_equal(v, exact[DECK.names_of(int(rep))[0]])
+                (rep,) = [c for c in cands[0] if c and int(c) <= deck.mask_of([name])
+                          and _equal(view, int(c), deck.mask_of([name]))]
+                assert np.array_equal(v, exact[deck.names_of(int(rep))[0]])
             best = max(exact, key=lambda c: exact[c].mean())
-            (card,) = DECK.names_of(int(search.play(view, np.random.default_rng(1))[0]))
+            (card,) = deck.names_of(int(search.play(view, np.random.default_rng(1))[0]))
             assert exact[card].mean() == exact[best].mean(), (card, best, exact)
             checked += 1
             if checked == 3:
@@ -337,12 +395,46 @@ def test_the_search_plays_the_best_card_of_two_card_endings():
     pytest.fail(f"only {checked} endings with a clear best card were found")
 
 
+def test_a_forced_finesse_at_three_players():
+    """A hand-made position at three players (RULES.md §4.7; spades may be led any time, a key
+    of §3): seat 0 wins the first 15 tricks; seat 2 has shown void in diamonds, hearts and
+    spades; seat 0 leads the 4H to the last two tricks, seat 1 (bid 2, no trick yet) holds AH
+    QH, and the KH is the one unseen heart: seat 2 holds only clubs, so the KH is seat 0's.
+    The QH wins this trick and the AH the last (bid made: +20; seat 0, bid 14, takes 15:
+    141 - 10 for its bag; seat 2 -10): -40.5 against the others' mean; the AH first lets the
+    KH win the last trick (set: -20; seat 0 takes 16: 142 - 20): -76. One consistent deal, so
+    the values are exact; expert and seed play the AH."""
+    tricks = ["AD 5D 2D", "KD 6D 3D", "QD 7D 4D", "JD 8D 3C", "TD 9D 4C",
+              "JH 3H 2H", "TH 5H 5C", "9H 6H 6C", "8H 7H 7C",
+              "AS 3S 2S", "KS 4S 8C", "QS 5S 9C", "JS 6S TC", "TS 7S JC", "9S 8S QC"]
+    hands = [[t.split()[seat] for t in tricks] for seat in range(3)]
+    for seat, last in enumerate((["KH", "4H"], ["AH", "QH"], ["KC", "AC"])):
+        hands[seat] += last
+    rec = {"game": "spades", "rules": {"preset": "spades.three", "spades_broken": False},
+           "game_id": 0, "hand_no": 1, "dealer": 2, "hands": hands,
+           "plays": [c for t in tricks for c in t.split()] + ["4H"],
+           "before": {"scores": [0, 0, 0], "bags": [0, 0, 0]}, "bids": [14, 2, 1],
+           "blind": [False, False, False]}
+    position = view_at(rec)
+    view, deck = position.view, position.view.deck
+    assert position.seat == 1 and deck.names_of(int(view.unseen[0])) == ["KC", "AC", "KH"]
+    search = make_strategy("search", game="spades")
+    cands, values = search.estimate(view, np.random.default_rng(0))
+    got = {deck.names_of(int(c))[0]: v for c, v in zip(cands[0], values[0], strict=True)}
+    assert got == {"QH": -40.5, "AH": -76.0}
+    for seed in range(3):
+        assert deck.names_of(int(search.play(view, np.random.default_rng(seed))[0])) == ["QH"]
+    for name in ("expert", "seed"):
+        card = make_strategy(name, game="spades").play(view, np.random.default_rng(0))
+        assert deck.names_of(int(card[0])) == ["AH"]
+
+
 def _equal(view, low: int, high: int) -> bool:
     """``low`` and ``high`` (cards of the view's legal ones) are of one class of equal cards:
     of one suit, every card between them played to an earlier trick or legal here."""
     if low == high:
         return True
-    suit = next(int(m) for m in DECK.suit_masks if int(m) & low)
+    suit = next(int(m) for m in view.deck.suit_masks if int(m) & low)
     between = suit & (high - 1) & ~(low | (low - 1))
     return bool(high & suit) and not between & ~(int(view.played[0]) | int(view.legal[0]))
 
@@ -425,7 +517,7 @@ def test_a_block_played_with_others_decides_as_alone():
 
 # -- refusals ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("preset", ["spades.cutthroat", "spades.jokers", "spades.six"])
+@pytest.mark.parametrize("preset", ["spades.jokers", "spades.six", "spades.cancel8"])
 def test_rules_it_does_not_play_are_refused_naming_them(preset, tmp_path, capsys):
     with pytest.raises(UserError, match=f"does not play {preset} yet"):
         make_strategy("search", game="spades", rules=load_rules(preset), rules_name=preset)
@@ -438,17 +530,50 @@ def test_rules_it_does_not_play_are_refused_naming_them(preset, tmp_path, capsys
 
 
 def test_a_decision_or_a_session_under_rules_it_does_not_play_is_refused():
-    rules = load_rules("spades.cutthroat")
-    records, _ = _records(rules, Lineup([make_strategy("seed", game="spades")] * 4), 1, 1)
+    rules = load_rules("spades.six")
+    records, _ = _records(rules, Lineup([make_strategy("seed", game="spades")] * 6), 1, 1)
     with pytest.raises(UserError, match="does not play these rules yet.*partnerships"):
         whistlab.decide("search", {**records[0], "plays": records[0]["plays"][:5]})
-    assert main(["play", "--rules", "spades.cutthroat", "--opponents", "search"]) == 2
+    assert main(["play", "--rules", "spades.six", "--opponents", "search"]) == 2
 
 
-@pytest.mark.parametrize("preset", ["spades.standard", "spades.short", "spades.openspiel"])
+# each refused table or rule of RULES.md §4, and the keys its message names
+REFUSED = {
+    "two players": ({"players": 2}, ["players = 2"]),
+    "six players, two decks": ({"players": 6}, ["deck = 'double_minus_2c'"]),
+    "six alone, two decks": ({"players": 6, "teams": "solo"}, ["deck = 'double_minus_2c'"]),
+    "six players, one deck and jokers": ({"players": 6, "deck": "single_jokers", "jokers": 2},
+                                         ["deck = 'single_jokers'", "jokers = 2"]),
+    "three players, the last card undealt": ({"preset": "spades.three", "remove": "last"},
+                                             ["remove = 'last'"]),
+    "three players with jokers": ({"preset": "spades.three", "jokers": 2,
+                                   "trump_order": "jokers_high"},
+                                  ["jokers = 2", "trump_order = 'jokers_high'"]),
+    "five players under fledu": ({"preset": "spades.five", "fledu": True}, ["fledu = True"]),
+    "three players with a kitty": ({"preset": "spades.three", "kitty": True},
+                                   ["kitty = True"]),
+    "cutthroat, moon": ({"preset": "spades.cutthroat", "moon": True}, ["moon = True"]),
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSED))
+def test_each_table_and_rule_it_does_not_play_is_named(name):
+    spec, keys = REFUSED[name]
+    rules = load_rules(spec)
+    why = search_module.SearchStrategy.refuse(rules)
+    assert why is not None and "three players, cutthroat, five players" in why
+    for key in keys:
+        assert key in why
+    with pytest.raises(UserError, match=f"does not play {name} yet: .*{keys[0]}"):
+        make_strategy("search", game="spades", rules=rules, rules_name=name)
+
+
+@pytest.mark.parametrize("preset", ["spades.standard", "spades.short", "spades.openspiel",
+                                    "spades.three", "spades.cutthroat", "spades.five", *SIX])
 def test_the_standard_games_are_played(preset):
-    made = make_strategy("search", game="spades", rules=load_rules(preset), rules_name=preset)
-    assert made.refuse(load_rules(preset)) is None
+    rules = load_rules(SIX.get(preset, preset))
+    made = make_strategy("search", game="spades", rules=rules, rules_name=preset)
+    assert made.refuse(rules) is None
 
 
 def test_a_rollout_it_cannot_play_out_with_is_refused():
