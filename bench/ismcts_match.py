@@ -62,10 +62,15 @@ def side_label(strategy: str) -> str:
     return f"uniform random (stand-in for {strategy})" if STAND_IN else strategy
 
 
+# the other side's name in `make_bot`: OpenSpiel's ISMCTS at the budget (not a whistlab strategy
+# name, so that whistlab's own ``search`` can hold the whistlab side)
+OPPONENT = "ismcts"
+
+
 def make_bot(strategy: str, player: int, sims: int, uct_c: float, seed: int):
     if strategy.startswith("ismcts:"):
         return ismcts_bot(GAME, simulations=sims, seed=seed, uct_c=float(strategy.split(":")[1]))
-    if strategy == "search":
+    if strategy == OPPONENT:
         return ismcts_bot(GAME, simulations=sims, seed=seed, uct_c=uct_c)
     return whistlab_bot(strategy, player, seed)
 
@@ -109,7 +114,7 @@ def one_deal(task: dict) -> dict:
     out = {**task, "a": [], "b": [], "cpu_a": [], "cpu_b": []}
     for first in (0, 1):  # the whistlab side at seats first and first + 2
         mine = (first, first + 2)
-        bots = [make_bot(task["strategy"] if seat in mine else "search", seat, task["sims"],
+        bots = [make_bot(task["strategy"] if seat in mine else OPPONENT, seat, task["sims"],
                          task["uct_c"], seat_seed(task, first, seat))
                 for seat in range(4)]
         returns, cpu = play(bots, cards)
