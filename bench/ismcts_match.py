@@ -52,8 +52,19 @@ STAND_IN = False
 
 
 def whistlab_bot(strategy: str, player: int, seed: int):
-    """The whistlab player of ``player``'s seat: a ``pyspiel.Bot`` playing ``strategy``."""
-    return openspiel_bot(strategy, player, seed=seed)
+    """The whistlab player of ``player``'s seat: a ``pyspiel.Bot`` playing ``strategy`` (a name,
+    or a strategy table as JSON: ``{"name": "search", "bag_price": 0}``)."""
+    return openspiel_bot(json.loads(strategy) if strategy.startswith("{") else strategy, player,
+                         seed=seed)
+
+
+def strategies_of(text: str) -> list[str]:
+    """``--strategy``: names separated by commas, or a JSON list of names and tables (each table
+    kept as its JSON text, the rows' key)."""
+    if text.lstrip().startswith("["):
+        return [s if isinstance(s, str) else json.dumps(s, sort_keys=True)
+                for s in json.loads(text)]
+    return text.split(",")
 
 
 def side_label(strategy: str) -> str:
@@ -160,7 +171,8 @@ def key(row: dict) -> tuple:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--strategy", default="expert",
-                        help="whistlab strategies, comma-separated (or ismcts:C)")
+                        help="whistlab strategies, comma-separated (or ismcts:C), or a JSON list "
+                        "of names and tables")
     parser.add_argument("--sims", default="200", help="ISMCTS simulations per move, "
                         "comma-separated budgets")
     parser.add_argument("--deals", default="100", help="deals per budget (each played twice), "
@@ -183,7 +195,7 @@ def main(argv=None) -> int:
             row = json.loads(line)
             done[key(row)] = row
     tasks, wanted = [], []
-    for strategy in args.strategy.split(","):
+    for strategy in strategies_of(args.strategy):
         for sims, n in zip(budgets, deals, strict=True):
             base = {"strategy": strategy, "sims": sims, "uct_c": args.uct_c, "seed": args.seed,
                     "stand_in": STAND_IN and not strategy.startswith("ismcts:")}
