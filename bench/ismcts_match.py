@@ -52,8 +52,19 @@ STAND_IN = False
 
 
 def whistlab_bot(strategy: str, player: int, seed: int):
-    """The whistlab player of ``player``'s seat: a ``pyspiel.Bot`` playing ``strategy``."""
-    return openspiel_bot(strategy, player, seed=seed)
+    """The whistlab player of ``player``'s seat: a ``pyspiel.Bot`` playing ``strategy`` (a name,
+    or a strategy table as JSON: ``{"name": "search", "bag_price": 0}``)."""
+    return openspiel_bot(json.loads(strategy) if strategy.startswith("{") else strategy, player,
+                         seed=seed)
+
+
+def strategies_of(text: str) -> list[str]:
+    """``--strategy``: names separated by commas, or a JSON list of names and tables (each table
+    kept as its JSON text, the rows' key)."""
+    if text.lstrip().startswith("["):
+        return [s if isinstance(s, str) else json.dumps(s, sort_keys=True)
+                for s in json.loads(text)]
+    return text.split(",")
 
 
 def side_label(strategy: str) -> str:
@@ -62,10 +73,15 @@ def side_label(strategy: str) -> str:
     return f"uniform random (stand-in for {strategy})" if STAND_IN else strategy
 
 
+# the other side's name in `make_bot`: OpenSpiel's ISMCTS at the budget (not a whistlab strategy
+# name, so that whistlab's own ``search`` can hold the whistlab side)
+OPPONENT = "ismcts"
+
+
 def make_bot(strategy: str, player: int, sims: int, uct_c: float, seed: int):
     if strategy.startswith("ismcts:"):
         return ismcts_bot(GAME, simulations=sims, seed=seed, uct_c=float(strategy.split(":")[1]))
-    if strategy == "search":
+    if strategy == OPPONENT:
         return ismcts_bot(GAME, simulations=sims, seed=seed, uct_c=uct_c)
     return whistlab_bot(strategy, player, seed)
 
@@ -109,7 +125,7 @@ def one_deal(task: dict) -> dict:
     out = {**task, "a": [], "b": [], "cpu_a": [], "cpu_b": []}
     for first in (0, 1):  # the whistlab side at seats first and first + 2
         mine = (first, first + 2)
-        bots = [make_bot(task["strategy"] if seat in mine else "search", seat, task["sims"],
+        bots = [make_bot(task["strategy"] if seat in mine else OPPONENT, seat, task["sims"],
                          task["uct_c"], seat_seed(task, first, seat))
                 for seat in range(4)]
         returns, cpu = play(bots, cards)
@@ -155,7 +171,8 @@ def key(row: dict) -> tuple:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--strategy", default="expert",
-                        help="whistlab strategies, comma-separated (or ismcts:C)")
+                        help="whistlab strategies, comma-separated (or ismcts:C), or a JSON list "
+                        "of names and tables")
     parser.add_argument("--sims", default="200", help="ISMCTS simulations per move, "
                         "comma-separated budgets")
     parser.add_argument("--deals", default="100", help="deals per budget (each played twice), "
@@ -178,7 +195,7 @@ def main(argv=None) -> int:
             row = json.loads(line)
             done[key(row)] = row
     tasks, wanted = [], []
-    for strategy in args.strategy.split(","):
+    for strategy in strategies_of(args.strategy):
         for sims, n in zip(budgets, deals, strict=True):
             base = {"strategy": strategy, "sims": sims, "uct_c": args.uct_c, "seed": args.seed,
                     "stand_in": STAND_IN and not strategy.startswith("ismcts:")}

@@ -57,3 +57,26 @@ def test_a_deal_gives_the_same_result_wherever_it_is_played():
     first, again = match.one_deal(TASK), match.one_deal(TASK)
     assert (first["a"], first["b"]) == (again["a"], again["b"])
     assert all(value % 1 == 0 for value in first["a"] + first["b"])  # OpenSpiel's points
+
+
+def test_whistlabs_search_can_hold_the_whistlab_side():
+    """``--strategy search`` is whistlab's search (issue 21 item 2), not OpenSpiel's ISMCTS."""
+    from strategies.search import SearchStrategy
+
+    bot = match.make_bot("search", 1, 3, 200.0, 5)
+    assert type(bot).__name__ == "WhistlabBot" and isinstance(bot.strategy, SearchStrategy)
+    assert type(match.make_bot(match.OPPONENT, 1, 3, 200.0, 5)).__name__ == "ISMCTSBot"
+    row = match.one_deal({**TASK, "strategy": "search"})
+    assert all(value % 1 == 0 for value in row["a"] + row["b"])
+    assert sum(row["a"]) != 0 or sum(row["b"]) != 0
+
+
+def test_a_strategy_table_can_hold_the_whistlab_side():
+    from strategies.search import SearchStrategy
+
+    names = match.strategies_of('["expert", {"name": "search", "bag_price": 0, "bid_weight": 0}]')
+    assert names[0] == "expert" and names[1].startswith("{")
+    bot = match.make_bot(names[1], 0, 3, 200.0, 5)
+    assert isinstance(bot.strategy, SearchStrategy)
+    assert (bot.strategy.bag_price, bot.strategy.bid_weight) == (0.0, 0.0)
+    assert match.strategies_of("expert,seed") == ["expert", "seed"]
