@@ -46,6 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from harness import strategies_of  # noqa: E402  (tests/ is the script's own folder)
 from sim.games import GAMES as GAME_PARTS  # noqa: E402
 from sim.options import PRESETS  # noqa: E402
 from whistlab.experiment import build_experiment, load_experiment  # noqa: E402
@@ -117,15 +118,6 @@ def agrees(old: dict, new: dict) -> list[str]:
         elif name not in old["constant"]:
             problems.append(f"column {name} is constant now, not before")
     return problems
-
-
-def strategies_of(game: str, rules) -> list[str]:
-    """Every strategy that plays ``rules`` (those a strategy refuses, `Strategy.refuse`, left
-    out: the search plays RULES.md §3 only)."""
-    from strategies.base import BY_GAME
-
-    return ["random", *sorted(n for (g, n), cls in BY_GAME.items()
-                              if g == game and cls.refuse(rules) is None)]
 
 
 CELLS = [(preset, strategy, mode) for preset, rules in PRESETS.items()
