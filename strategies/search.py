@@ -28,8 +28,10 @@ At a card of the play (RULES.md §0, §3), for every row of the batch at once:
    the play), so nil, sets and bags count as the rules say; the value of a candidate on a deal
    is the seat's side's points minus the opponents', with the bag penalty replaced by a price
    per bag taken (``bag_price``; default the rules' ``bag_penalty / bag_limit``: what a bag
-   costs a game on average, as `bench/expert_match.py` prices it), each side's bags priced on
-   its own count (RULES.md §3, §4.7: a player without partners is a side). With more than two
+   costs a game on average, as `bench/expert_match.py` prices it; in a game of one hand,
+   ``max_hands = 1`` as under ``spades.openspiel``, the hand's points as the rules score them,
+   the penalty included: no later hand pays for a bag), each side's bags priced on its own
+   count (RULES.md §3, §4.7: a player without partners is a side). With more than two
    sides (three players, cutthroat, five, six in three pairs or alone: RULES.md §4.7) the
    opponents' points are the mean of the other sides': a game is won by outscoring every other
    side, and a point taken from any one of them counts the same, 1 / (S - 1) of one's own; the
@@ -124,6 +126,7 @@ class SearchStrategy(Strategy):
     samples: int = param(16, (1, 4096))  # K: deals sampled per decision
     rollout: str = "expert"  # the strategy that plays the rollouts (and bids)
     bag_price: float = param(-1.0, (-1.0, 1000.0))  # points per bag taken; -1: penalty / limit
+    #                                                (one-hand game: the rules' own score)
     budget: int = param(64, (1, 1 << 20))  # rollouts per decision at most (samples x
     #                                        candidates): 16 samples up to 4 candidates
     min_samples: int = param(1, (1, 4096))  # samples per decision at least, whatever the budget
@@ -375,10 +378,15 @@ class _Forced:
 def _value(score, seat, rules, bag_price: float) -> np.ndarray:
     """float64[N]: the seat's side's points minus the other side's (more than two sides: minus
     the mean of the other sides', module docstring, "Value"), each side's bags taken priced at
-    ``bag_price`` (-1: ``bag_penalty / bag_limit``, RULES.md §3) instead of the penalty paid."""
-    price = (rules.bag_penalty / rules.bag_limit if not rules.bagless else 0.0) \
-        if bag_price < 0 else bag_price
-    points = (score.points - score.bag_penalty - price * score.bags_taken).astype(np.float64)
+    ``bag_price`` (-1: ``bag_penalty / bag_limit``, RULES.md §3) instead of the penalty paid;
+    with ``bag_price = -1`` in a game of one hand (``max_hands = 1``) the hand's own points,
+    penalty included: no later hand pays for a bag."""
+    if bag_price < 0 and rules.max_hands == 1:
+        points = score.points.astype(np.float64)
+    else:
+        price = (rules.bag_penalty / rules.bag_limit if not rules.bagless else 0.0) \
+            if bag_price < 0 else bag_price
+        points = (score.points - score.bag_penalty - price * score.bags_taken).astype(np.float64)
     side = (seat % rules.sides).astype(np.intp)
     rows = np.arange(len(seat))
     own = points[rows, side]
