@@ -54,7 +54,8 @@ from sim.spades.bidding import complete_bidding, start_bidding  # noqa: E402
 from sim.spades.hand import deck_for, play_hand, play_setup, start_hand  # noqa: E402
 from sim.tricks import check_card, play_card  # noqa: E402
 from strategies import make_strategy  # noqa: E402
-from strategies.search import SearchStrategy, _Forced, _from, _hand_state, candidates, own_class  # noqa: E402
+from strategies.card_search import candidates, own_class  # noqa: E402
+from strategies.search import SearchStrategy, _Forced, _from, _hand_state  # noqa: E402
 
 PLAYER_SEATS = (0, 2)
 

@@ -76,24 +76,23 @@ players, six with two decks or jokers (the ``spades.six`` preset among them), th
 from __future__ import annotations
 
 import dataclasses
-import functools
 from dataclasses import replace
 
 import numpy as np
 
-from sim.cards import BIT, U64, highest_bit, lowest_bit, popcount
-from sim.errors import UserError
+from sim.cards import BIT, U64, popcount
 from sim.lineup import Lineup
 from sim.phases import Seating, play_hand
 from sim.spades.bidding import BidResult, bid_view, complete_bidding, start_bidding
 from sim.spades.hand import pipeline, play_setup, start_hand
 from sim.spades.rules import SpadesRules
 from sim.streams import rows_of
-from sim.tricks import check_card, play_card
 from sim.views import PlayView
 
-from .base import CARDS, STRATEGIES, Strategy, make_strategy, param, register
-from .sampling import deal_hidden, draw, uniforms
+from . import card_search
+from .base import param, register
+from .card_search import CardSearch, after, deal_view, side_margin
+from .sampling import deal_hidden
 
 __all__ = ["SearchStrategy", "revealed_voids"]
 
@@ -111,38 +110,24 @@ TABLE_KEYS = frozenset({"players", "partnerships", "deck", "teams"})
 TABLES = (3, 4, 5, 6)
 ONE_DECK_SIX = "no_twos"
 _DEFAULT = SpadesRules()
-_MAX_CANDIDATES = 17  # the most cards a hand of the tables it plays holds (three players)
-CHUNK = 1 << 16  # deals drawn at most at once (rows x samples x pool): a decision's memory
 
 
 @register
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class SearchStrategy(Strategy):
+class SearchStrategy(CardSearch):
     """Monte Carlo search over the unseen cards, rollouts by ``rollout`` (module docstring)."""
 
     name = "search"
     games = ("spades",)
 
-    samples: int = param(16, (1, 4096))  # K: deals sampled per decision
-    rollout: str = "expert"  # the strategy that plays the rollouts (and bids)
+    # (and the parameters of `CardSearch`: samples, rollout, budget, min_samples, first_trick,
+    # confidence)
     bag_price: float = param(-1.0, (-1.0, 1000.0))  # points per bag taken; -1: penalty / limit
     #                                                (one-hand game: the rules' own score)
-    budget: int = param(64, (1, 1 << 20))  # rollouts per decision at most (samples x
-    #                                        candidates): 16 samples up to 4 candidates
-    min_samples: int = param(1, (1, 4096))  # samples per decision at least, whatever the budget
-    first_trick: int = param(0, CARDS)  # search from this trick (0-based); earlier: rollout's
     pool: int = param(4, (1, 64))  # deals drawn per sample kept (resampled by the bids)
     bid_weight: float = param(1.0, (0.0, 100.0))  # a deal's weight: exp(-bid_weight x the
     #                                               tricks its hands' bids miss the real ones by)
     search_bids: bool = True  # bids by rollouts too (else the rollout strategy's)
-    confidence: float = param(1.0, (0.0, 10.0))  # z: leave the rollout strategy's card only for
-    #                                              one better by z standard errors (paired)
-
-    def __post_init__(self):
-        if self.rollout == self.name or self.rollout not in STRATEGIES:
-            known = ", ".join(n for n in STRATEGIES if n != self.name)
-            raise UserError(f"strategy 'search': rollout '{self.rollout}' is not a strategy "
-                            f"the search can play out with; allowed: {known}", key="rollout")
 
     @classmethod
     def refuse(cls, rules) -> str | None:
@@ -171,13 +156,6 @@ class SearchStrategy(Strategy):
                 "five players, six with deck = 'no_twos') and no other rule of §4 so far; these "
                 f"rules set {shown}{more}")
 
-    @functools.cached_property
-    def policy(self) -> Strategy:
-        """The rollout strategy."""
-        return make_strategy(self.rollout, game="spades")
-
-    # -- bidding ------------------------------------------------------------------------------
-
     def blind_nil(self, view, rng):
         """The rollout strategy's (a blind nil is not searched)."""
         return self.policy.blind_nil(view, rng)
@@ -192,7 +170,7 @@ class SearchStrategy(Strategy):
             return own
         keys = rng.integers(0, 1 << 63, size=len(view)).astype(U64)
         out = own.copy()
-        step = max(1, CHUNK // (self.samples * self.pool))
+        step = max(1, card_search.CHUNK // self._drawn)
         for start in range(0, len(view), step):
             part = np.arange(start, min(start + step, len(view)))
             out[part] = self._choose_bid(view.take(part), rows_of(rng, part), keys[part],
@@ -228,127 +206,42 @@ class SearchStrategy(Strategy):
         hand = replace(start_hand(hands, dealer, scores, bags), bidding=bidding)
         at = replace(at, lineup=Lineup([self.policy] * players))
         hand = play_hand(hand, at, _from(rules, "play"))
-        return _value(hand.score, view.seat[i], rules, self.bag_price)
-
-    # -- the play -----------------------------------------------------------------------------
-
-    def play(self, view, rng):
-        """The card of best value over the samples (module docstring), on every row with a
-        choice from ``first_trick`` on; the rollout strategy's card before it. The rows are
-        searched in chunks (`CHUNK` deals drawn at most at once); each row's deals come from a
-        key drawn for it from ``rng`` (`strategies.sampling.random_bits`), so that they do not
-        depend on the chunks, nor on the other rows of the batch."""
-        if view.trick_no < self.first_trick:
-            return self.policy.play(view, rng)
-        card = view.legal.copy()  # rows with one legal card play it
-        classes = popcount(np.bitwise_or.reduce(candidates(view), axis=1))
-        alike = np.flatnonzero((classes == 1) & (popcount(view.legal) > 1))
-        if alike.size:  # legal cards all equal (`candidates`): the rollout strategy's
-            card[alike] = self.policy.play(view.take(alike), rows_of(rng, alike))
-        idx = np.flatnonzero(classes > 1)
-        keys = rows_of(rng, idx).integers(0, 1 << 63, size=idx.size).astype(U64)
-        step = max(1, CHUNK // (self.samples * self.pool))
-        for start in range(0, idx.size, step):
-            part = idx[start:start + step]
-            card[part] = self._search(view.take(part), rows_of(rng, part),
-                                      keys[start:start + step])
-        return card
-
-    def _search(self, view, rng, keys) -> np.ndarray:
-        """The card of each row (module docstring, "Choice")."""
-        n = len(view)
-        own = self.policy.play(view, rng)
-        cands, values, k = self._values(view, rng, keys)
-        mine = np.argmax(cands == own_class(view, own, cands), axis=1)
-        best = self._best(values, k, cands != 0, mine)
-        return np.where(best == mine, own, cands[np.arange(n), best])
-
-    def _best(self, values, k, valid, mine) -> np.ndarray:
-        """int[n]: the candidate chosen of each row (module docstring, "Choice"), from the
-        values of each on each sample (float64[n, K, C], nan where not played out), the
-        samples of each row ``k`` (int[n]), the candidates ``valid`` (bool[n, C]) and the
-        rollout strategy's own, ``mine`` (int[n])."""
-        rows = np.arange(len(k))
-        # paired over the same deals: each candidate's margin over the rollout strategy's own
-        diff = values - values[rows, :, mine][:, :, None]
-        used = ~np.isnan(diff)  # (a pad, or a sample beyond the row's)
-        diff = np.where(used, diff, 0.0)
-        mean = diff.sum(axis=1) / k[:, None]
-        var = ((diff - mean[:, None, :]) ** 2 * used).sum(axis=1) / np.maximum(k - 1, 1)[:, None]
-        bound = mean - self.confidence * np.sqrt(var / k[:, None])
-        if self.confidence > 0:  # one sample shows no spread: too few to leave the own card
-            bound[k < 2] = 0.0
-        bound = np.where(valid, bound, -np.inf)
-        bound[rows, mine] = 0.0
-        best = np.argmax(bound, axis=1)  # of equal bounds the first
-        return np.where(bound[rows, best] > 0, best, mine)
-
-    def estimate(self, view, rng, keys=None) -> tuple[np.ndarray, np.ndarray]:
-        """The candidates (uint64[n, C], `candidates`: 0 pads) of a `PlayView` and their
-        values (float64[n, C], -inf for a pad): each the mean over the row's samples of the
-        seat's side's margin after playing it (module docstring). ``keys``: the rows' keys
-        (default: drawn from ``rng``)."""
-        if keys is None:
-            keys = rng.integers(0, 1 << 63, size=len(view)).astype(U64)
-        cands, values, k = self._values(view, rng, keys)
-        total = np.where(np.isnan(values), 0.0, values).sum(axis=1)
-        return cands, np.where(cands != 0, total / k[:, None], -np.inf)
+        return self._value(hand.score, view.seat[i], rules)
 
     @property
     def _drawn(self) -> int:
         """Deals drawn per decision: ``samples``, ``pool`` times as many to weigh by the bids."""
         return self.samples * (self.pool if self.bid_weight > 0 else 1)
 
-    def _deals(self, view, keys, rng, deals) -> np.ndarray:
-        """uint64[n, K, P]: ``samples`` of the deals drawn (uint64[n, M, P]), by weight of
-        their fit to the bids (module docstring, "Samples")."""
-        if self._drawn == self.samples:
-            return deals
-        misfit = bid_misfit(view, deals, self.policy, rng)
-        weight = np.exp(-self.bid_weight * (misfit - misfit.min(axis=1, keepdims=True)))
-        pick = draw(weight, uniforms(keys, 3, np.arange(self.samples)))
-        return deals[np.arange(len(view))[:, None], pick]
+    # -- the game's parts -------------------------------------------------------------------
 
-    def _values(self, view, rng, keys) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(the candidates uint64[n, C], their values on each sample float64[n, K, C] (nan
-        where not played out: a pad, or a sample beyond the row's), the samples of each row
-        int[n])."""
-        n = len(view)
-        cands = candidates(view)
-        valid = cands != 0
-        k = np.clip(self.budget // valid.sum(axis=1), self.min_samples, self.samples)
-        deals = self._deals(view, keys, rng, deal_view(view, self._drawn, keys))
-        # rollouts: (row, sample, candidate) for the samples a row takes
-        used = np.arange(self.samples)[None, :] < k[:, None]  # [n, K]
-        i, s, c = np.nonzero(used[:, :, None] & valid[:, None, :])
-        values = np.full((n, self.samples, cands.shape[1]), np.nan)
-        values[i, s, c] = self._rollouts(view, deals, i, s, cands[i, c], rng)
-        return cands, values, k
+    def _hand_state(self, view, dealt: np.ndarray, rows: np.ndarray, at: Seating):
+        """The game's hand state of the deals ``dealt`` (uint64[N, P], the hands as dealt) of
+        the view's rows ``rows``, ready for its play: what was decided before it, as the view
+        shows it (Spades: the bids, `_hand_state`)."""
+        return _hand_state(view, dealt, rows)
 
-    def _rollouts(self, view, deals, i, s, card, rng) -> np.ndarray:
-        """float64[len(i)]: the value (module docstring) of playing ``card`` (uint64, one per
-        rollout) at row ``i`` on its sample ``s``'s deal, the hand then played out by the
-        rollout strategy."""
-        rules, deck = view.rules, view.deck
-        players = view.tricks.shape[1]
-        n, kmax = deals.shape[:2]
-        sampled = np.unique(i * kmax + s)  # the (row, sample) pairs some rollout uses
-        rows = sampled // kmax
-        lineup = Lineup([self.policy] * players)
-        at = Seating(rules, deck, lineup, rows_of(rng, i))
-        hand = _hand_state(view, deals.reshape(n * kmax, players)[sampled], rows)
-        setup = play_setup(hand, at)
-        so_far = np.concatenate([view.history, view.trick_cards], axis=1)[rows]
-        play = setup.follow(setup.start(), so_far)  # checks the deal against every card
-        which = np.searchsorted(sampled, i * kmax + s)  # each rollout's (row, sample)
-        hand, play = hand.take(which), play.take(which)
-        setup = play_setup(hand, at)
-        legal, free = setup.legal(play)
-        check_card(play, card, legal, free, setup.lead_rule, setup.constraint)
-        play_card(play, card)
-        setup.finish(play, lineup, at.rng)
-        scored = play_hand(replace(hand, play=play.result()), at, _from(rules, "play")[1:])
-        return _value(scored.score, view.seat[i], rules, self.bag_price)
+    def _play_setup(self, hand, at: Seating):
+        """How the hand's play runs (the game's ``play_setup``, `sim.tricks.PlaySetup`)."""
+        return play_setup(hand, at)
+
+    def _scoring(self, rules) -> tuple:
+        """The phases of a hand after its play (the score)."""
+        return after(pipeline(rules), "play")
+
+    def _value(self, score, seat, rules) -> np.ndarray:
+        """float64[N]: a finished hand's value to ``seat`` (module docstring, "Value")."""
+        return _value(score, seat, rules, self.bag_price)
+
+    def _deal(self, view, k: int, keys: np.ndarray) -> np.ndarray:
+        """uint64[n, k, P]: deals of what the seat of a `PlayView` cannot see (`deal_view`;
+        Spades: with the voids a spade lead reveals, `revealed_voids`)."""
+        return deal_view(view, k, keys, revealed=revealed_voids(view))
+
+    def _misfit(self, view, deals: np.ndarray, rng) -> np.ndarray:
+        """int[n, M]: how badly each deal explains what was said before the play (Spades: the
+        bids, `bid_misfit`); the samples are drawn by ``exp(-bid_weight x misfit)``."""
+        return bid_misfit(view, deals, self.policy, rng)
 
 
 def _from(rules, name: str) -> tuple:
@@ -387,12 +280,7 @@ def _value(score, seat, rules, bag_price: float) -> np.ndarray:
         price = (rules.bag_penalty / rules.bag_limit if not rules.bagless else 0.0) \
             if bag_price < 0 else bag_price
         points = (score.points - score.bag_penalty - price * score.bags_taken).astype(np.float64)
-    side = (seat % rules.sides).astype(np.intp)
-    rows = np.arange(len(seat))
-    own = points[rows, side]
-    if rules.sides == 2:
-        return own - points[rows, 1 - side]
-    return own - (points.sum(axis=1) - own) / (rules.sides - 1)
+    return side_margin(points, seat, rules.sides)
 
 
 def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
@@ -425,31 +313,6 @@ def deal_bidding(view, k: int, keys: np.ndarray) -> np.ndarray:
     for j in range(players - 1):
         out[rows, :, others[:, j]] = hidden[:, :, j]
     return out
-
-
-def deal_view(view, k: int, keys: np.ndarray) -> np.ndarray:
-    """uint64[n, k, P]: ``k`` deals per row of the cards the seat of ``view`` (a `PlayView`)
-    cannot see, consistent with what it has seen (`deal_hidden`, `revealed_voids`), as the
-    hands each seat was dealt: its cards left and those it played; a row's deals a function of
-    its key (``keys`` uint64[n], `strategies.sampling.random_bits`)."""
-    n, players = view.tricks.shape
-    rows = np.arange(n)
-    seat = view.seat.astype(np.intp)
-    shown = view.shown.copy()  # uint64[n, P]: the cards of the earlier tricks, by seat
-    for q in range(view.position):  # this trick's cards, by seat
-        who = (view.leader.astype(np.intp) + q) % players
-        shown[rows, who] |= BIT[view.trick_cards[:, q]]
-    played = popcount(shown).astype(np.int64)
-    dealt_each = popcount(view.hand).astype(np.int64) + played[rows, seat]
-    voids = view.voids | revealed_voids(view)
-    others = (seat[:, None] + 1 + np.arange(players - 1)) % players  # [n, P - 1]
-    counts = dealt_each[:, None] - played[rows[:, None], others]
-    hidden = deal_hidden(view.unseen, counts, voids[rows[:, None], others], view.deck, k, keys)
-    out = np.empty((n, k, players), dtype=U64)
-    out[rows, :, seat] = view.hand[:, None]
-    for j in range(players - 1):
-        out[rows, :, others[:, j]] = hidden[:, :, j]
-    return out | shown[:, None, :]
 
 
 def bid_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:
@@ -523,42 +386,3 @@ def revealed_voids(view) -> np.ndarray:
     return out
 
 
-def candidates(view) -> np.ndarray:
-    """uint64[n, C]: the legal cards worth searching, one of each class of equal cards (cards of
-    one suit with no card between them still unplayed to an earlier trick, RULES.md §0: they
-    take the same tricks), the lowest of each; 0 pads."""
-    legal = view.legal
-    alive = view.deck.full_mask & ~view.played  # cards not yet gone (this trick's included)
-    keep = np.zeros_like(legal)
-    rest = legal.copy()
-    for _ in range(_MAX_CANDIDATES):
-        if not rest.any():
-            break
-        card = lowest_bit(rest)
-        rest &= ~card
-        below = alive & (card - U64(1)) & view.deck.suit_mask_of_bit[_slot(card)]
-        equal = (card != 0) & ((highest_bit(below) & legal) != 0)
-        keep |= np.where(equal, U64(0), card)
-    width = max(int(popcount(keep).max(initial=0)), 1)
-    out = np.zeros((len(view), width), dtype=U64)
-    for c in range(width):
-        out[:, c] = lowest_bit(keep)
-        keep &= ~out[:, c]
-    return out
-
-
-def own_class(view, own: np.ndarray, cands: np.ndarray) -> np.ndarray:
-    """uint64[n, 1]: the candidate of ``cands`` that stands for the card ``own`` (the lowest of
-    its class of equal cards, `candidates`)."""
-    alive = view.deck.full_mask & ~view.played
-    card = own.copy()
-    for _ in range(_MAX_CANDIDATES):  # down the run of equal legal cards
-        below = alive & (card - U64(1)) & view.deck.suit_mask_of_bit[_slot(card)]
-        lower = highest_bit(below)
-        card = np.where((lower & view.legal) != 0, lower, card)
-    return card[:, None]
-
-
-def _slot(card: np.ndarray) -> np.ndarray:
-    """int[n]: the slot of a one-card bitboard (0 for none)."""
-    return np.bitwise_count(np.maximum(card, U64(1)) - U64(1)).astype(np.intp)

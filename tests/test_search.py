@@ -40,10 +40,11 @@ from sim.options import load_rules
 from sim.replay import replay_file, replay_records, view_at
 from sim.spades.hand import deck_for
 from sim.tricks import IllegalPlay
-from strategies import make_strategy
+from strategies import card_search, make_strategy
 from strategies import search as search_module
+from strategies.card_search import candidates, deal_view
 from strategies.sampling import deal_hidden, draw
-from strategies.search import bid_misfit, candidates, deal_view, revealed_voids
+from strategies.search import bid_misfit, revealed_voids
 from whistlab.cli import main
 
 DECK = standard_deck()
@@ -176,7 +177,7 @@ class Sampling:
         return getattr(self.inner, name)
 
     def play(self, view, rng):
-        deals = deal_view(view, 6, _keys(len(view), self.views))
+        deals = deal_view(view, 6, _keys(len(view), self.views), revealed=revealed_voids(view))
         n, players = view.tricks.shape
         rows, deck = np.arange(n), view.deck
         assert np.all(popcount(deals) == view.rules.cards_each)
@@ -501,7 +502,7 @@ def test_the_chunks_do_not_change_the_decisions(monkeypatch):
     rules = load_rules("spades.standard")
     lineup = Lineup([make_strategy(SEARCH, game="spades")] * 4)
     whole = _block(rules, lineup, 4, 6)
-    monkeypatch.setattr(search_module, "CHUNK", 2 * SEARCH["samples"] * 4)  # two rows a chunk
+    monkeypatch.setattr(card_search, "CHUNK", 2 * SEARCH["samples"] * 4)  # two rows a chunk
     assert _block(rules, lineup, 4, 6).equals(whole)
 
 

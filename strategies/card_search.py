@@ -1,0 +1,323 @@
+"""The search over the deals a seat cannot see, at a card of the play, for every game
+(issue 21 item 1): `CardSearch`, which each game's search player extends with the game's parts
+(Spades: `strategies.search`; Portland and Norwegian whist: `strategies.search_whist`).
+
+At a card, for every row of the batch at once (the steps are described in full in
+`strategies.search`'s docstring): sample ``samples`` deals of the unseen cards consistent with
+what the seat has seen (`deal_view`; weighted by what was said before the play where the game
+says how, ``_misfit``); replay each deal up to this card through the engine's own trick play
+(`sim.tricks.PlaySetup.follow`, which refuses a deal the cards played contradict), copy it once
+per candidate card (`candidates`: equal cards once), play the candidate and the rest of the hand
+by the ``rollout`` strategy at every seat, score it by the game's own phases; then play the card
+whose mean paired margin over the rollout strategy's own card, less ``confidence`` standard
+errors, is largest and positive, else the rollout strategy's card. Rows x samples x candidates
+on the batch axis: one numpy batch, no loop over samples.
+
+A game's search says (the methods after "the game's parts"): the hand state of a sampled deal
+as the view shows what was decided before the play (``_hand_state``), how its play runs
+(``_play_setup``), the phases that score it (``_scoring``), the value of the score to the seat
+(``_value``) and the deals (``_deal``: which cards the seat knows another holds, the voids the
+rules reveal).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from dataclasses import replace
+
+import numpy as np
+
+from sim.cards import BIT, U64, highest_bit, lowest_bit, popcount
+from sim.errors import UserError
+from sim.lineup import Lineup
+from sim.phases import Seating, play_hand
+from sim.streams import rows_of
+from sim.tricks import check_card, play_card
+
+from .base import CARDS, Strategy, _for_game, make_strategy, param
+from .sampling import deal_hidden, draw, uniforms
+
+__all__ = ["CardSearch", "candidates", "deal_view", "own_class", "side_margin"]
+
+_MAX_CANDIDATES = 17  # the most cards a hand of the tables searched holds (17: three players)
+CHUNK = 1 << 16  # deals drawn at most at once (rows x samples x pool): a decision's memory
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class CardSearch(Strategy):
+    """Monte Carlo search over the unseen cards at a card of the play, rollouts by ``rollout``
+    (module docstring); a game's search player extends it with the game's parts."""
+
+    name = "search"
+
+    samples: int = param(16, (1, 4096))  # K: deals sampled per decision
+    rollout: str = "expert"  # the strategy that plays the rollouts (and decides before the play)
+    budget: int = param(64, (1, 1 << 20))  # rollouts per decision at most (samples x
+    #                                        candidates): 16 samples up to 4 candidates
+    min_samples: int = param(1, (1, 4096))  # samples per decision at least, whatever the budget
+    first_trick: int = param(0, CARDS)  # search from this trick (0-based); earlier: rollout's
+    confidence: float = param(1.0, (0.0, 10.0))  # z: leave the rollout strategy's card only for
+    #                                              one better by z standard errors (paired)
+
+    def __post_init__(self):
+        allowed = [n for n in _for_game(self.games[0]) if n != self.name]
+        if self.rollout not in allowed:
+            raise UserError(f"strategy 'search': rollout '{self.rollout}' is not a strategy "
+                            f"the search can play out with; allowed: {', '.join(allowed)}",
+                            key="rollout")
+
+    @functools.cached_property
+    def policy(self) -> Strategy:
+        """The rollout strategy."""
+        return make_strategy(self.rollout, game=self.games[0])
+
+    # -- bidding ------------------------------------------------------------------------------
+
+    # -- the play -----------------------------------------------------------------------------
+
+    def play(self, view, rng):
+        """The card of best value over the samples (module docstring), on every row with a
+        choice from ``first_trick`` on; the rollout strategy's card before it. The rows are
+        searched in chunks (`CHUNK` deals drawn at most at once); each row's deals come from a
+        key drawn for it from ``rng`` (`strategies.sampling.random_bits`), so that they do not
+        depend on the chunks, nor on the other rows of the batch."""
+        if view.trick_no < self.first_trick:
+            return self.policy.play(view, rng)
+        card = view.legal.copy()  # rows with one legal card play it
+        classes = popcount(np.bitwise_or.reduce(candidates(view), axis=1))
+        alike = np.flatnonzero((classes == 1) & (popcount(view.legal) > 1))
+        if alike.size:  # legal cards all equal (`candidates`): the rollout strategy's
+            card[alike] = self.policy.play(view.take(alike), rows_of(rng, alike))
+        idx = np.flatnonzero(classes > 1)
+        keys = rows_of(rng, idx).integers(0, 1 << 63, size=idx.size).astype(U64)
+        step = max(1, CHUNK // self._drawn)
+        for start in range(0, idx.size, step):
+            part = idx[start:start + step]
+            card[part] = self._search(view.take(part), rows_of(rng, part),
+                                      keys[start:start + step])
+        return card
+
+    def _search(self, view, rng, keys) -> np.ndarray:
+        """The card of each row (module docstring, "Choice")."""
+        n = len(view)
+        own = self.policy.play(view, rng)
+        cands, values, k = self._values(view, rng, keys)
+        mine = np.argmax(cands == own_class(view, own, cands), axis=1)
+        best = self._best(values, k, cands != 0, mine)
+        return np.where(best == mine, own, cands[np.arange(n), best])
+
+    def _best(self, values, k, valid, mine) -> np.ndarray:
+        """int[n]: the candidate chosen of each row (module docstring, "Choice"), from the
+        values of each on each sample (float64[n, K, C], nan where not played out), the
+        samples of each row ``k`` (int[n]), the candidates ``valid`` (bool[n, C]) and the
+        rollout strategy's own, ``mine`` (int[n])."""
+        rows = np.arange(len(k))
+        # paired over the same deals: each candidate's margin over the rollout strategy's own
+        diff = values - values[rows, :, mine][:, :, None]
+        used = ~np.isnan(diff)  # (a pad, or a sample beyond the row's)
+        diff = np.where(used, diff, 0.0)
+        mean = diff.sum(axis=1) / k[:, None]
+        var = ((diff - mean[:, None, :]) ** 2 * used).sum(axis=1) / np.maximum(k - 1, 1)[:, None]
+        bound = mean - self.confidence * np.sqrt(var / k[:, None])
+        if self.confidence > 0:  # one sample shows no spread: too few to leave the own card
+            bound[k < 2] = 0.0
+        bound = np.where(valid, bound, -np.inf)
+        bound[rows, mine] = 0.0
+        best = np.argmax(bound, axis=1)  # of equal bounds the first
+        return np.where(bound[rows, best] > 0, best, mine)
+
+    def estimate(self, view, rng, keys=None) -> tuple[np.ndarray, np.ndarray]:
+        """The candidates (uint64[n, C], `candidates`: 0 pads) of a `PlayView` and their
+        values (float64[n, C], -inf for a pad): each the mean over the row's samples of the
+        seat's side's margin after playing it (module docstring). ``keys``: the rows' keys
+        (default: drawn from ``rng``)."""
+        if keys is None:
+            keys = rng.integers(0, 1 << 63, size=len(view)).astype(U64)
+        cands, values, k = self._values(view, rng, keys)
+        total = np.where(np.isnan(values), 0.0, values).sum(axis=1)
+        return cands, np.where(cands != 0, total / k[:, None], -np.inf)
+
+    @property
+    def _drawn(self) -> int:
+        """Deals drawn per decision (more than ``samples`` where they are weighed, `_deals`)."""
+        return self.samples
+
+    def _deals(self, view, keys, rng, deals) -> np.ndarray:
+        """uint64[n, K, P]: ``samples`` of the deals drawn (uint64[n, M, P]), by weight of
+        their fit to what was said before the play (``_misfit``: Spades' bids), drawn by
+        ``exp(-bid_weight x misfit)``; every deal drawn is kept where nothing is weighed."""
+        if self._drawn == self.samples:
+            return deals
+        misfit = self._misfit(view, deals, rng)
+        weight = np.exp(-self.bid_weight * (misfit - misfit.min(axis=1, keepdims=True)))
+        pick = draw(weight, uniforms(keys, 3, np.arange(self.samples)))
+        return deals[np.arange(len(view))[:, None], pick]
+
+    def _values(self, view, rng, keys) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(the candidates uint64[n, C], their values on each sample float64[n, K, C] (nan
+        where not played out: a pad, or a sample beyond the row's), the samples of each row
+        int[n])."""
+        n = len(view)
+        cands = candidates(view)
+        valid = cands != 0
+        k = np.clip(self.budget // valid.sum(axis=1), self.min_samples, self.samples)
+        deals = self._deals(view, keys, rng, self._deal(view, self._drawn, keys))
+        # rollouts: (row, sample, candidate) for the samples a row takes
+        used = np.arange(self.samples)[None, :] < k[:, None]  # [n, K]
+        i, s, c = np.nonzero(used[:, :, None] & valid[:, None, :])
+        values = np.full((n, self.samples, cands.shape[1]), np.nan)
+        values[i, s, c] = self._rollouts(view, deals, i, s, cands[i, c], rng)
+        return cands, values, k
+
+    def _rollouts(self, view, deals, i, s, card, rng) -> np.ndarray:
+        """float64[len(i)]: the value (module docstring) of playing ``card`` (uint64, one per
+        rollout) at row ``i`` on its sample ``s``'s deal, the hand then played out by the
+        rollout strategy."""
+        rules, deck = view.rules, view.deck
+        players = view.tricks.shape[1]
+        n, kmax = deals.shape[:2]
+        sampled = np.unique(i * kmax + s)  # the (row, sample) pairs some rollout uses
+        rows = sampled // kmax
+        lineup = Lineup([self.policy] * players)
+        at = Seating(rules, deck, lineup, rows_of(rng, i))
+        hand = self._hand_state(view, deals.reshape(n * kmax, players)[sampled], rows, at)
+        setup = self._play_setup(hand, at)
+        so_far = np.concatenate([view.history, view.trick_cards], axis=1)[rows]
+        play = setup.follow(setup.start(), so_far)  # checks the deal against every card
+        which = np.searchsorted(sampled, i * kmax + s)  # each rollout's (row, sample)
+        hand, play = hand.take(which), play.take(which)
+        setup = self._play_setup(hand, at)
+        legal, free = setup.legal(play)
+        check_card(play, card, legal, free, setup.lead_rule, setup.constraint)
+        play_card(play, card)
+        setup.finish(play, lineup, at.rng)
+        scored = play_hand(replace(hand, play=play.result()), at, self._scoring(rules))
+        return self._value(scored.score, view.seat[i], rules)
+
+    # -- the game's parts -----------------------------------------------------------------------
+
+    def _hand_state(self, view, dealt: np.ndarray, rows: np.ndarray, at: Seating):
+        """The game's hand state of the deals ``dealt`` (uint64[N, P], the hands as dealt) of
+        the view's rows ``rows``, ready for its play: what was decided before it, as the view
+        shows it."""
+        raise NotImplementedError
+
+    def _play_setup(self, hand, at: Seating):
+        """How the hand's play runs (the game's ``play_setup``, `sim.tricks.PlaySetup`)."""
+        raise NotImplementedError
+
+    def _scoring(self, rules) -> tuple:
+        """The phases of a hand after its play (the score)."""
+        raise NotImplementedError
+
+    def _value(self, score, seat, rules) -> np.ndarray:
+        """float64[N]: a finished hand's value to ``seat`` (int8[N])."""
+        raise NotImplementedError
+
+    def _deal(self, view, k: int, keys: np.ndarray) -> np.ndarray:
+        """uint64[n, k, P]: deals of what the seat of a `PlayView` cannot see (`deal_view`)."""
+        return deal_view(view, k, keys)
+
+    def _misfit(self, view, deals: np.ndarray, rng) -> np.ndarray:
+        """int[n, M]: how badly each deal explains what was said before the play (used where
+        `_drawn` draws more deals than it keeps)."""
+        raise NotImplementedError
+
+
+def after(steps: tuple, name: str) -> tuple:
+    """The phases of ``steps`` after the phase ``name`` (the play: the score)."""
+    return steps[[p.name for p in steps].index(name) + 1:]
+
+
+def side_margin(points: np.ndarray, seat: np.ndarray, sides: int) -> np.ndarray:
+    """float64[N]: the points (int or float [N, S], by side; seat s plays for side s mod S) of
+    the seat's side minus the other side's, or with more than two sides minus the mean of the
+    others' (`strategies.search`'s docstring, "Value")."""
+    points = points.astype(np.float64)
+    side = (seat % sides).astype(np.intp)
+    rows = np.arange(len(seat))
+    own = points[rows, side]
+    if sides == 2:
+        return own - points[rows, 1 - side]
+    return own - (points.sum(axis=1) - own) / (sides - 1)
+
+
+def deal_view(view, k: int, keys: np.ndarray, revealed: np.ndarray | None = None,
+              known: np.ndarray | None = None) -> np.ndarray:
+    """uint64[n, k, P]: ``k`` deals per row of the cards the seat of ``view`` (a `PlayView`)
+    cannot see, consistent with what it has seen (`deal_hidden`), as the hands each seat was
+    dealt: its cards left and those it played; a row's deals a function of its key (``keys``
+    uint64[n], `strategies.sampling.random_bits`). ``revealed`` (uint8[n, P], the layout of
+    ``view.voids``): suits the rules show a seat void in besides the view's voids
+    (`revealed_voids`); ``known`` (uint64[n, P]): cards a seat surely holds that the seat
+    deciding does not (Portland: the turned-up card in the dealer's hand, the dummy's cards).
+    Cards dealt to nobody (the seed's Norwegian whist sets 26 or 1 aside, RULES.md §2) are
+    unseen too: they go to one more hidden "seat", void in nothing, left out of the deal."""
+    n, players = view.tricks.shape
+    rows = np.arange(n)
+    seat = view.seat.astype(np.intp)
+    shown = view.shown.copy()  # uint64[n, P]: the cards of the earlier tricks, by seat
+    for q in range(view.position):  # this trick's cards, by seat
+        who = (view.leader.astype(np.intp) + q) % players
+        shown[rows, who] |= BIT[view.trick_cards[:, q]]
+    played = popcount(shown).astype(np.int64)
+    dealt_each = popcount(view.hand).astype(np.int64) + played[rows, seat]
+    voids = view.voids if revealed is None else view.voids | revealed
+    known = np.zeros((n, players), U64) if known is None else known
+    unseen = view.unseen & ~np.bitwise_or.reduce(known, axis=1)
+    others = (seat[:, None] + 1 + np.arange(players - 1)) % players  # [n, P - 1]
+    counts = (dealt_each[:, None] - played[rows[:, None], others]
+              - popcount(known[rows[:, None], others]).astype(np.int64))
+    seat_voids = voids[rows[:, None], others]
+    aside = popcount(unseen).astype(np.int64) - counts.sum(axis=1)
+    if aside.any():  # the cards dealt to nobody: one more hidden seat
+        counts = np.concatenate([counts, aside[:, None]], axis=1)
+        seat_voids = np.concatenate([seat_voids, np.zeros((n, 1), np.uint8)], axis=1)
+    hidden = deal_hidden(unseen, counts, seat_voids, view.deck, k, keys)
+    out = np.empty((n, k, players), dtype=U64)
+    out[rows, :, seat] = view.hand[:, None]
+    for j in range(players - 1):
+        out[rows, :, others[:, j]] = hidden[:, :, j] | known[rows, others[:, j]][:, None]
+    return out | shown[:, None, :]
+
+
+def candidates(view) -> np.ndarray:
+    """uint64[n, C]: the legal cards worth searching, one of each class of equal cards (cards of
+    one suit with no card between them still unplayed to an earlier trick, RULES.md §0: they
+    take the same tricks), the lowest of each; 0 pads."""
+    legal = view.legal
+    alive = view.deck.full_mask & ~view.played  # cards not yet gone (this trick's included)
+    keep = np.zeros_like(legal)
+    rest = legal.copy()
+    for _ in range(_MAX_CANDIDATES):
+        if not rest.any():
+            break
+        card = lowest_bit(rest)
+        rest &= ~card
+        below = alive & (card - U64(1)) & view.deck.suit_mask_of_bit[_slot(card)]
+        equal = (card != 0) & ((highest_bit(below) & legal) != 0)
+        keep |= np.where(equal, U64(0), card)
+    width = max(int(popcount(keep).max(initial=0)), 1)
+    out = np.zeros((len(view), width), dtype=U64)
+    for c in range(width):
+        out[:, c] = lowest_bit(keep)
+        keep &= ~out[:, c]
+    return out
+
+
+def own_class(view, own: np.ndarray, cands: np.ndarray) -> np.ndarray:
+    """uint64[n, 1]: the candidate of ``cands`` that stands for the card ``own`` (the lowest of
+    its class of equal cards, `candidates`)."""
+    alive = view.deck.full_mask & ~view.played
+    card = own.copy()
+    for _ in range(_MAX_CANDIDATES):  # down the run of equal legal cards
+        below = alive & (card - U64(1)) & view.deck.suit_mask_of_bit[_slot(card)]
+        lower = highest_bit(below)
+        card = np.where((lower & view.legal) != 0, lower, card)
+    return card[:, None]
+
+
+def _slot(card: np.ndarray) -> np.ndarray:
+    """int[n]: the slot of a one-card bitboard (0 for none)."""
+    return np.bitwise_count(np.maximum(card, U64(1)) - U64(1)).astype(np.intp)
