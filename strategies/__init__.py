@@ -7,6 +7,7 @@ from . import (  # noqa: F401  (register)
     portland_expert,
     portland_seed,
     search,
+    search_whist,
     seed,
     uniform,
 )

@@ -143,6 +143,11 @@ class CardSearch(Strategy):
         """Deals drawn per decision (more than ``samples`` where they are weighed, `_deals`)."""
         return self.samples
 
+    @property
+    def _weight(self) -> float:
+        """How much a deal's misfit (`_misfit`) lowers its weight (`_deals`)."""
+        return 0.0
+
     def _deals(self, view, keys, rng, deals) -> np.ndarray:
         """uint64[n, K, P]: ``samples`` of the deals drawn (uint64[n, M, P]), by weight of
         their fit to what was said before the play (``_misfit``: Spades' bids), drawn by
@@ -150,7 +155,7 @@ class CardSearch(Strategy):
         if self._drawn == self.samples:
             return deals
         misfit = self._misfit(view, deals, rng)
-        weight = np.exp(-self.bid_weight * (misfit - misfit.min(axis=1, keepdims=True)))
+        weight = np.exp(-self._weight * (misfit - misfit.min(axis=1, keepdims=True)))
         pick = draw(weight, uniforms(keys, 3, np.arange(self.samples)))
         return deals[np.arange(len(view))[:, None], pick]
 

@@ -213,6 +213,10 @@ class SearchStrategy(CardSearch):
         """Deals drawn per decision: ``samples``, ``pool`` times as many to weigh by the bids."""
         return self.samples * (self.pool if self.bid_weight > 0 else 1)
 
+    @property
+    def _weight(self) -> float:
+        return self.bid_weight
+
     # -- the game's parts -------------------------------------------------------------------
 
     def _hand_state(self, view, dealt: np.ndarray, rows: np.ndarray, at: Seating):
