@@ -38,7 +38,8 @@ from sim.tricks import check_card, play_card
 from .base import CARDS, Strategy, _for_game, make_strategy, param
 from .sampling import deal_hidden, draw, uniforms
 
-__all__ = ["CardSearch", "candidates", "deal_view", "own_class", "side_margin"]
+__all__ = ["CardSearch", "after", "candidates", "deal_unseen", "deal_view", "own_class",
+           "side_margin"]
 
 _MAX_CANDIDATES = 17  # the most cards a hand of the tables searched holds (17: three players)
 CHUNK = 1 << 16  # deals drawn at most at once (rows x samples x pool): a decision's memory
@@ -285,6 +286,28 @@ def deal_view(view, k: int, keys: np.ndarray, revealed: np.ndarray | None = None
     for j in range(players - 1):
         out[rows, :, others[:, j]] = hidden[:, :, j] | known[rows, others[:, j]][:, None]
     return out | shown[:, None, :]
+
+
+def deal_unseen(view, players: int, k: int, keys: np.ndarray) -> np.ndarray:
+    """uint64[n, k, P]: ``k`` deals per row, before the play, of every card but the seat's own
+    (``view.hand``) to the other ``players - 1`` seats, as many each as it holds, uniformly; the
+    cards left over (dealt to nobody: Norwegian whist, RULES.md §2) to one more hidden "seat",
+    left out of the deal. A row's deals a function of its key (``keys`` uint64[n])."""
+    n = len(view)
+    rows, seat = np.arange(n), view.seat.astype(np.intp)
+    others = (seat[:, None] + 1 + np.arange(players - 1)) % players
+    held = popcount(view.hand).astype(np.int64)
+    unseen = view.deck.full_mask & ~view.hand
+    counts = np.repeat(held[:, None], players - 1, 1)
+    aside = popcount(unseen).astype(np.int64) - counts.sum(axis=1)
+    if aside.any():
+        counts = np.concatenate([counts, aside[:, None]], axis=1)
+    hidden = deal_hidden(unseen, counts, np.zeros(counts.shape, np.uint8), view.deck, k, keys)
+    out = np.empty((n, k, players), dtype=U64)
+    out[rows, :, seat] = view.hand[:, None]
+    for j in range(players - 1):
+        out[rows, :, others[:, j]] = hidden[:, :, j]
+    return out
 
 
 def candidates(view) -> np.ndarray:

@@ -80,7 +80,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from sim.cards import BIT, U64, popcount
+from sim.cards import BIT, U64
 from sim.lineup import Lineup
 from sim.phases import Seating, play_hand
 from sim.spades.bidding import BidResult, bid_view, complete_bidding, start_bidding
@@ -91,8 +91,7 @@ from sim.views import PlayView
 
 from . import card_search
 from .base import param, register
-from .card_search import CardSearch, after, deal_view, side_margin
-from .sampling import deal_hidden
+from .card_search import CardSearch, after, deal_unseen, deal_view, side_margin
 
 __all__ = ["SearchStrategy", "revealed_voids"]
 
@@ -303,20 +302,10 @@ def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
 
 def deal_bidding(view, k: int, keys: np.ndarray) -> np.ndarray:
     """uint64[n, k, P]: ``k`` deals per row of the cards the seat of a `BidView` has not seen
-    (every card but its own) to the other seats, as many each as it holds, uniformly; a row's
-    deals a function of its key (``keys`` uint64[n])."""
-    n, players = view.bids.shape
-    rows, seat = np.arange(n), view.seat.astype(np.intp)
-    others = (seat[:, None] + 1 + np.arange(players - 1)) % players
-    held = popcount(view.hand).astype(np.int64)
-    hidden = deal_hidden(view.deck.full_mask & ~view.hand,
-                         np.repeat(held[:, None], players - 1, 1),
-                         np.zeros((n, players - 1), np.uint8), view.deck, k, keys)
-    out = np.empty((n, k, players), dtype=U64)
-    out[rows, :, seat] = view.hand[:, None]
-    for j in range(players - 1):
-        out[rows, :, others[:, j]] = hidden[:, :, j]
-    return out
+    (every card but its own) to the other seats, as many each as it holds, uniformly
+    (`strategies.card_search.deal_unseen`); a row's deals a function of its key (``keys``
+    uint64[n])."""
+    return deal_unseen(view, view.bids.shape[1], k, keys)
 
 
 def bid_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:

@@ -18,7 +18,11 @@ seats whose declaration the ``rollout`` strategy would not have made with the de
 its turn (`declare_misfit`, the engine's own `sim.norwegian.auction.declare_view`), and
 ``samples`` of them drawn by weight, as Spades weighs by the bids. The value: the seat's points
 minus the mean of the others' (two players: the other's; the classic four-player game: its
-partnership's minus the other's). A declaration is the rollout strategy's (not searched).
+partnership's minus the other's). **Declarations** (``search_declarations``): each declaration
+open to the seat is valued the same way — deals of the other hands (the cards set aside left
+out), weighted by the fit of the declarations made before, the later turns declared by the
+rollout strategy (`_Declared`), the hand played out by it and scored — and chosen by the same
+paired rule against the rollout strategy's own declaration.
 """
 
 from __future__ import annotations
@@ -27,14 +31,17 @@ import dataclasses
 
 import numpy as np
 
+from sim.lineup import Lineup
 from sim.norwegian import hand as norwegian
 from sim.norwegian.auction import PASS, Auction, declare_view
 from sim.phases import Seating, play_hand
 from sim.portland import hand as portland
 from sim.streams import rows_of
+from sim.views import DeclareView
 
+from . import card_search
 from .base import param, register
-from .card_search import CardSearch, _slot, after, deal_view, side_margin
+from .card_search import CardSearch, _slot, after, deal_unseen, deal_view, side_margin
 
 __all__ = ["NorwegianSearch", "PortlandSearch", "declare_misfit", "known_portland",
            "norwegian_dealer"]
@@ -99,10 +106,47 @@ class NorwegianSearch(CardSearch):
     pool: int = param(4, (1, 64))  # deals drawn per sample kept (resampled by the declarations)
     declare_weight: float = param(1.0, (0.0, 100.0))  # a deal's weight: exp(-declare_weight x
     #                                   the other seats whose declaration its hand does not fit)
+    search_declarations: bool = True  # declarations by rollouts too (else the rollout's)
 
     def declare(self, view, rng):
-        """The rollout strategy's."""
-        return self.policy.declare(view, rng)
+        """The rollout strategy's declaration, or with ``search_declarations`` the one of best
+        value among those open (module docstring), each followed by the rollout strategy's at
+        the later turns and the hand played out by it; chosen by the paired rule against the
+        rollout strategy's own (`CardSearch._best`)."""
+        own = np.asarray(self.policy.declare(view, rng), dtype=np.int8)
+        if not self.search_declarations or not len(view):
+            return own
+        keys = rng.integers(0, 1 << 63, size=len(view)).astype(np.uint64)
+        out = own.copy()
+        step = max(1, card_search.CHUNK // self._drawn)
+        for start in range(0, len(view), step):
+            part = np.arange(start, min(start + step, len(view)))
+            out[part] = self._choose_declaration(view.take(part), rows_of(rng, part),
+                                                 keys[part], own[part])
+        return out
+
+    def _choose_declaration(self, view, rng, keys, own) -> np.ndarray:
+        n, players = view.declarations.shape
+        open_ = ((view.legal[:, None].astype(np.int64) >> np.arange(4)) & 1) == 1  # by code
+        deals = self._deals(view, keys, rng, deal_unseen(view, players, self._drawn, keys))
+        i, s, c = np.nonzero(np.ones((n, self.samples), bool)[:, :, None] & open_[:, None, :])
+        values = np.full((n, self.samples, 4), np.nan)
+        values[i, s, c] = self._declare_rollouts(view, deals[i, s], i, c, rng)
+        return self._best(values, np.full(n, self.samples), open_, own.astype(np.intp)
+                          ).astype(np.int8)
+
+    def _declare_rollouts(self, view, hands, i, code, rng) -> np.ndarray:
+        """float64[len(i)]: the value of declaring ``code`` at row ``i`` of a `DeclareView`
+        with the deal ``hands`` (uint64[N, P]): the declarations made before kept, the later
+        turns the rollout strategy's, the hand played out by it and scored by the game's own
+        phases (`sim.norwegian.hand`)."""
+        rules, deck = view.rules, view.deck
+        players = hands.shape[1]
+        declared = _Declared(self.policy, view.seat[i], code, view.declarations[i])
+        at = Seating(rules, deck, Lineup([declared] * players), rows_of(rng, i))
+        hand = norwegian.play_hand(norwegian.start_hand(hands, view.dealer[i], view.scores[i]),
+                                   at)
+        return side_margin(hand.score.points, view.seat[i], rules.sides)
 
     @property
     def _drawn(self) -> int:
@@ -136,6 +180,26 @@ class NorwegianSearch(CardSearch):
         return declare_misfit(view, deals, self.policy, rng)
 
 
+class _Declared:
+    """The rollout strategy, but at the declarations: what was said (``said`` int8[N, P], -1:
+    not yet) is said again, and ``seat`` (int8[N], by the batch's rows) declares ``code``
+    (int[N]) at its turn."""
+
+    def __init__(self, policy, seat, code, said):
+        self.policy, self.seat, self.code, self.said = policy, seat, code, said
+
+    def declare(self, view, rng):
+        out = np.asarray(self.policy.declare(view, rng), np.int8)
+        said = self.said[view.rows, view.seat]
+        out = np.where(said >= 0, said, out)
+        mine = view.seat == self.seat[view.rows]
+        out[mine] = self.code[view.rows[mine]]
+        return out
+
+    def play(self, view, rng):
+        return self.policy.play(view, rng)
+
+
 def norwegian_dealer(view) -> np.ndarray:
     """int8[n]: the dealer of a Norwegian hand, from what a `PlayView` shows (RULES.md §2,
     `sim.norwegian.auction.hold_auction`): with two players the seat that did not declare;
@@ -156,7 +220,8 @@ def norwegian_dealer(view) -> np.ndarray:
 
 
 def declare_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:
-    """int[n, M]: of the other seats that declared (two players: the non-dealer alone; three
+    """int[n, M]: (``view``: a `PlayView`, or a `DeclareView` at a later turn) of the other
+    seats that declared (two players: the non-dealer alone; three
     and four: each seat from the dealer's left to the first bid), how many would not have made
     their declaration with their hand of each deal (uint64[n, M, P], as dealt) had ``policy``
     decided, asked at its turn as the engine asks (`declare_view`: the declarations before it,
@@ -164,7 +229,7 @@ def declare_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:
     n, m, players = deals.shape
     flat = deals.reshape(n * m, players)
     rep = np.repeat(np.arange(n), m)
-    dealer = norwegian_dealer(view)
+    dealer = view.dealer if isinstance(view, DeclareView) else norwegian_dealer(view)
     misfit = np.zeros(n * m, dtype=np.int64)
     rows = np.arange(n)
     for turn in range(1 if players == 2 else players):

@@ -309,3 +309,48 @@ def test_a_rollout_strategy_of_another_game_is_refused():
         make_strategy({"name": "search", "rollout": "search"}, game="portland")
     made = make_strategy({"name": "search", "rollout": "seed"}, game="norwegian")
     assert made.policy.name == "seed" and made.declare_weight == 1.0
+
+
+@pytest.mark.parametrize("preset", ["norwegian.declarer", "norwegian.three", "norwegian.classic"])
+def test_declaration_rollouts_of_the_real_deal_replay_the_real_hand(preset):
+    """With every seat the expert, a declaration rollout of the real deal with the declaration
+    actually made (the ones before it said again, the later ones the expert's) is the hand as
+    it was played, valued as the engine scored it."""
+    rules, records, table = _block(preset, 12)
+    sides = _sides(rules)
+    search = make_strategy({"name": "search", "samples": 2}, game="norwegian")
+    want = {(r["game_id"], r["hand_no"]): _margins([r[f"points_{s}"] for s in range(sides)])
+            for r in table.to_pylist()}
+    codes = {"pass": 0, "grand": 1, "misere": 2, "nullo": 3}
+    checked = 0
+    for rec in records:
+        real = np.array([[DECK.mask_of(h) for h in rec["hands"]]], np.uint64)
+        said = rec["declarations"]
+        order = [(rec["dealer"] + 1 + j) % rules.players for j in range(rules.players)]
+        for j, seat in enumerate(order):
+            if said[seat] is None or (rules.players == 2 and j):
+                continue
+            before = [said[s] if s in order[:j] else None for s in range(rules.players)]
+            view = view_at({**rec, "declarations": before, "plays": []}).view
+            assert int(view.seat[0]) == seat
+            got = search._declare_rollouts(view, real, np.zeros(1, int),
+                                           np.array([codes[said[seat]]]),
+                                           np.random.default_rng(0))
+            assert got[0] == pytest.approx(want[rec["game_id"], rec["hand_no"]][seat % sides])
+            checked += 1
+    assert checked >= len(records)
+
+
+def test_the_search_changes_some_declarations():
+    """Under ``declarer`` scoring (only the declarer scores: RULES.md §2) the search's
+    declarations differ from the expert's on some hands of the same deals, each one the engine
+    accepts (what they are worth is measured by `bench/whist_matches.py`, not here)."""
+    rules = load_rules("norwegian.declarer")
+    game = GAMES["norwegian"]
+    expert = make_strategy("expert", game="norwegian")
+    said = []
+    for player in ("search", {"name": "search", "search_declarations": False}):
+        lineup = Lineup([make_strategy(player, game="norwegian"), expert])
+        hands, _ = game.block_tables(game.play_block(rules, lineup, 11, 0, 300, "hands"), 0)
+        said.append(np.array(hands.column("declaration_0").to_pylist()))
+    assert 0 < np.sum(said[0] != said[1]) < 300
