@@ -50,9 +50,11 @@ At a card of the play (RULES.md §0, §3), for every row of the batch at once:
 to the seat) are each valued the same way: samples of the other hands (uniform, weighted by
 the fit of the bids made before), the later seats' bids made by the rollout strategy
 (`sim.spades.bidding.complete_bidding`), the hand played out by it and scored; chosen by the same
-paired rule against the rollout strategy's own bid. A blind nil is the rollout strategy's
-decision (the expert never bids one). A card with one legal choice, or whose legal cards are all
-equal, is the rollout strategy's, unsearched.
+paired rule against the rollout strategy's own bid. A blind nil, where the rules offer one, is
+valued so too against none, on deals of every hand (its own unseen: `deal_blind`), its bid
+where it does not go blind the rollout strategy's (the expert never bids a blind nil itself).
+A card with one legal choice, or whose legal cards are all equal, is the rollout strategy's,
+unsearched.
 
 Parameters: ``samples`` (K, the deals per decision), ``rollout`` (the name of the strategy that
 plays the rollouts, and bids), ``bag_price`` (-1: the rules' own), ``pool`` and ``bid_weight``
@@ -92,6 +94,7 @@ from sim.views import PlayView
 from . import card_search
 from .base import param, register
 from .card_search import CardSearch, after, deal_unseen, deal_view, side_margin
+from .sampling import deal_hidden
 
 __all__ = ["SearchStrategy", "revealed_voids"]
 
@@ -156,8 +159,32 @@ class SearchStrategy(CardSearch):
                 f"rules set {shown}{more}")
 
     def blind_nil(self, view, rng):
-        """The rollout strategy's (a blind nil is not searched)."""
-        return self.policy.blind_nil(view, rng)
+        """The rollout strategy's decision, or with ``search_bids`` the better of a blind nil
+        and none (module docstring, "Bids"): on deals of every hand, its own too (it has not
+        looked), each followed by the bidding (its own bid, where not blind, and the later
+        turns the rollout strategy's) and the hand played out by the rollout strategy."""
+        own = np.asarray(self.policy.blind_nil(view, rng), dtype=bool)
+        if not self.search_bids or not len(view):
+            return own
+        keys = rng.integers(0, 1 << 63, size=len(view)).astype(U64)
+        out = own.copy()
+        step = max(1, card_search.CHUNK // self._drawn)
+        for start in range(0, len(view), step):
+            part = np.arange(start, min(start + step, len(view)))
+            out[part] = self._choose_blind(view.take(part), rows_of(rng, part), keys[part],
+                                           own[part])
+        return out
+
+    def _choose_blind(self, view, rng, keys, own) -> np.ndarray:
+        n = len(view)
+        deals = self._deals(view, keys, rng, deal_blind(view, self._drawn, keys))
+        i, s, c = np.nonzero(np.ones((n, self.samples, 2), bool))
+        values = np.full((n, self.samples, 2), np.nan)  # candidate 0: no blind nil; 1: one
+        forced = _Blind(self.policy, view.seat[i], c == 1)
+        values[i, s, c] = self._bid_rollouts(view, deals[i, s], i, forced, rng)
+        best = self._best(values, np.full(n, self.samples), np.ones((n, 2), bool),
+                          own.astype(np.intp))
+        return best == 1
 
     def bid(self, view, rng):
         """The rollout strategy's bid, or with ``search_bids`` the bid of best value among it,
@@ -186,17 +213,18 @@ class SearchStrategy(CardSearch):
         deals = self._deals(view, keys, rng, deal_bidding(view, self._drawn, keys))
         i, s, c = np.nonzero(np.ones((n, self.samples), bool)[:, :, None] & open_[:, None, :])
         values = np.full((n, self.samples, 4), np.nan)
-        values[i, s, c] = self._bid_rollouts(view, deals[i, s], i, shifts[i, c], rng)
+        forced = _Forced(self.policy, view.seat[i], shifts[i, c])
+        values[i, s, c] = self._bid_rollouts(view, deals[i, s], i, forced, rng)
         best = self._best(values, np.full(n, self.samples), open_, np.zeros(n, np.intp))
         return shifts[np.arange(n), best].astype(np.int8)
 
-    def _bid_rollouts(self, view, hands, i, bid, rng) -> np.ndarray:
-        """float64[len(i)]: the value of bidding ``bid`` at row ``i`` of a `BidView` with the
-        deal ``hands`` (uint64[N, P]): the later turns bid by the rollout strategy, the hand
-        played out by it, scored by the engine (`sim.spades.hand`'s phases)."""
+    def _bid_rollouts(self, view, hands, i, forced, rng) -> np.ndarray:
+        """float64[len(i)]: the value at row ``i`` of a `BidView` (or `BlindView`) with the deal
+        ``hands`` (uint64[N, P]) of the seat's decision as ``forced`` makes it (`_Forced`: a
+        bid; `_Blind`: a blind nil or none), the later turns bid by the rollout strategy, the
+        hand played out by it, scored by the engine (`sim.spades.hand`'s phases)."""
         rules, deck = view.rules, view.deck
         players = hands.shape[1]
-        forced = _Forced(self.policy, view.seat[i], bid)
         at = Seating(rules, deck, Lineup([forced] * players), rows_of(rng, i))
         dealer, scores, bags = view.dealer[i], view.scores[i], view.bags[i]
         state = start_bidding(hands, dealer, scores, bags, rules, bids=view.bids[i],
@@ -269,6 +297,33 @@ class _Forced:
         mine = view.seat == self.seat[view.rows]
         out[mine] = self.forced[view.rows[mine]]
         return out
+
+
+class _Blind:
+    """The rollout strategy, but for the blind nil of ``seat`` (int8[N], by the batch's rows):
+    ``blind`` (bool[N]); where it does not go blind it bids as the rollout strategy."""
+
+    def __init__(self, policy, seat, blind):
+        self.policy, self.seat, self.blind = policy, seat, blind
+
+    def blind_nil(self, view, rng):
+        out = np.asarray(self.policy.blind_nil(view, rng), bool).copy()
+        mine = view.seat == self.seat[view.rows]
+        out[mine] = self.blind[view.rows[mine]]
+        return out
+
+    def bid(self, view, rng):
+        return self.policy.bid(view, rng)
+
+
+def deal_blind(view, k: int, keys: np.ndarray) -> np.ndarray:
+    """uint64[n, k, P]: ``k`` deals per row of the whole deck to the P seats of a `BlindView`,
+    the seat's own hand too (it decides before looking), uniformly, as many cards each as the
+    rules deal; a row's deals a function of its key (``keys`` uint64[n])."""
+    n, players = view.bids.shape
+    full = np.full(n, view.deck.full_mask, U64)
+    counts = np.full((n, players), view.rules.cards_each, np.int64)
+    return deal_hidden(full, counts, np.zeros((n, players), np.uint8), view.deck, k, keys)
 
 
 def _value(score, seat, rules, bag_price: float) -> np.ndarray:

@@ -44,7 +44,7 @@ from strategies import card_search, make_strategy
 from strategies import search as search_module
 from strategies.card_search import candidates, deal_view
 from strategies.sampling import deal_hidden, draw
-from strategies.search import bid_misfit, revealed_voids
+from strategies.search import _Forced, bid_misfit, revealed_voids
 from whistlab.cli import main
 
 DECK = standard_deck()
@@ -296,8 +296,9 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                 continue
             bids = [rec["bids"][s] if s in order[:j] else None for s in range(players)]
             view = view_at({**rec, "bids": bids, "plays": []}).view
-            got = search._bid_rollouts(view, real[0], np.zeros(1, int),
-                                       np.array([rec["bids"][seat]]), np.random.default_rng(0))
+            forced = _Forced(search.policy, view.seat, np.array([rec["bids"][seat]]))
+            got = search._bid_rollouts(view, real[0], np.zeros(1, int), forced,
+                                       np.random.default_rng(0))
             assert got[0] == pytest.approx(want[seat % sides], abs=1e-9)
             checked += 1
     assert len(records) >= 4  # (a game of one hand: a record a game)
@@ -589,3 +590,51 @@ def test_a_rollout_it_cannot_play_out_with_is_refused():
     made = make_strategy({"name": "search", "rollout": "seed", "samples": 2}, game="spades")
     assert make_strategy(json.loads(json.dumps(made.to_dict())), game="spades") == made
     assert made.policy.name == "seed"
+
+
+def test_blind_nil_rollouts_of_the_real_deal_replay_the_real_hand():
+    """A blind nil decision (RULES.md §3, offered to a side behind by ``blind_nil_min_deficit``)
+    rolled out on the real deal with the decision actually made, the rest bid and played by the
+    strategy that played the game (``seed``, which bids blind nils), is the hand as it was
+    played, valued as the engine scored it (bags priced)."""
+    from sim.spades.bidding import blind_nil_allowed, blind_view, start_bidding
+    from strategies.search import _Blind
+
+    rules = load_rules("spades.standard")
+    seed = make_strategy("seed", game="spades")
+    search = make_strategy({"name": "search", "rollout": "seed", "samples": 2}, game="spades")
+    result = GAMES["spades"].play_block(rules, Lineup([seed] * 4), 8, 0, 6, "games")
+    records = GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)
+    hands, _ = GAMES["spades"].block_tables(result, 0)
+    value = {}
+    for row in hands.to_pylist():
+        pts = np.array([row[f"points_{s}"] - row[f"bag_penalty_{s}"] - 10 * row[f"bags_taken_{s}"]
+                        for s in range(2)], dtype=float)
+        value[row["game_id"], row["hand_no"]] = pts - pts[::-1]
+    checked = went_blind = changed = 0
+    for rec in records:
+        real = np.array([[DECK.mask_of(h) for h in rec["hands"]]], np.uint64)
+        order = [(rec["dealer"] + 1 + j) % 4 for j in range(4)]
+        for j, seat in enumerate(order):
+            bids = np.array([[rec["bids"][s] if s in order[:j] else -1 for s in range(4)]],
+                            np.int8)
+            blind = np.array([[rec["blind"][s] and s in order[:j] for s in range(4)]])
+            scores = np.array([rec["before"]["scores"]], np.int32)
+            if not blind_nil_allowed(np.array([seat]), scores, rules)[0]:
+                continue
+            state = start_bidding(real, np.array([rec["dealer"]], np.int8), scores,
+                                  np.array([rec["before"]["bags"]], np.int32), rules,
+                                  bids=bids, blind=blind)
+            view = blind_view(state, rules, DECK)
+            assert int(view.seat[0]) == seat
+            forced = _Blind(search.policy, view.seat, np.array([rec["blind"][seat]]))
+            got = search._bid_rollouts(view, real, np.zeros(1, int), forced,
+                                       np.random.default_rng(0))
+            assert got[0] == pytest.approx(value[rec["game_id"], rec["hand_no"]][seat % 2])
+            flip = _Blind(search.policy, view.seat, np.array([not rec["blind"][seat]]))
+            other = search._bid_rollouts(view, real, np.zeros(1, int), flip,
+                                         np.random.default_rng(0))
+            changed += other[0] != got[0]  # the other decision makes another hand
+            checked += 1
+            went_blind += rec["blind"][seat]
+    assert checked > 4 and went_blind > 0 and changed == checked
