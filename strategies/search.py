@@ -86,7 +86,7 @@ from sim.cards import BIT, U64
 from sim.lineup import Lineup
 from sim.phases import Seating, play_hand
 from sim.spades.bidding import BidResult, bid_view, complete_bidding, start_bidding
-from sim.spades.hand import pipeline, play_setup, start_hand
+from sim.spades.hand import deck_for, pipeline, play_setup, start_hand
 from sim.spades.rules import SpadesRules
 from sim.streams import rows_of
 from sim.views import PlayView
@@ -110,6 +110,10 @@ STANDARD_KEYS = frozenset({"nil", "nil_bonus", "nil_tricks", "blind_nil", "blind
 # defaults (no jokers, the 2C out at three players, 2D and 2H at five)
 TABLE_KEYS = frozenset({"players", "partnerships", "deck", "teams"})
 TABLES = (3, 4, 5, 6)
+# RULES.md §4.2: the jokers and trump orders it plays at four players, where the deck's cards
+# rank as their bits lie (`ranks_by_bits`: the equal cards of `candidates` are then a run of one
+# suit, and the sampler's suits are the rules' suits, a left bower or a joker a spade)
+CARD_ORDER_KEYS = frozenset({"jokers", "trump_order", "jokers_remove"})
 ONE_DECK_SIX = "no_twos"
 _DEFAULT = SpadesRules()
 
@@ -139,8 +143,11 @@ class SearchStrategy(CardSearch):
         `TABLE_KEYS`); any other table (two or eight players, six with two decks or jokers) and
         any other key of §4 switched on (jokers, the kitty, the house rules) is refused,
         named."""
+        allowed = STANDARD_KEYS | TABLE_KEYS
+        if rules.players == 4 and ranks_by_bits(rules):
+            allowed = allowed | CARD_ORDER_KEYS
         changed = [f.name for f in dataclasses.fields(SpadesRules)
-                   if f.name not in STANDARD_KEYS | TABLE_KEYS and getattr(rules, f.name)
+                   if f.name not in allowed and getattr(rules, f.name)
                    != getattr(_DEFAULT, f.name)]
         value = {k: getattr(rules, k) for k in changed}
         if rules.players not in TABLES:
@@ -153,10 +160,11 @@ class SearchStrategy(CardSearch):
             return None
         shown = ", ".join(f"{k} = {value[k]!r}" for k in changed[:4])
         more = f" and {len(changed) - 4} more" if len(changed) > 4 else ""
-        return ("it plays the keys of RULES.md §3 at four players in partnerships and at the "
-                "other tables of §4.7 with one deck and no jokers (three players, cutthroat, "
-                "five players, six with deck = 'no_twos') and no other rule of §4 so far; these "
-                f"rules set {shown}{more}")
+        return ("it plays the keys of RULES.md §3 at four players in partnerships (with the "
+                "jokers and trump orders of §4.2 whose cards rank as they lie, at four players) "
+                "and at the other tables of §4.7 with one deck and no jokers (three players, "
+                "cutthroat, five players, six with deck = 'no_twos') and no other rule of §4 so "
+                f"far; these rules set {shown}{more}")
 
     def blind_nil(self, view, rng):
         """The rollout strategy's decision, or with ``search_bids`` the better of a blind nil
@@ -324,6 +332,14 @@ def deal_blind(view, k: int, keys: np.ndarray) -> np.ndarray:
     full = np.full(n, view.deck.full_mask, U64)
     counts = np.full((n, players), view.rules.cards_each, np.int64)
     return deal_hidden(full, counts, np.zeros((n, players), np.uint8), view.deck, k, keys)
+
+
+def ranks_by_bits(rules) -> bool:
+    """Whether the rules' deck (`sim.spades.hand.deck_for`) ranks every card as its bit lies
+    within its suit: one copy of each card, no suit ladder, no cards of equal rank (RULES.md
+    §4.2's ``jokers_first_wins`` has two; two decks and cancelling are §4.7's)."""
+    deck = deck_for(rules)
+    return deck.copies == 1 and not deck.ladder and not deck.equal
 
 
 def _value(score, seat, rules, bag_price: float) -> np.ndarray:

@@ -73,6 +73,13 @@ def _keys(n: int, seed: int) -> np.ndarray:
 SIX = {"six in three pairs": {"preset": "spades.six", "deck": "no_twos"},
        "six in two threes": {"preset": "spades.six", "deck": "no_twos", "teams": "two_threes"},
        "six alone": {"preset": "spades.six", "deck": "no_twos", "teams": "solo"}}
+# RULES.md §4.2 at four players: jokers and trump orders whose cards rank as their bits lie
+ORDERS = {"spades.jokers": "spades.jokers",
+          "bowers": {"preset": "spades.standard", "trump_order": "bowers"},
+          "deuces high": {"preset": "spades.standard", "trump_order": "deuces_high"},
+          "joker joker deuce ace": {"preset": "spades.jokers",
+                                    "trump_order": "joker_joker_deuce_ace"}}
+TABLE = {**SIX, **ORDERS}
 
 
 POSITIONS = {  # unseen cards, the hidden seats' counts, their voids (bit s = suit s, C D H S)
@@ -199,9 +206,9 @@ class Sampling:
 
 
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel", "spades.three",
-                                    "spades.cutthroat", "spades.five", "six alone"])
+                                    "spades.cutthroat", "spades.five", "six alone", *ORDERS])
 def test_sampled_deals_fit_every_view_of_real_runs(preset):
-    rules = load_rules(SIX.get(preset, preset))  # (six alone: five hidden seats)
+    rules = load_rules(TABLE.get(preset, preset))  # (six alone: five hidden seats)
     player = Sampling()
     GAMES["spades"].play_block(rules, Lineup([player] * rules.players), 3, 0, 40, "hands")
     assert player.views == 40 * rules.players * rules.cards_each
@@ -256,7 +263,7 @@ def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
 
 
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel", "spades.three",
-                                    "spades.cutthroat", "spades.five", *SIX])
+                                    "spades.cutthroat", "spades.five", *SIX, *ORDERS])
 def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     """With every seat the rollout strategy, a rollout of the real deal from any decision with
     the card (or bid) actually played is the hand as it was played: the search rebuilds the
@@ -264,7 +271,7 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     side's points, bags priced, minus the other side's; with more than two sides, minus the
     mean of the others'; in a game of one hand, ``spades.openspiel``, the points as scored,
     the bag penalty included)."""
-    rules = load_rules(SIX.get(preset, preset))
+    rules = load_rules(TABLE.get(preset, preset))
     players, sides, cards = rules.players, rules.sides, rules.players * rules.cards_each
     deck = deck_for(rules)  # (three and five players: the 2s out, the slots shifted)
     expert = make_strategy("expert", game="spades")
@@ -523,7 +530,7 @@ def test_a_block_played_with_others_decides_as_alone():
 
 # -- refusals ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("preset", ["spades.jokers", "spades.six", "spades.cancel8"])
+@pytest.mark.parametrize("preset", ["spades.six", "spades.cancel8"])
 def test_rules_it_does_not_play_are_refused_naming_them(preset, tmp_path, capsys):
     with pytest.raises(UserError, match=f"does not play {preset} yet"):
         make_strategy("search", game="spades", rules=load_rules(preset), rules_name=preset)
@@ -559,6 +566,8 @@ REFUSED = {
     "three players with a kitty": ({"preset": "spades.three", "kitty": True},
                                    ["kitty = True"]),
     "cutthroat, moon": ({"preset": "spades.cutthroat", "moon": True}, ["moon = True"]),
+    "jokers of equal rank": ({"preset": "spades.jokers", "trump_order": "jokers_first_wins"},
+                             ["trump_order = 'jokers_first_wins'", "jokers = 2"]),
 }
 
 
@@ -575,9 +584,9 @@ def test_each_table_and_rule_it_does_not_play_is_named(name):
 
 
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.short", "spades.openspiel",
-                                    "spades.three", "spades.cutthroat", "spades.five", *SIX])
+                                    "spades.three", "spades.cutthroat", "spades.five", *TABLE])
 def test_the_standard_games_are_played(preset):
-    rules = load_rules(SIX.get(preset, preset))
+    rules = load_rules(TABLE.get(preset, preset))
     made = make_strategy("search", game="spades", rules=rules, rules_name=preset)
     assert made.refuse(rules) is None
 
