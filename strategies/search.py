@@ -69,10 +69,13 @@ side) and five (10 each, the 2D and 2H out). There a nil is one player's alone: 
 and every other player may attack it, which the rollouts play out (the expert's nil play and
 attack), and nil is one of the bids searched. Six players with one deck (``deck = "no_twos"``, 8
 each) it plays too, in three pairs, two threes or alone (the sampler deals to five hidden seats;
-the value of three sides is as above, of two as at four players). It refuses two and eight
-players, six with two decks or jokers (the ``spades.six`` preset among them), the other keys of
-§4.7 (the last card left undealt at three, jokers) and every house rule of §4
-(`SearchStrategy.refuse`), naming them.
+the value of three sides is as above, of two as at four players). At four players it plays
+the jokers and trump orders of §4.2 whose cards rank as they lie in the deck's layout
+(`ranks_by_bits`: ``spades.jokers``, bowers, deuces high ...): equal cards are then a run of one
+suit, and a joker or a left bower is a spade to the sampler as to the engine. It refuses two and
+eight players, six with two decks or jokers (the ``spades.six`` preset among them), the other
+keys of §4.7 (the last card left undealt at three, jokers at other tables), jokers of equal rank
+(``jokers_first_wins``) and every house rule of §4 (`SearchStrategy.refuse`), naming them.
 """
 
 from __future__ import annotations
@@ -140,9 +143,10 @@ class SearchStrategy(CardSearch):
         """The search plays the keys of RULES.md §3 (any values) at four players in
         partnerships and at the tables of §4.7 with one deck and no jokers (three players,
         cutthroat, five players, six with ``deck = "no_twos"`` in any team shape:
-        `TABLE_KEYS`); any other table (two or eight players, six with two decks or jokers) and
-        any other key of §4 switched on (jokers, the kitty, the house rules) is refused,
-        named."""
+        `TABLE_KEYS`), at four players with §4.2's jokers and trump orders where the cards
+        rank as they lie (`CARD_ORDER_KEYS`, `ranks_by_bits`); any other table (two or eight
+        players, six with two decks or jokers) and any other key of §4 switched on (jokers at
+        other tables or of equal rank, the kitty, the house rules) is refused, named."""
         allowed = STANDARD_KEYS | TABLE_KEYS
         if rules.players == 4 and ranks_by_bits(rules):
             allowed = allowed | CARD_ORDER_KEYS
