@@ -99,6 +99,19 @@ class CardSearch(Strategy):
                                       keys[start:start + step])
         return card
 
+    def _chunked(self, view, rng, own: np.ndarray, choose) -> np.ndarray:
+        """A decision before the play searched by ``choose(view, rng, keys, own)`` (a bid, a
+        blind nil, a declaration) for the rows of ``view`` in chunks (`CHUNK` deals drawn at
+        most at once), each row's deals from a key drawn for it from ``rng``; ``own``: the
+        rollout strategy's decisions, the starting point of the paired choice (`_best`)."""
+        keys = rng.integers(0, 1 << 63, size=len(view)).astype(U64)
+        out = own.copy()
+        step = max(1, CHUNK // self._drawn)
+        for start in range(0, len(view), step):
+            part = np.arange(start, min(start + step, len(view)))
+            out[part] = choose(view.take(part), rows_of(rng, part), keys[part], own[part])
+        return out
+
     def _search(self, view, rng, keys) -> np.ndarray:
         """The card of each row (module docstring, "Choice")."""
         n = len(view)

@@ -94,7 +94,6 @@ from sim.spades.rules import SpadesRules
 from sim.streams import rows_of
 from sim.views import PlayView
 
-from . import card_search
 from .base import param, register
 from .card_search import CardSearch, after, deal_unseen, deal_view, side_margin
 from .sampling import deal_hidden
@@ -178,14 +177,7 @@ class SearchStrategy(CardSearch):
         own = np.asarray(self.policy.blind_nil(view, rng), dtype=bool)
         if not self.search_bids or not len(view):
             return own
-        keys = rng.integers(0, 1 << 63, size=len(view)).astype(U64)
-        out = own.copy()
-        step = max(1, card_search.CHUNK // self._drawn)
-        for start in range(0, len(view), step):
-            part = np.arange(start, min(start + step, len(view)))
-            out[part] = self._choose_blind(view.take(part), rows_of(rng, part), keys[part],
-                                           own[part])
-        return out
+        return self._chunked(view, rng, own, self._choose_blind)
 
     def _choose_blind(self, view, rng, keys, own) -> np.ndarray:
         n = len(view)
@@ -206,14 +198,7 @@ class SearchStrategy(CardSearch):
         own = np.asarray(self.policy.bid(view, rng), dtype=np.int8)
         if not self.search_bids or not len(view):
             return own
-        keys = rng.integers(0, 1 << 63, size=len(view)).astype(U64)
-        out = own.copy()
-        step = max(1, card_search.CHUNK // self._drawn)
-        for start in range(0, len(view), step):
-            part = np.arange(start, min(start + step, len(view)))
-            out[part] = self._choose_bid(view.take(part), rows_of(rng, part), keys[part],
-                                         own[part])
-        return out
+        return self._chunked(view, rng, own, self._choose_bid)
 
     def _choose_bid(self, view, rng, keys, own) -> np.ndarray:
         n = len(view)

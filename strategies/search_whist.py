@@ -39,7 +39,6 @@ from sim.portland import hand as portland
 from sim.streams import rows_of
 from sim.views import DeclareView
 
-from . import card_search
 from .base import param, register
 from .card_search import CardSearch, _slot, after, deal_unseen, deal_view, side_margin
 
@@ -116,14 +115,7 @@ class NorwegianSearch(CardSearch):
         own = np.asarray(self.policy.declare(view, rng), dtype=np.int8)
         if not self.search_declarations or not len(view):
             return own
-        keys = rng.integers(0, 1 << 63, size=len(view)).astype(np.uint64)
-        out = own.copy()
-        step = max(1, card_search.CHUNK // self._drawn)
-        for start in range(0, len(view), step):
-            part = np.arange(start, min(start + step, len(view)))
-            out[part] = self._choose_declaration(view.take(part), rows_of(rng, part),
-                                                 keys[part], own[part])
-        return out
+        return self._chunked(view, rng, own, self._choose_declaration)
 
     def _choose_declaration(self, view, rng, keys, own) -> np.ndarray:
         n, players = view.declarations.shape

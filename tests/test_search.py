@@ -31,15 +31,14 @@ import pytest
 from scipy import stats
 
 import whistlab
-from sim.cards import BIT, popcount, standard_deck
-from sim.decisions import ask, play_on
+from harness.exact import check_deals, check_estimates, exact_values
+from sim.cards import popcount, standard_deck
 from sim.errors import UserError
 from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
-from sim.replay import replay_file, replay_records, view_at
+from sim.replay import replay_file, view_at
 from sim.spades.hand import deck_for
-from sim.tricks import IllegalPlay
 from strategies import card_search, make_strategy
 from strategies import search as search_module
 from strategies.card_search import candidates, deal_view
@@ -185,22 +184,9 @@ class Sampling:
 
     def play(self, view, rng):
         deals = deal_view(view, 6, _keys(len(view), self.views), revealed=revealed_voids(view))
-        n, players = view.tricks.shape
-        rows, deck = np.arange(n), view.deck
-        assert np.all(popcount(deals) == view.rules.cards_each)
-        assert np.all(np.bitwise_or.reduce(deals, axis=2) == deck.full_mask)
-        assert np.all(popcount(deals).sum(axis=2) == popcount(deck.full_mask))  # (disjoint)
-        shown = view.shown.copy()
-        for q in range(view.position):
-            shown[rows, (view.leader + q) % players] |= BIT[view.trick_cards[:, q]]
-        assert np.all(deals[rows, :, view.seat] == (view.hand | shown[rows, view.seat])[:, None])
-        assert np.all(deals & shown[:, None, :] == shown[:, None, :])
-        left = deals & ~shown[:, None, :]
-        voids = view.voids | revealed_voids(view)
-        for s, mask in enumerate(deck.suit_masks):
-            void = ((voids >> s) & 1).astype(bool)[:, None, :]
-            assert not np.any(void & ((left & mask) != 0))
-        self.views += n
+        assert np.all(np.bitwise_or.reduce(deals, axis=2) == view.deck.full_mask)
+        check_deals(view, deals, view.rules.cards_each, view.voids | revealed_voids(view))
+        self.views += len(view)
         self.revealed += int(revealed_voids(view).any(axis=1).sum())
         return self.inner.play(view, rng)
 
@@ -327,48 +313,11 @@ def _priced(out: dict, side: int, rules) -> float:
     return pts[side] - (sum(pts) - pts[side]) / (rules.sides - 1)
 
 
-def _splits_of(cards: list[str], counts: list[int]):
-    """Every way to give ``cards`` to seats with ``counts`` cards each (tuples of card lists)."""
-    if len(counts) == 1:
-        yield (list(cards),)
-        return
-    for first in itertools.combinations(cards, counts[0]):
-        rest = [c for c in cards if c not in first]
-        for tail in _splits_of(rest, counts[1:]):
-            yield (list(first), *tail)
-
-
 def _exact(rec: dict, k: int, rules) -> dict[str, np.ndarray]:
     """Each legal card's values over every deal consistent with the position after ``k``
-    cards: the hidden seats' cards left enumerated, a deal kept when the record replays to the
-    position with it (the engine's checks), the card played and the hand played out by
-    ``expert``, one decision at a time, and scored by replay."""
-    expert = make_strategy("expert", game="spades")
-    deck, players = deck_for(rules), rules.players
-    base = {**rec, "plays": rec["plays"][:k]}
-    position = view_at(base)
-    seat, played = position.seat, set(base["plays"])
-    unseen = deck.names_of(int(position.view.unseen[0]))
-    others = [(seat + j) % players for j in range(1, players)]
-    counts = [sum(c not in played for c in rec["hands"][s]) for s in others]
-    values = {c: [] for c in deck.names_of(int(position.view.legal[0]))}
-    for split in _splits_of(unseen, counts):
-        hands = [list(h) for h in rec["hands"]]
-        for s, got in zip(others, split, strict=True):
-            hands[s] = [c for c in rec["hands"][s] if c in played] + got
-        dealt = {**base, "hands": hands}
-        try:
-            start = view_at(dealt)
-        except IllegalPlay:  # not a deal consistent with the cards played so far
-            continue
-        for card in values:
-            plays, at = [*base["plays"], card], start
-            while len(plays) < players * rules.cards_each:
-                at = play_on(at, np.array([[deck.bit_of(plays[-1])]], np.int8))
-                plays.append(ask(at, expert, np.random.default_rng(0)).answer)
-            (out,) = replay_records([(1, {**dealt, "plays": plays})])
-            values[card].append(_priced(out, seat % rules.sides, rules))
-    return {c: np.array(v) for c, v in values.items()}
+    cards (`harness.exact.exact_values`), each hand's margin with bags priced (`_priced`)."""
+    return exact_values(rec, k, rules, deck_for(rules),
+                        lambda out, seat: _priced(out, seat % rules.sides, rules))
 
 
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.three"])
@@ -389,12 +338,7 @@ def test_the_search_plays_the_best_card_of_two_card_endings(preset):
             if (cands != 0).sum() < 2 or np.ptp(mean[np.isfinite(mean)]) < 20:
                 continue
             exact = _exact(rec, k, rules)
-            cands, mean = search.estimate(view, np.random.default_rng(0))
-            for c, v in zip(cands[0], mean[0], strict=True):
-                if c:
-                    (name,) = deck.names_of(int(c))
-                    err = exact[name].std() / np.sqrt(3000)
-                    assert abs(v - exact[name].mean()) <= 4 * err + 1e-9, (name, v, exact)
+            cands, _ = check_estimates(search, view, exact, deck, 3000)
             for name, v in exact.items():  # equal cards (`candidates`) have equal values
                 (rep,) = [c for c in cands[0] if c and int(c) <= deck.mask_of([name])
                           and _equal(view, int(c), deck.mask_of([name]))]

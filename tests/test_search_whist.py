@@ -11,13 +11,12 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from sim.cards import BIT, popcount, standard_deck
-from sim.decisions import ask, play_on
+from harness.exact import check_deals, check_estimates, exact_values
+from sim.cards import standard_deck
 from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
-from sim.replay import replay_records, view_at
-from sim.tricks import IllegalPlay
+from sim.replay import view_at
 from strategies import make_strategy
 from strategies.search_whist import declare_misfit, known_portland, norwegian_dealer
 
@@ -101,18 +100,7 @@ class Sampling:
         n, players = view.tricks.shape
         rows = np.arange(n)
         deals = self.search._deal(view, 6, _keys(n, self.views))
-        assert np.all(popcount(deals) == _cards_each(self.rules))
-        assert np.all(popcount(np.bitwise_or.reduce(deals, axis=2))
-                      == players * _cards_each(self.rules))  # (disjoint)
-        shown = view.shown.copy()
-        for q in range(view.position):
-            shown[rows, (view.leader + q) % players] |= BIT[view.trick_cards[:, q]]
-        assert np.all(deals[rows, :, view.seat] == (view.hand | shown[rows, view.seat])[:, None])
-        assert np.all(deals & shown[:, None, :] == shown[:, None, :])
-        left = deals & ~shown[:, None, :]
-        for s, mask in enumerate(view.deck.suit_masks):
-            void = ((view.voids >> s) & 1).astype(bool)[:, None, :]
-            assert not np.any(void & ((left & mask) != 0))
+        shown = check_deals(view, deals, _cards_each(self.rules), view.voids)
         real = self.real[view.rows]
         if self.rules.game == "portland":
             known = known_portland(view)
@@ -208,53 +196,13 @@ def test_norwegian_two_players_deals_are_uniform_over_the_opponents_possible_han
 
 def _exact(rec: dict, k: int, rules) -> dict[str, np.ndarray]:
     """Each legal card's values over every deal consistent with the position after ``k``
-    cards: the other seats' cards left enumerated (cards dealt to nobody included), a deal kept
-    when the record replays to the position with it, the card played and the hand played out
-    by ``expert`` one decision at a time, and scored by replaying the record."""
-    expert = make_strategy("expert", game=rules.game)
-    players, sides = rules.players, _sides(rules)
-    base = {**rec, "plays": rec["plays"][:k]}
-    position = view_at(base)
-    seat, played = position.seat, set(base["plays"])
-    view = position.view
-    unseen = DECK.names_of(int(view.unseen[0]))
-    others = [(seat + j) % players for j in range(1, players)]
-    counts = [sum(c not in played for c in rec["hands"][s]) for s in others]
-    fixed = {}  # cards seen in another's hand: the turned-up card, the dummy's
-    if rules.game == "portland":
-        known = known_portland(view)[0]
-        fixed = {s: DECK.names_of(int(known[s])) for s in others if known[s]}
-        unseen = [c for c in unseen if not any(c in f for f in fixed.values())]
-        counts = [n - len(fixed.get(s, ())) for s, n in zip(others, counts, strict=True)]
-    aside = len(unseen) - sum(counts)
-    values = {c: [] for c in DECK.names_of(int(view.legal[0]))}
-    for split in _splits_of(unseen, [*counts, aside]):
-        hands = [list(h) for h in rec["hands"]]
-        for s, got in zip(others, split, strict=False):
-            hands[s] = [c for c in rec["hands"][s] if c in played] + fixed.get(s, []) + got
-        dealt = {**base, "hands": hands}
-        try:
-            start = view_at(dealt)
-        except IllegalPlay:  # not a deal consistent with the cards played so far
-            continue
-        for card in values:
-            plays, at = [*base["plays"], card], start
-            while len(plays) < players * _cards_each(rules):
-                at = play_on(at, np.array([[DECK.bit_of(plays[-1])]], np.int8))
-                plays.append(ask(at, expert, np.random.default_rng(0)).answer)
-            (out,) = replay_records([(1, {**dealt, "plays": plays})])
-            values[card].append(_margins(out["points"])[seat % sides])
-    return {c: np.array(v) for c, v in values.items()}
-
-
-def _splits_of(cards: list[str], counts: list[int]):
-    if len(counts) == 1:
-        yield (list(cards),)
-        return
-    for first in itertools.combinations(cards, counts[0]):
-        rest = [c for c in cards if c not in first]
-        for tail in _splits_of(rest, counts[1:]):
-            yield (list(first), *tail)
+    cards (`harness.exact.exact_values`: Portland's turned-up card and dummy kept where they
+    are, Norwegian's cards set aside among those enumerated), each the seat's points minus the
+    mean of the others'."""
+    sides = _sides(rules)
+    return exact_values(rec, k, rules, DECK,
+                        lambda out, seat: _margins(out["points"])[seat % sides],
+                        known=known_portland if rules.game == "portland" else None)
 
 
 @pytest.mark.parametrize("preset", ["portland", "norwegian.zero_sum"])
@@ -279,12 +227,7 @@ def test_the_search_plays_the_best_card_of_two_card_endings(preset):
             if finite.size < 2 or np.ptp(finite) < 0.5:
                 continue
             exact = _exact(rec, k, rules)
-            cands, mean = search.estimate(view, np.random.default_rng(0))
-            for c, v in zip(cands[0], mean[0], strict=True):
-                if c:
-                    (name,) = DECK.names_of(int(c))
-                    err = exact[name].std() / np.sqrt(2000)
-                    assert abs(v - exact[name].mean()) <= 4 * err + 1e-9, (name, v, exact)
+            check_estimates(search, view, exact, DECK, 2000)
             best = max(exact[c].mean() for c in exact)
             (card,) = DECK.names_of(int(search.play(view, np.random.default_rng(1))[0]))
             assert exact[card].mean() == best, (card, exact)
