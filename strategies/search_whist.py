@@ -31,6 +31,7 @@ import dataclasses
 
 import numpy as np
 
+from sim.cards import bit_index
 from sim.lineup import Lineup
 from sim.norwegian import hand as norwegian
 from sim.norwegian.auction import PASS, Auction, declare_view
@@ -40,7 +41,7 @@ from sim.streams import rows_of
 from sim.views import DeclareView
 
 from .base import param, register
-from .card_search import CardSearch, _slot, after, deal_unseen, deal_view, side_margin
+from .card_search import CardSearch, after, deal_unseen, deal_view, side_margin
 
 __all__ = ["NorwegianSearch", "PortlandSearch", "declare_misfit", "known_portland",
            "norwegian_dealer"]
@@ -62,7 +63,7 @@ class PortlandSearch(CardSearch):
         """The hand of the deal as dealt, the dealer the seat before the first leader (RULES.md
         §1: elder hand leads), the turned-up card the view's, and the trump phase run."""
         dealer = ((_first_leader(view).astype(np.int16) - 1) % 4).astype(np.int8)
-        hand = portland.start_hand(dealt, dealer[rows], _slot(view.turn_up).astype(np.int8)[rows],
+        hand = portland.start_hand(dealt, dealer[rows], bit_index(view.turn_up)[rows],
                                    view.scores[rows])
         return play_hand(hand, at, portland.PHASES[:1])  # the trump phase
 
