@@ -13,6 +13,7 @@ and side 1 ``expert``, then the other way round. Reported with 95% t intervals:
     python bench/search_match.py                                   # default search, 2,000 + 300
     python bench/search_match.py --search '{"name": "search", "samples": 32}' --hands 4000
     python bench/search_match.py --out results/search_match --n-jobs 2 --json
+    python bench/search_match.py --rules '{"preset": "spades.standard", "three_b": true}'
 
 The results folders (``--out``/hands, ``--out``/games) are whistlab run folders: an interrupted
 match resumes, a finished one is read again (``--force`` plays it afresh).
@@ -68,13 +69,17 @@ def points(folder: Path, rules) -> dict:
     one, two = _cells(hands, ["game_id", "hand_no"])
     if not np.array_equal(one["hand_0"].to_numpy(), two["hand_0"].to_numpy()):
         raise SystemExit("the two seatings were dealt different cards")
-    price = rules.bag_penalty / rules.bag_limit
+    price = 0.0 if rules.bagless else rules.bag_penalty / rules.bag_limit
 
     def margin(cell, side, priced):
         pts = [cell[f"points_{s}"].to_numpy().astype(float) for s in (0, 1)]
-        if priced:
-            pts = [p - cell[f"bag_penalty_{s}"].to_numpy() - price * cell[f"bags_taken_{s}"]
-                   .to_numpy() for s, p in enumerate(pts)]
+        if priced:  # the bags the hand added to the count (from 0: independent hands), as
+            #         `strategies.search.counted_bags` counts them (none under bags_negative)
+            times = [-cell[f"bag_penalty_{s}"].to_numpy() // max(rules.bag_penalty, 1)
+                     for s in (0, 1)]
+            pts = [p - cell[f"bag_penalty_{s}"].to_numpy() - price * (
+                cell[f"bags_{s}"].to_numpy() + rules.bag_limit * times[s])
+                for s, p in enumerate(pts)]
         return pts[side] - pts[1 - side]
 
     out = {"deals": one.height}
@@ -100,7 +105,8 @@ def games(folder: Path) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rules", default="spades.standard")
+    parser.add_argument("--rules", default="spades.standard",
+                        help="a preset, a rules file or an inline table as JSON")
     parser.add_argument("--search", default='{"name": "search"}',
                         help="the search's strategy spec (JSON)")
     parser.add_argument("--hands", type=int, default=2000)
@@ -113,15 +119,16 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args(argv)
     search = json.loads(args.search)
-    rules = load_rules(args.rules)
+    spec = json.loads(args.rules) if args.rules.lstrip().startswith("{") else args.rules
+    rules = load_rules(spec)
     out = {"rules": args.rules, "search": search}
     start, cpu = time.perf_counter(), time.process_time()
     if args.hands:
-        folder = _run(Path(args.out) / "hands", args.rules, search, "hands", args.hands,
+        folder = _run(Path(args.out) / "hands", spec, search, "hands", args.hands,
                       args.seed, args.block, args.n_jobs, args.force)
         out.update(points(folder, rules))
     if args.games:
-        folder = _run(Path(args.out) / "games", args.rules, search, "games", args.games,
+        folder = _run(Path(args.out) / "games", spec, search, "games", args.games,
                       args.seed + 1, max(1, args.block // 10), args.n_jobs, args.force)
         out.update(games(folder))
     out["wall_s"] = round(time.perf_counter() - start, 1)

@@ -518,6 +518,18 @@ class PlaySetup:
             play_card(play, card)
         return play
 
+    def fits(self, play: Play, plays: np.ndarray) -> np.ndarray:
+        """bool[N]: whether each row's cards ``plays`` (as `follow`'s) could have been played
+        from its hands: every card one of the legal cards of its seat at its turn. ``play``
+        follows every card, legal or not (its hands must hold them), and is changed."""
+        ok = np.ones(len(plays), dtype=bool)
+        for k in range(plays.shape[1]):
+            legal, _ = self.legal(play)
+            card = BIT[plays[:, k]]
+            ok &= (card & legal) != 0
+            play_card(play, card)
+        return ok
+
     def view(self, play: Play, rows: np.ndarray | None = None) -> PlayView:
         """What the seat to play sees (`play_view`): the view the engine shows it there."""
         legal, _ = self.legal(play)

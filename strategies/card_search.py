@@ -131,9 +131,9 @@ class CardSearch(Strategy):
         diff = values - values[rows, :, mine][:, :, None]
         used = ~np.isnan(diff)  # (a pad, or a sample beyond the row's)
         diff = np.where(used, diff, 0.0)
-        mean = diff.sum(axis=1) / k[:, None]
+        mean = diff.sum(axis=1) / np.maximum(k, 1)[:, None]  # (k = 0: no sample, the own card)
         var = ((diff - mean[:, None, :]) ** 2 * used).sum(axis=1) / np.maximum(k - 1, 1)[:, None]
-        bound = mean - self.confidence * np.sqrt(var / k[:, None])
+        bound = mean - self.confidence * np.sqrt(var / np.maximum(k, 1)[:, None])
         if self.confidence > 0:  # one sample shows no spread: too few to leave the own card
             bound[k < 2] = 0.0
         bound = np.where(valid, bound, -np.inf)
@@ -150,7 +150,7 @@ class CardSearch(Strategy):
             keys = rng.integers(0, 1 << 63, size=len(view)).astype(U64)
         cands, values, k = self._values(view, rng, keys)
         total = np.where(np.isnan(values), 0.0, values).sum(axis=1)
-        return cands, np.where(cands != 0, total / k[:, None], -np.inf)
+        return cands, np.where(cands != 0, total / np.maximum(k, 1)[:, None], -np.inf)
 
     @property
     def _drawn(self) -> int:
@@ -162,14 +162,23 @@ class CardSearch(Strategy):
         """How much a deal's misfit (`_misfit`) lowers its weight (`_deals`)."""
         return 0.0
 
-    def _deals(self, view, keys, rng, deals) -> np.ndarray:
+    def _deals(self, view, keys, rng, deals, fit=None) -> np.ndarray:
         """uint64[n, K, P]: ``samples`` of the deals drawn (uint64[n, M, P]), by weight of
         their fit to what was said before the play (``_misfit``: Spades' bids), drawn by
-        ``exp(-bid_weight x misfit)``; every deal drawn is kept where nothing is weighed."""
-        if self._drawn == self.samples:
+        ``exp(-bid_weight x misfit)``, and only among those the cards played could have come
+        from where ``fit`` (bool[n, M], `_fit`) says which (a row with none: any, unsearched,
+        `_values`); every deal drawn is kept where nothing is weighed."""
+        if fit is None and self._drawn == self.samples:
             return deals
-        misfit = self._misfit(view, deals, rng)
-        weight = np.exp(-self._weight * (misfit - misfit.min(axis=1, keepdims=True)))
+        if self._drawn == self.samples:
+            weight = np.ones(fit.shape)
+        else:
+            misfit = self._misfit(view, deals, rng)
+            least = misfit.min(axis=1, keepdims=True) if fit is None else np.where(
+                fit, misfit, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
+            weight = np.exp(-self._weight * np.maximum(misfit - least, 0))
+        if fit is not None:
+            weight = np.where(fit | ~fit.any(axis=1, keepdims=True), weight, 0.0)
         pick = draw(weight, uniforms(keys, 3, np.arange(self.samples)))
         return deals[np.arange(len(view))[:, None], pick]
 
@@ -181,7 +190,11 @@ class CardSearch(Strategy):
         cands = candidates(view)
         valid = cands != 0
         k = np.clip(self.budget // valid.sum(axis=1), self.min_samples, self.samples)
-        deals = self._deals(view, keys, rng, self._deal(view, self._drawn, keys))
+        drawn = self._deal(view, self._drawn, keys)
+        fit = self._fit(view, drawn, rng)
+        if fit is not None:  # a row none of whose deals the cards played fit: unsearched
+            k = np.where(fit.any(axis=1), k, 0)
+        deals = self._deals(view, keys, rng, drawn, fit)
         # rollouts: (row, sample, candidate) for the samples a row takes
         used = np.arange(self.samples)[None, :] < k[:, None]  # [n, K]
         i, s, c = np.nonzero(used[:, :, None] & valid[:, None, :])
@@ -212,7 +225,7 @@ class CardSearch(Strategy):
         play_card(play, card)
         setup.finish(play, lineup, at.rng)
         scored = play_hand(replace(hand, play=play.result()), at, self._scoring(rules))
-        return self._value(scored.score, view.seat[i], rules)
+        return self._value(scored, view.seat[i], rules)
 
     # -- the game's parts -----------------------------------------------------------------------
 
@@ -230,8 +243,9 @@ class CardSearch(Strategy):
         """The phases of a hand after its play (the score)."""
         raise NotImplementedError
 
-    def _value(self, score, seat, rules) -> np.ndarray:
-        """float64[N]: a finished hand's value to ``seat`` (int8[N])."""
+    def _value(self, hand, seat, rules) -> np.ndarray:
+        """float64[N]: the value of a finished hand (the game's hand state, scored) to ``seat``
+        (int8[N])."""
         raise NotImplementedError
 
     def _deal(self, view, k: int, keys: np.ndarray) -> np.ndarray:
@@ -242,6 +256,12 @@ class CardSearch(Strategy):
         """int[n, M]: how badly each deal explains what was said before the play (used where
         `_drawn` draws more deals than it keeps)."""
         raise NotImplementedError
+
+    def _fit(self, view, deals: np.ndarray, rng) -> np.ndarray | None:
+        """bool[n, M]: which deals (uint64[n, M, P], as dealt) the cards played so far could
+        have come from, where the rules constrain the play beyond what `_deal` deals by (the
+        voids); None where every deal `_deal` makes does."""
+        return None
 
 
 def after(steps: tuple, name: str) -> tuple:

@@ -75,7 +75,22 @@ the jokers and trump orders of §4.2 whose cards rank as they lie in the deck's 
 suit, and a joker or a left bower is a spade to the sampler as to the engine. It refuses two and
 eight players, six with two decks or jokers (the ``spades.six`` preset among them), the other
 keys of §4.7 (the last card left undealt at three, jokers at other tables), jokers of equal rank
-(``jokers_first_wins``) and every house rule of §4 (`SearchStrategy.refuse`), naming them.
+(``jokers_first_wins``), naming them. Of the house rules of §4 (the plug-ins of
+`sim.spades.house`) it plays at every one of these tables those it need not know to play: a rule
+whose parts are only the score's (contracts scored otherwise, trick bonuses, the bag rules, the
+game's end: §4.6, §4.8) or the open bids' (§4.4's bid minimums and bans: ``fledu``,
+``min_team_bid``, ``suicide``, ``whiz``, ``mirror``, ``hook``), since its rollouts are scored by
+the engine's own phases and bid among the bids the engine opens (`PLAYED_PARTS`), and a named
+``bag_cancel_card`` (its card given to the rollouts' hands). It refuses the rest, named: a rule
+that asks a decision of its own (a side contract, a bidding turn, an auction), passes or shows
+cards (§4.1, §4.5), or whose score the value cannot take: a progressive bonus (its count is the
+game's, which no view shows), a hand that wins the game at once (``moon``, ``lexington``, a
+double blind nil that wins), a card cut per deal (no view shows it). Of §4.3 it plays the rules
+that only narrow the legal cards (``must_trump``, ``must_overtrump``,
+``no_spade_lead_first_trick``, ``lead_ace_of_spades``): the deals drawn are replayed by the
+engine and only those the cards played could have come from are kept (`SearchStrategy._fit`);
+it refuses those that name the first leader (the dealer, which it finds as the seat before the
+first leader, is in no view) and ``first_trick_lowest_club`` (`FALSE_VOIDS`).
 """
 
 from __future__ import annotations
@@ -88,8 +103,10 @@ import numpy as np
 from sim.cards import BIT, U64
 from sim.lineup import Lineup
 from sim.phases import Seating, play_hand
+from sim.spades import house
 from sim.spades.bidding import BidResult, bid_view, complete_bidding, start_bidding
 from sim.spades.hand import deck_for, pipeline, play_setup, start_hand
+from sim.spades.plugin import HouseRule
 from sim.spades.rules import SpadesRules
 from sim.streams import rows_of
 from sim.views import PlayView
@@ -117,7 +134,24 @@ TABLES = (3, 4, 5, 6)
 # suit, and the sampler's suits are the rules' suits, a left bower or a joker a spade)
 CARD_ORDER_KEYS = frozenset({"jokers", "trump_order", "jokers_remove"})
 ONE_DECK_SIX = "no_twos"
+# RULES.md §4: the parts of a house rule (`sim.spades.plugin.HouseRule`) the search plays without
+# knowing the rule: the rollouts are scored by the engine's own phases (the score, the trick
+# bonuses, how bags are counted, the game's end) and bid among the bids the engine opens (the
+# bid rules and bans); a rule with any other part is refused
+PLAYED_PARTS = frozenset({"score", "trick_bonus", "bags", "ends_game", "bids", "bans", "looks",
+                          "constraint", "leads", "refuse", "refuse_among"})
+# the parts of RULES.md §4.3 that constrain the play beyond following suit: the deals are then
+# kept only where the cards played could have come from them (`SearchStrategy._fit`)
+PLAY_PARTS = ("constraint", "leads")
+# keys that win the game at once (RULES.md §4.4): a hand's points do not say what that is worth
+WINS_AT_ONCE = ("moon", "lexington", "double_blind_nil_reward")
+# RULES.md §4.3 first_trick_lowest_club: on trick 1 each seat plays its lowest club whatever was
+# led, so a card off the led suit there shows no void (the view's voids say it does)
+FALSE_VOIDS = ("first_trick_lowest_club",)
+# the second keys of house rules (a `SpadesRules` field of the rule's plug-in), by the rule
+SECOND_KEYS = {"suicide": ("suicide_min_bid",)}
 _DEFAULT = SpadesRules()
+_NO_RULE = HouseRule(key="", section="", in_force=bool)
 
 
 @register
@@ -146,7 +180,7 @@ class SearchStrategy(CardSearch):
         rank as they lie (`CARD_ORDER_KEYS`, `ranks_by_bits`); any other table (two or eight
         players, six with two decks or jokers) and any other key of §4 switched on (jokers at
         other tables or of equal rank, the kitty, the house rules) is refused, named."""
-        allowed = STANDARD_KEYS | TABLE_KEYS
+        allowed = STANDARD_KEYS | TABLE_KEYS | played_house_rules(rules)
         if rules.players == 4 and ranks_by_bits(rules):
             allowed = allowed | CARD_ORDER_KEYS
         changed = [f.name for f in dataclasses.fields(SpadesRules)
@@ -166,8 +200,11 @@ class SearchStrategy(CardSearch):
         return ("it plays the keys of RULES.md §3 at four players in partnerships (with the "
                 "jokers and trump orders of §4.2 whose cards rank as they lie, at four players) "
                 "and at the other tables of §4.7 with one deck and no jokers (three players, "
-                "cutthroat, five players, six with deck = 'no_twos') and no other rule of §4 so "
-                f"far; these rules set {shown}{more}")
+                "cutthroat, five players, six with deck = 'no_twos'), with the house rules of "
+                "§4 that only score (but a progressive bonus, a game won at once, a bag-"
+                "cancelling card cut per deal), narrow the bids or narrow the legal cards (but "
+                "first_trick_lowest_club), and no other rule of §4 so far; these rules set "
+                f"{shown}{more}")
 
     def blind_nil(self, view, rng):
         """The rollout strategy's decision, or with ``search_bids`` the better of a blind nil
@@ -227,10 +264,11 @@ class SearchStrategy(CardSearch):
         state = start_bidding(hands, dealer, scores, bags, rules, bids=view.bids[i],
                               blind=view.blind[i])
         bidding = complete_bidding(state, rules, deck, at.lineup, at.rng)
-        hand = replace(start_hand(hands, dealer, scores, bags), bidding=bidding)
+        hand = replace(start_hand(hands, dealer, scores, bags,
+                                  house_state=cancel_card(rules, deck, i.size)), bidding=bidding)
         at = replace(at, lineup=Lineup([self.policy] * players))
         hand = play_hand(hand, at, _from(rules, "play"))
-        return self._value(hand.score, view.seat[i], rules)
+        return self._value(hand, view.seat[i], rules)
 
     @property
     def _drawn(self) -> int:
@@ -257,9 +295,9 @@ class SearchStrategy(CardSearch):
         """The phases of a hand after its play (the score)."""
         return after(pipeline(rules), "play")
 
-    def _value(self, score, seat, rules) -> np.ndarray:
+    def _value(self, hand, seat, rules) -> np.ndarray:
         """float64[N]: a finished hand's value to ``seat`` (module docstring, "Value")."""
-        return _value(score, seat, rules, self.bag_price)
+        return _value(hand.score, hand.bags, seat, rules, self.bag_price)
 
     def _deal(self, view, k: int, keys: np.ndarray) -> np.ndarray:
         """uint64[n, k, P]: deals of what the seat of a `PlayView` cannot see (`deal_view`;
@@ -270,6 +308,22 @@ class SearchStrategy(CardSearch):
         """int[n, M]: how badly each deal explains what was said before the play (Spades: the
         bids, `bid_misfit`); the samples are drawn by ``exp(-bid_weight x misfit)``."""
         return bid_misfit(view, deals, self.policy, rng)
+
+    def _fit(self, view, deals: np.ndarray, rng) -> np.ndarray | None:
+        """bool[n, M]: under the play rules of RULES.md §4.3 (`PLAY_PARTS`: ``must_trump``,
+        ``must_overtrump``, ``no_spade_lead_first_trick``, ``lead_ace_of_spades``), which deals
+        (as dealt) the cards played so far could have come from, each replayed by the engine
+        (`sim.tricks.PlaySetup.fits`): what a rule reveals beyond the voids (a spade too low to
+        beat the trick's, a discard while holding a spade) keeps the deals that agree; None
+        under the other rules, where `deal_view`'s deals all fit."""
+        if not play_constrained(view.rules) or not (view.trick_no or view.position):
+            return None
+        n, m, players = deals.shape
+        rows = np.repeat(np.arange(n), m)
+        at = Seating(view.rules, view.deck, Lineup([self.policy] * players), rows_of(rng, rows))
+        setup = play_setup(_hand_state(view, deals.reshape(n * m, players), rows), at)
+        so_far = np.concatenate([view.history, view.trick_cards], axis=1)[rows]
+        return setup.fits(setup.start(), so_far).reshape(n, m)
 
 
 def _from(rules, name: str) -> tuple:
@@ -323,6 +377,34 @@ def deal_blind(view, k: int, keys: np.ndarray) -> np.ndarray:
     return deal_hidden(full, counts, np.zeros((n, players), np.uint8), view.deck, k, keys)
 
 
+def played_house_rules(rules) -> frozenset[str]:
+    """The keys of the house rules in force (`sim.spades.house.in_force`) that the search plays
+    (module docstring): those whose parts are all `PLAYED_PARTS`, but a progressive bonus
+    (``rules.progressive``: the bonus grows with a count the views do not show), the keys
+    that win the game at once (`WINS_AT_ONCE`) and a rule under which the view's voids are not
+    voids (`FALSE_VOIDS`); and a named ``bag_cancel_card`` (given to the rollouts' hands by
+    `_hand_state`; one cut per deal is shown to nobody)."""
+    out = set()
+    for rule in house.in_force(rules):
+        parts = {f.name for f in dataclasses.fields(HouseRule)
+                 if f.name not in ("key", "section", "in_force")
+                 and getattr(rule, f.name) != getattr(_NO_RULE, f.name)}
+        if rule.key == "bag_cancel_card":
+            played = rules.bag_cancel_card != "cut"
+        else:
+            played = (parts <= PLAYED_PARTS and rule.key != rules.progressive
+                      and rule.key not in WINS_AT_ONCE + FALSE_VOIDS)
+        if played:
+            out.update((rule.key, *SECOND_KEYS.get(rule.key, ())))
+    return frozenset(out)
+
+
+def play_constrained(rules) -> bool:
+    """Whether a house rule in force constrains the play beyond following suit (`PLAY_PARTS`,
+    RULES.md §4.3)."""
+    return any(getattr(rule, part) for rule in house.in_force(rules) for part in PLAY_PARTS)
+
+
 def ranks_by_bits(rules) -> bool:
     """Whether the rules' deck (`sim.spades.hand.deck_for`) ranks every card as its bit lies
     within its suit: one copy of each card, no suit ladder, no cards of equal rank (RULES.md
@@ -331,10 +413,11 @@ def ranks_by_bits(rules) -> bool:
     return deck.copies == 1 and not deck.ladder and not deck.equal
 
 
-def _value(score, seat, rules, bag_price: float) -> np.ndarray:
+def _value(score, before, seat, rules, bag_price: float) -> np.ndarray:
     """float64[N]: the seat's side's points minus the other side's (more than two sides: minus
-    the mean of the other sides', module docstring, "Value"), each side's bags taken priced at
-    ``bag_price`` (-1: ``bag_penalty / bag_limit``, RULES.md §3) instead of the penalty paid;
+    the mean of the other sides', module docstring, "Value"), each side's bags counted
+    (`counted_bags`, from the count ``before`` the hand) priced at ``bag_price`` (-1:
+    ``bag_penalty / bag_limit``, RULES.md §3) instead of the penalty paid;
     with ``bag_price = -1`` in a game of one hand (``max_hands = 1``) the hand's own points,
     penalty included: no later hand pays for a bag."""
     if bag_price < 0 and rules.max_hands == 1:
@@ -342,22 +425,43 @@ def _value(score, seat, rules, bag_price: float) -> np.ndarray:
     else:
         price = (rules.bag_penalty / rules.bag_limit if not rules.bagless else 0.0) \
             if bag_price < 0 else bag_price
-        points = (score.points - score.bag_penalty - price * score.bags_taken).astype(np.float64)
+        points = (score.points - score.bag_penalty - price * counted_bags(score, before, rules)
+                  ).astype(np.float64)
     return side_margin(points, seat, rules.sides)
+
+
+def counted_bags(score, before: np.ndarray, rules) -> np.ndarray:
+    """int[N, S]: the bags each side added to its running count this hand (RULES.md §3), from
+    the count ``before`` (int32[N, S]) and after it and the penalties paid: the bags taken
+    (``score.bags_taken``) less those a ``bag_cancel_card`` cancelled; none where no bag is
+    counted (§4.6: ``bags_negative`` scores each -1 instead, ``no_overs``, ``three_b`` ...)."""
+    times = -score.bag_penalty // rules.bag_penalty if rules.bag_penalty else 0
+    return score.bags_after - before + rules.bag_limit * times
 
 
 def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
     """The Spades hand state (`sim.spades.hand.SpadesHand`) of the deals ``dealt`` (uint64[N,
     P], the hands as dealt) of the view's rows ``rows``, bid as the view says: its dealer the
-    seat before the first leader (RULES.md §3: the left of the dealer leads)."""
+    seat before the first leader (RULES.md §3: the left of the dealer leads), its bag-cancelling
+    card the rules' (`cancel_card`)."""
     players = view.tricks.shape[1]
     first = view.history_seats[:, 0] if view.trick_no else view.leader
     dealer = ((first.astype(np.int16) - 1) % players).astype(np.int8)[rows]
-    hand = start_hand(dealt, dealer, view.scores[rows], view.bags[rows])
+    hand = start_hand(dealt, dealer, view.scores[rows], view.bags[rows],
+                      house_state=cancel_card(view.rules, view.deck, rows.size))
     bidding = BidResult(bids=view.bids[rows], blind=view.blind[rows],
                         contracts=None if view.contracts is None else view.contracts[rows],
                         bemo=None if view.bemo is None else view.bemo[rows])
     return replace(hand, bidding=bidding)
+
+
+def cancel_card(rules, deck, n: int) -> dict:
+    """The plug-in state of a hand whose card cancels a bag (RULES.md §4.6 ``bag_cancel_card``,
+    named: `sim.spades.house.bag_cancel_card`'s ``cancel_card``, its slot, on N hands); none
+    without."""
+    if not rules.bag_cancel_card:
+        return {}
+    return {"cancel_card": np.full(n, deck.bit_of(rules.bag_cancel_card), np.int8)}
 
 
 def deal_bidding(view, k: int, keys: np.ndarray) -> np.ndarray:
@@ -413,13 +517,18 @@ def revealed_voids(view) -> np.ndarray:
     """uint8[n, P]: the suits each seat has shown it does not hold by a lead the rules allow only
     to a player holding nothing else (RULES.md §3 ``spades_broken``: a spade led before spades
     are broken, or under ``"never"`` at any time, shows the leader held only spades: void in
-    every other suit from then on). Bit s = suit s (`sim.views.PlayView.voids`)."""
+    every other suit from then on; not an A♠ that §4.3 ``lead_ace_of_spades`` lets anyone
+    lead). Bit s = suit s (`sim.views.PlayView.voids`)."""
     n, players = view.tricks.shape
     out = np.zeros((n, players), dtype=np.uint8)
     rule = view.rules.spades_broken
     if rule is False:
         return out
     trump, deck = view.trump, view.deck
+    free = U64(0)  # cards any leader may lead before spades are broken (§4.3 lead_ace_of_spades)
+    for plugin in house.in_force(view.rules) if rule is True else ():
+        if plugin.leads:
+            free |= plugin.leads(deck)
     others = np.uint8(0)  # the bits of the suits but the trump suit's (the same every row)
     for s, mask in enumerate(deck.suit_masks):
         if int(mask) and not int(mask & trump[0]):
@@ -433,7 +542,7 @@ def revealed_voids(view) -> np.ndarray:
         else:
             cards = BIT[view.trick_cards]
             lead, leader = cards[:, 0], view.leader
-        shows = ((lead & trump) != 0) & (~broken if rule is True else True)
+        shows = ((lead & trump & ~free) != 0) & (~broken if rule is True else True)
         out[rows[shows], leader[shows]] |= others
         broken |= (np.bitwise_or.reduce(cards, axis=1) & trump) != 0
     return out

@@ -73,8 +73,8 @@ class PortlandSearch(CardSearch):
     def _scoring(self, rules) -> tuple:
         return after(portland.PHASES, "play")
 
-    def _value(self, score, seat, rules) -> np.ndarray:
-        return side_margin(score.points, seat, 2)
+    def _value(self, hand, seat, rules) -> np.ndarray:
+        return side_margin(hand.score.points, seat, 2)
 
     def _deal(self, view, k: int, keys: np.ndarray) -> np.ndarray:
         return deal_view(view, k, keys, known=known_portland(view))
@@ -166,8 +166,8 @@ class NorwegianSearch(CardSearch):
     def _scoring(self, rules) -> tuple:
         return after(norwegian.PHASES, "play")
 
-    def _value(self, score, seat, rules) -> np.ndarray:
-        return side_margin(score.points, seat, rules.sides)
+    def _value(self, hand, seat, rules) -> np.ndarray:
+        return side_margin(hand.score.points, seat, rules.sides)
 
     def _misfit(self, view, deals: np.ndarray, rng) -> np.ndarray:
         return declare_misfit(view, deals, self.policy, rng)

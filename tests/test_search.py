@@ -30,6 +30,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import reference
 import whistlab
 from harness.exact import check_deals, check_estimates, exact_values
 from sim.cards import popcount, standard_deck
@@ -38,6 +39,7 @@ from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
 from sim.replay import replay_file, view_at
+from sim.spades.combinations import VALUES
 from sim.spades.hand import deck_for
 from strategies import card_search, make_strategy
 from strategies import search as search_module
@@ -64,6 +66,14 @@ def _consistent(unseen: list[str], counts, voids) -> set[tuple[int, ...]]:
     return out
 
 
+def _loads(spec: dict) -> bool:
+    try:
+        load_rules(spec)
+    except UserError:
+        return False
+    return True
+
+
 def _keys(n: int, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 1 << 63, size=n).astype(np.uint64)
 
@@ -78,7 +88,26 @@ ORDERS = {"spades.jokers": "spades.jokers",
           "deuces high": {"preset": "spades.standard", "trump_order": "deuces_high"},
           "joker joker deuce ace": {"preset": "spades.jokers",
                                     "trump_order": "joker_joker_deuce_ace"}}
-TABLE = {**SIX, **ORDERS}
+# RULES.md §4: every example value of a house key (`sim.spades.combinations.VALUES`) that the
+# search plays, at four players in partnerships (keys of §3, §4.2 and §4.7 aside: above)
+HOUSE = {}
+for _value in VALUES:
+    _spec = {"preset": "spades.standard", **_value}
+    if set(_value) - (search_module.STANDARD_KEYS | search_module.TABLE_KEYS
+                      | search_module.CARD_ORDER_KEYS) and _loads(_spec) \
+            and search_module.SearchStrategy.refuse(load_rules(_spec)) is None:
+        HOUSE[" ".join(f"{k}={v}" for k, v in _value.items())] = _spec
+# and a few at the other tables
+HOUSE.update({
+    "cutthroat, bags_negative, dix": {"preset": "spades.cutthroat", "bags_negative": True,
+                                       "dix": True},
+    "three, quicksand, end_streak": {"preset": "spades.three", "quicksand": True,
+                                     "end_streak": True},
+    "five, fledu, bag_cancel_card": {"preset": "spades.five", "fledu": True,
+                                     "bag_cancel_card": "QS"},
+    "six in pairs, three_b, hook": {**SIX["six in three pairs"], "three_b": True, "hook": True},
+})
+TABLE = {**SIX, **ORDERS, **HOUSE}
 
 
 POSITIONS = {  # unseen cards, the hidden seats' counts, their voids (bit s = suit s, C D H S)
@@ -249,14 +278,16 @@ def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
 
 
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel", "spades.three",
-                                    "spades.cutthroat", "spades.five", *SIX, *ORDERS])
+                                    "spades.cutthroat", "spades.five", *SIX, *ORDERS, *HOUSE])
 def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     """With every seat the rollout strategy, a rollout of the real deal from any decision with
     the card (or bid) actually played is the hand as it was played: the search rebuilds the
     play (or the bidding) from a view exactly, and values it by the engine's score (the seat's
     side's points, bags priced, minus the other side's; with more than two sides, minus the
     mean of the others'; in a game of one hand, ``spades.openspiel``, the points as scored,
-    the bag penalty included)."""
+    the bag penalty included); under every house rule it plays (`HOUSE`: the score's own
+    rules, the bid rules), the bags priced being those the hand added to the running count
+    (none where the rules count none; a bag-cancelling card's bag not among them)."""
     rules = load_rules(TABLE.get(preset, preset))
     players, sides, cards = rules.players, rules.sides, rules.players * rules.cards_each
     deck = deck_for(rules)  # (three and five players: the 2s out, the slots shifted)
@@ -265,11 +296,16 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     result = GAMES["spades"].play_block(rules, Lineup([expert] * players), 12, 0, 4, "games")
     records = GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)
     hands, _ = GAMES["spades"].block_tables(result, 0)
+    price = 0 if rules.bagless else rules.bag_penalty / rules.bag_limit
+    before = {(r["game_id"], r["hand_no"]): r["before"]["bags"] for r in records}
     value = {}  # (game, hand) -> each side's priced points minus the mean of the others'
     for row in hands.to_pylist():
         one_hand = rules.max_hands == 1
+        bags = before[row["game_id"], row["hand_no"]]
+        counted = [row[f"bags_{s}"] - bags[s] - rules.bag_limit * row[f"bag_penalty_{s}"]
+                   // max(rules.bag_penalty, 1) for s in range(sides)]
         pts = np.array([row[f"points_{s}"] if one_hand else
-                        row[f"points_{s}"] - row[f"bag_penalty_{s}"] - 10 * row[f"bags_taken_{s}"]
+                        row[f"points_{s}"] - row[f"bag_penalty_{s}"] - price * counted[s]
                         for s in range(sides)], dtype=float)
         value[row["game_id"], row["hand_no"]] = pts - (pts.sum() - pts) / (sides - 1)
     checked = 0
@@ -296,6 +332,92 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
             checked += 1
     assert len(records) >= 4  # (a game of one hand: a record a game)
     assert checked == len(records[:12]) * (4 + players) - sum(sum(r["blind"]) for r in records[:12])
+
+
+@pytest.mark.parametrize("preset", ["spades.standard", "bags_in_units_digit=True",
+                                    "bag_cancel_card=7H", "bags_negative=True"])
+def test_the_bags_priced_are_those_the_hand_adds_to_the_count(preset):
+    """`counted_bags`: the bags taken (RULES.md §3) where every one is counted; none under
+    ``bags_negative`` (each scores -1 instead, §4.6); under ``bag_cancel_card`` one fewer for
+    a side that won the card's trick (found by the scalar reference's replay,
+    `reference.replay_hand`), never for another."""
+    rules = load_rules(TABLE.get(preset, preset))
+    records, result = _records(rules, Lineup([make_strategy("expert", game="spades")] * 4), 3,
+                               60)
+    hands, _ = GAMES["spades"].block_tables(result, 0)
+    rows = {(r["game_id"], r["hand_no"]): r for r in hands.to_pylist()}
+    cancelled = 0
+    for rec in records:
+        row = rows[rec["game_id"], rec["hand_no"]]
+        score = SimpleNamespace(**{name: np.array([[row[f"{col}_{s}"] for s in range(2)]])
+                                   for name, col in (("bag_penalty", "bag_penalty"),
+                                                     ("bags_after", "bags"))})
+        got = search_module.counted_bags(score, np.array([rec["before"]["bags"]]), rules)[0]
+        taken = [row[f"bags_taken_{s}"] for s in range(2)]
+        if rules.bags_negative:
+            assert got.tolist() == [0, 0]
+            continue
+        if not rules.bag_cancel_card:
+            assert got.tolist() == taken
+            continue
+        ref = reference.replay_hand(rec, {k: v for k, v in rec["rules"].items()
+                                          if k in reference.STANDARD})
+        trick = rec["plays"].index(rules.bag_cancel_card) // 4
+        won = ref["winners"][trick] % 2
+        for s in range(2):
+            assert taken[s] - got[s] == (1 if s == won and got[s] != taken[s] else 0)
+        cancelled += int(taken[won] - got[won])
+    if rules.bag_cancel_card:
+        assert cancelled > 0
+
+
+# RULES.md §4.3: the house rules that constrain the play beyond following suit
+CONSTRAINED = {name: spec for name, spec in HOUSE.items()
+               if search_module.play_constrained(load_rules(spec))}
+
+
+@pytest.mark.parametrize("name", list(CONSTRAINED))
+def test_under_the_play_rules_only_deals_the_cards_played_fit_are_searched(name):
+    """RULES.md §4.3 (``must_trump``, ``must_overtrump``, ``no_spade_lead_first_trick``,
+    ``lead_ace_of_spades``): at views of real hands, the real deal fits the cards played
+    (`SearchStrategy._fit`); of the deals drawn, those `_fit` keeps replay through the engine's
+    own check of every card (`sim.tricks.PlaySetup.follow`) and those it drops do not (under
+    the rules that reveal more than voids some are dropped); the deals searched are all kept
+    ones; and a hand with the search at a seat plays through."""
+    from sim.phases import Seating
+    from sim.spades.hand import play_setup
+    from sim.tricks import IllegalPlay
+
+    rules = load_rules(CONSTRAINED[name])
+    expert = make_strategy("expert", game="spades")
+    search = make_strategy({"name": "search", "samples": 8}, game="spades")
+    records, _ = _records(rules, Lineup([expert] * 4), 6, 12)
+    rng = np.random.default_rng(0)
+    dropped = 0
+    for rec in records:
+        real = np.array([[[DECK.mask_of(h) for h in rec["hands"]]]], np.uint64)
+        for k in (5, 14, 27, 41):
+            view = view_at({**rec, "plays": rec["plays"][:k]}).view
+            assert search._fit(view, real, rng)[0, 0]
+            keys = _keys(1, k)
+            drawn = search._deal(view, search._drawn, keys)
+            fit = search._fit(view, drawn, rng)
+            for j in range(drawn.shape[1]):
+                hand = search_module._hand_state(view, drawn[:, j], np.zeros(1, int))
+                setup = play_setup(hand, Seating(rules, view.deck, Lineup([expert] * 4), rng))
+                so_far = np.concatenate([view.history, view.trick_cards], axis=1)
+                if fit[0, j]:
+                    setup.follow(setup.start(), so_far)
+                else:
+                    dropped += 1
+                    with pytest.raises(IllegalPlay):
+                        setup.follow(setup.start(), so_far)
+            kept = search._deals(view, keys, rng, drawn, fit)
+            assert search._fit(view, kept, rng).all()
+    if rules.must_trump or rules.must_overtrump != "off":
+        assert dropped > 0
+    lineup = Lineup([search, expert, expert, expert])
+    GAMES["spades"].play_block(rules, lineup, 2, 0, 6, "hands")
 
 
 # -- two-card endings valued exactly -----------------------------------------------------------
@@ -506,7 +628,20 @@ REFUSED = {
     "three players with jokers": ({"preset": "spades.three", "jokers": 2,
                                    "trump_order": "jokers_high"},
                                   ["jokers = 2", "trump_order = 'jokers_high'"]),
-    "five players under fledu": ({"preset": "spades.five", "fledu": True}, ["fledu = True"]),
+    "five players, first_trick_clubs": ({"preset": "spades.five", "first_trick_clubs": True},
+                                        ["first_trick_clubs = True"]),
+    "first_trick_lowest_club": ({"preset": "spades.standard", "first_trick_lowest_club": True},
+                                ["first_trick_lowest_club = True"]),
+    "a progressive bonus": ({"preset": "spades.standard", "seven_plus": "progressive"},
+                            ["seven_plus = 'progressive'"]),
+    "highlander": ({"preset": "spades.standard", "highlander": True}, ["highlander = True"]),
+    "a card cut per deal": ({"preset": "spades.standard", "bag_cancel_card": "cut"},
+                            ["bag_cancel_card = 'cut'"]),
+    "a double blind nil that wins": ({"preset": "spades.standard", "double_blind_nil": True,
+                                      "double_blind_nil_reward": "win"},
+                                     ["double_blind_nil_reward = 'win'"]),
+    "passing": ({"preset": "spades.standard", "nil_pass": [1, 2]}, ["nil_pass = "]),
+    "a side contract": ({"preset": "spades.standard", "mo_a": True}, ["mo_a = True"]),
     "three players with a kitty": ({"preset": "spades.three", "kitty": True},
                                    ["kitty = True"]),
     "cutthroat, moon": ({"preset": "spades.cutthroat", "moon": True}, ["moon = True"]),
