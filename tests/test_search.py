@@ -82,6 +82,10 @@ def _keys(n: int, seed: int) -> np.ndarray:
 SIX = {"six in three pairs": {"preset": "spades.six", "deck": "no_twos"},
        "six in two threes": {"preset": "spades.six", "deck": "no_twos", "teams": "two_threes"},
        "six alone": {"preset": "spades.six", "deck": "no_twos", "teams": "solo"}}
+# RULES.md §4.7 two players drawing their hands, each draw mode
+TWO = {"two players": {"players": 2},
+       "two players, first_decides": {"players": 2, "draw_mode": "first_decides"},
+       "two players, first_decides_blind": {"players": 2, "draw_mode": "first_decides_blind"}}
 # RULES.md §4.2 at four players: jokers and trump orders whose cards rank as their bits lie
 ORDERS = {"spades.jokers": "spades.jokers",
           "bowers": {"preset": "spades.standard", "trump_order": "bowers"},
@@ -107,7 +111,7 @@ HOUSE.update({
                                      "bag_cancel_card": "QS"},
     "six in pairs, three_b, hook": {**SIX["six in three pairs"], "three_b": True, "hook": True},
 })
-TABLE = {**SIX, **ORDERS, **HOUSE}
+TABLE = {**SIX, **TWO, **ORDERS, **HOUSE}
 
 
 POSITIONS = {  # unseen cards, the hidden seats' counts, their voids (bit s = suit s, C D H S)
@@ -213,7 +217,9 @@ class Sampling:
 
     def play(self, view, rng):
         deals = deal_view(view, 6, _keys(len(view), self.views), revealed=revealed_voids(view))
-        assert np.all(np.bitwise_or.reduce(deals, axis=2) == view.deck.full_mask)
+        dealt = np.bitwise_or.reduce(deals, axis=2)  # (two players: the discards held by none)
+        assert np.all(dealt & ~view.deck.full_mask == 0)
+        assert np.all((dealt == view.deck.full_mask) | (view.rules.players == 2))
         check_deals(view, deals, view.rules.cards_each, view.voids | revealed_voids(view))
         self.views += len(view)
         self.revealed += int(revealed_voids(view).any(axis=1).sum())
@@ -221,7 +227,8 @@ class Sampling:
 
 
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel", "spades.three",
-                                    "spades.cutthroat", "spades.five", "six alone", *ORDERS])
+                                    "spades.cutthroat", "spades.five", "six alone", "two players",
+                                    *ORDERS])
 def test_sampled_deals_fit_every_view_of_real_runs(preset):
     rules = load_rules(TABLE.get(preset, preset))  # (six alone: five hidden seats)
     player = Sampling()
@@ -278,7 +285,8 @@ def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
 
 
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel", "spades.three",
-                                    "spades.cutthroat", "spades.five", *SIX, *ORDERS, *HOUSE])
+                                    "spades.cutthroat", "spades.five", *SIX, *TWO, *ORDERS,
+                                    *HOUSE])
 def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     """With every seat the rollout strategy, a rollout of the real deal from any decision with
     the card (or bid) actually played is the hand as it was played: the search rebuilds the
@@ -618,7 +626,6 @@ def test_a_decision_or_a_session_under_rules_it_does_not_play_is_refused():
 
 # each refused table or rule of RULES.md §4, and the keys its message names
 REFUSED = {
-    "two players": ({"players": 2}, ["players = 2"]),
     "six players, two decks": ({"players": 6}, ["deck = 'double_minus_2c'"]),
     "six alone, two decks": ({"players": 6, "teams": "solo"}, ["deck = 'double_minus_2c'"]),
     "six players, one deck and jokers": ({"players": 6, "deck": "single_jokers", "jokers": 2},
