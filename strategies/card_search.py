@@ -346,7 +346,8 @@ def deal_unseen(view, players: int, k: int, keys: np.ndarray) -> np.ndarray:
 def candidates(view) -> np.ndarray:
     """uint64[n, C]: the legal cards worth searching, one of each class of equal cards (cards of
     one suit with no card between them still unplayed to an earlier trick, RULES.md §0: they
-    take the same tricks), the lowest of each; 0 pads."""
+    take the same tricks; a card of equal rank to another, §4.2 ``jokers_first_wins``, only
+    with its equals: `_alike`), the lowest of each; 0 pads."""
     legal = view.legal
     alive = view.deck.full_mask & ~view.played  # cards not yet gone (this trick's included)
     keep = np.zeros_like(legal)
@@ -357,7 +358,8 @@ def candidates(view) -> np.ndarray:
         card = lowest_bit(rest)
         rest &= ~card
         below = alive & (card - U64(1)) & view.deck.suit_mask_of_bit[_slot(card)]
-        equal = (card != 0) & ((highest_bit(below) & legal) != 0)
+        lower = highest_bit(below)
+        equal = (card != 0) & ((lower & legal) != 0) & _alike(card, lower, view.deck)
         keep |= np.where(equal, U64(0), card)
     width = max(int(popcount(keep).max(initial=0)), 1)
     out = np.zeros((len(view), width), dtype=U64)
@@ -375,8 +377,22 @@ def own_class(view, own: np.ndarray, cands: np.ndarray) -> np.ndarray:
     for _ in range(_MAX_CANDIDATES):  # down the run of equal legal cards
         below = alive & (card - U64(1)) & view.deck.suit_mask_of_bit[_slot(card)]
         lower = highest_bit(below)
-        card = np.where((lower & view.legal) != 0, lower, card)
+        card = np.where(((lower & view.legal) != 0) & _alike(card, lower, view.deck), lower,
+                        card)
     return card[:, None]
+
+
+def _alike(card: np.ndarray, lower: np.ndarray, deck) -> np.ndarray:
+    """bool[n]: whether two adjacent cards (one-card bitboards, ``lower`` the next unplayed card
+    below ``card`` in its suit) may be of one class of equal cards: not where one of them is of
+    equal rank to another card (the deck's ``equal`` masks, RULES.md §4.2 ``jokers_first_wins``:
+    the first of them played wins) and the other is not of its group. Two jokers of equal rank
+    are then one class, and the A of spades below them its own: a joker played first beats the
+    other, the ace never does."""
+    out = np.ones(card.shape, dtype=bool)
+    for group in deck.equal:
+        out &= ((card & U64(group)) != 0) == ((lower & U64(group)) != 0)
+    return out
 
 
 def _slot(card: np.ndarray) -> np.ndarray:

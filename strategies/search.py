@@ -74,12 +74,13 @@ each) it plays too, in three pairs, two threes or alone (the sampler deals to fi
 the value of three sides is as above, of two as at four players). At four players it plays
 the jokers and trump orders of §4.2 whose cards rank as they lie in the deck's layout
 (`ranks_by_bits`: ``spades.jokers``, bowers, deuces high ...): equal cards are then a run of one
-suit, and a joker or a left bower is a spade to the sampler as to the engine. It refuses
-eight players, six with two decks or jokers (the ``spades.six`` preset among them), the other
-keys of §4.7 (the last card left undealt at three, jokers at other tables), jokers of equal rank
-(``jokers_first_wins``), naming them. Of the house rules of §4 (the plug-ins of
-`sim.spades.house`) it plays at every one of these tables those it need not know to play: a rule
-whose parts are only the score's (contracts scored otherwise, trick bonuses, the bag rules, the
+suit, and a joker or a left bower is a spade to the sampler as to the engine; two jokers of
+equal rank (``jokers_first_wins``, the first played winning) are one class of their own, the AS
+below them not of it (`strategies.card_search.candidates`). It refuses eight players, six with
+two decks or jokers (the ``spades.six`` preset among them), the other keys of §4.7 (the last
+card left undealt at three, jokers at other tables), naming them. Of the house rules of §4 (the
+plug-ins of `sim.spades.house`) it plays at every one of these tables those it need not know to
+play: a rule whose parts are only the score's (contracts scored otherwise, trick bonuses, the bag rules, the
 game's end: §4.6, §4.8) or the open bids' (§4.4's bid minimums and bans: ``fledu``,
 ``min_team_bid``, ``suicide``, ``whiz``, ``mirror``, ``hook``), since its rollouts are scored by
 the engine's own phases and bid among the bids the engine opens (`PLAYED_PARTS`), and a named
@@ -421,10 +422,12 @@ def play_constrained(rules) -> bool:
 
 def ranks_by_bits(rules) -> bool:
     """Whether the rules' deck (`sim.spades.hand.deck_for`) ranks every card as its bit lies
-    within its suit: one copy of each card, no suit ladder, no cards of equal rank (RULES.md
-    §4.2's ``jokers_first_wins`` has two; two decks and cancelling are §4.7's)."""
+    within its suit: one copy of each card, no suit ladder (two decks and cancelling are
+    RULES.md §4.7's); cards of equal rank (§4.2 ``jokers_first_wins``: the two jokers, adjacent
+    at the top of the spades, the first played winning) are searched as one class of their own
+    (`strategies.card_search.candidates`)."""
     deck = deck_for(rules)
-    return deck.copies == 1 and not deck.ladder and not deck.equal
+    return deck.copies == 1 and not deck.ladder
 
 
 def _value(score, before, seat, rules, bag_price: float) -> np.ndarray:

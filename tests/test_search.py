@@ -91,7 +91,8 @@ ORDERS = {"spades.jokers": "spades.jokers",
           "bowers": {"preset": "spades.standard", "trump_order": "bowers"},
           "deuces high": {"preset": "spades.standard", "trump_order": "deuces_high"},
           "joker joker deuce ace": {"preset": "spades.jokers",
-                                    "trump_order": "joker_joker_deuce_ace"}}
+                                    "trump_order": "joker_joker_deuce_ace"},
+          "jokers first wins": {"preset": "spades.jokers", "trump_order": "jokers_first_wins"}}
 # RULES.md §4: every example value of a house key (`sim.spades.combinations.VALUES`) that the
 # search plays, at four players in partnerships (keys of §3, §4.2 and §4.7 aside: above)
 HOUSE = {}
@@ -543,6 +544,31 @@ def test_candidates_stand_for_every_legal_card_once():
     assert merged > 0
 
 
+def test_jokers_of_equal_rank_are_one_class_and_the_ace_below_them_another():
+    """RULES.md §4.2 ``jokers_first_wins``: LJ and BJ rank equal, the first played wins. The
+    candidates take the two jokers as one class (either played first wins the same tricks), and
+    the AS below them as its own while a joker is unplayed (a joker led beats the other one, the
+    AS never does), though no unplayed card lies between the AS and the LJ; once both jokers are
+    gone, the AS is a class with the spades below it again."""
+    rules = load_rules(ORDERS["jokers first wins"])
+    deck = deck_for(rules)
+    lj, bj, ace = (deck.mask_of([c]) for c in ("LJ", "BJ", "AS"))
+    records, _ = _records(rules, Lineup([make_strategy("seed", game="spades")] * 4), 6, 300)
+    seen = collections.Counter()
+    for rec in records:
+        for k in range(0, 52, 2):
+            view = view_at({**rec, "plays": rec["plays"][:k]}).view
+            legal = int(view.legal[0])
+            cands = {int(c) for c in candidates(view)[0] if c}
+            if legal & lj and legal & bj:
+                seen["both jokers"] += 1
+                assert (lj in cands) != (bj in cands)
+            if legal & ace and legal & (lj | bj):
+                seen["ace and a joker"] += 1
+                assert cands & {lj, bj}  # (the AS's class may take the KS's, below it)
+    assert seen["both jokers"] > 0 and seen["ace and a joker"] > 0, seen
+
+
 # -- whole runs ---------------------------------------------------------------------------------
 
 SEARCH = {"name": "search", "samples": 4}
@@ -652,8 +678,9 @@ REFUSED = {
     "three players with a kitty": ({"preset": "spades.three", "kitty": True},
                                    ["kitty = True"]),
     "cutthroat, moon": ({"preset": "spades.cutthroat", "moon": True}, ["moon = True"]),
-    "jokers of equal rank": ({"preset": "spades.jokers", "trump_order": "jokers_first_wins"},
-                             ["trump_order = 'jokers_first_wins'", "jokers = 2"]),
+    "three players, jokers of equal rank": ({"preset": "spades.three", "jokers": 2,
+                                             "trump_order": "jokers_first_wins"},
+                                            ["jokers = 2", "trump_order = 'jokers_first_wins'"]),
 }
 
 
