@@ -80,11 +80,11 @@ below them not of it (`strategies.card_search.candidates`). It refuses eight pla
 two decks or jokers (the ``spades.six`` preset among them), the other keys of §4.7 (the last
 card left undealt at three, jokers at other tables), naming them. Of the house rules of §4 (the
 plug-ins of `sim.spades.house`) it plays at every one of these tables those it need not know to
-play: a rule whose parts are only the score's (contracts scored otherwise, trick bonuses, the bag rules, the
-game's end: §4.6, §4.8) or the open bids' (§4.4's bid minimums and bans: ``fledu``,
-``min_team_bid``, ``suicide``, ``whiz``, ``mirror``, ``hook``), since its rollouts are scored by
-the engine's own phases and bid among the bids the engine opens (`PLAYED_PARTS`), and a named
-``bag_cancel_card`` (its card given to the rollouts' hands). It refuses the rest, named: a rule
+play: a rule whose parts are only the score's (contracts scored otherwise, trick bonuses, the
+bag rules, the game's end: §4.6, §4.8) or the open bids' (§4.4's bid minimums and bans:
+``fledu``, ``min_team_bid``, ``suicide``, ``whiz``, ``mirror``, ``hook``), since its rollouts
+are scored by the engine's own phases and bid among the bids the engine opens
+(`PLAYED_PARTS`), and a named ``bag_cancel_card`` (its card given to the rollouts' hands). It refuses the rest, named: a rule
 that asks a decision of its own (a side contract, a bidding turn, an auction), passes or shows
 cards (§4.1, §4.5), or whose score the value cannot take: a progressive bonus (its count is the
 game's, which no view shows), a hand that wins the game at once (``moon``, ``lexington``, a
