@@ -64,27 +64,26 @@ candidates, a decision may use: with more candidates the row takes fewer samples
 rollout strategy's). ``samples``, ``budget`` and ``first_trick`` trade strength for speed.
 
 It plays every key of RULES.md §3 at four players in partnerships and at the tables of §4.7
-without partners: two players (each draws 13 from the stock, RULES.md §4.7; the 26 discards are
-unseen cards no seat holds, dealt to nobody by the sampler, and the draw is the rollout
-strategy's, unsearched), three players (17 cards each, the 2C out), cutthroat (four players, each
-his own side) and five (10 each, the 2D and 2H out). There a nil is one player's alone: nobody covers it
-and every other player may attack it, which the rollouts play out (the expert's nil play and
-attack), and nil is one of the bids searched. Six players with one deck (``deck = "no_twos"``, 8
-each) it plays too, in three pairs, two threes or alone (the sampler deals to five hidden seats;
-the value of three sides is as above, of two as at four players). At four players it plays
-the jokers and trump orders of §4.2 whose cards rank as they lie in the deck's layout
-(`ranks_by_bits`: ``spades.jokers``, bowers, deuces high ...): equal cards are then a run of one
-suit, and a joker or a left bower is a spade to the sampler as to the engine; two jokers of
-equal rank (``jokers_first_wins``, the first played winning) are one class of their own, the AS
-below them not of it (`strategies.card_search.candidates`). It refuses eight players, six with
-two decks or jokers (the ``spades.six`` preset among them), the other keys of §4.7 (the last
-card left undealt at three, jokers at other tables), naming them. Of the house rules of §4 (the
-plug-ins of `sim.spades.house`) it plays at every one of these tables those it need not know to
-play: a rule whose parts are only the score's (contracts scored otherwise, trick bonuses, the
-bag rules, the game's end: §4.6, §4.8) or the open bids' (§4.4's bid minimums and bans:
-``fledu``, ``min_team_bid``, ``suicide``, ``whiz``, ``mirror``, ``hook``), since its rollouts
-are scored by the engine's own phases and bid among the bids the engine opens
-(`PLAYED_PARTS`), and a named ``bag_cancel_card`` (its card given to the rollouts' hands). It refuses the rest, named: a rule
+without partners: three players (17 cards each, the 2C out), cutthroat (four players, each his
+own side) and five (10 each, the 2D and 2H out). There a nil is one player's alone: nobody
+covers it and every other player may attack it, which the rollouts play out (the expert's nil
+play and attack), and nil is one of the bids searched. Six players with one deck (``deck =
+"no_twos"``, 8 each) it plays too, in three pairs, two threes or alone (the sampler deals to
+five hidden seats; the value of three sides is as above, of two as at four players). At four
+players it plays the jokers and trump orders of §4.2 whose cards rank as they lie in the deck's
+layout (`ranks_by_bits`: ``spades.jokers``, bowers, deuces high ...): equal cards are then a
+run of one suit, and a joker or a left bower is a spade to the sampler as to the engine; two
+jokers of equal rank (``jokers_first_wins``, the first played winning) are one class of their
+own, the AS below them not of it (`strategies.card_search.candidates`). It refuses eight
+players, six with two decks or jokers (the ``spades.six`` preset among them), the other keys of
+§4.7 (the last card left undealt at three, jokers at other tables) and two players
+(`TABLE_KEYS`), naming them. Of the house rules of §4 (the plug-ins of `sim.spades.house`) it
+plays at every one of these tables those it need not know to play: a rule whose parts are only
+the score's (contracts scored otherwise, trick bonuses, the bag rules, the game's end: §4.6,
+§4.8) or the open bids' (§4.4's bid minimums and bans: ``fledu``, ``min_team_bid``,
+``suicide``, ``whiz``, ``mirror``, ``hook``), since its rollouts are scored by the engine's own
+phases and bid among the bids the engine opens (`PLAYED_PARTS`), and a named
+``bag_cancel_card`` (its card given to the rollouts' hands). It refuses the rest, named: a rule
 that asks a decision of its own (a side contract, a bidding turn, an auction), passes or shows
 cards (§4.1, §4.5), or whose score the value cannot take: a progressive bonus (its count is the
 game's, which no view shows), a hand that wins the game at once (``moon``, ``lexington``, a
@@ -127,11 +126,13 @@ STANDARD_KEYS = frozenset({"nil", "nil_bonus", "nil_tricks", "blind_nil", "blind
                            "bag_limit", "bag_penalty", "target_score", "mercy_score",
                            "max_hands"})
 # RULES.md §4.7: the tables it plays besides four in partnerships: each player his own side
-# (``players`` 2, 3 or 5, or 4 with ``partnerships = false``), and six players with one deck
+# (``players`` 3 or 5, or 4 with ``partnerships = false``), and six players with one deck
 # (``deck = "no_twos"``, 8 cards each) in any ``teams`` shape; the other keys of §4.7 at their
-# defaults (no jokers, the 2C out at three players, 2D and 2H at five) but two players' draw
-TABLE_KEYS = frozenset({"players", "partnerships", "deck", "teams", "draw_mode"})
-TABLES = (2, 3, 4, 5, 6)
+# defaults (no jokers, the 2C out at three players, 2D and 2H at five). Not two players, who
+# draw their hands: the opponent keeps the better card of each pair he draws, which uniform
+# deals of the unseen cards ignore, and there the search loses to the expert (BENCHMARKS.md)
+TABLE_KEYS = frozenset({"players", "partnerships", "deck", "teams"})
+TABLES = (3, 4, 5, 6)
 # RULES.md §4.2: the jokers and trump orders it plays at four players, where the deck's cards
 # rank as their bits lie (`ranks_by_bits`: the equal cards of `candidates` are then a run of one
 # suit, and the sampler's suits are the rules' suits, a left bower or a joker a spade)
@@ -177,13 +178,13 @@ class SearchStrategy(CardSearch):
     @classmethod
     def refuse(cls, rules) -> str | None:
         """The search plays the keys of RULES.md §3 (any values) at four players in
-        partnerships and at the tables of §4.7 with one deck and no jokers (two players in any
-        draw mode, three players, cutthroat, five players, six with ``deck = "no_twos"`` in any
-        team shape: `TABLE_KEYS`), at four players with §4.2's jokers and trump orders where
+        partnerships and at the tables of §4.7 with one deck and no jokers (three players,
+        cutthroat, five players, six with ``deck = "no_twos"`` in any team shape:
+        `TABLE_KEYS`), at four players with §4.2's jokers and trump orders where
         the cards rank as they lie (`CARD_ORDER_KEYS`, `ranks_by_bits`), and at all of them the
-        house rules of `played_house_rules`; any other table (eight players, six with two decks
-        or jokers) and any other key of §4 switched on (jokers at other tables or of equal
-        rank, the kitty, the other house rules) is refused, named."""
+        house rules of `played_house_rules`; any other table (two or eight players, six with
+        two decks or jokers) and any other key of §4 switched on (jokers at other tables, the
+        kitty, the other house rules) is refused, named."""
         allowed = STANDARD_KEYS | TABLE_KEYS | played_house_rules(rules)
         if rules.players == 4 and ranks_by_bits(rules):
             allowed = allowed | CARD_ORDER_KEYS
@@ -203,9 +204,8 @@ class SearchStrategy(CardSearch):
         more = f" and {len(changed) - 4} more" if len(changed) > 4 else ""
         return ("it plays the keys of RULES.md §3 at four players in partnerships (with the "
                 "jokers and trump orders of §4.2 whose cards rank as they lie, at four players) "
-                "and at the other tables of §4.7 with one deck and no jokers (two players "
-                "drawing their hands, three players, cutthroat, five players, six with deck = "
-                "'no_twos'), with the house rules of "
+                "and at the other tables of §4.7 with one deck and no jokers (three players, "
+                "cutthroat, five players, six with deck = 'no_twos'), with the house rules of "
                 "§4 that only score (but a progressive bonus, a game won at once, a bag-"
                 "cancelling card cut per deal), narrow the bids or narrow the legal cards (but "
                 "first_trick_lowest_club), and no other rule of §4 so far; these rules set "
@@ -231,11 +231,6 @@ class SearchStrategy(CardSearch):
         best = self._best(values, np.full(n, self.samples), np.ones((n, 2), bool),
                           own.astype(np.intp))
         return best == 1
-
-    def draw(self, view, rng):
-        """Two players' draw from the stock (RULES.md §4.7): the rollout strategy's, not
-        searched."""
-        return self.policy.draw(view, rng)
 
     def bid(self, view, rng):
         """The rollout strategy's bid, or with ``search_bids`` the bid of best value among it,
@@ -380,16 +375,11 @@ class _Blind:
 def deal_blind(view, k: int, keys: np.ndarray) -> np.ndarray:
     """uint64[n, k, P]: ``k`` deals per row of the whole deck to the P seats of a `BlindView`,
     the seat's own hand too (it decides before looking), uniformly, as many cards each as the
-    rules deal, the cards no seat holds (two players' discards, RULES.md §4.7) to nobody; a
-    row's deals a function of its key (``keys`` uint64[n])."""
+    rules deal; a row's deals a function of its key (``keys`` uint64[n])."""
     n, players = view.bids.shape
-    each = view.rules.cards_each
-    aside = view.deck.n_cards - players * each  # cards no seat holds (two players' discards)
-    counts = np.full((n, players + (aside > 0)), each, np.int64)
-    counts[:, players:] = aside  # (one more hidden "seat", left out of the deal)
     full = np.full(n, view.deck.full_mask, U64)
-    deals = deal_hidden(full, counts, np.zeros(counts.shape, np.uint8), view.deck, k, keys)
-    return deals[:, :, :players]
+    counts = np.full((n, players), view.rules.cards_each, np.int64)
+    return deal_hidden(full, counts, np.zeros((n, players), np.uint8), view.deck, k, keys)
 
 
 def played_house_rules(rules) -> frozenset[str]:

@@ -82,10 +82,6 @@ def _keys(n: int, seed: int) -> np.ndarray:
 SIX = {"six in three pairs": {"preset": "spades.six", "deck": "no_twos"},
        "six in two threes": {"preset": "spades.six", "deck": "no_twos", "teams": "two_threes"},
        "six alone": {"preset": "spades.six", "deck": "no_twos", "teams": "solo"}}
-# RULES.md §4.7 two players drawing their hands, each draw mode
-TWO = {"two players": {"players": 2},
-       "two players, first_decides": {"players": 2, "draw_mode": "first_decides"},
-       "two players, first_decides_blind": {"players": 2, "draw_mode": "first_decides_blind"}}
 # RULES.md §4.2 at four players: jokers and trump orders whose cards rank as their bits lie
 ORDERS = {"spades.jokers": "spades.jokers",
           "bowers": {"preset": "spades.standard", "trump_order": "bowers"},
@@ -112,7 +108,7 @@ HOUSE.update({
                                      "bag_cancel_card": "QS"},
     "six in pairs, three_b, hook": {**SIX["six in three pairs"], "three_b": True, "hook": True},
 })
-TABLE = {**SIX, **TWO, **ORDERS, **HOUSE}
+TABLE = {**SIX, **ORDERS, **HOUSE}
 
 
 POSITIONS = {  # unseen cards, the hidden seats' counts, their voids (bit s = suit s, C D H S)
@@ -228,8 +224,7 @@ class Sampling:
 
 
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel", "spades.three",
-                                    "spades.cutthroat", "spades.five", "six alone", "two players",
-                                    *ORDERS])
+                                    "spades.cutthroat", "spades.five", "six alone", *ORDERS])
 def test_sampled_deals_fit_every_view_of_real_runs(preset):
     rules = load_rules(TABLE.get(preset, preset))  # (six alone: five hidden seats)
     player = Sampling()
@@ -286,8 +281,7 @@ def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
 
 
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel", "spades.three",
-                                    "spades.cutthroat", "spades.five", *SIX, *TWO, *ORDERS,
-                                    *HOUSE])
+                                    "spades.cutthroat", "spades.five", *SIX, *ORDERS, *HOUSE])
 def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     """With every seat the rollout strategy, a rollout of the real deal from any decision with
     the card (or bid) actually played is the hand as it was played: the search rebuilds the
@@ -652,6 +646,7 @@ def test_a_decision_or_a_session_under_rules_it_does_not_play_is_refused():
 
 # each refused table or rule of RULES.md §4, and the keys its message names
 REFUSED = {
+    "two players": ({"players": 2}, ["players = 2"]),
     "six players, two decks": ({"players": 6}, ["deck = 'double_minus_2c'"]),
     "six alone, two decks": ({"players": 6, "teams": "solo"}, ["deck = 'double_minus_2c'"]),
     "six players, one deck and jokers": ({"players": 6, "deck": "single_jokers", "jokers": 2},
