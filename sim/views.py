@@ -333,6 +333,8 @@ class PlayView(_Batched):
         bids          int8[n, P]              Spades: the bids (0 = nil, -1 = none), or None
         blind         bool[n, P]              Spades: which were bid blind, or None
         bags          int32[n, S]             Spades: the bags before this hand, or None
+        dealer        int8[n]                 Spades: the dealer, or None (the seat before the
+                                              first leader unless a rule names him, §4.3)
         contracts     int8[n, S]              Spades: the side contracts (§4.4), or None
         bemo          int8[n, S]              Spades: the bemos (§4.4), or None
         no_trump      bool[n, P]              Spades ``no_trump_bids``: the "no trump" bids,
@@ -381,6 +383,7 @@ class PlayView(_Batched):
     bids: np.ndarray | None = None
     blind: np.ndarray | None = None
     bags: np.ndarray | None = None
+    dealer: np.ndarray | None = None
     turn_up: np.ndarray | None = None
     visible: np.ndarray | None = None
     contracts: np.ndarray | None = None

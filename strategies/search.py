@@ -88,11 +88,11 @@ that asks a decision of its own (a side contract, a bidding turn, an auction), p
 cards (§4.1, §4.5), or whose score the value cannot take: a progressive bonus (its count is the
 game's, which no view shows), a hand that wins the game at once (``moon``, ``lexington``, a
 double blind nil that wins), a card cut per deal (no view shows it). Of §4.3 it plays the rules
-that only narrow the legal cards (``must_trump``, ``must_overtrump``,
-``no_spade_lead_first_trick``, ``lead_ace_of_spades``): the deals drawn are replayed by the
-engine and only those the cards played could have come from are kept (`SearchStrategy._fit`);
-it refuses those that name the first leader (the dealer, which it finds as the seat before the
-first leader, is in no view) and ``first_trick_lowest_club`` (`FALSE_VOIDS`).
+that narrow the legal cards or name the first leader (``must_trump``, ``must_overtrump``,
+``no_spade_lead_first_trick``, ``lead_ace_of_spades``, ``first_lead``, ``first_trick_clubs``):
+the deals drawn are replayed by the engine and only those the cards played could have come
+from are kept (`SearchStrategy._fit`; the dealer is the view's, `dealer_of`); it refuses
+``first_trick_lowest_club`` (`FALSE_VOIDS`).
 """
 
 from __future__ import annotations
@@ -111,7 +111,6 @@ from sim.spades.hand import deck_for, pipeline, play_setup, start_hand
 from sim.spades.plugin import HouseRule
 from sim.spades.rules import SpadesRules
 from sim.streams import rows_of
-from sim.views import PlayView
 
 from .base import param, register
 from .card_search import CardSearch, after, deal_unseen, deal_view, side_margin
@@ -143,10 +142,10 @@ ONE_DECK_SIX = "no_twos"
 # bonuses, how bags are counted, the game's end) and bid among the bids the engine opens (the
 # bid rules and bans); a rule with any other part is refused
 PLAYED_PARTS = frozenset({"score", "trick_bonus", "bags", "ends_game", "bids", "bans", "looks",
-                          "constraint", "leads", "refuse", "refuse_among"})
+                          "constraint", "leads", "first_leader", "refuse", "refuse_among"})
 # the parts of RULES.md §4.3 that constrain the play beyond following suit: the deals are then
 # kept only where the cards played could have come from them (`SearchStrategy._fit`)
-PLAY_PARTS = ("constraint", "leads")
+PLAY_PARTS = ("constraint", "leads", "first_leader")
 # keys that win the game at once (RULES.md §4.4): a hand's points do not say what that is worth
 WINS_AT_ONCE = ("moon", "lexington", "double_blind_nil_reward")
 # RULES.md §4.3 first_trick_lowest_club: on trick 1 each seat plays its lowest club whatever was
@@ -316,7 +315,8 @@ class SearchStrategy(CardSearch):
 
     def _fit(self, view, deals: np.ndarray, rng) -> np.ndarray | None:
         """bool[n, M]: under the play rules of RULES.md §4.3 (`PLAY_PARTS`: ``must_trump``,
-        ``must_overtrump``, ``no_spade_lead_first_trick``, ``lead_ace_of_spades``), which deals
+        ``must_overtrump``, ``no_spade_lead_first_trick``, ``lead_ace_of_spades``, ``first_lead``,
+        ``first_trick_clubs``: the first leader the holder of a club), which deals
         (as dealt) the cards played so far could have come from, each replayed by the engine
         (`sim.tricks.PlaySetup.fits`): what a rule reveals beyond the voids (a spade too low to
         beat the trick's, a discard while holding a spade) keeps the deals that agree; None
@@ -449,17 +449,24 @@ def counted_bags(score, before: np.ndarray, rules) -> np.ndarray:
 def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
     """The Spades hand state (`sim.spades.hand.SpadesHand`) of the deals ``dealt`` (uint64[N,
     P], the hands as dealt) of the view's rows ``rows``, bid as the view says: its dealer the
-    seat before the first leader (RULES.md §3: the left of the dealer leads), its bag-cancelling
-    card the rules' (`cancel_card`)."""
-    players = view.tricks.shape[1]
-    first = view.history_seats[:, 0] if view.trick_no else view.leader
-    dealer = ((first.astype(np.int16) - 1) % players).astype(np.int8)[rows]
-    hand = start_hand(dealt, dealer, view.scores[rows], view.bags[rows],
+    view's (`dealer_of`), its bag-cancelling card the rules' (`cancel_card`)."""
+    hand = start_hand(dealt, dealer_of(view)[rows], view.scores[rows], view.bags[rows],
                       house_state=cancel_card(view.rules, view.deck, rows.size))
     bidding = BidResult(bids=view.bids[rows], blind=view.blind[rows],
                         contracts=None if view.contracts is None else view.contracts[rows],
                         bemo=None if view.bemo is None else view.bemo[rows])
     return replace(hand, bidding=bidding)
+
+
+def dealer_of(view) -> np.ndarray:
+    """int8[n]: the dealer of a view's hand: the view's own (Spades views show it), else (a view
+    built without it) the seat before the first leader (RULES.md §3: the left of the dealer
+    leads)."""
+    if view.dealer is not None:
+        return view.dealer
+    players = view.tricks.shape[1]
+    first = view.history_seats[:, 0] if view.trick_no else view.leader
+    return ((first.astype(np.int16) - 1) % players).astype(np.int8)
 
 
 def cancel_card(rules, deck, n: int) -> dict:
@@ -485,13 +492,9 @@ def bid_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:
     bids made (a nil counted as 0): each seat asked at its turn, after the bids before it and
     from the standing before the hand (`sim.spades.bidding.bid_view`, the view the engine shows
     there); a blind nil (made before looking) fits any hand. ``view``: a `PlayView` (every seat
-    has bid; the dealer is the seat before the first leader, RULES.md §3) or a `BidView`."""
+    has bid; its dealer `dealer_of`'s) or a `BidView`."""
     n, m, players = deals.shape
-    if isinstance(view, PlayView):
-        first = view.history_seats[:, 0] if view.trick_no else view.leader
-        dealer = ((first.astype(np.int16) - 1) % players).astype(np.int8)
-    else:
-        dealer = view.dealer
+    dealer = dealer_of(view)
     flat = deals.reshape(n * m, players)
     row = np.repeat(np.arange(n), m)
     rows = np.arange(n)

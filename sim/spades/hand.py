@@ -217,7 +217,7 @@ def play_setup(hand: SpadesHand, at: Seating) -> PlaySetup:
             suits = rule.trump(hand)
     trump = deck.suit_masks[suits]
     context = dict(bids=b.bids, blind=b.blind, scores=hand.scores, bags=hand.bags, rules=rules,
-                   contracts=b.contracts, bemo=b.bemo, **hand.public(rules),
+                   dealer=hand.dealer, contracts=b.contracts, bemo=b.bemo, **hand.public(rules),
                    **{k: v for rule in plugins if rule.shows for k, v in rule.shows(b).items()})
     plugged = {k: v for rule in plugins if rule.play
                for k, v in rule.play(b, at.replay).items()}
