@@ -68,14 +68,16 @@ def measure(rules, spec: dict, hands: int, seed: int, profile: bool = False) -> 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rules", default="spades.standard")
+    parser.add_argument("--rules", default="spades.standard",
+                        help="a preset, a rules file or an inline table as JSON")
     parser.add_argument("--specs", nargs="+", default=['{"name": "search"}'],
                         help="search specs (JSON), each measured in turn")
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args(argv)
-    rules = load_rules(args.rules)
+    rules = load_rules(json.loads(args.rules) if args.rules.lstrip().startswith("{")
+                       else args.rules)
     for k, text in enumerate(args.specs):
         out = measure(rules, json.loads(text), args.hands, args.seed, args.profile and k == 0)
         print(json.dumps(out))

@@ -107,6 +107,7 @@ from sim.lineup import Lineup
 from sim.phases import Seating, play_hand
 from sim.spades import house
 from sim.spades.bidding import BidResult, bid_view, complete_bidding, start_bidding
+from sim.spades.constraints import constraint_for
 from sim.spades.hand import deck_for, pipeline, play_setup, start_hand
 from sim.spades.plugin import HouseRule
 from sim.spades.rules import SpadesRules
@@ -316,7 +317,8 @@ class SearchStrategy(CardSearch):
     def _fit(self, view, deals: np.ndarray, rng) -> np.ndarray | None:
         """bool[n, M]: under the play rules of RULES.md §4.3 (`PLAY_PARTS`: ``must_trump``,
         ``must_overtrump``, ``no_spade_lead_first_trick``, ``lead_ace_of_spades``, ``first_lead``,
-        ``first_trick_clubs``: the first leader the holder of a club), which deals
+        ``first_trick_clubs``: the first leader the holder of a club; §4.2
+        ``joker_high_alternate``: the highest spade to the big joker led), which deals
         (as dealt) the cards played so far could have come from, each replayed by the engine
         (`sim.tricks.PlaySetup.fits`): what a rule reveals beyond the voids (a spade too low to
         beat the trick's, a discard while holding a spade) keeps the deals that agree; None
@@ -405,9 +407,12 @@ def played_house_rules(rules) -> frozenset[str]:
 
 
 def play_constrained(rules) -> bool:
-    """Whether a house rule in force constrains the play beyond following suit (`PLAY_PARTS`,
-    RULES.md §4.3)."""
-    return any(getattr(rule, part) for rule in house.in_force(rules) for part in PLAY_PARTS)
+    """Whether a rule in force constrains the play beyond following suit or names the first
+    leader: a house rule's `PLAY_PARTS` (RULES.md §4.3), or any constraint of the play
+    (`sim.spades.constraints.constraint_for`: §4.2 ``joker_high_alternate`` too, an opponent
+    playing his highest spade to the big joker led)."""
+    return (constraint_for(rules, deck_for(rules)) is not None
+            or any(getattr(rule, part) for rule in house.in_force(rules) for part in PLAY_PARTS))
 
 
 def ranks_by_bits(rules) -> bool:

@@ -88,7 +88,9 @@ ORDERS = {"spades.jokers": "spades.jokers",
           "deuces high": {"preset": "spades.standard", "trump_order": "deuces_high"},
           "joker joker deuce ace": {"preset": "spades.jokers",
                                     "trump_order": "joker_joker_deuce_ace"},
-          "jokers first wins": {"preset": "spades.jokers", "trump_order": "jokers_first_wins"}}
+          "jokers first wins": {"preset": "spades.jokers", "trump_order": "jokers_first_wins"},
+          "joker high alternate": {"preset": "spades.jokers",
+                                   "trump_order": "joker_high_alternate"}}
 # RULES.md §4: every example value of a house key (`sim.spades.combinations.VALUES`) that the
 # search plays, at four players in partnerships (keys of §3, §4.2 and §4.7 aside: above)
 HOUSE = {}
@@ -374,8 +376,9 @@ def test_the_bags_priced_are_those_the_hand_adds_to_the_count(preset):
         assert cancelled > 0
 
 
-# RULES.md §4.3: the house rules that constrain the play beyond following suit
-CONSTRAINED = {name: spec for name, spec in HOUSE.items()
+# RULES.md §4.3 (and §4.2's joker_high_alternate): the rules that constrain the play beyond
+# following suit or name the first leader
+CONSTRAINED = {name: spec for name, spec in {**HOUSE, **ORDERS}.items()
                if search_module.play_constrained(load_rules(spec))}
 
 
@@ -396,9 +399,9 @@ def test_under_the_play_rules_only_deals_the_cards_played_fit_are_searched(name)
     search = make_strategy({"name": "search", "samples": 8}, game="spades")
     records, _ = _records(rules, Lineup([expert] * 4), 6, 12)
     rng = np.random.default_rng(0)
-    dropped = 0
+    dropped, deck = 0, deck_for(rules)
     for rec in records:
-        real = np.array([[[DECK.mask_of(h) for h in rec["hands"]]]], np.uint64)
+        real = np.array([[[deck.mask_of(h) for h in rec["hands"]]]], np.uint64)
         for k in (5, 14, 27, 41):
             view = view_at({**rec, "plays": rec["plays"][:k]}).view
             assert search._fit(view, real, rng)[0, 0]
@@ -417,7 +420,8 @@ def test_under_the_play_rules_only_deals_the_cards_played_fit_are_searched(name)
                         setup.follow(setup.start(), so_far)
             kept = search._deals(view, keys, rng, drawn, fit)
             assert search._fit(view, kept, rng).all()
-    if rules.must_trump or rules.must_overtrump != "off":
+    if rules.must_trump or rules.must_overtrump != "off" \
+            or rules.trump_order == "joker_high_alternate":
         assert dropped > 0
     lineup = Lineup([search, expert, expert, expert])
     GAMES["spades"].play_block(rules, lineup, 2, 0, 6, "hands")
