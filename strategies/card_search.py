@@ -206,6 +206,8 @@ class CardSearch(Strategy):
         """float64[len(i)]: the value (module docstring) of playing ``card`` (uint64, one per
         rollout) at row ``i`` on its sample ``s``'s deal, the hand then played out by the
         rollout strategy."""
+        if not i.size:  # (every row unsearched, `_fit`)
+            return np.zeros(0)
         rules, deck = view.rules, view.deck
         players = view.tricks.shape[1]
         n, kmax = deals.shape[:2]
@@ -283,7 +285,7 @@ def side_margin(points: np.ndarray, seat: np.ndarray, sides: int) -> np.ndarray:
 
 
 def deal_view(view, k: int, keys: np.ndarray, revealed: np.ndarray | None = None,
-              known: np.ndarray | None = None) -> np.ndarray:
+              known: np.ndarray | None = None, voids: np.ndarray | None = None) -> np.ndarray:
     """uint64[n, k, P]: ``k`` deals per row of the cards the seat of ``view`` (a `PlayView`)
     cannot see, consistent with what it has seen (`deal_hidden`), as the hands each seat was
     dealt: its cards left and those it played; a row's deals a function of its key (``keys``
@@ -291,8 +293,10 @@ def deal_view(view, k: int, keys: np.ndarray, revealed: np.ndarray | None = None
     ``view.voids``): suits the rules show a seat void in besides the view's voids
     (`revealed_voids`); ``known`` (uint64[n, P]): cards a seat surely holds that the seat
     deciding does not (Portland: the turned-up card in the dealer's hand, the dummy's cards).
-    Cards dealt to nobody (the seed's Norwegian whist sets 26 or 1 aside, RULES.md §2) are
-    unseen too: they go to one more hidden "seat", void in nothing, left out of the deal."""
+    ``voids`` (uint8[n, P]): the voids shown, where the rules make them other than the view's
+    (`strategies.search.shown_voids`). Cards dealt to nobody (the seed's Norwegian whist sets 26
+    or 1 aside, RULES.md §2) are unseen too: they go to one more hidden "seat", void in nothing,
+    left out of the deal."""
     n, players = view.tricks.shape
     rows = np.arange(n)
     seat = view.seat.astype(np.intp)
@@ -302,7 +306,8 @@ def deal_view(view, k: int, keys: np.ndarray, revealed: np.ndarray | None = None
         shown[rows, who] |= BIT[view.trick_cards[:, q]]
     played = popcount(shown).astype(np.int64)
     dealt_each = popcount(view.hand).astype(np.int64) + played[rows, seat]
-    voids = view.voids if revealed is None else view.voids | revealed
+    voids = view.voids if voids is None else voids
+    voids = voids if revealed is None else voids | revealed
     known = np.zeros((n, players), U64) if known is None else known
     unseen = view.unseen & ~np.bitwise_or.reduce(known, axis=1)
     others = (seat[:, None] + 1 + np.arange(players - 1)) % players  # [n, P - 1]

@@ -89,10 +89,11 @@ cards (§4.1, §4.5), or whose score the value cannot take: a progressive bonus 
 game's, which no view shows), a hand that wins the game at once (``moon``, ``lexington``, a
 double blind nil that wins), a card cut per deal (no view shows it). Of §4.3 it plays the rules
 that narrow the legal cards or name the first leader (``must_trump``, ``must_overtrump``,
-``no_spade_lead_first_trick``, ``lead_ace_of_spades``, ``first_lead``, ``first_trick_clubs``):
-the deals drawn are replayed by the engine and only those the cards played could have come
-from are kept (`SearchStrategy._fit`; the dealer is the view's, `dealer_of`); it refuses
-``first_trick_lowest_club`` (`FALSE_VOIDS`).
+``no_spade_lead_first_trick``, ``lead_ace_of_spades``, ``first_lead``, ``first_trick_clubs``,
+``first_trick_lowest_club``): the deals drawn are replayed by the engine and only those the
+cards played could have come from are kept (`SearchStrategy._fit`; the dealer is the view's,
+`dealer_of`; under ``first_trick_lowest_club`` the voids are those trick 1 shows, not the
+view's, `shown_voids`).
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from sim.cards import BIT, U64
+from sim.cards import BIT, CLUBS, U64
 from sim.lineup import Lineup
 from sim.phases import Seating, play_hand
 from sim.spades import house
@@ -149,9 +150,6 @@ PLAYED_PARTS = frozenset({"score", "trick_bonus", "bags", "ends_game", "bids", "
 PLAY_PARTS = ("constraint", "leads", "first_leader")
 # keys that win the game at once (RULES.md §4.4): a hand's points do not say what that is worth
 WINS_AT_ONCE = ("moon", "lexington", "double_blind_nil_reward")
-# RULES.md §4.3 first_trick_lowest_club: on trick 1 each seat plays its lowest club whatever was
-# led, so a card off the led suit there shows no void (the view's voids say it does)
-FALSE_VOIDS = ("first_trick_lowest_club",)
 # the second keys of house rules (a `SpadesRules` field of the rule's plug-in), by the rule
 SECOND_KEYS = {"suicide": ("suicide_min_bid",)}
 _DEFAULT = SpadesRules()
@@ -207,8 +205,8 @@ class SearchStrategy(CardSearch):
                 "and at the other tables of §4.7 with one deck and no jokers (three players, "
                 "cutthroat, five players, six with deck = 'no_twos'), with the house rules of "
                 "§4 that only score (but a progressive bonus, a game won at once, a bag-"
-                "cancelling card cut per deal), narrow the bids or narrow the legal cards (but "
-                "first_trick_lowest_club), and no other rule of §4 so far; these rules set "
+                "cancelling card cut per deal), narrow the bids, narrow the legal cards or name "
+                "the first leader, and no other rule of §4 so far; these rules set "
                 f"{shown}{more}")
 
     def blind_nil(self, view, rng):
@@ -306,8 +304,9 @@ class SearchStrategy(CardSearch):
 
     def _deal(self, view, k: int, keys: np.ndarray) -> np.ndarray:
         """uint64[n, k, P]: deals of what the seat of a `PlayView` cannot see (`deal_view`;
-        Spades: with the voids a spade lead reveals, `revealed_voids`)."""
-        return deal_view(view, k, keys, revealed=revealed_voids(view))
+        Spades: with the voids a spade lead reveals, `revealed_voids`, and the voids the first
+        trick shows under ``first_trick_lowest_club``, `shown_voids`)."""
+        return deal_view(view, k, keys, revealed=revealed_voids(view), voids=shown_voids(view))
 
     def _misfit(self, view, deals: np.ndarray, rng) -> np.ndarray:
         """int[n, M]: how badly each deal explains what was said before the play (Spades: the
@@ -387,10 +386,9 @@ def deal_blind(view, k: int, keys: np.ndarray) -> np.ndarray:
 def played_house_rules(rules) -> frozenset[str]:
     """The keys of the house rules in force (`sim.spades.house.in_force`) that the search plays
     (module docstring): those whose parts are all `PLAYED_PARTS`, but a progressive bonus
-    (``rules.progressive``: the bonus grows with a count the views do not show), the keys
-    that win the game at once (`WINS_AT_ONCE`) and a rule under which the view's voids are not
-    voids (`FALSE_VOIDS`); and a named ``bag_cancel_card`` (given to the rollouts' hands by
-    `_hand_state`; one cut per deal is shown to nobody)."""
+    (``rules.progressive``: the bonus grows with a count the views do not show) and the keys
+    that win the game at once (`WINS_AT_ONCE`); and a named ``bag_cancel_card`` (given to the
+    rollouts' hands by `_hand_state`; one cut per deal is shown to nobody)."""
     out = set()
     for rule in house.in_force(rules):
         parts = {f.name for f in dataclasses.fields(HouseRule)
@@ -400,7 +398,7 @@ def played_house_rules(rules) -> frozenset[str]:
             played = rules.bag_cancel_card != "cut"
         else:
             played = (parts <= PLAYED_PARTS and rule.key != rules.progressive
-                      and rule.key not in WINS_AT_ONCE + FALSE_VOIDS)
+                      and rule.key not in WINS_AT_ONCE)
         if played:
             out.update((rule.key, *SECOND_KEYS.get(rule.key, ())))
     return frozenset(out)
@@ -526,6 +524,35 @@ def bid_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:
         real = view.bids[ask, bidder[ask]][rep]
         misfit[sel] += np.abs(np.asarray(bid, np.int64) - real)
     return misfit.reshape(n, m)
+
+
+def shown_voids(view) -> np.ndarray | None:
+    """uint8[n, P]: the suits each seat has shown it does not hold by the cards played, where
+    they are not the view's ``voids`` (bit s = suit s): under RULES.md §4.3
+    ``first_trick_lowest_club`` every seat plays its lowest club to trick 1 whatever was led (a
+    non-spade only when it holds no club), so a card off the led suit there shows no void of
+    the led suit (which the view's voids, the suits a seat did not follow, count) and a card
+    other than a club, led or not, shows a club void; the later tricks as the view counts them
+    (a card off the led suit). None under the other rules: the view's voids."""
+    if not view.rules.first_trick_lowest_club:
+        return None
+    n, players = view.tricks.shape
+    deck, rows = view.deck, np.arange(n)
+    clubs = np.uint8(1 << CLUBS)
+    out = np.zeros((n, players), dtype=np.uint8)
+    for t in range(view.trick_no + (view.position > 0)):
+        done = t < view.trick_no
+        slots = view.history[:, t * players:(t + 1) * players] if done else view.trick_cards
+        seats = view.history_seats[:, t * players:(t + 1) * players] if done else (
+            (view.leader[:, None].astype(np.intp) + np.arange(slots.shape[1])) % players)
+        suit = deck.suit_bit_of_bit[slots]  # uint8 [n, cards so far]: each card's suit bit
+        if t == 0:
+            shows = np.where(suit != clubs, clubs, np.uint8(0))
+        else:
+            shows = np.where(suit != suit[:, :1], suit[:, :1], np.uint8(0))
+        for q in range(slots.shape[1]):
+            out[rows, seats[:, q]] |= shows[:, q]
+    return out
 
 
 def revealed_voids(view) -> np.ndarray:

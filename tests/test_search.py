@@ -262,6 +262,32 @@ def test_revealed_voids_are_true_of_the_real_hands(preset):
     assert shown > 0
 
 
+def test_the_voids_the_first_trick_shows_are_true_of_the_real_hands():
+    """RULES.md §4.3 ``first_trick_lowest_club``: every seat plays its lowest club to trick 1
+    whatever was led, so a card off the led suit there shows no void of it (the view's voids,
+    the suits a seat did not follow, say it does); `shown_voids` counts a club void for a card
+    other than a club there instead. Checked against the records' real hands: every void it
+    shows is true, and some of the view's are not."""
+    rules = load_rules({"preset": "spades.standard", "first_trick_lowest_club": True})
+    records, _ = _records(rules, Lineup([make_strategy("seed", game="spades")] * 4), 4, 400)
+    off = [r for r in records if r["plays"][0][1] != "C"]  # trick 1 led by a seat without clubs
+    shown = false_in_view = 0
+    for rec in records[:30] + off:
+        for k in (2, 3, 4, 9, 17, 30):
+            view = view_at({**rec, "plays": rec["plays"][:k]}).view
+            voids = search_module.shown_voids(view)[0]
+            for seat in range(4):
+                left = DECK.mask_of(rec["hands"][seat]) & ~DECK.mask_of(rec["plays"][:k])
+                for s in range(4):
+                    suit = int(DECK.suit_masks[s])
+                    if voids[seat] >> s & 1:
+                        shown += 1
+                        assert not left & suit, (rec["plays"][:k], seat, SUITS[s])
+                    if view.voids[0, seat] >> s & 1 and left & suit:
+                        false_in_view += 1
+    assert shown > 0 and false_in_view > 0
+
+
 def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
     """`bid_misfit` rebuilds each seat's turn of the bidding (the bids before it, the standing)
     from a view of the play: with the real hands the expert's bids are the bids made, in whole
@@ -389,7 +415,7 @@ def test_under_the_play_rules_only_deals_the_cards_played_fit_are_searched(name)
     (`SearchStrategy._fit`); of the deals drawn, those `_fit` keeps replay through the engine's
     own check of every card (`sim.tricks.PlaySetup.follow`) and those it drops do not (under
     the rules that reveal more than voids some are dropped); the deals searched are all kept
-    ones; and a hand with the search at a seat plays through."""
+    ones where some are; and a hand with the search at a seat plays through."""
     from sim.phases import Seating
     from sim.spades.hand import play_setup
     from sim.tricks import IllegalPlay
@@ -419,7 +445,8 @@ def test_under_the_play_rules_only_deals_the_cards_played_fit_are_searched(name)
                     with pytest.raises(IllegalPlay):
                         setup.follow(setup.start(), so_far)
             kept = search._deals(view, keys, rng, drawn, fit)
-            assert search._fit(view, kept, rng).all()
+            if fit.any():  # (else the position is left unsearched, `_values`)
+                assert search._fit(view, kept, rng).all()
     if rules.must_trump or rules.must_overtrump != "off" \
             or rules.trump_order == "joker_high_alternate":
         assert dropped > 0
@@ -663,8 +690,8 @@ REFUSED = {
     "five players, pass_cards": ({"preset": "spades.five",
                                   "pass_cards": {"count": 1, "direction": "left"}},
                                  ["pass_cards = "]),
-    "first_trick_lowest_club": ({"preset": "spades.standard", "first_trick_lowest_club": True},
-                                ["first_trick_lowest_club = True"]),
+    "a trump reveal": ({"preset": "spades.standard", "seven_trump_reveal": True},
+                       ["seven_trump_reveal = True"]),
     "a progressive bonus": ({"preset": "spades.standard", "seven_plus": "progressive"},
                             ["seven_plus = 'progressive'"]),
     "highlander": ({"preset": "spades.standard", "highlander": True}, ["highlander = True"]),
