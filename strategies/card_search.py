@@ -326,17 +326,22 @@ def deal_view(view, k: int, keys: np.ndarray, revealed: np.ndarray | None = None
     return out | shown[:, None, :]
 
 
-def deal_unseen(view, players: int, k: int, keys: np.ndarray) -> np.ndarray:
+def deal_unseen(view, players: int, k: int, keys: np.ndarray,
+                known: np.ndarray | None = None) -> np.ndarray:
     """uint64[n, k, P]: ``k`` deals per row, before the play, of every card but the seat's own
     (``view.hand``) to the other ``players - 1`` seats, as many each as it holds, uniformly; the
     cards left over (dealt to nobody: Norwegian whist, RULES.md §2) to one more hidden "seat",
-    left out of the deal. A row's deals a function of its key (``keys`` uint64[n])."""
+    left out of the deal; ``known`` (uint64[n, P]): cards another seat surely holds (Spades'
+    face-up cards, §4.1), given to it. A row's deals a function of its key (``keys``
+    uint64[n])."""
     n = len(view)
     rows, seat = np.arange(n), view.seat.astype(np.intp)
     others = (seat[:, None] + 1 + np.arange(players - 1)) % players
     held = popcount(view.hand).astype(np.int64)
-    unseen = view.deck.full_mask & ~view.hand
-    counts = np.repeat(held[:, None], players - 1, 1)
+    known = np.zeros((n, players), U64) if known is None else known
+    known_others = known[rows[:, None], others]  # [n, P - 1]
+    unseen = view.deck.full_mask & ~view.hand & ~np.bitwise_or.reduce(known_others, axis=1)
+    counts = held[:, None] - popcount(known_others).astype(np.int64)
     aside = popcount(unseen).astype(np.int64) - counts.sum(axis=1)
     if aside.any():
         counts = np.concatenate([counts, aside[:, None]], axis=1)
@@ -344,7 +349,7 @@ def deal_unseen(view, players: int, k: int, keys: np.ndarray) -> np.ndarray:
     out = np.empty((n, k, players), dtype=U64)
     out[rows, :, seat] = view.hand[:, None]
     for j in range(players - 1):
-        out[rows, :, others[:, j]] = hidden[:, :, j]
+        out[rows, :, others[:, j]] = hidden[:, :, j] | known_others[:, j, None]
     return out
 
 

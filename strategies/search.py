@@ -82,11 +82,12 @@ plays at every one of these tables those it need not know to play: a rule whose 
 the score's (contracts scored otherwise, trick bonuses, the bag rules, the game's end: §4.6,
 §4.8) or the open bids' (§4.4's bid minimums and bans: ``fledu``, ``min_team_bid``,
 ``suicide``, ``whiz``, ``mirror``, ``hook``), since its rollouts are scored by the engine's own
-phases and bid among the bids the engine opens (`PLAYED_PARTS`), and a named
-``bag_cancel_card`` (its card given to the rollouts' hands). It refuses the rest, named: a rule
-that asks a decision of its own (a side contract, a bidding turn, an auction), passes or shows
-cards (§4.1, §4.5), or whose score the value cannot take: a progressive bonus (its count is the
-game's, which no view shows), a hand that wins the game at once (``moon``, ``lexington``, a
+phases and bid among the bids the engine opens (`PLAYED_PARTS`), a named ``bag_cancel_card``
+(its card given to the rollouts' hands) and ``face_up_cards`` (§4.1: the face-up cards dealt to
+their holders in every deal, `face_up_held`). It refuses the rest, named: a rule that asks a
+decision of its own (a side contract, a bidding turn, an auction), passes cards or calls
+misdeals (§4.1, §4.5), or whose score the value cannot take: a progressive bonus (its count is
+the game's, which no view shows), a hand that wins the game at once (``moon``, ``lexington``, a
 double blind nil that wins), a card cut per deal (no view shows it). Of §4.3 it plays the rules
 that narrow the legal cards or name the first leader (``must_trump``, ``must_overtrump``,
 ``no_spade_lead_first_trick``, ``lead_ace_of_spades``, ``first_lead``, ``first_trick_clubs``,
@@ -103,7 +104,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from sim.cards import BIT, CLUBS, U64
+from sim.cards import BIT, CLUBS, U64, popcount
 from sim.lineup import Lineup
 from sim.phases import Seating, play_hand
 from sim.spades import house
@@ -113,6 +114,7 @@ from sim.spades.hand import deck_for, pipeline, play_setup, start_hand
 from sim.spades.plugin import HouseRule
 from sim.spades.rules import SpadesRules
 from sim.streams import rows_of
+from sim.views import PlayView
 
 from .base import param, register
 from .card_search import CardSearch, after, deal_unseen, deal_view, side_margin
@@ -205,8 +207,9 @@ class SearchStrategy(CardSearch):
                 "and at the other tables of §4.7 with one deck and no jokers (three players, "
                 "cutthroat, five players, six with deck = 'no_twos'), with the house rules of "
                 "§4 that only score (but a progressive bonus, a game won at once, a bag-"
-                "cancelling card cut per deal), narrow the bids, narrow the legal cards or name "
-                "the first leader, and no other rule of §4 so far; these rules set "
+                "cancelling card cut per deal), narrow the bids, narrow the legal cards, name "
+                "the first leader or deal cards face up, and no other rule of §4 so far; these "
+                "rules set "
                 f"{shown}{more}")
 
     def blind_nil(self, view, rng):
@@ -264,8 +267,8 @@ class SearchStrategy(CardSearch):
         players = hands.shape[1]
         at = Seating(rules, deck, Lineup([forced] * players), rows_of(rng, i))
         dealer, scores, bags = view.dealer[i], view.scores[i], view.bags[i]
-        state = start_bidding(hands, dealer, scores, bags, rules, bids=view.bids[i],
-                              blind=view.blind[i])
+        state = start_bidding(hands, dealer, scores, bags, rules, public_of(view, i),
+                              bids=view.bids[i], blind=view.blind[i])
         bidding = complete_bidding(state, rules, deck, at.lineup, at.rng)
         hand = replace(start_hand(hands, dealer, scores, bags,
                                   house_state=cancel_card(rules, deck, i.size)), bidding=bidding)
@@ -306,7 +309,8 @@ class SearchStrategy(CardSearch):
         """uint64[n, k, P]: deals of what the seat of a `PlayView` cannot see (`deal_view`;
         Spades: with the voids a spade lead reveals, `revealed_voids`, and the voids the first
         trick shows under ``first_trick_lowest_club``, `shown_voids`)."""
-        return deal_view(view, k, keys, revealed=revealed_voids(view), voids=shown_voids(view))
+        return deal_view(view, k, keys, revealed=revealed_voids(view), voids=shown_voids(view),
+                         known=face_up_held(view))
 
     def _misfit(self, view, deals: np.ndarray, rng) -> np.ndarray:
         """int[n, M]: how badly each deal explains what was said before the play (Spades: the
@@ -376,11 +380,31 @@ class _Blind:
 def deal_blind(view, k: int, keys: np.ndarray) -> np.ndarray:
     """uint64[n, k, P]: ``k`` deals per row of the whole deck to the P seats of a `BlindView`,
     the seat's own hand too (it decides before looking), uniformly, as many cards each as the
-    rules deal; a row's deals a function of its key (``keys`` uint64[n])."""
+    rules deal, the face-up cards (RULES.md §4.1, its own among them) to their holders; a row's
+    deals a function of its key (``keys`` uint64[n])."""
     n, players = view.bids.shape
-    full = np.full(n, view.deck.full_mask, U64)
-    counts = np.full((n, players), view.rules.cards_each, np.int64)
-    return deal_hidden(full, counts, np.zeros((n, players), np.uint8), view.deck, k, keys)
+    known = np.zeros((n, players), U64) if view.face_up is None else view.face_up
+    full = np.full(n, view.deck.full_mask, U64) & ~np.bitwise_or.reduce(known, axis=1)
+    counts = view.rules.cards_each - popcount(known).astype(np.int64)
+    deals = deal_hidden(full, counts, np.zeros((n, players), np.uint8), view.deck, k, keys)
+    return deals | known[:, None, :]
+
+
+def face_up_held(view) -> np.ndarray | None:
+    """uint64[n, P]: the cards dealt face up (RULES.md §4.1 ``face_up_cards``, public) that each
+    seat but the one deciding still holds (not yet played); None without face-up cards."""
+    if view.face_up is None:
+        return None
+    gone = view.played | view.in_trick if isinstance(view, PlayView) else U64(0)
+    out = view.face_up & ~np.asarray(gone, U64).reshape(-1, 1)
+    out[np.arange(len(view)), view.seat.astype(np.intp)] = 0
+    return out
+
+
+def public_of(view, rows: np.ndarray) -> dict:
+    """The view fields every seat sees, of the rows ``rows``, for the bidding of a rollout
+    (`sim.spades.bidding.start_bidding`'s ``public``: the face-up cards, §4.1)."""
+    return {} if view.face_up is None else {"face_up": view.face_up[rows]}
 
 
 def played_house_rules(rules) -> frozenset[str]:
@@ -396,6 +420,8 @@ def played_house_rules(rules) -> frozenset[str]:
                  and getattr(rule, f.name) != getattr(_NO_RULE, f.name)}
         if rule.key == "bag_cancel_card":
             played = rules.bag_cancel_card != "cut"
+        elif rule.key == "face_up_cards":  # (the cards each seat holds face up: `face_up_held`)
+            played = True
         else:
             played = (parts <= PLAYED_PARTS and rule.key != rules.progressive
                       and rule.key not in WINS_AT_ONCE)
@@ -483,10 +509,10 @@ def cancel_card(rules, deck, n: int) -> dict:
 
 def deal_bidding(view, k: int, keys: np.ndarray) -> np.ndarray:
     """uint64[n, k, P]: ``k`` deals per row of the cards the seat of a `BidView` has not seen
-    (every card but its own) to the other seats, as many each as it holds, uniformly
-    (`strategies.card_search.deal_unseen`); a row's deals a function of its key (``keys``
-    uint64[n])."""
-    return deal_unseen(view, view.bids.shape[1], k, keys)
+    (every card but its own) to the other seats, as many each as it holds, uniformly, the
+    face-up cards to their holders (`face_up_held`; `strategies.card_search.deal_unseen`); a
+    row's deals a function of its key (``keys`` uint64[n])."""
+    return deal_unseen(view, view.bids.shape[1], k, keys, known=face_up_held(view))
 
 
 def bid_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:
@@ -518,8 +544,8 @@ def bid_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:
         sel = (ask[:, None] * m + np.arange(m)).reshape(-1)
         rep = np.repeat(np.arange(ask.size), m)
         state = start_bidding(flat[sel], dealer[ask][rep], view.scores[ask][rep],
-                              view.bags[ask][rep], view.rules, bids=before[rep],
-                              blind=blind[rep])
+                              view.bags[ask][rep], view.rules, public_of(view, ask[rep]),
+                              bids=before[rep], blind=blind[rep])
         bid = policy.bid(bid_view(state, view.rules, view.deck), rows_of(rng, row[sel]))
         real = view.bids[ask, bidder[ask]][rep]
         misfit[sel] += np.abs(np.asarray(bid, np.int64) - real)

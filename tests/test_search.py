@@ -236,6 +236,55 @@ def test_sampled_deals_fit_every_view_of_real_runs(preset):
         assert player.revealed > 0
 
 
+class FaceUp:
+    """Plays like ``seed`` (which bids blind nils); at every blind nil, bid and card draws the
+    search's deals and checks that each seat holds the face-up cards it has not played
+    (RULES.md §4.1 ``face_up_cards``, public), its own hand its own where it has looked, and
+    every card once."""
+
+    def __init__(self):
+        self.inner = make_strategy("seed", game="spades")
+        self.asked = collections.Counter()
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def _check(self, view, deals, kind):
+        held = view.face_up.copy()
+        if kind == "play":
+            held &= ~(view.played | view.in_trick)[:, None]
+        assert np.all(deals & held[:, None, :] == held[:, None, :])
+        every = np.bitwise_or.reduce(deals, axis=2)
+        assert np.all(popcount(every) == popcount(deals).sum(axis=2))  # no card twice
+        assert np.all(every == view.deck.full_mask)
+        if kind == "bid":
+            rows = np.arange(len(view))
+            assert np.all(deals[rows, :, view.seat.astype(np.intp)] == view.hand[:, None])
+        self.asked[kind] += len(view)
+
+    def blind_nil(self, view, rng):
+        self._check(view, search_module.deal_blind(view, 5, _keys(len(view), 1)), "blind")
+        return self.inner.blind_nil(view, rng)
+
+    def bid(self, view, rng):
+        self._check(view, search_module.deal_bidding(view, 5, _keys(len(view), 2)), "bid")
+        return self.inner.bid(view, rng)
+
+    def play(self, view, rng):
+        search = make_strategy("search", game="spades")
+        self._check(view, search._deal(view, 5, _keys(len(view), 3)), "play")
+        return self.inner.play(view, rng)
+
+
+def test_the_face_up_cards_are_dealt_to_their_holders():
+    rules = load_rules({"preset": "spades.standard", "face_up_cards": 3,
+                        "blind_nil_min_deficit": 0})
+    player = FaceUp()
+    GAMES["spades"].play_block(rules, Lineup([player] * 4), 5, 0, 30, "hands")
+    assert player.asked["blind"] > 0 and player.asked["bid"] > 0
+    assert player.asked["play"] == 30 * 52
+
+
 def _records(rules, lineup, seed, hands):
     result = GAMES["spades"].play_block(rules, lineup, seed, 0, hands, "hands")
     records = GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)
