@@ -32,7 +32,7 @@ from scipy import stats
 
 import reference
 import whistlab
-from harness.exact import check_deals, check_estimates, exact_values
+from harness.exact import check_deals, check_estimates, exact_values, splits_of
 from sim.cards import popcount, standard_deck
 from sim.errors import UserError
 from sim.games import GAMES
@@ -501,6 +501,61 @@ def test_under_the_play_rules_only_deals_the_cards_played_fit_are_searched(name)
         assert dropped > 0
     lineup = Lineup([search, expert, expert, expert])
     GAMES["spades"].play_block(rules, lineup, 2, 0, 6, "hands")
+
+
+@pytest.mark.parametrize("name", ["must_trump=True", "must_overtrump=always"])
+def test_the_deals_kept_under_a_play_rule_are_uniform_over_the_deals_it_allows(name):
+    """RULES.md §4.3: at late positions of real hands where the play rule says more than the
+    voids (some deals the sampler may draw could not have been played so), the first deal of
+    each row's draws that `SearchStrategy._fit` keeps is drawn uniformly among every deal the
+    engine's replay accepts (enumerated: `harness.exact.splits_of`, each checked by
+    `sim.replay.view_at`), and is never one it refuses."""
+    from sim.tricks import IllegalPlay
+
+    rules = load_rules(CONSTRAINED[name])
+    search = make_strategy({"name": "search", "samples": 1}, game="spades")
+    records, _ = _records(rules, Lineup([make_strategy("expert", game="spades")] * 4), 9, 40)
+    checked = 0
+    for rec in records:
+        k = 44  # two cards a seat left: six unseen cards, at most 90 deals
+        view = view_at({**rec, "plays": rec["plays"][:k]}).view
+        seat, played = int(view.seat[0]), set(rec["plays"][:k])
+        others = [(seat + j) % 4 for j in (1, 2, 3)]
+        unseen = DECK.names_of(int(view.unseen[0]))
+        counts = [sum(c not in played for c in rec["hands"][s]) for s in others]
+        voids = view.voids[0] | search_module.revealed_voids(view)[0]
+        allowed, drawable = set(), 0
+        for split in splits_of(unseen, counts):
+            hands = [list(h) for h in rec["hands"]]
+            for s, got in zip(others, split, strict=True):
+                hands[s] = [c for c in rec["hands"][s] if c in played] + list(got)
+            if any(voids[s] >> SUITS.index(c[1]) & 1 for s, got in zip(others, split,
+                                                                       strict=True)
+                   for c in got):
+                continue  # (a deal the voids rule out: the sampler never draws it)
+            drawable += 1
+            try:
+                view_at({**rec, "hands": hands, "plays": rec["plays"][:k]})
+            except IllegalPlay:
+                continue
+            allowed.add(tuple(DECK.mask_of(hands[s]) for s in others))
+        if len(allowed) == drawable or len(allowed) < 2:
+            continue  # the rule says nothing beyond the voids here, or leaves one deal
+        n, m = 3000, 48
+        many = view.take(np.zeros(n, np.intp))
+        drawn = search._deal(many, m, _keys(n, 11))
+        fit = search._fit(many, drawn, np.random.default_rng(0))
+        rows = np.flatnonzero(fit.any(axis=1))  # (a row none of whose draws fits: unsearched)
+        assert rows.size > n // 2
+        first = drawn[rows, np.argmax(fit[rows], axis=1)]
+        seen = collections.Counter(tuple(int(d[s]) for s in others) for d in first)
+        assert set(seen) <= allowed
+        observed = np.array([seen[d] for d in sorted(allowed)])
+        assert stats.chisquare(observed).pvalue > 1e-3, observed
+        checked += 1
+        if checked == 3:
+            break
+    assert checked > 0
 
 
 # -- two-card endings valued exactly -----------------------------------------------------------
