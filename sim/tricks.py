@@ -267,11 +267,17 @@ def legal_cards(play: Play, lead_rule: Callable[[np.ndarray, np.ndarray], np.nda
 def play_view(play: Play, legal: np.ndarray, context: dict, dummy: int | None = None,
               rows: np.ndarray | None = None) -> PlayView:
     """What the seat to play sees (`sim.views.PlayView`): the play so far and ``context``, the
-    fields that do not change during the play (bids, scores, rules ...); ``dummy``: a seat whose
-    hand lies face up (Portland dummy whist: its remaining cards are visible to every seat, and
-    playing it, its partner's hand is); ``rows``: the rows' indices in the caller's batch."""
+    fields that do not change during the play (bids, scores, rules ...), of which ``private``
+    (name -> [N, P], by seat) shows each seat its own row only (Spades: the cards it passed);
+    ``dummy``: a seat whose hand lies face up (Portland dummy whist: its remaining cards are
+    visible to every seat, and playing it, its partner's hand is); ``rows``: the rows' indices
+    in the caller's batch."""
     n, players, t = len(play), play.players, play.trick
     seat = play.seat
+    if "private" in context:
+        context = {**context, **{name: by_seat[np.arange(n), seat] for name, by_seat
+                                 in context["private"].items()}}
+        del context["private"]
     if dummy is not None:
         base = np.arange(n, dtype=np.intp) * players
         on_table = play.dealt[base + dummy] & play.unplayed

@@ -340,6 +340,8 @@ class PlayView(_Batched):
         no_trump      bool[n, P]              Spades ``no_trump_bids``: the "no trump" bids,
                                               or None
         face_up       uint64[n, P]            Spades: the cards dealt face up (§4.1), or None
+        passed        uint64[n]               Spades: the cards this seat passed (§4.5), or
+                                              None without passing
         twice         uint64[n]               the cards of ``hand`` held twice (two decks,
                                               RULES.md §4.7), or None
         turn_up       uint64[n]               Portland: the dealer's turned-up card, public,
@@ -394,6 +396,7 @@ class PlayView(_Batched):
     declarer: np.ndarray | None = None
     grand_player: np.ndarray | None = None
     face_up: np.ndarray | None = None
+    passed: np.ndarray | None = None
     trick_cards: np.ndarray | None = None  # (None only in views built by hand, in tests)
     twice: np.ndarray | None = None
     # (then a card beats the winning card iff it follows suit or trumps and has a higher bit)

@@ -84,17 +84,18 @@ the score's (contracts scored otherwise, trick bonuses, the bag rules, the game'
 ``suicide``, ``whiz``, ``mirror``, ``hook``), since its rollouts are scored by the engine's own
 phases and bid among the bids the engine opens (`PLAYED_PARTS`), a named ``bag_cancel_card``
 (its card given to the rollouts' hands) and ``face_up_cards`` (§4.1: the face-up cards dealt to
-their holders in every deal, `face_up_held`). It refuses the rest, named: a rule that asks a
-decision of its own (a side contract, a bidding turn, an auction), passes cards or calls
-misdeals (§4.1, §4.5), or whose score the value cannot take: a progressive bonus (its count is
-the game's, which no view shows), a hand that wins the game at once (``moon``, ``lexington``, a
-double blind nil that wins), a card cut per deal (no view shows it). Of §4.3 it plays the rules
-that narrow the legal cards or name the first leader (``must_trump``, ``must_overtrump``,
-``no_spade_lead_first_trick``, ``lead_ace_of_spades``, ``first_lead``, ``first_trick_clubs``,
-``first_trick_lowest_club``): the deals drawn are replayed by the engine and only those the
-cards played could have come from are kept (`SearchStrategy._fit`; the dealer is the view's,
-`dealer_of`; under ``first_trick_lowest_club`` the voids are those trick 1 shows, not the
-view's, `shown_voids`).
+their holders in every deal, `face_up_held`) and ``pass_cards`` or ``nil_pass`` (§4.5, one of
+the two: the cards the seat passed dealt to their receiver, `passed_held`). It refuses the
+rest, named: a rule that asks a decision of its own (a side contract, a bidding turn, an
+auction), calls misdeals or exchanges cards twice (§4.1, §4.5), or whose score the value cannot
+take: a progressive bonus (its count is the game's, which no view shows), a hand that wins the
+game at once (``moon``, ``lexington``, a double blind nil that wins), a card cut per deal (no
+view shows it). Of §4.3 it plays the rules that narrow the legal cards or name the first leader
+(``must_trump``, ``must_overtrump``, ``no_spade_lead_first_trick``, ``lead_ace_of_spades``,
+``first_lead``, ``first_trick_clubs``, ``first_trick_lowest_club``): the deals drawn are
+replayed by the engine and only those the cards played could have come from are kept
+(`SearchStrategy._fit`; the dealer is the view's, `dealer_of`; under
+``first_trick_lowest_club`` the voids are those trick 1 shows, not the view's, `shown_voids`).
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ PLAY_PARTS = ("constraint", "leads", "first_leader")
 # keys that win the game at once (RULES.md §4.4): a hand's points do not say what that is worth
 WINS_AT_ONCE = ("moon", "lexington", "double_blind_nil_reward")
 # the second keys of house rules (a `SpadesRules` field of the rule's plug-in), by the rule
-SECOND_KEYS = {"suicide": ("suicide_min_bid",)}
+SECOND_KEYS = {"suicide": ("suicide_min_bid",), "pass_cards": ("pass_when",)}
 _DEFAULT = SpadesRules()
 _NO_RULE = HouseRule(key="", section="", in_force=bool)
 
@@ -208,7 +209,8 @@ class SearchStrategy(CardSearch):
                 "cutthroat, five players, six with deck = 'no_twos'), with the house rules of "
                 "§4 that only score (but a progressive bonus, a game won at once, a bag-"
                 "cancelling card cut per deal), narrow the bids, narrow the legal cards, name "
-                "the first leader or deal cards face up, and no other rule of §4 so far; these "
+                "the first leader, deal cards face up or exchange them once, and no other rule "
+                "of §4 so far; these "
                 "rules set "
                 f"{shown}{more}")
 
@@ -273,8 +275,8 @@ class SearchStrategy(CardSearch):
         hand = replace(start_hand(hands, dealer, scores, bags,
                                   house_state=cancel_card(rules, deck, i.size)), bidding=bidding)
         at = replace(at, lineup=Lineup([self.policy] * players))
-        hand = play_hand(hand, at, _from(rules, "play"))
-        return self._value(hand, view.seat[i], rules)
+        hand = play_hand(hand, at, after(pipeline(rules), "bid"))  # (an exchange of cards
+        return self._value(hand, view.seat[i], rules)  # after the bids too, RULES.md §4.5)
 
     @property
     def _drawn(self) -> int:
@@ -310,11 +312,15 @@ class SearchStrategy(CardSearch):
         Spades: with the voids a spade lead reveals, `revealed_voids`, and the voids the first
         trick shows under ``first_trick_lowest_club``, `shown_voids`)."""
         return deal_view(view, k, keys, revealed=revealed_voids(view), voids=shown_voids(view),
-                         known=face_up_held(view))
+                         known=_either(face_up_held(view), passed_held(view)))
 
     def _misfit(self, view, deals: np.ndarray, rng) -> np.ndarray:
         """int[n, M]: how badly each deal explains what was said before the play (Spades: the
-        bids, `bid_misfit`); the samples are drawn by ``exp(-bid_weight x misfit)``."""
+        bids, `bid_misfit`); the samples are drawn by ``exp(-bid_weight x misfit)``. At a card
+        after an exchange of cards that followed the bids (RULES.md §4.5), 0: the bids were
+        made on other hands than the deals', which the seat cannot rebuild."""
+        if isinstance(view, PlayView) and house.fills(view.rules, "pass_after_bids"):
+            return np.zeros(deals.shape[:2], np.int64)
         return bid_misfit(view, deals, self.policy, rng)
 
     def _fit(self, view, deals: np.ndarray, rng) -> np.ndarray | None:
@@ -334,12 +340,6 @@ class SearchStrategy(CardSearch):
         setup = play_setup(_hand_state(view, deals.reshape(n * m, players), rows), at)
         so_far = np.concatenate([view.history, view.trick_cards], axis=1)[rows]
         return setup.fits(setup.start(), so_far).reshape(n, m)
-
-
-def _from(rules, name: str) -> tuple:
-    """The phases of a hand from the phase ``name`` on (RULES.md §3: the play, the score)."""
-    steps = pipeline(rules)
-    return steps[[p.name for p in steps].index(name):]
 
 
 class _Forced:
@@ -401,6 +401,29 @@ def face_up_held(view) -> np.ndarray | None:
     return out
 
 
+def passed_held(view) -> np.ndarray | None:
+    """uint64[n, P]: the cards the seat to play passed (RULES.md §4.5, `PlayView.passed`) that
+    their receiver still holds (not yet played), as his: under ``pass_cards`` the seat its
+    direction names, under ``nil_pass`` the partner (one exchange: with both, a card received
+    may have been passed on, and the search refuses them together). None without passing."""
+    if view.passed is None:
+        return None
+    rules, players = view.rules, view.tricks.shape[1]
+    partner = int(rules.table.partner_of(0)) if rules.table.pairs else 0
+    offset = partner if rules.nil_pass or rules.pass_cards.direction == "partner" \
+        else rules.pass_cards.offset
+    rows = np.arange(len(view))
+    out = np.zeros((len(view), players), U64)
+    out[rows, (view.seat.astype(np.intp) + offset) % players] = (
+        view.passed & ~(view.played | view.in_trick))
+    return out
+
+
+def _either(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
+    """The union of two optional card arrays (None: none)."""
+    return b if a is None else a if b is None else a | b
+
+
 def public_of(view, rows: np.ndarray) -> dict:
     """The view fields every seat sees, of the rows ``rows``, for the bidding of a rollout
     (`sim.spades.bidding.start_bidding`'s ``public``: the face-up cards, §4.1)."""
@@ -422,6 +445,8 @@ def played_house_rules(rules) -> frozenset[str]:
             played = rules.bag_cancel_card != "cut"
         elif rule.key == "face_up_cards":  # (the cards each seat holds face up: `face_up_held`)
             played = True
+        elif rule.key in ("pass_cards", "nil_pass"):  # (the cards it passed: `passed_held`)
+            played = not (rules.pass_cards and rules.nil_pass)
         else:
             played = (parts <= PLAYED_PARTS and rule.key != rules.progressive
                       and rule.key not in WINS_AT_ONCE)

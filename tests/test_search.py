@@ -39,6 +39,7 @@ from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
 from sim.replay import replay_file, view_at
+from sim.spades.bidding import bid_view, start_bidding
 from sim.spades.combinations import VALUES
 from sim.spades.hand import deck_for
 from strategies import card_search, make_strategy
@@ -276,6 +277,28 @@ class FaceUp:
         return self.inner.play(view, rng)
 
 
+@pytest.mark.parametrize("name", [k for k in HOUSE if "pass" in k])
+def test_the_cards_a_seat_passed_are_dealt_to_their_receiver(name):
+    """RULES.md §4.5: the cards the seat to play passed (its view's ``passed``) and their
+    receiver has not played are in his real hand (the records' hands, after the exchange), and
+    every deal the search draws gives them to him."""
+    rules = load_rules(HOUSE[name])
+    search = make_strategy("search", game="spades")
+    records, _ = _records(rules, Lineup([make_strategy("expert", game="spades")] * 4), 7, 30)
+    known = 0
+    for rec in [json.loads(json.dumps(r)) for r in records]:
+        for k in (0, 6, 19, 33):
+            view = view_at({**rec, "plays": rec["plays"][:k]}).view
+            held = search_module.passed_held(view)[0]
+            for s in range(4):
+                real = DECK.mask_of(rec["hands"][s]) & ~DECK.mask_of(rec["plays"][:k])
+                assert int(held[s]) & ~real == 0, (name, k, s)
+                known += popcount(held[s:s + 1])[0]
+            deals = search._deal(view, 8, _keys(1, k))
+            assert np.all(deals[0] & held == held)
+    assert known > 0
+
+
 def test_the_face_up_cards_are_dealt_to_their_holders():
     rules = load_rules({"preset": "spades.standard", "face_up_cards": 3,
                         "blind_nil_min_deficit": 0})
@@ -374,8 +397,12 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     expert = make_strategy("expert", game="spades")
     search = make_strategy({"name": "search", "samples": 2}, game="spades")
     result = GAMES["spades"].play_block(rules, Lineup([expert] * players), 12, 0, 4, "games")
-    records = GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)
+    records = [json.loads(json.dumps(r)) for r in  # (as a file of records holds them)
+               GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)]
     hands, _ = GAMES["spades"].block_tables(result, 0)
+    after_bids = rules.nil_pass or rules.pass_cards and rules.pass_when == "after_bid"
+    offset = 2 if rules.nil_pass or rules.pass_cards and rules.pass_cards.direction == "partner" \
+        else rules.pass_cards.offset if rules.pass_cards else 0
     price = 0 if rules.bagless else rules.bag_penalty / rules.bag_limit
     before = {(r["game_id"], r["hand_no"]): r["before"]["bags"] for r in records}
     value = {}  # (game, hand) -> each side's priced points minus the mean of the others'
@@ -400,13 +427,27 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
             assert got[0] == pytest.approx(want[view.seat[0] % sides], abs=1e-9)
             checked += 1
         order = [(rec["dealer"] + 1 + j) % players for j in range(players)]
+        bidden = real[0]  # the hands bid with: before an exchange after the bids (§4.5)
+        if after_bids and "passed" in rec:
+            gave = [deck.mask_of(p) for p in rec["passed"]]
+            bidden = np.array([[(deck.mask_of(rec["hands"][s]) & ~gave[(s - offset) % players])
+                                | gave[s] for s in range(players)]], np.uint64)
         for j, seat in enumerate(order):
             if rec["blind"][seat]:
                 continue
             bids = [rec["bids"][s] if s in order[:j] else None for s in range(players)]
-            view = view_at({**rec, "bids": bids, "plays": []}).view
+            if rules.nil_pass or rules.pass_cards:  # (the replay rebuilds no bidding where
+                #                                        cards are exchanged: the engine's)
+                made = np.array([[-1 if b is None else b for b in bids]], np.int8)
+                state = start_bidding(bidden, np.array([rec["dealer"]], np.int8),
+                                      np.array([rec["before"]["scores"]], np.int32),
+                                      np.array([rec["before"]["bags"]], np.int32), rules,
+                                      bids=made, blind=np.array([rec["blind"]]) & (made >= 0))
+                view = bid_view(state, rules, deck)
+            else:
+                view = view_at({**rec, "bids": bids, "plays": []}).view
             forced = _Forced(search.policy, view.seat, np.array([rec["bids"][seat]]))
-            got = search._bid_rollouts(view, real[0], np.zeros(1, int), forced,
+            got = search._bid_rollouts(view, bidden, np.zeros(1, int), forced,
                                        np.random.default_rng(0))
             assert got[0] == pytest.approx(want[seat % sides], abs=1e-9)
             checked += 1
@@ -791,9 +832,8 @@ REFUSED = {
     "three players with jokers": ({"preset": "spades.three", "jokers": 2,
                                    "trump_order": "jokers_high"},
                                   ["jokers = 2", "trump_order = 'jokers_high'"]),
-    "five players, pass_cards": ({"preset": "spades.five",
-                                  "pass_cards": {"count": 1, "direction": "left"}},
-                                 ["pass_cards = "]),
+    "five players, redeals": ({"preset": "spades.five", "redeal_poor_hands": ["no_spades"]},
+                              ["redeal_poor_hands = "]),
     "a trump reveal": ({"preset": "spades.standard", "seven_trump_reveal": True},
                        ["seven_trump_reveal = True"]),
     "a progressive bonus": ({"preset": "spades.standard", "seven_plus": "progressive"},
@@ -804,7 +844,9 @@ REFUSED = {
     "a double blind nil that wins": ({"preset": "spades.standard", "double_blind_nil": True,
                                       "double_blind_nil_reward": "win"},
                                      ["double_blind_nil_reward = 'win'"]),
-    "passing": ({"preset": "spades.standard", "nil_pass": [1, 2]}, ["nil_pass = "]),
+    "two exchanges of cards": ({"preset": "spades.standard", "nil_pass": [1, 2],
+                                "pass_cards": {"count": 1, "direction": "left"}},
+                               ["nil_pass = ", "pass_cards = "]),
     "a side contract": ({"preset": "spades.standard", "mo_a": True}, ["mo_a = True"]),
     "three players with a kitty": ({"preset": "spades.three", "kitty": True},
                                    ["kitty = True"]),

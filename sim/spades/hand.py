@@ -216,8 +216,10 @@ def play_setup(hand: SpadesHand, at: Seating) -> PlaySetup:
         if rule.trump:
             suits = rule.trump(hand)
     trump = deck.suit_masks[suits]
+    passing = any(house.fills(rules, slot) for slot in ("pass_before_bids", "pass_after_bids"))
     context = dict(bids=b.bids, blind=b.blind, scores=hand.scores, bags=hand.bags, rules=rules,
                    dealer=hand.dealer, contracts=b.contracts, bemo=b.bemo, **hand.public(rules),
+                   **({"private": {"passed": hand.passed}} if passing else {}),
                    **{k: v for rule in plugins if rule.shows for k, v in rule.shows(b).items()})
     plugged = {k: v for rule in plugins if rule.play
                for k, v in rule.play(b, at.replay).items()}

@@ -4,6 +4,8 @@ score-sheet mode, the tricks alone; and a record up to a decision, replayed to t
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from .. import phases
@@ -57,6 +59,7 @@ class _Bids:
         self.bags = np.zeros((n, sides), np.int32)
         self.progressive = np.zeros((n, sides), np.int32)
         self.house_state = no_state(n, players=players)  # the plug-ins' (sim/spades/house)
+        self.passed = np.zeros((n, players), np.uint64)  # the cards each seat passed (§4.5)
         self.contracts = np.zeros((n, sides), np.int8)
         self.bemo = np.zeros((n, sides), np.int8)
         self.flags = no_flags(n, players)  # the house rules' (sim/spades/house)
@@ -119,6 +122,15 @@ class _Bids:
         self.bids[i] = np.where(covered, -1, self.bids[i])
         if self.rules.auction:
             self.bids[i] = -1
+        passed = rec.get("passed")
+        if passed is not None:  # RULES.md §4.5: what each seat passed (its play's views show it)
+            if (not isinstance(passed, list) or len(passed) != players
+                    or any(not isinstance(p, list) for p in passed)):
+                raise err(f"'passed' must list the cards each of the {players} seats passed")
+            try:
+                self.passed[i] = [self.deck.mask_of(p) for p in passed]
+            except (KeyError, TypeError, ValueError):
+                raise err("'passed' holds a name that is not a card of this deck") from None
         b = rec.get("blind", [False] * players)
         if not isinstance(b, list) or len(b) != players or any(type(v) is not bool for v in b):
             raise err(f"'blind' must be a list of {players} true/false")
@@ -152,9 +164,10 @@ class _Bids:
     def hand(self, recs):
         """The records' hands before the phases a record's decisions are fed into
         (`sim.spades.hand.start_hand`): as dealt, with the plug-ins' state read here."""
-        return start_hand(recs.hands, recs.dealer, recs.scores, self.bags,
+        hand = start_hand(recs.hands, recs.dealer, recs.scores, self.bags,
                           progressive=self.progressive, twice=recs.twice,
                           house_state=self.house_state)
+        return replace(hand, passed=self.passed)
 
 
 def replay_group(members, rules, source):
