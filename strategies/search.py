@@ -235,6 +235,11 @@ class SearchStrategy(CardSearch):
                           own.astype(np.intp))
         return best == 1
 
+    def pass_cards(self, view, rng):
+        """The cards to pass (RULES.md §4.5 ``pass_cards``, ``nil_pass``): the rollout
+        strategy's, not searched."""
+        return self.policy.pass_cards(view, rng)
+
     def bid(self, view, rng):
         """The rollout strategy's bid, or with ``search_bids`` the bid of best value among it,
         one more, one less and nil (those open to the seat), each followed by the rollout

@@ -277,6 +277,20 @@ class FaceUp:
         return self.inner.play(view, rng)
 
 
+@pytest.mark.parametrize("name", list(HOUSE))
+def test_a_search_seat_plays_through_every_house_rule_it_plays(name):
+    """Every decision the engine asks a seat under these rules (bids, cards passed and played)
+    the search answers: a few hands with it at every other seat (`FaceUp`'s test asks blind
+    nils)."""
+    rules = load_rules(HOUSE[name])
+    search = make_strategy({"name": "search", "samples": 2, "budget": 8}, game="spades")
+    lineup = Lineup([search, make_strategy("expert", game="spades")] * (rules.players // 2)
+                    + [search] * (rules.players % 2))
+    result = GAMES["spades"].play_block(rules, lineup, 3, 0, 6, "hands")
+    hands, _ = GAMES["spades"].block_tables(result, 0)
+    assert hands.num_rows == 6
+
+
 @pytest.mark.parametrize("name", [k for k in HOUSE if "pass" in k])
 def test_the_cards_a_seat_passed_are_dealt_to_their_receiver(name):
     """RULES.md §4.5: the cards the seat to play passed (its view's ``passed``) and their
