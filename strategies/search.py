@@ -85,17 +85,20 @@ the score's (contracts scored otherwise, trick bonuses, the bag rules, the game'
 phases and bid among the bids the engine opens (`PLAYED_PARTS`), a named ``bag_cancel_card``
 (its card given to the rollouts' hands) and ``face_up_cards`` (§4.1: the face-up cards dealt to
 their holders in every deal, `face_up_held`) and ``pass_cards`` or ``nil_pass`` (§4.5, one of
-the two: the cards the seat passed dealt to their receiver, `passed_held`). It refuses the
-rest, named: a rule that asks a decision of its own (a side contract, a bidding turn, an
-auction), calls misdeals or exchanges cards twice (§4.1, §4.5), or whose score the value cannot
-take: a progressive bonus (its count is the game's, which no view shows), a hand that wins the
-game at once (``moon``, ``lexington``, a double blind nil that wins), a card cut per deal (no
-view shows it). Of §4.3 it plays the rules that narrow the legal cards or name the first leader
-(``must_trump``, ``must_overtrump``, ``no_spade_lead_first_trick``, ``lead_ace_of_spades``,
-``first_lead``, ``first_trick_clubs``, ``first_trick_lowest_club``): the deals drawn are
-replayed by the engine and only those the cards played could have come from are kept
-(`SearchStrategy._fit`; the dealer is the view's, `dealer_of`; under
-``first_trick_lowest_club`` the voids are those trick 1 shows, not the view's, `shown_voids`).
+the two: the cards the seat passed dealt to their receiver, `passed_held`), and the side
+contracts and bemos of §4.4 (team nil, Mo, ten for 200, blind six, bemo: the cards searched,
+valued by the engine's score of the contracts declared; the bids, blind nils and declarations
+the rollout strategy's, `declares_contracts`). It refuses the rest, named: a rule that asks a
+decision of its own (a bidding turn, an auction), calls misdeals or exchanges cards twice
+(§4.1, §4.5), or whose score the value cannot take: a progressive bonus (its count is the
+game's, which no view shows), a hand that wins the game at once (``moon``, ``lexington``,
+``blind_moon``, a double blind nil that wins), a card cut per deal (no view shows it). Of §4.3
+it plays the rules that narrow the legal cards or name the first leader (``must_trump``,
+``must_overtrump``, ``no_spade_lead_first_trick``, ``lead_ace_of_spades``, ``first_lead``,
+``first_trick_clubs``, ``first_trick_lowest_club``): the deals drawn are replayed by the engine
+and only those the cards played could have come from are kept (`SearchStrategy._fit`; the
+dealer is the view's, `dealer_of`; under ``first_trick_lowest_club`` the voids are those trick
+1 shows, not the view's, `shown_voids`).
 """
 
 from __future__ import annotations
@@ -147,14 +150,21 @@ ONE_DECK_SIX = "no_twos"
 # bonuses, how bags are counted, the game's end) and bid among the bids the engine opens (the
 # bid rules and bans); a rule with any other part is refused
 PLAYED_PARTS = frozenset({"score", "trick_bonus", "bags", "ends_game", "bids", "bans", "looks",
-                          "constraint", "leads", "first_leader", "refuse", "refuse_among"})
+                          "constraint", "leads", "first_leader", "refuse", "refuse_among",
+                          *("contracts", "contract", "contract_ban", "bid_contract", "columns")})
+# RULES.md §4.4's side contracts (team nil, Mo, bemo, ten for 200 ...): the parts by which a
+# rule offers one; the search then plays the cards, its bids and declarations the rollout
+# strategy's (`SearchStrategy.bid`)
+CONTRACT_PARTS = ("contracts", "bid_contract")
 # the parts of RULES.md §4.3 that constrain the play beyond following suit: the deals are then
 # kept only where the cards played could have come from them (`SearchStrategy._fit`)
 PLAY_PARTS = ("constraint", "leads", "first_leader")
 # keys that win the game at once (RULES.md §4.4): a hand's points do not say what that is worth
-WINS_AT_ONCE = ("moon", "lexington", "double_blind_nil_reward")
+WINS_AT_ONCE = ("moon", "lexington", "double_blind_nil_reward", "blind_moon")
 # the second keys of house rules (a `SpadesRules` field of the rule's plug-in), by the rule
-SECOND_KEYS = {"suicide": ("suicide_min_bid",), "pass_cards": ("pass_when",)}
+SECOND_KEYS = {"suicide": ("suicide_min_bid",), "pass_cards": ("pass_when",),
+               "ten_for_two_hundred": ("ten_for_200_fail", "ten_for_200_exact"),
+               "blind_six": ("blind_six_at_least",)}
 _DEFAULT = SpadesRules()
 _NO_RULE = HouseRule(key="", section="", in_force=bool)
 
@@ -220,7 +230,7 @@ class SearchStrategy(CardSearch):
         looked), each followed by the bidding (its own bid, where not blind, and the later
         turns the rollout strategy's) and the hand played out by the rollout strategy."""
         own = np.asarray(self.policy.blind_nil(view, rng), dtype=bool)
-        if not self.search_bids or not len(view):
+        if not self.search_bids or not len(view) or declares_contracts(view.rules):
             return own
         return self._chunked(view, rng, own, self._choose_blind)
 
@@ -240,13 +250,17 @@ class SearchStrategy(CardSearch):
         strategy's, not searched."""
         return self.policy.pass_cards(view, rng)
 
+    def side_contract(self, view, rng):
+        """A side contract or bemo (RULES.md §4.4): the rollout strategy's, not searched."""
+        return self.policy.side_contract(view, rng)
+
     def bid(self, view, rng):
         """The rollout strategy's bid, or with ``search_bids`` the bid of best value among it,
         one more, one less and nil (those open to the seat), each followed by the rollout
         strategy's bids at the later turns and the hand played out by it (module docstring,
         "Bids")."""
         own = np.asarray(self.policy.bid(view, rng), dtype=np.int8)
-        if not self.search_bids or not len(view):
+        if not self.search_bids or not len(view) or declares_contracts(view.rules):
             return own
         return self._chunked(view, rng, own, self._choose_bid)
 
@@ -323,8 +337,11 @@ class SearchStrategy(CardSearch):
         """int[n, M]: how badly each deal explains what was said before the play (Spades: the
         bids, `bid_misfit`); the samples are drawn by ``exp(-bid_weight x misfit)``. At a card
         after an exchange of cards that followed the bids (RULES.md §4.5), 0: the bids were
-        made on other hands than the deals', which the seat cannot rebuild."""
-        if isinstance(view, PlayView) and house.fills(view.rules, "pass_after_bids"):
+        made on other hands than the deals', which the seat cannot rebuild; and 0 where side
+        contracts may be declared (§4.4: the bids were made beside declarations that
+        `bid_misfit`'s bidding does not hold)."""
+        if isinstance(view, PlayView) and house.fills(view.rules, "pass_after_bids") \
+                or declares_contracts(view.rules):
             return np.zeros(deals.shape[:2], np.int64)
         return bid_misfit(view, deals, self.policy, rng)
 
@@ -458,6 +475,13 @@ def played_house_rules(rules) -> frozenset[str]:
         if played:
             out.update((rule.key, *SECOND_KEYS.get(rule.key, ())))
     return frozenset(out)
+
+
+def declares_contracts(rules) -> bool:
+    """Whether a rule in force offers side contracts or bemos (RULES.md §4.4, `CONTRACT_PARTS`):
+    then the search's bids, blind nils and declarations are the rollout strategy's (its bidding
+    rollouts would not hold the declarations), and the bids do not weigh its deals."""
+    return any(getattr(rule, part) for rule in house.in_force(rules) for part in CONTRACT_PARTS)
 
 
 def play_constrained(rules) -> bool:
