@@ -146,9 +146,11 @@ TABLES = (3, 4, 5, 6)
 CARD_ORDER_KEYS = frozenset({"jokers", "trump_order", "jokers_remove"})
 ONE_DECK_SIX = "no_twos"
 # RULES.md §4: the parts of a house rule (`sim.spades.plugin.HouseRule`) the search plays without
-# knowing the rule: the rollouts are scored by the engine's own phases (the score, the trick
-# bonuses, how bags are counted, the game's end) and bid among the bids the engine opens (the
-# bid rules and bans); a rule with any other part is refused
+# knowing the rule: the score's (the rollouts are scored by the engine's own phases: the score,
+# the trick bonuses, how bags are counted, the game's end, a table column), the open bids' (bid
+# rules and bans: it bids among the bids the engine opens), the play's constraints and first
+# leader (its deals fit to them: `PLAY_PARTS`) and the side contracts' (`CONTRACT_PARTS`); a
+# rule with any other part is refused, but those `played_house_rules` names
 PLAYED_PARTS = frozenset({"score", "trick_bonus", "bags", "ends_game", "bids", "bans", "looks",
                           "constraint", "leads", "first_leader", "refuse", "refuse_among",
                           *("contracts", "contract", "contract_ban", "bid_contract", "columns")})
