@@ -51,11 +51,11 @@ from sim.lineup import Lineup  # noqa: E402
 from sim.options import load_rules  # noqa: E402
 from sim.phases import Seating  # noqa: E402
 from sim.spades.bidding import complete_bidding, start_bidding  # noqa: E402
-from sim.spades.hand import deck_for, play_hand, play_setup, start_hand  # noqa: E402
+from sim.spades.hand import deck_for, pipeline, play_hand, play_setup, start_hand  # noqa: E402
 from sim.tricks import check_card, play_card  # noqa: E402
 from strategies import make_strategy  # noqa: E402
-from strategies.card_search import candidates, own_class  # noqa: E402
-from strategies.search import SearchStrategy, _Forced, _from, _hand_state  # noqa: E402
+from strategies.card_search import after, candidates, own_class  # noqa: E402
+from strategies.search import SearchStrategy, _Forced, _hand_state  # noqa: E402
 
 PLAYER_SEATS = (0, 2)
 
@@ -109,7 +109,7 @@ def replay_cards(view, dealt, cards, lineup, rules, deck, rng) -> np.ndarray:
     check_card(play, cards, legal, free, setup.lead_rule, setup.constraint)
     play_card(play, cards)
     setup.finish(play, lineup, at.rng)
-    scored = play_hand(replace(hand, play=play.result()), at, _from(rules, "play")[1:])
+    scored = play_hand(replace(hand, play=play.result()), at, after(pipeline(rules), "play"))
     return margin(scored.score, view.seat, rules)
 
 
@@ -123,7 +123,7 @@ def replay_bids(view, dealt, bids, strategies, rules, deck, rng) -> np.ndarray:
                           blind=view.blind)
     bidding = complete_bidding(state, rules, deck, forced, rng)
     hand = replace(start_hand(dealt, view.dealer, view.scores, view.bags), bidding=bidding)
-    hand = play_hand(hand, replace(at, lineup=Lineup(strategies)), _from(rules, "play"))
+    hand = play_hand(hand, replace(at, lineup=Lineup(strategies)), after(pipeline(rules), "bid"))
     return margin(hand.score, view.seat, rules)
 
 
