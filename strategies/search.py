@@ -221,9 +221,8 @@ class SearchStrategy(CardSearch):
                 "cutthroat, five players, six with deck = 'no_twos'), with the house rules of "
                 "§4 that only score (but a progressive bonus, a game won at once, a bag-"
                 "cancelling card cut per deal), narrow the bids, narrow the legal cards, name "
-                "the first leader, deal cards face up or exchange them once, and no other rule "
-                "of §4 so far; these "
-                "rules set "
+                "the first leader, deal cards face up, exchange them once or offer side "
+                "contracts, and no other rule of §4 so far; these rules set "
                 f"{shown}{more}")
 
     def blind_nil(self, view, rng):
