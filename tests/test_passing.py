@@ -156,6 +156,39 @@ def test_records_hold_the_played_hands_and_replay_to_the_same_scores(tmp_path):
             assert DECK.names_of(int(row[f"passed_{s}"])) == rec["passed"][s]
 
 
+def test_a_replayed_play_shows_each_seat_the_cards_it_passed_and_a_bad_list_is_refused():
+    """The play's views show the seat to play the cards it passed (`PlayView.passed`), in a
+    live hand and in the same position rebuilt from its record (the record's ``passed``); a
+    record whose ``passed`` is not a list of card names by seat is refused, named."""
+    from types import SimpleNamespace
+
+    from sim.replay import view_at
+
+    rules = load_rules({"pass_cards": {"count": 2, "direction": "left"}})
+    live = []
+
+    class Noting:
+        def __getattr__(self, name):
+            return getattr(make_strategy("seed"), name)
+
+        def play(self, view, rng):
+            live.append((view.trick_no, view.position, view.seat.copy(), view.passed.copy()))
+            return make_strategy("seed").play(view, rng)
+
+    result = GAMES["spades"].play_block(rules, Lineup([Noting()] * 4), 2, 0, 1, "hands")
+    (rec,) = json.loads(json.dumps(GAMES["spades"].block_records(
+        result, SimpleNamespace(rules=rules), 0)))
+    for k in (0, 5, 22, 51):
+        trick, position, seat, passed = live[k]
+        view = view_at({**rec, "plays": rec["plays"][:k]}).view
+        assert (view.trick_no, view.position, int(view.seat[0])) == (trick, position, seat[0])
+        assert int(view.passed[0]) == int(passed[0]) == DECK.mask_of(rec["passed"][seat[0]])
+    for bad, says in ((["2C"], "must list the cards each of the 4 seats passed"),
+                      ([["XX"], [], [], []], "not a card of this deck")):
+        with pytest.raises(UserError, match=says):
+            view_at({**rec, "passed": bad, "plays": rec["plays"][:5]})
+
+
 class BadPasser:
     def __getattr__(self, name):
         return getattr(make_strategy("random"), name)
