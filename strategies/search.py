@@ -88,17 +88,17 @@ their holders in every deal, `face_up_held`) and ``pass_cards`` or ``nil_pass`` 
 the two: the cards the seat passed dealt to their receiver, `passed_held`), and the side
 contracts and bemos of §4.4 (team nil, Mo, ten for 200, blind six, bemo: the cards searched,
 valued by the engine's score of the contracts declared; the bids, blind nils and declarations
-the rollout strategy's, `declares_contracts`). It refuses the rest, named: a rule that asks a
-decision of its own (a bidding turn, an auction), calls misdeals or exchanges cards twice
-(§4.1, §4.5), or whose score the value cannot take: a progressive bonus (its count is the
-game's, which no view shows), a hand that wins the game at once (``moon``, ``lexington``,
-``blind_moon``, a double blind nil that wins), a card cut per deal (no view shows it). Of §4.3
-it plays the rules that narrow the legal cards or name the first leader (``must_trump``,
-``must_overtrump``, ``no_spade_lead_first_trick``, ``lead_ace_of_spades``, ``first_lead``,
-``first_trick_clubs``, ``first_trick_lowest_club``): the deals drawn are replayed by the engine
-and only those the cards played could have come from are kept (`SearchStrategy._fit`; the
-dealer is the view's, `dealer_of`; under ``first_trick_lowest_club`` the voids are those trick
-1 shows, not the view's, `shown_voids`).
+the rollout strategy's, `bids_unsearched`; so too under ``blind_bids`` and ``bid_raise``). It
+refuses the rest, named: a rule that asks a decision of its own (a bidding turn, an auction),
+calls misdeals or exchanges cards twice (§4.1, §4.5), or whose score the value cannot take: a
+progressive bonus (its count is the game's, which no view shows), a hand that wins the game at
+once (``moon``, ``lexington``, ``blind_moon``, a double blind nil that wins), a card cut per
+deal (no view shows it). Of §4.3 it plays the rules that narrow the legal cards or name the
+first leader (``must_trump``, ``must_overtrump``, ``no_spade_lead_first_trick``,
+``lead_ace_of_spades``, ``first_lead``, ``first_trick_clubs``, ``first_trick_lowest_club``):
+the deals drawn are replayed by the engine and only those the cards played could have come from
+are kept (`SearchStrategy._fit`; the dealer is the view's, `dealer_of`; under
+``first_trick_lowest_club`` the voids are those trick 1 shows, not the view's, `shown_voids`).
 """
 
 from __future__ import annotations
@@ -158,6 +158,9 @@ PLAYED_PARTS = frozenset({"score", "trick_bonus", "bags", "ends_game", "bids", "
 # rule offers one; the search then plays the cards, its bids and declarations the rollout
 # strategy's (`SearchStrategy.bid`)
 CONTRACT_PARTS = ("contracts", "bid_contract")
+# RULES.md §4.4's bidding decisions whose outcome the play's views hold (the bids as they stand,
+# which were bid blind): blind bids, raising a bid; played as the side contracts are
+OWN_BIDDING = ("blind_bids", "bid_raise")
 # the parts of RULES.md §4.3 that constrain the play beyond following suit: the deals are then
 # kept only where the cards played could have come from them (`SearchStrategy._fit`)
 PLAY_PARTS = ("constraint", "leads", "first_leader")
@@ -165,6 +168,7 @@ PLAY_PARTS = ("constraint", "leads", "first_leader")
 WINS_AT_ONCE = ("moon", "lexington", "double_blind_nil_reward", "blind_moon")
 # the second keys of house rules (a `SpadesRules` field of the rule's plug-in), by the rule
 SECOND_KEYS = {"suicide": ("suicide_min_bid",), "pass_cards": ("pass_when",),
+               "blind_bids": ("blind_bid_min_deficit",),
                "ten_for_two_hundred": ("ten_for_200_fail", "ten_for_200_exact"),
                "blind_six": ("blind_six_at_least",)}
 _DEFAULT = SpadesRules()
@@ -221,8 +225,9 @@ class SearchStrategy(CardSearch):
                 "cutthroat, five players, six with deck = 'no_twos'), with the house rules of "
                 "§4 that only score (but a progressive bonus, a game won at once, a bag-"
                 "cancelling card cut per deal), narrow the bids, narrow the legal cards, name "
-                "the first leader, deal cards face up, exchange them once or offer side "
-                "contracts, and no other rule of §4 so far; these rules set "
+                "the first leader, deal cards face up, exchange them once, offer side "
+                "contracts, blind bids or raises, and no other rule of §4 so far; these rules "
+                "set "
                 f"{shown}{more}")
 
     def blind_nil(self, view, rng):
@@ -231,7 +236,7 @@ class SearchStrategy(CardSearch):
         looked), each followed by the bidding (its own bid, where not blind, and the later
         turns the rollout strategy's) and the hand played out by the rollout strategy."""
         own = np.asarray(self.policy.blind_nil(view, rng), dtype=bool)
-        if not self.search_bids or not len(view) or declares_contracts(view.rules):
+        if not self.search_bids or not len(view) or bids_unsearched(view.rules):
             return own
         return self._chunked(view, rng, own, self._choose_blind)
 
@@ -255,13 +260,21 @@ class SearchStrategy(CardSearch):
         """A side contract or bemo (RULES.md §4.4): the rollout strategy's, not searched."""
         return self.policy.side_contract(view, rng)
 
+    def blind_bid(self, view, rng):
+        """A bid before looking (RULES.md §4.4 ``blind_bids``): the rollout strategy's."""
+        return self.policy.blind_bid(view, rng)
+
+    def raise_bid(self, view, rng):
+        """Raising the bid by one (RULES.md §4.4 ``bid_raise``): the rollout strategy's."""
+        return self.policy.raise_bid(view, rng)
+
     def bid(self, view, rng):
         """The rollout strategy's bid, or with ``search_bids`` the bid of best value among it,
         one more, one less and nil (those open to the seat), each followed by the rollout
         strategy's bids at the later turns and the hand played out by it (module docstring,
         "Bids")."""
         own = np.asarray(self.policy.bid(view, rng), dtype=np.int8)
-        if not self.search_bids or not len(view) or declares_contracts(view.rules):
+        if not self.search_bids or not len(view) or bids_unsearched(view.rules):
             return own
         return self._chunked(view, rng, own, self._choose_bid)
 
@@ -342,7 +355,7 @@ class SearchStrategy(CardSearch):
         contracts may be declared (§4.4: the bids were made beside declarations that
         `bid_misfit`'s bidding does not hold)."""
         if isinstance(view, PlayView) and house.fills(view.rules, "pass_after_bids") \
-                or declares_contracts(view.rules):
+                or bids_unsearched(view.rules):
             return np.zeros(deals.shape[:2], np.int64)
         return bid_misfit(view, deals, self.policy, rng)
 
@@ -470,6 +483,8 @@ def played_house_rules(rules) -> frozenset[str]:
             played = True
         elif rule.key in ("pass_cards", "nil_pass"):  # (the cards it passed: `passed_held`)
             played = not (rules.pass_cards and rules.nil_pass)
+        elif rule.key in OWN_BIDDING:  # (its bidding the rollout strategy's: `bids_searched`)
+            played = True
         else:
             played = (parts <= PLAYED_PARTS and rule.key != rules.progressive
                       and rule.key not in WINS_AT_ONCE)
@@ -478,11 +493,13 @@ def played_house_rules(rules) -> frozenset[str]:
     return frozenset(out)
 
 
-def declares_contracts(rules) -> bool:
-    """Whether a rule in force offers side contracts or bemos (RULES.md §4.4, `CONTRACT_PARTS`):
-    then the search's bids, blind nils and declarations are the rollout strategy's (its bidding
-    rollouts would not hold the declarations), and the bids do not weigh its deals."""
-    return any(getattr(rule, part) for rule in house.in_force(rules) for part in CONTRACT_PARTS)
+def bids_unsearched(rules) -> bool:
+    """Whether a rule in force offers side contracts or bemos (RULES.md §4.4, `CONTRACT_PARTS`)
+    or bidding decisions of its own (`OWN_BIDDING`): then the search's bids, blind nils and
+    declarations are the rollout strategy's (its bidding rollouts would not hold them), and the
+    bids do not weigh its deals."""
+    return any(getattr(rule, part) for rule in house.in_force(rules) for part in CONTRACT_PARTS) \
+        or any(getattr(rules, key) for key in OWN_BIDDING)
 
 
 def play_constrained(rules) -> bool:

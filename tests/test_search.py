@@ -447,7 +447,7 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
             bidden = np.array([[(deck.mask_of(rec["hands"][s]) & ~gave[(s - offset) % players])
                                 | gave[s] for s in range(players)]], np.uint64)
         for j, seat in enumerate(order):
-            if rec["blind"][seat] or search_module.declares_contracts(rules):
+            if rec["blind"][seat] or search_module.bids_unsearched(rules):
                 continue  # (under side contracts the bids are the rollout strategy's)
             bids = [rec["bids"][s] if s in order[:j] else None for s in range(players)]
             if rules.nil_pass or rules.pass_cards:  # (the replay rebuilds no bidding where
@@ -466,7 +466,7 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
             assert got[0] == pytest.approx(want[seat % sides], abs=1e-9)
             checked += 1
     assert len(records) >= 4  # (a game of one hand: a record a game)
-    bids = 0 if search_module.declares_contracts(rules) else (
+    bids = 0 if search_module.bids_unsearched(rules) else (
         len(records[:12]) * players - sum(sum(r["blind"]) for r in records[:12]))
     assert checked == len(records[:12]) * 4 + bids
 
