@@ -88,13 +88,14 @@ their holders in every deal, `face_up_held`) and ``pass_cards`` or ``nil_pass`` 
 the two: the cards the seat passed dealt to their receiver, `passed_held`), and the side
 contracts and bemos of §4.4 (team nil, Mo, ten for 200, blind six, bemo: the cards searched,
 valued by the engine's score of the contracts declared; the bids, blind nils and declarations
-the rollout strategy's, `bids_unsearched`; so too under ``blind_bids`` and ``bid_raise``). It
-refuses the rest, named: a rule that asks a decision of its own (a bidding turn, an auction),
-calls misdeals or exchanges cards twice (§4.1, §4.5), or whose score the value cannot take: a
-progressive bonus (its count is the game's, which no view shows), a hand that wins the game at
-once (``moon``, ``lexington``, ``blind_moon``, a double blind nil that wins), a card cut per
-deal (no view shows it). Of §4.3 it plays the rules that narrow the legal cards or name the
-first leader (``must_trump``, ``must_overtrump``, ``no_spade_lead_first_trick``,
+the rollout strategy's, `bids_unsearched`; so too under ``blind_bids``, ``bid_raise`` and
+``no_trump_bids``, whose no-trump seats' deals are fit to the play and to the spade they held,
+`_fit`). It refuses the rest, named: a rule that asks a decision of its own (a bidding turn, an
+auction), calls misdeals or exchanges cards twice (§4.1, §4.5), or whose score the value cannot
+take: a progressive bonus (its count is the game's, which no view shows), a hand that wins the
+game at once (``moon``, ``lexington``, ``blind_moon``, a double blind nil that wins), a card
+cut per deal (no view shows it). Of §4.3 it plays the rules that narrow the legal cards or name
+the first leader (``must_trump``, ``must_overtrump``, ``no_spade_lead_first_trick``,
 ``lead_ace_of_spades``, ``first_lead``, ``first_trick_clubs``, ``first_trick_lowest_club``):
 the deals drawn are replayed by the engine and only those the cards played could have come from
 are kept (`SearchStrategy._fit`; the dealer is the view's, `dealer_of`; under
@@ -160,10 +161,10 @@ PLAYED_PARTS = frozenset({"score", "trick_bonus", "bags", "ends_game", "bids", "
 CONTRACT_PARTS = ("contracts", "bid_contract")
 # RULES.md §4.4's bidding decisions whose outcome the play's views hold (the bids as they stand,
 # which were bid blind): blind bids, raising a bid; played as the side contracts are
-OWN_BIDDING = ("blind_bids", "bid_raise")
+OWN_BIDDING = ("blind_bids", "bid_raise", "no_trump_bids")
 # the parts of RULES.md §4.3 that constrain the play beyond following suit: the deals are then
 # kept only where the cards played could have come from them (`SearchStrategy._fit`)
-PLAY_PARTS = ("constraint", "leads", "first_leader")
+PLAY_PARTS = ("constraint", "leads", "first_leader", "play")
 # keys that win the game at once (RULES.md §4.4): a hand's points do not say what that is worth
 WINS_AT_ONCE = ("moon", "lexington", "double_blind_nil_reward", "blind_moon")
 # the second keys of house rules (a `SpadesRules` field of the rule's plug-in), by the rule
@@ -226,7 +227,8 @@ class SearchStrategy(CardSearch):
                 "§4 that only score (but a progressive bonus, a game won at once, a bag-"
                 "cancelling card cut per deal), narrow the bids, narrow the legal cards, name "
                 "the first leader, deal cards face up, exchange them once, offer side "
-                "contracts, blind bids or raises, and no other rule of §4 so far; these rules "
+                "contracts, blind bids, raises or no-trump bids, and no other rule of §4 so "
+                "far; these rules "
                 "set "
                 f"{shown}{more}")
 
@@ -267,6 +269,10 @@ class SearchStrategy(CardSearch):
     def raise_bid(self, view, rng):
         """Raising the bid by one (RULES.md §4.4 ``bid_raise``): the rollout strategy's."""
         return self.policy.raise_bid(view, rng)
+
+    def no_trump(self, view, rng):
+        """Bidding "no trump" (RULES.md §4.4 ``no_trump_bids``): the rollout strategy's."""
+        return self.policy.no_trump(view, rng)
 
     def bid(self, view, rng):
         """The rollout strategy's bid, or with ``search_bids`` the bid of best value among it,
@@ -367,15 +373,21 @@ class SearchStrategy(CardSearch):
         (as dealt) the cards played so far could have come from, each replayed by the engine
         (`sim.tricks.PlaySetup.fits`): what a rule reveals beyond the voids (a spade too low to
         beat the trick's, a discard while holding a spade) keeps the deals that agree; None
-        under the other rules, where `deal_view`'s deals all fit."""
-        if not play_constrained(view.rules) or not (view.trick_no or view.position):
+        under the other rules, where `deal_view`'s deals all fit. Under §4.4 ``no_trump_bids``
+        too (its no-trump seats may not trump) a "no trump" bidder held a spade when he bid
+        it: the deals where he was dealt none are dropped."""
+        if not play_constrained(view.rules):
             return None
         n, m, players = deals.shape
         rows = np.repeat(np.arange(n), m)
         at = Seating(view.rules, view.deck, Lineup([self.policy] * players), rows_of(rng, rows))
         setup = play_setup(_hand_state(view, deals.reshape(n * m, players), rows), at)
         so_far = np.concatenate([view.history, view.trick_cards], axis=1)[rows]
-        return setup.fits(setup.start(), so_far).reshape(n, m)
+        fits = setup.fits(setup.start(), so_far).reshape(n, m)
+        if view.no_trump is not None:  # (the hands as dealt: the spades bid with)
+            no_spade = (deals & view.trump[:, None, None]) == 0
+            fits &= ~(view.no_trump[:, None, :] & no_spade).any(axis=2)
+        return fits
 
 
 class _Forced:
@@ -555,7 +567,9 @@ def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
                       house_state=cancel_card(view.rules, view.deck, rows.size))
     bidding = BidResult(bids=view.bids[rows], blind=view.blind[rows],
                         contracts=None if view.contracts is None else view.contracts[rows],
-                        bemo=None if view.bemo is None else view.bemo[rows])
+                        bemo=None if view.bemo is None else view.bemo[rows],
+                        flags=None if view.no_trump is None else {
+                            "no_trump": view.no_trump[rows]})
     return replace(hand, bidding=bidding)
 
 

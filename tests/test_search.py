@@ -517,10 +517,11 @@ CONSTRAINED = {name: spec for name, spec in {**HOUSE, **ORDERS}.items()
 @pytest.mark.parametrize("name", list(CONSTRAINED))
 def test_under_the_play_rules_only_deals_the_cards_played_fit_are_searched(name):
     """RULES.md §4.3 (``must_trump``, ``must_overtrump``, ``no_spade_lead_first_trick``,
-    ``lead_ace_of_spades``): at views of real hands, the real deal fits the cards played
-    (`SearchStrategy._fit`); of the deals drawn, those `_fit` keeps replay through the engine's
-    own check of every card (`sim.tricks.PlaySetup.follow`) and those it drops do not (under
-    the rules that reveal more than voids some are dropped); the deals searched are all kept
+    ``lead_ace_of_spades`` ...; §4.4 ``no_trump_bids``): at views of real hands, the real deal
+    fits the cards played (`SearchStrategy._fit`); of the deals drawn, those `_fit` keeps
+    replay through the engine's own check of every card (`sim.tricks.PlaySetup.follow`) and
+    those it drops do not, or give a "no trump" bidder no spade (under the rules that reveal
+    more than voids some are dropped); the deals searched are all kept
     ones where some are; and a hand with the search at a seat plays through."""
     from sim.phases import Seating
     from sim.spades.hand import play_setup
@@ -544,12 +545,17 @@ def test_under_the_play_rules_only_deals_the_cards_played_fit_are_searched(name)
                 hand = search_module._hand_state(view, drawn[:, j], np.zeros(1, int))
                 setup = play_setup(hand, Seating(rules, view.deck, Lineup([expert] * 4), rng))
                 so_far = np.concatenate([view.history, view.trick_cards], axis=1)
+                bare = view.no_trump is not None and any(  # (§4.4: a "no trump" bid without
+                    view.no_trump[0, s] and not drawn[0, j, s] & view.trump[0]  # a spade)
+                    for s in range(4))
                 if fit[0, j]:
                     setup.follow(setup.start(), so_far)
+                    assert not bare
                 else:
                     dropped += 1
-                    with pytest.raises(IllegalPlay):
-                        setup.follow(setup.start(), so_far)
+                    if not bare:
+                        with pytest.raises(IllegalPlay):
+                            setup.follow(setup.start(), so_far)
             kept = search._deals(view, keys, rng, drawn, fit)
             if fit.any():  # (else the position is left unsearched, `_values`)
                 assert search._fit(view, kept, rng).all()
