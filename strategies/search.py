@@ -90,16 +90,18 @@ contracts and bemos of §4.4 (team nil, Mo, ten for 200, blind six, bemo: the ca
 valued by the engine's score of the contracts declared; the bids, blind nils and declarations
 the rollout strategy's, `bids_unsearched`; so too under ``blind_bids``, ``bid_raise`` and
 ``no_trump_bids``, whose no-trump seats' deals are fit to the play and to the spade they held,
-`_fit`). It refuses the rest, named: a rule that asks a decision of its own (a bidding turn, an
-auction), calls misdeals or exchanges cards twice (§4.1, §4.5), or whose score the value cannot
-take: a progressive bonus (its count is the game's, which no view shows), a hand that wins the
-game at once (``moon``, ``lexington``, ``blind_moon``, a double blind nil that wins), a card
-cut per deal (no view shows it). Of §4.3 it plays the rules that narrow the legal cards or name
-the first leader (``must_trump``, ``must_overtrump``, ``no_spade_lead_first_trick``,
-``lead_ace_of_spades``, ``first_lead``, ``first_trick_clubs``, ``first_trick_lowest_club``):
-the deals drawn are replayed by the engine and only those the cards played could have come from
-are kept (`SearchStrategy._fit`; the dealer is the view's, `dealer_of`; under
-``first_trick_lowest_club`` the voids are those trick 1 shows, not the view's, `shown_voids`).
+`_fit`), and §4.1's ``redeal_poor_hands`` (no deal searched holds a hand the rollout strategy
+would have called a misdeal on, `_misdeals`). It refuses the rest, named: a rule that asks a
+decision of its own (a bidding turn, an auction), exchanges cards twice (§4.5), or whose score
+the value cannot take: a progressive bonus (its count is the game's, which no view shows), a
+hand that wins the game at once (``moon``, ``lexington``, ``blind_moon``, a double blind nil
+that wins), a card cut per deal (no view shows it). Of §4.3 it plays the rules that narrow the
+legal cards or name the first leader (``must_trump``, ``must_overtrump``,
+``no_spade_lead_first_trick``, ``lead_ace_of_spades``, ``first_lead``, ``first_trick_clubs``,
+``first_trick_lowest_club``): the deals drawn are replayed by the engine and only those the
+cards played could have come from are kept (`SearchStrategy._fit`; the dealer is the view's,
+`dealer_of`; under ``first_trick_lowest_club`` the voids are those trick 1 shows, not the
+view's, `shown_voids`).
 """
 
 from __future__ import annotations
@@ -117,6 +119,7 @@ from sim.spades.bidding import BidResult, bid_view, complete_bidding, start_bidd
 from sim.spades.constraints import constraint_for
 from sim.spades.hand import deck_for, pipeline, play_setup, start_hand
 from sim.spades.plugin import HouseRule
+from sim.spades.redeal import poor_hands, redeal_view
 from sim.spades.rules import SpadesRules
 from sim.streams import rows_of
 from sim.views import PlayView
@@ -162,6 +165,9 @@ CONTRACT_PARTS = ("contracts", "bid_contract")
 # RULES.md §4.4's bidding decisions whose outcome the play's views hold (the bids as they stand,
 # which were bid blind): blind bids, raising a bid; played as the side contracts are
 OWN_BIDDING = ("blind_bids", "bid_raise", "no_trump_bids")
+# RULES.md §4.1's misdeals: the deals the search draws are those no seat would have called
+# (`SearchStrategy._misdeals`), the call itself the rollout strategy's
+MISDEALS = ("redeal_poor_hands",)
 # the parts of RULES.md §4.3 that constrain the play beyond following suit: the deals are then
 # kept only where the cards played could have come from them (`SearchStrategy._fit`)
 PLAY_PARTS = ("constraint", "leads", "first_leader", "play")
@@ -227,8 +233,8 @@ class SearchStrategy(CardSearch):
                 "§4 that only score (but a progressive bonus, a game won at once, a bag-"
                 "cancelling card cut per deal), narrow the bids, narrow the legal cards, name "
                 "the first leader, deal cards face up, exchange them once, offer side "
-                "contracts, blind bids, raises or no-trump bids, and no other rule of §4 so "
-                "far; these rules "
+                "contracts, blind bids, raises or no-trump bids, or redeal poor hands, and no "
+                "other rule of §4 so far; these rules "
                 "set "
                 f"{shown}{more}")
 
@@ -269,6 +275,26 @@ class SearchStrategy(CardSearch):
     def raise_bid(self, view, rng):
         """Raising the bid by one (RULES.md §4.4 ``bid_raise``): the rollout strategy's."""
         return self.policy.raise_bid(view, rng)
+
+    def redeal(self, view, rng):
+        """Calling a misdeal on a poor hand (RULES.md §4.1 ``redeal_poor_hands``): the rollout
+        strategy's."""
+        return self.policy.redeal(view, rng)
+
+    def _misdeals(self, hand, at) -> np.ndarray:
+        """bool[N]: whether some seat of each hand state holds a poor hand (§4.1,
+        `sim.spades.redeal.poor_hands`) on which the rollout strategy, asked as the engine asks
+        (`sim.spades.redeal.redeal_view`), calls a misdeal."""
+        rules, deck, hands = at.rules, at.deck, hand.hands
+        poor = poor_hands(hands, rules, deck)
+        called = np.zeros(len(hands), dtype=bool)
+        for seat in range(hands.shape[1]):
+            ask = np.flatnonzero(poor[:, seat])
+            if ask.size:
+                view = redeal_view(hands, seat, hand.dealer, hand.scores, hand.bags, rules, deck,
+                                   ask)
+                called[ask] |= np.asarray(self.policy.redeal(view, rows_of(at.rng, ask)), bool)
+        return called
 
     def no_trump(self, view, rng):
         """Bidding "no trump" (RULES.md §4.4 ``no_trump_bids``): the rollout strategy's."""
@@ -373,17 +399,22 @@ class SearchStrategy(CardSearch):
         (as dealt) the cards played so far could have come from, each replayed by the engine
         (`sim.tricks.PlaySetup.fits`): what a rule reveals beyond the voids (a spade too low to
         beat the trick's, a discard while holding a spade) keeps the deals that agree; None
-        under the other rules, where `deal_view`'s deals all fit. Under §4.4 ``no_trump_bids``
+        under the other rules, where `deal_view`'s deals all fit. Under §4.1
+        ``redeal_poor_hands`` the deals in which a seat holds a hand the rollout strategy would
+        have called a misdeal on (`_misdeals`) are dropped. Under §4.4 ``no_trump_bids``
         too (its no-trump seats may not trump) a "no trump" bidder held a spade when he bid
         it: the deals where he was dealt none are dropped."""
-        if not play_constrained(view.rules):
+        if not (play_constrained(view.rules) or view.rules.redeal_poor_hands):
             return None
         n, m, players = deals.shape
         rows = np.repeat(np.arange(n), m)
         at = Seating(view.rules, view.deck, Lineup([self.policy] * players), rows_of(rng, rows))
-        setup = play_setup(_hand_state(view, deals.reshape(n * m, players), rows), at)
+        hand = _hand_state(view, deals.reshape(n * m, players), rows)
+        setup = play_setup(hand, at)
         so_far = np.concatenate([view.history, view.trick_cards], axis=1)[rows]
         fits = setup.fits(setup.start(), so_far).reshape(n, m)
+        if view.rules.redeal_poor_hands:  # §4.1: no seat was left a hand it would call poor
+            fits &= ~self._misdeals(hand, at).reshape(n, m)
         if view.no_trump is not None:  # (the hands as dealt: the spades bid with)
             no_spade = (deals & view.trump[:, None, None]) == 0
             fits &= ~(view.no_trump[:, None, :] & no_spade).any(axis=2)
@@ -495,8 +526,8 @@ def played_house_rules(rules) -> frozenset[str]:
             played = True
         elif rule.key in ("pass_cards", "nil_pass"):  # (the cards it passed: `passed_held`)
             played = not (rules.pass_cards and rules.nil_pass)
-        elif rule.key in OWN_BIDDING:  # (its bidding the rollout strategy's: `bids_searched`)
-            played = True
+        elif rule.key in OWN_BIDDING + MISDEALS:  # (its bidding the rollout strategy's,
+            played = True  # `bids_unsearched`; misdeals: `SearchStrategy._misdeals`)
         else:
             played = (parts <= PLAYED_PARTS and rule.key != rules.progressive
                       and rule.key not in WINS_AT_ONCE)

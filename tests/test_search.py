@@ -313,6 +313,26 @@ def test_the_cards_a_seat_passed_are_dealt_to_their_receiver(name):
     assert known > 0
 
 
+def test_no_deal_searched_holds_a_hand_that_would_have_been_redealt():
+    """RULES.md §4.1 ``redeal_poor_hands``: a seat dealt a poor hand calls a misdeal (the
+    expert always does), so the deal played holds none; the real deal fits, and of the deals
+    drawn `_fit` drops exactly those where a seat holds one (here: no spade)."""
+    rules = load_rules({"preset": "spades.standard", "redeal_poor_hands": ["no_spades"]})
+    search = make_strategy({"name": "search"}, game="spades")
+    records, _ = _records(rules, Lineup([make_strategy("expert", game="spades")] * 4), 8, 20)
+    rng, dropped = np.random.default_rng(0), 0
+    for rec in [json.loads(json.dumps(r)) for r in records]:
+        real = np.array([[[DECK.mask_of(h) for h in rec["hands"]]]], np.uint64)
+        for k in (0, 9, 30):
+            view = view_at({**rec, "plays": rec["plays"][:k]}).view
+            assert search._fit(view, real, rng)[0, 0]
+            drawn = search._deal(view, 64, _keys(1, k))
+            bare = ((drawn & DECK.suit_masks[3]) == 0).any(axis=2)
+            assert np.array_equal(search._fit(view, drawn, rng), ~bare)
+            dropped += int(bare.sum())
+    assert dropped > 0
+
+
 def test_the_face_up_cards_are_dealt_to_their_holders():
     rules = load_rules({"preset": "spades.standard", "face_up_cards": 3,
                         "blind_nil_min_deficit": 0})
@@ -854,8 +874,8 @@ REFUSED = {
     "three players with jokers": ({"preset": "spades.three", "jokers": 2,
                                    "trump_order": "jokers_high"},
                                   ["jokers = 2", "trump_order = 'jokers_high'"]),
-    "five players, redeals": ({"preset": "spades.five", "redeal_poor_hands": ["no_spades"]},
-                              ["redeal_poor_hands = "]),
+    "five players, a trump reveal": ({"preset": "spades.five", "seven_trump_reveal": True},
+                                     ["seven_trump_reveal = True"]),
     "a trump reveal": ({"preset": "spades.standard", "seven_trump_reveal": True},
                        ["seven_trump_reveal = True"]),
     "a progressive bonus": ({"preset": "spades.standard", "seven_plus": "progressive"},
