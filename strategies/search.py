@@ -107,6 +107,7 @@ view's, `shown_voids`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import replace
 
 import numpy as np
@@ -118,6 +119,7 @@ from sim.spades import house
 from sim.spades.bidding import BidResult, bid_view, complete_bidding, start_bidding
 from sim.spades.constraints import constraint_for
 from sim.spades.hand import deck_for, pipeline, play_setup, start_hand
+from sim.spades.passing import receiver_offset
 from sim.spades.plugin import HouseRule
 from sim.spades.redeal import poor_hands, redeal_view
 from sim.spades.rules import SpadesRules
@@ -487,10 +489,8 @@ def passed_held(view) -> np.ndarray | None:
     may have been passed on, and the search refuses them together). None without passing."""
     if view.passed is None:
         return None
-    rules, players = view.rules, view.tricks.shape[1]
-    partner = int(rules.table.partner_of(0)) if rules.table.pairs else 0
-    offset = partner if rules.nil_pass or rules.pass_cards.direction == "partner" \
-        else rules.pass_cards.offset
+    players = view.tricks.shape[1]
+    offset = receiver_offset(view.rules, nil=bool(view.rules.nil_pass))
     rows = np.arange(len(view))
     out = np.zeros((len(view), players), U64)
     out[rows, (view.seat.astype(np.intp) + offset) % players] = (
@@ -536,6 +536,7 @@ def played_house_rules(rules) -> frozenset[str]:
     return frozenset(out)
 
 
+@functools.cache  # (asked at every decision, of one rules value)
 def bids_unsearched(rules) -> bool:
     """Whether a rule in force offers side contracts or bemos (RULES.md §4.4, `CONTRACT_PARTS`)
     or bidding decisions of its own (`OWN_BIDDING`): then the search's bids, blind nils and
@@ -545,6 +546,7 @@ def bids_unsearched(rules) -> bool:
         or any(getattr(rules, key) for key in OWN_BIDDING)
 
 
+@functools.cache  # (asked at every decision, of one rules value)
 def play_constrained(rules) -> bool:
     """Whether a rule in force constrains the play beyond following suit or names the first
     leader: a house rule's `PLAY_PARTS` (RULES.md §4.3), or any constraint of the play

@@ -19,7 +19,7 @@ from ..cards import popcount
 from ..errors import IllegalDecision
 from ..views import PassView
 
-__all__ = ["IllegalPass", "exchange", "pass_round", "pass_view"]
+__all__ = ["IllegalPass", "exchange", "pass_round", "pass_view", "receiver_offset"]
 
 
 class IllegalPass(IllegalDecision):
@@ -76,6 +76,15 @@ def pass_round(hands: np.ndarray, counts: np.ndarray, offset: int, context: dict
     once = (hands & ~twice & ~passed) | (twice & passed)  # one copy left after passing
     kept = twice & ~passed
     return once | kept | received, kept | (once & received), passed
+
+
+def receiver_offset(rules, nil: bool = False) -> int:
+    """The receiver's seat minus the passer's (mod P) in one exchange of cards (RULES.md §4.5):
+    the partner's (his seat at the table, §4.7 pairs) under ``nil_pass`` (``nil``) and for
+    ``pass_cards`` to the partner, else the ``pass_cards`` direction's."""
+    if nil or rules.pass_cards.direction == "partner":
+        return int(rules.table.partner_of(0))
+    return rules.pass_cards.offset
 
 
 def exchange(hand, at, counts: np.ndarray, offset: int, context: dict):

@@ -52,6 +52,7 @@ from ...errors import UserError
 from ...options import option
 from ...records import card_names, card_slots, gather
 from ..kitty import high_bidder, lowest_club_holder, take_kitty
+from ..passing import receiver_offset
 from ..plugin import HouseRule
 
 __all__ = ["EXTRA_TRICK", "OPTION", "RULE", "TAKER"]
@@ -179,7 +180,7 @@ def audit(recs, bids, state, rules, deck, lines, source, raw=None) -> None:
 def _before_passing(held, passed, exchange, rules, deck, err) -> list[Counter]:
     """The hands before one exchange of cards (RULES.md §4.5): each seat's hand less what it
     received, plus what it passed (``passed``: a record's names by seat)."""
-    value, kind = exchange
+    _, kind = exchange
     players = rules.players
     if (not isinstance(passed, list) or len(passed) != players
             or any(not isinstance(p, list) for p in passed)):
@@ -188,8 +189,7 @@ def _before_passing(held, passed, exchange, rules, deck, err) -> list[Counter]:
         gave = [Counter(deck.bit_of(c) for c in p) for p in passed]
     except (KeyError, TypeError):
         raise err("'passed' holds a name that is not a card of this deck") from None
-    partner = int(rules.table.partner_of(0)) if rules.table.pairs else 0
-    offset = value.offset if kind == "pass" and value.direction != "partner" else partner
+    offset = receiver_offset(rules, nil=kind == "nil")
     out = []
     for s in range(players):
         before = held[s] + gave[s]

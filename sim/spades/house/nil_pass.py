@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...options import option
-from ..passing import exchange
+from ..passing import exchange, receiver_offset
 from ..plugin import HouseRule
 
 __all__ = ["OPTION", "RULE", "nil_pass_counts"]
@@ -59,7 +59,7 @@ def after(hand, at):
     rules, b = at.rules, hand.bidding
     context = hand.context(rules, at.deck, b.bids, b.blind)
     counts = nil_pass_counts(context["bids"], context["blind"], rules, b.half)
-    return exchange(hand, at, counts, int(rules.table.partner_of(0)), context)
+    return exchange(hand, at, counts, receiver_offset(rules, nil=True), context)
 
 
 RULE = HouseRule(key="nil_pass", section="§4.5", in_force=lambda r: r.nil_pass is not None,

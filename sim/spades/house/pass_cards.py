@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...options import option
-from ..passing import exchange
+from ..passing import exchange, receiver_offset
 from ..plugin import HouseRule
 
 __all__ = ["DIRECTIONS", "OPTION", "RULE", "WHEN", "PassCards"]
@@ -73,11 +73,7 @@ def _pass(hand, at, context):
     seat at the table, RULES.md §4.7 pairs)."""
     rules = at.rules
     counts = np.full(hand.hands.shape, rules.pass_cards.count, np.int8)
-    if rules.pass_cards.direction == "partner":
-        offset = int(rules.table.partner_of(0))  # his seat minus one's, mod P
-    else:
-        offset = rules.pass_cards.offset
-    return exchange(hand, at, counts, offset, context)
+    return exchange(hand, at, counts, receiver_offset(rules), context)
 
 
 def before(hand, at):
