@@ -67,7 +67,13 @@ def deal_hidden(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck:
     ``s`` whatever ``k``. A row with no consistent deal raises ValueError.
 
     Three hidden seats: `_deal_three` (the module docstring). Fewer: the same with seats that
-    hold nothing (count 0, void in every suit). More (five players and up): `_deal_merged`."""
+    hold nothing (count 0, void in every suit). More (five players and up): `_deal_merged`.
+
+    Two decks (RULES.md §4.7: every card twice): ``unseen`` uint64[n, 2], the cards of which a
+    copy is unseen and those of which both are, and the deals uint64[n, k, H, 2], each seat's
+    cards and those it holds twice (``counts`` count copies); uniform among the deals of the
+    copies as distinct cards (`_tokens`), as two shuffled decks deal them: a hand of both
+    copies of a card is half as likely as one of either copy beside another card."""
     hidden = counts.shape[1]
     if hidden == HIDDEN:
         return _deal_three(unseen, counts, voids, deck, k, keys)
@@ -82,16 +88,19 @@ def deal_hidden(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck:
 
 def _deal_three(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck: Deck, k: int,
                 keys: np.ndarray) -> np.ndarray:
-    """`deal_hidden` for three hidden seats (the module docstring's steps 1-3)."""
+    """`deal_hidden` for three hidden seats (the module docstring's steps 1-3; two decks: the
+    same over the unseen copies, `_tokens`)."""
     n = unseen.shape[0]
     counts = counts.astype(np.int64)
     slots, suit_of = _slots(deck)
+    tokens = _tokens(unseen)  # uint64[n, W]
+    words = tokens.shape[1]
     if n == 0:
-        return np.zeros((0, k, HIDDEN), dtype=U64)
-    if np.any(counts.sum(axis=1) != popcount(unseen)):
+        return np.zeros((0, k, HIDDEN) + unseen.shape[1:], dtype=U64)
+    if np.any(counts.sum(axis=1) != _count(tokens)):
         raise ValueError("the hidden seats' counts do not add up to the unseen cards")
     masks = deck.suit_masks
-    per_suit = np.stack([popcount(unseen & m).astype(np.int64) for m in masks], axis=1)
+    per_suit = np.stack([_count(tokens & m) for m in masks], axis=1)
     # the hidden seats that may hold each suit: bit j = seat j is not void in it
     may = np.zeros((n, len(masks)), dtype=np.int64)
     for j in range(HIDDEN):
@@ -103,17 +112,19 @@ def _deal_three(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck:
         size[np.arange(n), may[:, s]] += per_suit[:, s]
     split = _splits(size, counts, uniforms(keys, 1, np.arange(k)))  # int64[n, k, 8, 3]
     # a random order of the unseen cards within their groups: each card's key is its group,
-    # then 53 random bits, then its slot; sorted, the groups lie in turn, each in random order
-    cards_in = ((unseen[:, None] >> slots.astype(U64)) & U64(1)).astype(bool)  # [n, c]
+    # then 53 random bits, then its slot (two decks: 52 bits, then its copy and slot, `_codes`);
+    # sorted, the groups lie in turn, each in random order
+    code, code_bits = _codes(slots, words)
+    cards_in = ((tokens[:, :, None] >> slots.astype(U64)) & U64(1)).astype(bool).reshape(n, -1)
     width = int(cards_in.sum(axis=1).max())  # the unseen cards of each row, first: [n, width]
     order = np.argsort(~cards_in, axis=1, kind="stable")[:, :width]
     held = np.take_along_axis(cards_in, order, axis=1)
-    group = np.where(held, may[np.arange(n)[:, None], suit_of[order]], _NONE).astype(U64)
-    slot = slots[order].astype(U64)
-    key = random_bits(keys, 2, np.arange(k)[:, None] * 64 + np.arange(width))
-    key >>= U64(11)
-    key <<= U64(6)
-    key |= slot[:, None, :] | (group[:, None, :] << U64(59))
+    group = np.where(held, may[np.arange(n)[:, None], np.tile(suit_of, words)[order]],
+                     _NONE).astype(U64)
+    key = random_bits(keys, 2, np.arange(k)[:, None] * (64 * words) + np.arange(width))
+    key >>= U64(5 + code_bits)
+    key <<= U64(code_bits)
+    key |= code[order][:, None, :] | (group[:, None, :] << U64(59))
     key.sort(axis=2)
     # the seat of each place in that order: in group g (from place start[g]) split[g, 0] cards
     # to seat 0, then split[g, 1] to seat 1, the rest to seat 2; as a running sum of steps: +1
@@ -134,10 +145,13 @@ def _deal_three(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck:
     seat = np.cumsum(step[:, :, :width], axis=2, dtype=np.int8)
     seat[(key >> U64(59)) == _NONE] = -1
     cards = np.left_shift(U64(1), key & U64(63))
-    out = np.empty((n, k, HIDDEN), dtype=U64)
+    copy = (key >> U64(6)) & U64(words - 1)  # (the copy of each card: 0 with one deck)
+    out = np.empty((n, k, HIDDEN, words), dtype=U64)
     for j in range(HIDDEN):
-        out[:, :, j] = np.where(seat == j, cards, U64(0)).sum(axis=2, dtype=U64)
-    return out
+        for w in range(words):
+            out[:, :, j, w] = np.where((seat == j) & (copy == w), cards, U64(0)).sum(
+                axis=2, dtype=U64)
+    return _cards(out, unseen)
 
 
 def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck: Deck, k: int,
@@ -161,10 +175,12 @@ def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck
     counts = counts.astype(np.int64)
     voids = voids.astype(np.uint8)
     rows = np.arange(n)
+    tokens = _tokens(unseen)  # uint64[n, W] (two decks: the copies, `_tokens`)
+    words = tokens.shape[1]
     pairs = [(a, b) for a in range(hidden) for b in range(a + 1, hidden)]
     present = np.zeros(n, dtype=np.uint8)  # the suits with an unseen card
     for s, m in enumerate(deck.suit_masks):
-        present |= np.where((unseen & m) != 0, np.uint8(1 << s), np.uint8(0))
+        present |= np.where((tokens[:, 0] & m) != 0, np.uint8(1 << s), np.uint8(0))
     differ = np.stack([np.bitwise_count((voids[:, a] ^ voids[:, b]) & present)
                        for a, b in pairs], axis=1)
     first, second = (np.array(p)[np.argmin(differ, axis=1)] for p in zip(*pairs, strict=True))
@@ -183,8 +199,9 @@ def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck
 
     a_only, shared = cards_of(vb & ~va), cards_of(~va & ~vb)
     # M: the largest C(sh, r) over A's and B's forced cards fa, fb that the unseen cards allow
-    ua, ub = popcount(unseen & a_only), popcount(unseen & cards_of(va & ~vb))
-    us = popcount(unseen & shared)
+    ua = _count(tokens & a_only[:, None])
+    ub = _count(tokens & cards_of(va & ~vb)[:, None])
+    us = _count(tokens & shared[:, None])
     f = np.arange(int(counts.max(initial=0)) + 1)
     fa, fb = f[None, :, None], f[None, None, :]
     sh, r = (ca + cb)[:, None, None] - fa - fb, ca[:, None, None] - fa
@@ -195,7 +212,8 @@ def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck
         raise ValueError("no deal of the unseen cards fits the seats' counts and voids")
     slots, _ = _slots(deck)
     bits = np.left_shift(U64(1), slots.astype(U64))
-    out = np.zeros((n, k, hidden), dtype=U64)
+    code, code_bits = _codes(slots, words)
+    out = np.zeros((n, k, hidden) + unseen.shape[1:], dtype=U64)
     pending = np.ones((n, k), dtype=bool)
     stream = _MERGE_STREAM + depth
     for draw_no in range(2 * MERGE_ROUNDS):
@@ -209,35 +227,67 @@ def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck
             sub = deal_hidden(unseen[pr], sub_counts[pr], sub_voids[pr], deck, 1, pkeys)[:, 0]
         else:
             sub = deal_hidden(unseen, sub_counts, sub_voids, deck, k,
-                              _mix(keys, stream, np.full(n, 1 << 39))).reshape(n * k, -1)
+                              _mix(keys, stream, np.full(n, 1 << 39)))
+            sub = sub.reshape((n * k,) + sub.shape[2:])
             pkeys = _mix(keys[pr], stream, ps)
-        hand = sub[:, -1]  # [m]: the merged seat's
-        forced_a = hand & a_only[pr]
-        sh_s = popcount(hand & shared[pr]).astype(np.int64)
-        r_s = ca[pr] - popcount(forced_a).astype(np.int64)
+        hand = _tokens(sub[:, -1])  # [m, W]: the merged seat's
+        forced_a = hand & a_only[pr, None]
+        sh_s = _count(hand & shared[pr, None])
+        r_s = ca[pr] - _count(forced_a)
         fits = (r_s >= 0) & (r_s <= sh_s)
         weight = np.where(fits, _comb(sh_s, r_s), 0.0)
         u = uniforms(pkeys, 4, np.zeros(1, np.int64))[:, 0]
         keep = (u * top[pr] < weight) | (fits & (draw_no >= MERGE_ROUNDS))
-        # A's r shared cards: the r of smallest random key (53 bits, then the slot: no ties)
-        inside = ((hand & shared[pr])[:, None] >> slots.astype(U64)) & U64(1)
-        key = random_bits(pkeys, 5, np.arange(slots.size))
-        key >>= U64(11)
-        key <<= U64(6)
-        key |= slots.astype(U64)
+        # A's r shared cards: the r of smallest random key (53 bits, then the slot: no ties;
+        # two decks: 52, then the copy and slot)
+        inside = (((hand & shared[pr, None])[:, :, None] >> slots.astype(U64)) & U64(1)
+                  ).reshape(len(pr), -1)
+        key = random_bits(pkeys, 5, np.arange(code.size))
+        key >>= U64(5 + code_bits)
+        key <<= U64(code_bits)
+        key |= code
         key = np.where(inside == 1, key, ~U64(0))
         cut = np.take_along_axis(np.sort(key, axis=1),
-                                 np.clip(r_s - 1, 0, slots.size - 1)[:, None], axis=1)
-        chosen = (inside == 1) & (key <= cut) & (r_s > 0)[:, None]
-        to_a = forced_a | np.where(chosen, bits, U64(0)).sum(axis=1, dtype=U64)
+                                 np.clip(r_s - 1, 0, code.size - 1)[:, None], axis=1)
+        chosen = ((inside == 1) & (key <= cut) & (r_s > 0)[:, None]).reshape(len(pr), words, -1)
+        to_a = forced_a | np.where(chosen, bits, U64(0)).sum(axis=2, dtype=U64)
         got, gs = pr[keep], ps[keep]
         out[got[:, None], gs[:, None], others[got]] = sub[keep, :-1]
-        out[got, gs, first[got]] = to_a[keep]
-        out[got, gs, second[got]] = hand[keep] & ~to_a[keep]
+        out[got, gs, first[got]] = _cards(to_a[keep], unseen)
+        out[got, gs, second[got]] = _cards(hand[keep] & ~to_a[keep], unseen)
         pending[got, gs] = False
     if pending.any():
         raise ValueError("no deal of the unseen cards fits the seats' counts and voids")
     return out
+
+
+def _tokens(cards: np.ndarray) -> np.ndarray:
+    """uint64[n, W]: the cards of a set (uint64[n]: W = 1) or of two decks' multiset (uint64[n,
+    2]: the cards held, and those held twice; W = 2) as distinct copies: word w the slots of
+    which a (w + 1)-th copy is held (with two decks the copy held once is the first). The deals
+    of distinct copies, uniform, are the deals of two shuffled decks."""
+    return cards[:, None] if cards.ndim == 1 else cards
+
+
+def _cards(tokens: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """The cards (as ``like``: one deck or two, `_tokens`) of the copies ``tokens`` (uint64[...,
+    W]): one deck the word itself; two decks (held, held twice), whichever copies they are."""
+    if like.ndim == 1:
+        return tokens[..., 0]
+    return np.stack([tokens[..., 0] | tokens[..., 1], tokens[..., 0] & tokens[..., 1]], axis=-1)
+
+
+def _count(tokens: np.ndarray) -> np.ndarray:
+    """int64[...]: the copies in each ``tokens`` (uint64[..., W])."""
+    return popcount(tokens).sum(axis=-1, dtype=np.int64)
+
+
+def _codes(slots: np.ndarray, words: int) -> tuple[np.ndarray, int]:
+    """(uint64[W * c] each copy's code, its bits): the slot (6 bits) with one deck, the copy and
+    the slot (7 bits) with two, copy-major as `_tokens`' words."""
+    if words == 1:
+        return slots.astype(U64), 6
+    return (np.repeat(np.arange(words), slots.size) << 6 | np.tile(slots, words)).astype(U64), 7
 
 
 def _mix(keys: np.ndarray, stream: int, index: np.ndarray) -> np.ndarray:
