@@ -132,9 +132,12 @@ class BidView(BlindView):
 
     Fields:
         hand          uint64[n]               the seat's cards
+        twice         uint64[n]               the cards of ``hand`` held twice (two decks,
+                                              RULES.md §4.7), or None
     """
 
     hand: np.ndarray = None
+    twice: np.ndarray | None = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -215,7 +215,8 @@ class CardSearch(Strategy):
         rows = sampled // kmax
         lineup = Lineup([self.policy] * players)
         at = Seating(rules, deck, lineup, rows_of(rng, i))
-        hand = self._hand_state(view, deals.reshape(n * kmax, players)[sampled], rows, at)
+        hand = self._hand_state(view, deals.reshape((n * kmax,) + deals.shape[2:])[sampled],
+                                rows, at)
         setup = self._play_setup(hand, at)
         so_far = np.concatenate([view.history, view.trick_cards], axis=1)[rows]
         play = setup.follow(setup.start(), so_far)  # checks the deal against every card
@@ -296,7 +297,10 @@ def deal_view(view, k: int, keys: np.ndarray, revealed: np.ndarray | None = None
     ``voids`` (uint8[n, P]): the voids shown, where the rules make them other than the view's
     (`strategies.search.shown_voids`). Cards dealt to nobody (the seed's Norwegian whist sets 26
     or 1 aside, RULES.md §2) are unseen too: they go to one more hidden "seat", void in nothing,
-    left out of the deal."""
+    left out of the deal. Two decks (RULES.md §4.7): uint64[n, k, P, 2], each seat's cards and
+    those it was dealt twice (`deal_view_copies`)."""
+    if view.deck.copies == 2:
+        return deal_view_copies(view, k, keys, revealed, known, voids)
     n, players = view.tricks.shape
     rows = np.arange(n)
     seat = view.seat.astype(np.intp)
@@ -326,6 +330,70 @@ def deal_view(view, k: int, keys: np.ndarray, revealed: np.ndarray | None = None
     return out | shown[:, None, :]
 
 
+def deal_view_copies(view, k: int, keys: np.ndarray, revealed: np.ndarray | None = None,
+                     known: np.ndarray | None = None, voids: np.ndarray | None = None
+                     ) -> np.ndarray:
+    """`deal_view` with two decks (RULES.md §4.7, ``view.deck.copies = 2``): uint64[n, k, P, 2],
+    the hands as dealt, each seat's cards ([..., 0]) and those it holds both copies of ([...,
+    1]). The copies unseen are two of each card less those the seat holds (``view.hand``,
+    ``view.twice``) and those played (`copies_played`: the view's ``played`` holds only the cards
+    of which no copy is left); dealt by `deal_hidden` over the copies. No card known to another
+    seat (``known``) is dealt so: the rules that show one are refused with two decks."""
+    if known is not None:
+        raise ValueError("two decks: no card another seat is known to hold is dealt")
+    n, players = view.tricks.shape
+    rows = np.arange(n)
+    seat = view.seat.astype(np.intp)
+    shown = copies_played(view)  # [n, P, 2]
+    own = np.stack([view.hand, view.twice], axis=1)
+    gone = own
+    for q in range(players):
+        gone = add_copies(gone, shown[:, q])
+    full = view.deck.full_mask
+    unseen = np.stack([full & ~gone[:, 1], full & ~gone[:, 0]], axis=1)
+    played = popcount(shown).sum(axis=2, dtype=np.int64)  # [n, P]
+    dealt_each = popcount(own).sum(axis=1, dtype=np.int64) + played[rows, seat]
+    others = (seat[:, None] + 1 + np.arange(players - 1)) % players
+    counts = dealt_each[:, None] - played[rows[:, None], others]
+    voids = view.voids if voids is None else voids
+    voids = voids if revealed is None else voids | revealed
+    hidden = deal_hidden(unseen, counts, voids[rows[:, None], others], view.deck, k, keys)
+    out = np.empty((n, k, players, 2), dtype=U64)
+    out[rows, :, seat] = own[:, None]
+    for j in range(players - 1):
+        out[rows, :, others[:, j]] = hidden[:, :, j]
+    return add_copies(out, shown[:, None])
+
+
+def copies_played(view) -> np.ndarray:
+    """uint64[n, P, 2]: with two decks, the cards each seat has played this hand (this trick's
+    too), and those of which it played both copies."""
+    n, players = view.tricks.shape
+    rows = np.arange(n)
+    slots = np.concatenate([view.history, view.trick_cards], axis=1)
+    seats = np.concatenate([view.history_seats, (view.leader[:, None].astype(np.intp)
+                                                 + np.arange(view.position)) % players], axis=1)
+    out = np.zeros((n, players, 2), dtype=U64)
+    for q in range(slots.shape[1]):
+        card, who = BIT[slots[:, q]], seats[:, q].astype(np.intp)
+        out[rows, who, 1] |= out[rows, who, 0] & card
+        out[rows, who, 0] |= card
+    return out
+
+
+def add_copies(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """uint64[..., 2]: two decks' cards ``a`` and ``b`` (uint64[..., 2]: the cards, and those
+    twice) together, where they hold no card three times."""
+    return np.stack([a[..., 0] | b[..., 0], a[..., 1] | b[..., 1] | (a[..., 0] & b[..., 0])],
+                    axis=-1)
+
+
+def split_copies(dealt: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """(the hands uint64[N, P], the cards held twice uint64[N, P] or None) of deals as
+    `deal_view` makes them: uint64[N, P] with one deck, uint64[N, P, 2] with two."""
+    return (dealt, None) if dealt.ndim == 2 else (dealt[..., 0], dealt[..., 1])
+
+
 def deal_unseen(view, players: int, k: int, keys: np.ndarray,
                 known: np.ndarray | None = None) -> np.ndarray:
     """uint64[n, k, P]: ``k`` deals per row, before the play, of every card but the seat's own
@@ -333,10 +401,24 @@ def deal_unseen(view, players: int, k: int, keys: np.ndarray,
     cards left over (dealt to nobody: Norwegian whist, RULES.md §2) to one more hidden "seat",
     left out of the deal; ``known`` (uint64[n, P]): cards another seat surely holds (Spades'
     face-up cards, §4.1), given to it. A row's deals a function of its key (``keys``
-    uint64[n])."""
+    uint64[n]). Two decks (RULES.md §4.7): uint64[n, k, P, 2] (`deal_view_copies`), the seat's
+    cards held twice ``view.twice``; no card known."""
     n = len(view)
     rows, seat = np.arange(n), view.seat.astype(np.intp)
     others = (seat[:, None] + 1 + np.arange(players - 1)) % players
+    if view.deck.copies == 2:
+        if known is not None:
+            raise ValueError("two decks: no card another seat is known to hold is dealt")
+        full, own = view.deck.full_mask, np.stack([view.hand, view.twice], axis=1)
+        unseen = np.stack([full & ~own[:, 1], full & ~own[:, 0]], axis=1)
+        counts = np.repeat(popcount(own).sum(axis=1, dtype=np.int64)[:, None], players - 1, 1)
+        hidden = deal_hidden(unseen, counts, np.zeros(counts.shape, np.uint8), view.deck, k,
+                             keys)
+        out = np.empty((n, k, players, 2), dtype=U64)
+        out[rows, :, seat] = own[:, None]
+        for j in range(players - 1):
+            out[rows, :, others[:, j]] = hidden[:, :, j]
+        return out
     held = popcount(view.hand).astype(np.int64)
     known = np.zeros((n, players), U64) if known is None else known
     known_others = known[rows[:, None], others]  # [n, P - 1]
@@ -357,8 +439,11 @@ def candidates(view) -> np.ndarray:
     """uint64[n, C]: the legal cards worth searching, one of each class of equal cards (cards of
     one suit with no card between them still unplayed to an earlier trick, RULES.md §0: they
     take the same tricks; a card of equal rank to another, §4.2 ``jokers_first_wins``, only
-    with its equals: `_alike`), the lowest of each; 0 pads."""
+    with its equals: `_alike`), the lowest of each; 0 pads. With two decks (§4.7) every legal
+    card: of two copies in a trick the first or last wins, or they cancel."""
     legal = view.legal
+    if view.deck.copies == 2:  # (two decks, RULES.md §4.7: every legal card, none equal)
+        return _listed(legal.copy(), len(view))
     alive = view.deck.full_mask & ~view.played  # cards not yet gone (this trick's included)
     keep = np.zeros_like(legal)
     rest = legal.copy()
@@ -371,8 +456,14 @@ def candidates(view) -> np.ndarray:
         lower = highest_bit(below)
         equal = (card != 0) & ((lower & legal) != 0) & _alike(card, lower, view.deck)
         keep |= np.where(equal, U64(0), card)
+    return _listed(keep, len(view))
+
+
+def _listed(keep: np.ndarray, n: int) -> np.ndarray:
+    """uint64[n, C]: the cards of ``keep`` (uint64[n], changed), one a column, lowest first; 0
+    pads."""
     width = max(int(popcount(keep).max(initial=0)), 1)
-    out = np.zeros((len(view), width), dtype=U64)
+    out = np.zeros((n, width), dtype=U64)
     for c in range(width):
         out[:, c] = lowest_bit(keep)
         keep &= ~out[:, c]
@@ -381,7 +472,9 @@ def candidates(view) -> np.ndarray:
 
 def own_class(view, own: np.ndarray, cands: np.ndarray) -> np.ndarray:
     """uint64[n, 1]: the candidate of ``cands`` that stands for the card ``own`` (the lowest of
-    its class of equal cards, `candidates`)."""
+    its class of equal cards, `candidates`; two decks: itself)."""
+    if view.deck.copies == 2:
+        return own[:, None].copy()
     alive = view.deck.full_mask & ~view.played
     card = own.copy()
     for _ in range(_MAX_CANDIDATES):  # down the run of equal legal cards

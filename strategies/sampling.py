@@ -47,7 +47,10 @@ _NONE = 8  # the group of a card that is not unseen (sorted last)
 _GAMMA, _MIX1, _MIX2 = U64(0x9E3779B97F4A7C15), U64(0xBF58476D1CE4E5B9), U64(0x94D049BB133111EB)
 _MERGE_STREAM = 8  # the streams of `_deal_merged`'s draws: 8 + the depth of the merge
 MERGE_ROUNDS = 512  # draws at most per deal of more than three hidden seats
-_FACT = np.array([math.factorial(k) for k in range(65)], dtype=np.float64)
+_MERGE_BATCH, _MERGE_EACH = 4096, 32  # `_deal_merged`'s draws at most at once after the first,
+#                                        and per deal
+_MOST = 128  # the most unseen copies (two decks of 64 slots)
+_FACT = np.array([math.factorial(k) for k in range(_MOST + 1)], dtype=np.float64)
 
 
 @functools.cache
@@ -216,16 +219,24 @@ def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck
     out = np.zeros((n, k, hidden) + unseen.shape[1:], dtype=U64)
     pending = np.ones((n, k), dtype=bool)
     stream = _MERGE_STREAM + depth
-    for draw_no in range(2 * MERGE_ROUNDS):
-        # the (row, sample) pairs still to keep a deal, and a draw of the H - 1 seats for each:
-        # the first for every sample at once, then one draw a pending pair (its own key)
+    draw_no, batch = 0, 1
+    while draw_no < 2 * MERGE_ROUNDS:
+        # the (row, sample) pairs still to keep a deal, and draws of the H - 1 seats for each:
+        # the first for every sample at once, then draws numbered draw_no, draw_no + 1 ... a
+        # pending pair (each by its own key), ``batch`` of them at once (doubling, while the
+        # pending pairs are few: the rounds are few), the first kept: as if drawn one at a time
         pr, ps = np.nonzero(pending)
         if not pr.size:
             break
         if draw_no:
-            pkeys = _mix(keys[pr], stream, (draw_no << 20) + ps)
+            batch = min(2 * batch, _MERGE_EACH, max(1, _MERGE_BATCH // pr.size),
+                        2 * MERGE_ROUNDS - draw_no)
+            number = np.tile(draw_no + np.arange(batch), pr.size)
+            pr, ps = np.repeat(pr, batch), np.repeat(ps, batch)
+            pkeys = _mix(keys[pr], stream, (number << 20) + ps)
             sub = deal_hidden(unseen[pr], sub_counts[pr], sub_voids[pr], deck, 1, pkeys)[:, 0]
         else:
+            number = np.zeros(pr.size, np.int64)
             sub = deal_hidden(unseen, sub_counts, sub_voids, deck, k,
                               _mix(keys, stream, np.full(n, 1 << 39)))
             sub = sub.reshape((n * k,) + sub.shape[2:])
@@ -237,7 +248,14 @@ def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck
         fits = (r_s >= 0) & (r_s <= sh_s)
         weight = np.where(fits, _comb(sh_s, r_s), 0.0)
         u = uniforms(pkeys, 4, np.zeros(1, np.int64))[:, 0]
-        keep = (u * top[pr] < weight) | (fits & (draw_no >= MERGE_ROUNDS))
+        keep = ((u * top[pr] < weight) | (fits & (number >= MERGE_ROUNDS))).reshape(-1, batch)
+        draw_no += batch
+        kept = np.arange(keep.shape[0]) * batch + np.argmax(keep, axis=1)  # each pair's first
+        kept = kept[keep.any(axis=1)]
+        if not kept.size:
+            continue
+        pr, ps, pkeys, hand, sub = pr[kept], ps[kept], pkeys[kept], hand[kept], sub[kept]
+        forced_a, r_s = forced_a[kept], r_s[kept]
         # A's r shared cards: the r of smallest random key (53 bits, then the slot: no ties;
         # two decks: 52, then the copy and slot)
         inside = (((hand & shared[pr, None])[:, :, None] >> slots.astype(U64)) & U64(1)
@@ -251,11 +269,10 @@ def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck
                                  np.clip(r_s - 1, 0, code.size - 1)[:, None], axis=1)
         chosen = ((inside == 1) & (key <= cut) & (r_s > 0)[:, None]).reshape(len(pr), words, -1)
         to_a = forced_a | np.where(chosen, bits, U64(0)).sum(axis=2, dtype=U64)
-        got, gs = pr[keep], ps[keep]
-        out[got[:, None], gs[:, None], others[got]] = sub[keep, :-1]
-        out[got, gs, first[got]] = _cards(to_a[keep], unseen)
-        out[got, gs, second[got]] = _cards(hand[keep] & ~to_a[keep], unseen)
-        pending[got, gs] = False
+        out[pr[:, None], ps[:, None], others[pr]] = sub[:, :-1]
+        out[pr, ps, first[pr]] = _cards(to_a, unseen)
+        out[pr, ps, second[pr]] = _cards(hand & ~to_a, unseen)
+        pending[pr, ps] = False
     if pending.any():
         raise ValueError("no deal of the unseen cards fits the seats' counts and voids")
     return out
@@ -310,9 +327,9 @@ def _splitmix(z: np.ndarray) -> np.ndarray:
 
 
 def _comb(m: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """float64: C(m, r) for 0 <= r <= m <= 64 (elsewhere meaningless, to be masked)."""
-    m, r = np.clip(m, 0, 64), np.clip(r, 0, 64)
-    return _FACT[m] / (_FACT[np.minimum(r, m)] * _FACT[np.clip(m - r, 0, 64)])
+    """float64: C(m, r) for 0 <= r <= m <= 128 (elsewhere meaningless, to be masked)."""
+    m, r = np.clip(m, 0, _MOST), np.clip(r, 0, _MOST)
+    return _FACT[m] / (_FACT[np.minimum(r, m)] * _FACT[np.clip(m - r, 0, _MOST)])
 
 
 def _splits(size: np.ndarray, counts: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -334,10 +351,10 @@ def _splits(size: np.ndarray, counts: np.ndarray, u: np.ndarray) -> np.ndarray:
     for r in rest:
         ok = ok & (r >= 0)
     fact = _FACT
-    weight = fact[u7] / (fact[np.clip(rest[0], 0, 64)] * fact[np.clip(rest[1], 0, 64)]
-                         * fact[np.clip(rest[2], 0, 64)])
+    weight = fact[u7] / (fact[np.clip(rest[0], 0, _MOST)] * fact[np.clip(rest[1], 0, _MOST)]
+                         * fact[np.clip(rest[2], 0, _MOST)])
     for c, m in ((c3, u3), (c5, u5), (c6, u6)):
-        weight = weight * fact[m] / (fact[np.minimum(c, m)] * fact[np.clip(m - c, 0, 64)])
+        weight = weight * fact[m] / (fact[np.minimum(c, m)] * fact[np.clip(m - c, 0, _MOST)])
     weight = np.where(ok, weight, 0.0).reshape(n, -1)
     if np.any(weight.sum(axis=1) <= 0):
         raise ValueError("no deal of the unseen cards fits the seats' counts and voids")

@@ -69,16 +69,24 @@ own side) and five (10 each, the 2D and 2H out). There a nil is one player's alo
 covers it and every other player may attack it, which the rollouts play out (the expert's nil
 play and attack), and nil is one of the bids searched. Six players with one deck (``deck =
 "no_twos"``, 8 each) it plays too, in three pairs, two threes or alone (the sampler deals to
-five hidden seats; the value of three sides is as above, of two as at four players). At four
+five hidden seats; the value of three sides is as above, of two as at four players), and the
+tables of two decks (§4.7: six players with ``deck = "double_minus_2c"``, the ``spades.six``
+preset, or ``"double_jokers"``, either ``duplicate_wins``; ``cancel_spades`` at six and eight
+players, its identical cards cancelling): the sampler deals the copies unseen, two of each
+card less those held and played, uniformly as two shuffled decks deal them
+(`strategies.sampling`, `strategies.card_search.deal_view_copies`: the views hold which cards
+the seat holds twice, the cards played are counted from the history), and every legal card
+is a candidate (of two copies in a trick the first or the last wins, or both cancel: no two
+cards are equal whatever the others hold). At four
 players it plays the jokers and trump orders of §4.2 whose cards rank as they lie in the deck's
 layout (`ranks_by_bits`: ``spades.jokers``, bowers, deuces high ...): equal cards are then a
 run of one suit, and a joker or a left bower is a spade to the sampler as to the engine; two
 jokers of equal rank (``jokers_first_wins``, the first played winning) are one class of their
-own, the AS below them not of it (`strategies.card_search.candidates`). It refuses eight
-players, six with two decks or jokers (the ``spades.six`` preset among them), the other keys of
-§4.7 (the last card left undealt at three, jokers at other tables) and two players
-(`TABLE_KEYS`), naming them. Of the house rules of §4 (the plug-ins of `sim.spades.house`) it
-plays at every one of these tables those it need not know to play: a rule whose parts are only
+own, the AS below them not of it (`strategies.card_search.candidates`). It refuses six
+players with one deck and jokers or a kitty, the other keys of §4.7 (the last card left
+undealt at three, jokers at other tables) and two players (`TABLE_KEYS`), naming them. Of the
+house rules of §4 (the plug-ins of `sim.spades.house`) it plays at every one of these tables
+those it need not know to play: a rule whose parts are only
 the score's (contracts scored otherwise, trick bonuses, the bag rules, the game's end: §4.6,
 §4.8) or the open bids' (§4.4's bid minimums and bans: ``fledu``, ``min_team_bid``,
 ``suicide``, ``whiz``, ``mirror``, ``hook``), since its rollouts are scored by the engine's own
@@ -127,7 +135,7 @@ from sim.streams import rows_of
 from sim.views import PlayView
 
 from .base import param, register
-from .card_search import CardSearch, after, deal_unseen, deal_view, side_margin
+from .card_search import CardSearch, after, deal_unseen, deal_view, side_margin, split_copies
 from .sampling import deal_hidden
 
 __all__ = ["SearchStrategy", "revealed_voids"]
@@ -139,18 +147,22 @@ STANDARD_KEYS = frozenset({"nil", "nil_bonus", "nil_tricks", "blind_nil", "blind
                            "bag_limit", "bag_penalty", "target_score", "mercy_score",
                            "max_hands"})
 # RULES.md §4.7: the tables it plays besides four in partnerships: each player his own side
-# (``players`` 3 or 5, or 4 with ``partnerships = false``), and six players with one deck
-# (``deck = "no_twos"``, 8 cards each) in any ``teams`` shape; the other keys of §4.7 at their
-# defaults (no jokers, the 2C out at three players, 2D and 2H at five). Not two players, who
+# (``players`` 3 or 5, or 4 with ``partnerships = false``), six players with the decks of
+# `SIX_DECKS` in any ``teams`` shape, either ``duplicate_wins``, and eight (``cancel_spades``);
+# the other keys of §4.7 at their defaults (no jokers, the 2C out at three players, 2D and 2H
+# at five). Not two players, who
 # draw their hands: the opponent keeps the better card of each pair he draws, which uniform
 # deals of the unseen cards ignore, and there the search loses to the expert (BENCHMARKS.md)
-TABLE_KEYS = frozenset({"players", "partnerships", "deck", "teams"})
-TABLES = (3, 4, 5, 6)
+TABLE_KEYS = frozenset({"players", "partnerships", "deck", "teams", "duplicate_wins"})
+TABLES = (3, 4, 5, 6, 8)
 # RULES.md §4.2: the jokers and trump orders it plays at four players, where the deck's cards
 # rank as their bits lie (`ranks_by_bits`: the equal cards of `candidates` are then a run of one
 # suit, and the sampler's suits are the rules' suits, a left bower or a joker a spade)
 CARD_ORDER_KEYS = frozenset({"jokers", "trump_order", "jokers_remove"})
-ONE_DECK_SIX = "no_twos"
+# the six players' decks it plays (RULES.md §4.7): one deck without the 2s, two without the 2Cs,
+# two with four jokers (the sampler deals two decks' copies, `strategies.sampling`;
+# ``cancel_spades`` at six and eight players plays two decks too)
+SIX_DECKS = ("no_twos", "double_minus_2c", "double_jokers")
 # RULES.md §4: the parts of a house rule (`sim.spades.plugin.HouseRule`) the search plays without
 # knowing the rule: the score's (the rollouts are scored by the engine's own phases: the score,
 # the trick bonuses, how bags are counted, the game's end, a table column), the open bids' (bid
@@ -159,7 +171,8 @@ ONE_DECK_SIX = "no_twos"
 # rule with any other part is refused, but those `played_house_rules` names
 PLAYED_PARTS = frozenset({"score", "trick_bonus", "bags", "ends_game", "bids", "bans", "looks",
                           "constraint", "leads", "first_leader", "refuse", "refuse_among",
-                          *("contracts", "contract", "contract_ban", "bid_contract", "columns")})
+                          *("contracts", "contract", "contract_ban", "bid_contract", "columns"),
+                          "own_scoring"})
 # RULES.md §4.4's side contracts (team nil, Mo, bemo, ten for 200 ...): the parts by which a
 # rule offers one; the search then plays the cards, its bids and declarations the rollout
 # strategy's (`SearchStrategy.bid`)
@@ -170,6 +183,10 @@ OWN_BIDDING = ("blind_bids", "bid_raise", "no_trump_bids")
 # RULES.md §4.1's misdeals: the deals the search draws are those no seat would have called
 # (`SearchStrategy._misdeals`), the call itself the rollout strategy's
 MISDEALS = ("redeal_poor_hands",)
+# the rules that show a seat cards another holds (§4.1's face-up cards, §4.5's cards passed) or
+# ask for its hands (§4.1's misdeals): played with one deck only (`deal_view` deals no known
+# card with two)
+KNOWN_CARDS = ("face_up_cards", "pass_cards", "nil_pass", "redeal_poor_hands")
 # the parts of RULES.md §4.3 that constrain the play beyond following suit: the deals are then
 # kept only where the cards played could have come from them (`SearchStrategy._fit`)
 PLAY_PARTS = ("constraint", "leads", "first_leader", "play")
@@ -204,16 +221,18 @@ class SearchStrategy(CardSearch):
     @classmethod
     def refuse(cls, rules) -> str | None:
         """The search plays the keys of RULES.md §3 (any values) at four players in
-        partnerships and at the tables of §4.7 with one deck and no jokers (three players,
-        cutthroat, five players, six with ``deck = "no_twos"`` in any team shape:
-        `TABLE_KEYS`), at four players with §4.2's jokers and trump orders where
+        partnerships and at the tables of §4.7 but two players (three players, cutthroat, five
+        players, six with the decks of `SIX_DECKS` in any team shape, ``cancel_spades`` at six
+        or eight: `TABLE_KEYS`), at four players with §4.2's jokers and trump orders where
         the cards rank as they lie (`CARD_ORDER_KEYS`, `ranks_by_bits`), and at all of them the
-        house rules of `played_house_rules`; any other table (two or eight players, six with
-        two decks or jokers) and any other key of §4 switched on (jokers at other tables, the
-        kitty, the other house rules) is refused, named."""
+        house rules of `played_house_rules`; any other table (two players, six with one deck
+        and jokers or a kitty) and any other key of §4 switched on (jokers at other tables,
+        the kitty, the other house rules) is refused, named."""
         allowed = STANDARD_KEYS | TABLE_KEYS | played_house_rules(rules)
         if rules.players == 4 and ranks_by_bits(rules):
             allowed = allowed | CARD_ORDER_KEYS
+        if rules.six_deck in SIX_DECKS:  # (two decks and four jokers: the deck's own)
+            allowed = allowed | {"jokers"}
         changed = [f.name for f in dataclasses.fields(SpadesRules)
                    if f.name not in allowed and getattr(rules, f.name)
                    != getattr(_DEFAULT, f.name)]
@@ -221,7 +240,7 @@ class SearchStrategy(CardSearch):
         if rules.players not in TABLES:
             changed.insert(0, "players")
             value["players"] = rules.players
-        elif rules.players == 6 and rules.six_deck != ONE_DECK_SIX:
+        elif rules.players == 6 and rules.six_deck not in (None, *SIX_DECKS):
             changed.insert(0, "deck")
             value["deck"] = rules.six_deck
         if not changed:
@@ -230,8 +249,9 @@ class SearchStrategy(CardSearch):
         more = f" and {len(changed) - 4} more" if len(changed) > 4 else ""
         return ("it plays the keys of RULES.md §3 at four players in partnerships (with the "
                 "jokers and trump orders of §4.2 whose cards rank as they lie, at four players) "
-                "and at the other tables of §4.7 with one deck and no jokers (three players, "
-                "cutthroat, five players, six with deck = 'no_twos'), with the house rules of "
+                "and at the other tables of §4.7 but two players (three players, cutthroat, "
+                "five players, six with deck = 'no_twos', 'double_minus_2c' or "
+                "'double_jokers', cancel_spades at six or eight), with the house rules of "
                 "§4 that only score (but a progressive bonus, a game won at once, a bag-"
                 "cancelling card cut per deal), narrow the bids, narrow the legal cards, name "
                 "the first leader, deal cards face up, exchange them once, offer side "
@@ -333,13 +353,14 @@ class SearchStrategy(CardSearch):
         bid; `_Blind`: a blind nil or none), the later turns bid by the rollout strategy, the
         hand played out by it, scored by the engine (`sim.spades.hand`'s phases)."""
         rules, deck = view.rules, view.deck
+        hands, twice = split_copies(hands)
         players = hands.shape[1]
         at = Seating(rules, deck, Lineup([forced] * players), rows_of(rng, i))
         dealer, scores, bags = view.dealer[i], view.scores[i], view.bags[i]
-        state = start_bidding(hands, dealer, scores, bags, rules, public_of(view, i),
+        state = start_bidding(hands, dealer, scores, bags, rules, public_of(view, i), twice,
                               bids=view.bids[i], blind=view.blind[i])
         bidding = complete_bidding(state, rules, deck, at.lineup, at.rng)
-        hand = replace(start_hand(hands, dealer, scores, bags,
+        hand = replace(start_hand(hands, dealer, scores, bags, twice=twice,
                                   house_state=cancel_card(rules, deck, i.size)), bidding=bidding)
         at = replace(at, lineup=Lineup([self.policy] * players))
         hand = play_hand(hand, at, after(pipeline(rules), "bid"))  # (an exchange of cards
@@ -408,17 +429,21 @@ class SearchStrategy(CardSearch):
         it: the deals where he was dealt none are dropped."""
         if not (play_constrained(view.rules) or view.rules.redeal_poor_hands):
             return None
-        n, m, players = deals.shape
+        n, m, players = deals.shape[:3]
         rows = np.repeat(np.arange(n), m)
         at = Seating(view.rules, view.deck, Lineup([self.policy] * players), rows_of(rng, rows))
-        hand = _hand_state(view, deals.reshape(n * m, players), rows)
+        hand = _hand_state(view, deals.reshape((n * m,) + deals.shape[2:]), rows)
         setup = play_setup(hand, at)
         so_far = np.concatenate([view.history, view.trick_cards], axis=1)[rows]
-        fits = setup.fits(setup.start(), so_far).reshape(n, m)
+        play = setup.start()
+        # the first leader the rules name is the real one (§4.3 ``first_lead``: with two decks
+        # the other copy of the lowest club may make another seat the leader)
+        first = view.history_seats[:, 0] if view.trick_no else view.leader
+        fits = ((play.leader == first[rows]) & setup.fits(play, so_far)).reshape(n, m)
         if view.rules.redeal_poor_hands:  # §4.1: no seat was left a hand it would call poor
             fits &= ~self._misdeals(hand, at).reshape(n, m)
         if view.no_trump is not None:  # (the hands as dealt: the spades bid with)
-            no_spade = (deals & view.trump[:, None, None]) == 0
+            no_spade = (split_copies(deals)[0] & view.trump[:, None, None]) == 0
             fits &= ~(view.no_trump[:, None, :] & no_spade).any(axis=2)
         return fits
 
@@ -464,6 +489,10 @@ def deal_blind(view, k: int, keys: np.ndarray) -> np.ndarray:
     rules deal, the face-up cards (RULES.md §4.1, its own among them) to their holders; a row's
     deals a function of its key (``keys`` uint64[n])."""
     n, players = view.bids.shape
+    if view.deck.copies == 2:  # (two decks, RULES.md §4.7: both copies of every card unseen)
+        full = np.full((n, 2), view.deck.full_mask, U64)
+        counts = np.full((n, players), view.rules.cards_each, np.int64)
+        return deal_hidden(full, counts, np.zeros((n, players), np.uint8), view.deck, k, keys)
     known = np.zeros((n, players), U64) if view.face_up is None else view.face_up
     full = np.full(n, view.deck.full_mask, U64) & ~np.bitwise_or.reduce(known, axis=1)
     counts = view.rules.cards_each - popcount(known).astype(np.int64)
@@ -522,6 +551,8 @@ def played_house_rules(rules) -> frozenset[str]:
                  and getattr(rule, f.name) != getattr(_NO_RULE, f.name)}
         if rule.key == "bag_cancel_card":
             played = rules.bag_cancel_card != "cut"
+        elif rule.key in KNOWN_CARDS and rules.copies == 2:  # (two decks: not dealt so yet)
+            played = False
         elif rule.key == "face_up_cards":  # (the cards each seat holds face up: `face_up_held`)
             played = True
         elif rule.key in ("pass_cards", "nil_pass"):  # (the cards it passed: `passed_held`)
@@ -594,10 +625,12 @@ def counted_bags(score, before: np.ndarray, rules) -> np.ndarray:
 
 def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
     """The Spades hand state (`sim.spades.hand.SpadesHand`) of the deals ``dealt`` (uint64[N,
-    P], the hands as dealt) of the view's rows ``rows``, bid as the view says: its dealer the
-    view's (`dealer_of`), its bag-cancelling card the rules' (`cancel_card`)."""
+    P], the hands as dealt; two decks uint64[N, P, 2], `split_copies`) of the view's rows
+    ``rows``, bid as the view says: its dealer the view's (`dealer_of`), its bag-cancelling
+    card the rules' (`cancel_card`)."""
+    dealt, twice = split_copies(dealt)
     hand = start_hand(dealt, dealer_of(view)[rows], view.scores[rows], view.bags[rows],
-                      house_state=cancel_card(view.rules, view.deck, rows.size))
+                      twice=twice, house_state=cancel_card(view.rules, view.deck, rows.size))
     bidding = BidResult(bids=view.bids[rows], blind=view.blind[rows],
                         contracts=None if view.contracts is None else view.contracts[rows],
                         bemo=None if view.bemo is None else view.bemo[rows],
@@ -641,9 +674,9 @@ def bid_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:
     from the standing before the hand (`sim.spades.bidding.bid_view`, the view the engine shows
     there); a blind nil (made before looking) fits any hand. ``view``: a `PlayView` (every seat
     has bid; its dealer `dealer_of`'s) or a `BidView`."""
-    n, m, players = deals.shape
+    n, m, players = deals.shape[:3]
     dealer = dealer_of(view)
-    flat = deals.reshape(n * m, players)
+    flat, twice = split_copies(deals.reshape((n * m,) + deals.shape[2:]))
     row = np.repeat(np.arange(n), m)
     rows = np.arange(n)
     misfit = np.zeros(n * m, dtype=np.int64)
@@ -664,7 +697,8 @@ def bid_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:
         rep = np.repeat(np.arange(ask.size), m)
         state = start_bidding(flat[sel], dealer[ask][rep], view.scores[ask][rep],
                               view.bags[ask][rep], view.rules, public_of(view, ask[rep]),
-                              bids=before[rep], blind=blind[rep])
+                              None if twice is None else twice[sel], bids=before[rep],
+                              blind=blind[rep])
         bid = policy.bid(bid_view(state, view.rules, view.deck), rows_of(rng, row[sel]))
         real = view.bids[ask, bidder[ask]][rep]
         misfit[sel] += np.abs(np.asarray(bid, np.int64) - real)

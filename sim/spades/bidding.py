@@ -311,7 +311,7 @@ class Turn:
 
     def bid_view(self, legal=None) -> BidView:
         return BidView(hand=self.hand, legal=self.legal if legal is None else legal,
-                       **self.common)
+                       twice=self.twice, **self.common)
 
     @classmethod
     def of(cls, state: BidState, rules: SpadesRules, deck) -> Turn:
@@ -501,7 +501,8 @@ class BidState:
         view = BidView(rows=rows, seat=seat, dealer=self.dealer, legal=np.zeros(rows.size, MASK),
                        bids=self.bids, blind=self.blind, scores=self.scores, bags=self.bags,
                        rules=rules, deck=deck, contracts=self.contracts, bemo=self.bemo,
-                       hand=self.hands[rows, seat]).take(idx)
+                       hand=self.hands[rows, seat],
+                       twice=None if self.twice is None else self.twice[rows, seat]).take(idx)
         return replace(view, legal=np.asarray(legal).astype(MASK))
 
     def result(self) -> BidResult:
@@ -578,7 +579,9 @@ def contract_view(state: BidState, rules: SpadesRules, deck, stage: str) -> Blin
                                    rules)
     if stage == "blind":
         return BlindView(legal=offered, **view_fields(state, rules, deck))
-    return BidView(hand=state.hands[np.arange(state.n), state.seat], legal=offered,
+    rows = np.arange(state.n)
+    return BidView(hand=state.hands[rows, state.seat], legal=offered,
+                   twice=None if state.twice is None else state.twice[rows, state.seat],
                    **view_fields(state, rules, deck))
 
 
@@ -591,7 +594,8 @@ def bid_view(state: BidState, rules: SpadesRules, deck) -> BidView:
     twice = None if state.twice is None else state.twice[rows, seat]
     unseen = bid_masks(state.bids, seat, rules, half=state.half)
     return BidView(hand=hand, legal=sighted_bids(state.bids, seat, hand, twice, rules, deck,
-                                                  unseen), **view_fields(state, rules, deck))
+                                                  unseen), twice=twice,
+                   **view_fields(state, rules, deck))
 
 
 def take_turn(state: BidState, rules: SpadesRules, deck, lineup, rng) -> None:
