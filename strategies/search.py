@@ -254,9 +254,9 @@ class SearchStrategy(CardSearch):
                 "'double_jokers', cancel_spades at six or eight), with the house rules of "
                 "§4 that only score (but a progressive bonus, a game won at once, a bag-"
                 "cancelling card cut per deal), narrow the bids, narrow the legal cards, name "
-                "the first leader, deal cards face up, exchange them once, offer side "
-                "contracts, blind bids, raises or no-trump bids, or redeal poor hands, and no "
-                "other rule of §4 so far; these rules "
+                "the first leader, offer side contracts, blind bids, raises or no-trump bids, "
+                "and with one deck deal cards face up, exchange them once or redeal poor hands, "
+                "and no other rule of §4 so far; these rules "
                 "set "
                 f"{shown}{more}")
 
@@ -443,7 +443,8 @@ class SearchStrategy(CardSearch):
         if view.rules.redeal_poor_hands:  # §4.1: no seat was left a hand it would call poor
             fits &= ~self._misdeals(hand, at).reshape(n, m)
         if view.no_trump is not None:  # (the hands as dealt: the spades bid with)
-            no_spade = (split_copies(deals)[0] & view.trump[:, None, None]) == 0
+            held = deals[..., 0] if deals.ndim == 4 else deals  # (two decks: [n, M, P, 2])
+            no_spade = (held & view.trump[:, None, None]) == 0
             fits &= ~(view.no_trump[:, None, :] & no_spade).any(axis=2)
         return fits
 

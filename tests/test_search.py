@@ -17,6 +17,9 @@ cards (strategies/sampling.py).
   of real runs, rollouts of the real deal against the real hand (each side's value the mean of
   the others' taken from its own), two-card endings at three players valued exactly, and a
   hand-made forced finesse at three players that expert and seed miss.
+* The tables of two decks (RULES.md §4.7: six players, cancel_spades at six and eight): the
+  sampler over the copies against enumeration (two shuffled decks' probabilities), its deals
+  against every view of real runs slot by slot, rollouts of the real deal against the real hand.
 """
 
 from __future__ import annotations
@@ -111,7 +114,27 @@ HOUSE.update({
                                      "bag_cancel_card": "QS"},
     "six in pairs, three_b, hook": {**SIX["six in three pairs"], "three_b": True, "hook": True},
 })
-TABLE = {**SIX, **ORDERS, **HOUSE}
+# RULES.md §4.7's tables of two decks (every card twice): six players in each team shape and
+# deck, eight, cancel_spades; and house rules there
+TWO_DECKS = {"spades.six": "spades.six", "spades.cancel": "spades.cancel",
+             "spades.cancel8": "spades.cancel8",
+             "six of two decks in two threes, the last copy wins": {
+                 "preset": "spades.six", "teams": "two_threes", "duplicate_wins": "last"},
+             "six of two decks alone": {"preset": "spades.six", "teams": "solo"},
+             "six of two decks and four jokers": {"preset": "spades.six",
+                                                  "deck": "double_jokers", "jokers": 4}}
+HOUSE.update({
+    "six of two decks, must_trump, bag_cancel_card": {"preset": "spades.six",
+                                                     "must_trump": True,
+                                                     "bag_cancel_card": "7H"},
+    "six of two decks, first_lead lowest_club": {"preset": "spades.six",
+                                                 "first_lead": "lowest_club"},
+    "six of two decks, first_trick_lowest_club": {"preset": "spades.six",
+                                                  "first_trick_lowest_club": True},
+    "six of two decks, team_nil": {"preset": "spades.six", "team_nil": True},
+    "six of two decks, whiz": {"preset": "spades.six", "whiz": True, "blind_nil": False},
+})
+TABLE = {**SIX, **ORDERS, **HOUSE, **TWO_DECKS}
 
 
 POSITIONS = {  # unseen cards, the hidden seats' counts, their voids (bit s = suit s, C D H S)
@@ -145,6 +168,61 @@ def test_deals_are_uniform_over_the_consistent_deals(name):
     assert set(seen) == want  # every consistent deal, and none other
     observed = np.array([seen[d] for d in sorted(want)])
     assert stats.chisquare(observed).pvalue > 1e-3, observed
+
+
+# two decks (RULES.md §4.7): the unseen copies (a card twice where both are unseen), the hidden
+# seats' counts, their voids
+COPIES = {
+    "two decks, no voids": (["AS", "AS", "KS", "QH", "2D", "2D"], (2, 2, 2), (0, 0, 0)),
+    "two decks, a spade void": (["AS", "AS", "KS", "QH", "2D", "2D"], (2, 2, 2), (8, 0, 0)),
+    "two decks, five hidden seats": (["AS", "AS", "KS", "QH", "2D", "2D"], (2, 1, 1, 1, 1),
+                                     (0, 8, 0, 2, 0)),
+    "two decks, seven hidden seats": (["AS", "AS", "KS", "QH", "QH", "2D", "3C"],
+                                      (1, 1, 1, 1, 1, 1, 1), (0, 8, 4, 0, 0, 0, 2)),
+}
+
+
+def _consistent_copies(unseen: list[str], counts, voids, deck) -> collections.Counter:
+    """Every deal of the copies ``unseen`` (a card named twice: both copies) as distinct cards,
+    enumerated, counted by what each seat holds (its cards, those twice): two shuffled decks'
+    probabilities up to a constant."""
+    out, hidden = collections.Counter(), len(counts)
+    for seats in itertools.product(range(hidden), repeat=len(unseen)):
+        if [seats.count(j) for j in range(hidden)] != list(counts):
+            continue
+        if any(voids[j] >> SUITS.index(c[1]) & 1 for c, j in zip(unseen, seats, strict=True)):
+            continue
+        held = [[c for c, s in zip(unseen, seats, strict=True) if s == j] for j in range(hidden)]
+        out[tuple(x for h in held for x in (deck.mask_of(set(h)), deck.mask_of(
+            {c for c in h if h.count(c) == 2})))] += 1
+    return out
+
+
+@pytest.mark.parametrize("name", list(COPIES))
+def test_deals_of_two_decks_are_those_of_two_shuffled_decks(name):
+    """The sampler over two decks' copies (`strategies.sampling._tokens`) against enumeration:
+    every consistent deal and nothing else, each as often as two shuffled decks deal it (both
+    copies of a card to one seat half as often as one to each: chi-square), for three, five
+    (merged and split) and seven hidden seats (eight players)."""
+    unseen, counts, voids = COPIES[name]
+    deck = deck_for(load_rules("spades.six"))
+    want = _consistent_copies(unseen, counts, voids, deck)
+    held = deck.mask_of(set(unseen))
+    twice = deck.mask_of({c for c in unseen if unseen.count(c) == 2})
+    n, k = 1500, 20
+    deals = deal_hidden(np.tile(np.array([[held, twice]], np.uint64), (n, 1)),
+                        np.tile(counts, (n, 1)), np.tile(np.array(voids, np.uint8), (n, 1)),
+                        deck, k, _keys(n, 6))
+    assert deals.shape == (n, k, len(counts), 2)
+    seen = collections.Counter(tuple(int(x) for x in d.reshape(-1))
+                               for d in deals.reshape(n * k, -1))
+    assert set(seen) == set(want)
+    cells = sorted(want)
+    expected = np.array([want[c] for c in cells], float)
+    observed = np.array([seen[c] for c in cells])
+    assert stats.chisquare(observed, expected * n * k / expected.sum()).pvalue > 1e-3
+    if len(set(expected)) > 1:  # the weights matter: uniform over the deals is rejected
+        assert stats.chisquare(observed).pvalue < 1e-6
 
 
 def test_draws_follow_the_weights():
@@ -217,6 +295,13 @@ class Sampling:
 
     def play(self, view, rng):
         deals = deal_view(view, 6, _keys(len(view), self.views), revealed=revealed_voids(view))
+        if view.deck.copies == 2:  # (and every legal card searched: no two are equal)
+            _check_copies(view, deals, view.voids | revealed_voids(view))
+            cands = candidates(view)
+            assert np.all(np.bitwise_or.reduce(cands, axis=1) == view.legal)
+            assert np.all(popcount(cands).sum(axis=1) == popcount(view.legal))
+            self.views += len(view)
+            return self.inner.play(view, rng)
         dealt = np.bitwise_or.reduce(deals, axis=2)  # (two players: the discards held by none)
         assert np.all(dealt & ~view.deck.full_mask == 0)
         assert np.all((dealt == view.deck.full_mask) | (view.rules.players == 2))
@@ -226,8 +311,42 @@ class Sampling:
         return self.inner.play(view, rng)
 
 
+def _per_slot(cards: np.ndarray) -> np.ndarray:
+    """int[..., 64]: the copies of each slot in two decks' cards (uint64[..., 2])."""
+    bits = (cards[..., None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)
+    return bits.sum(axis=-2).astype(np.int64)
+
+
+def _check_copies(view, deals: np.ndarray, voids: np.ndarray) -> None:
+    """`check_deals` with two decks (RULES.md §4.7), slot by slot: P hands of the rules' size
+    making both decks, the seat's own as dealt, every seat holding the copies it played (counted
+    from the history, this trick's too) and, of the rest, none of a suit set in ``voids``."""
+    n, players = view.tricks.shape
+    rows = np.arange(n)
+    count = _per_slot(deals)  # [n, k, P, 64]
+    assert deals.shape[2:] == (players, 2)
+    assert np.all(count.sum(axis=3) == view.rules.cards_each)
+    full = _per_slot(np.array([view.deck.full_mask] * 2, np.uint64))
+    assert np.all(count.sum(axis=2) == full)
+    played = np.zeros((n, players, 64), np.int64)
+    slots = np.concatenate([view.history, view.trick_cards], axis=1)
+    seats = np.concatenate([view.history_seats, (view.leader[:, None] + np.arange(
+        view.position)) % players], axis=1)
+    np.add.at(played, (np.repeat(rows, slots.shape[1]), seats.reshape(-1).astype(int),
+                       slots.reshape(-1).astype(int)), 1)
+    own = _per_slot(np.stack([view.hand, view.twice], axis=1)) + played[rows, view.seat]
+    assert np.all(count[rows, :, view.seat] == own[:, None])
+    left = count - played[:, None]
+    assert np.all(left >= 0)
+    suit = view.deck.suit_of_bit[:64]
+    for s_ in range(4):
+        void = ((voids >> s_) & 1).astype(bool)[:, None, :, None]
+        assert not np.any(void & (left > 0) & (suit == s_))
+
+
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel", "spades.three",
-                                    "spades.cutthroat", "spades.five", "six alone", *ORDERS])
+                                    "spades.cutthroat", "spades.five", "six alone", *ORDERS,
+                                    *TWO_DECKS])
 def test_sampled_deals_fit_every_view_of_real_runs(preset):
     rules = load_rules(TABLE.get(preset, preset))  # (six alone: five hidden seats)
     player = Sampling()
@@ -414,8 +533,18 @@ def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
     assert np.mean(sampled) > 2
 
 
+def _as_dealt(deck, hands: list[list[str]]) -> np.ndarray:
+    """uint64[1, 1, P] the hands of a record as the search's deals hold them; two decks
+    (RULES.md §4.7) uint64[1, 1, P, 2], each hand's cards and those it holds twice."""
+    if deck.copies == 1:
+        return np.array([[[deck.mask_of(h) for h in hands]]], np.uint64)
+    return np.array([[[[deck.mask_of(set(h)), deck.mask_of({c for c in h if h.count(c) == 2})]
+                       for h in hands]]], np.uint64)
+
+
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel", "spades.three",
-                                    "spades.cutthroat", "spades.five", *SIX, *ORDERS, *HOUSE])
+                                    "spades.cutthroat", "spades.five", *SIX, *ORDERS, *HOUSE,
+                                    *TWO_DECKS])
 def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     """With every seat the rollout strategy, a rollout of the real deal from any decision with
     the card (or bid) actually played is the hand as it was played: the search rebuilds the
@@ -451,7 +580,7 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
         value[row["game_id"], row["hand_no"]] = pts - (pts.sum() - pts) / (sides - 1)
     checked = 0
     for rec in records[:12]:
-        real = np.array([[[deck.mask_of(h) for h in rec["hands"]]]], np.uint64)
+        real = _as_dealt(deck, rec["hands"])
         want = value[rec["game_id"], rec["hand_no"]]
         for k in (0, 7, 25, cards - 2):
             view = view_at({**rec, "plays": rec["plays"][:k]}).view
@@ -842,31 +971,45 @@ def test_a_block_played_with_others_decides_as_alone():
 
 # -- refusals ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("preset", ["spades.six", "spades.cancel8"])
-def test_rules_it_does_not_play_are_refused_naming_them(preset, tmp_path, capsys):
-    with pytest.raises(UserError, match=f"does not play {preset} yet"):
-        make_strategy("search", game="spades", rules=load_rules(preset), rules_name=preset)
-    code = main(["run", "--rules", preset, "--strategy", "search", "--hands", "4", "--out",
-                 str(tmp_path / "out")])
+# rules files it does not play, and the key its refusal names
+REFUSED_FILES = {"two players": ("players = 2\n", "players = 2"),
+                 "six of two decks, passing": (
+                     'preset = "spades.six"\npass_cards = {count = 1, direction = "left"}\n',
+                     "pass_cards = ")}
+
+
+@pytest.mark.parametrize("name", list(REFUSED_FILES))
+def test_rules_it_does_not_play_are_refused_naming_them(name, tmp_path, capsys):
+    text, key = REFUSED_FILES[name]
+    (tmp_path / "rules.toml").write_text(text)
+    code = main(["run", "--rules", str(tmp_path / "rules.toml"), "--strategy", "search",
+                 "--hands", "4", "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1
-    assert f"strategy 'search' does not play {preset} yet" in err
+    assert "strategy 'search' does not play custom yet" in err and key in err
     assert not (tmp_path / "out" / "hands").exists()
 
 
-def test_a_decision_or_a_session_under_rules_it_does_not_play_is_refused():
-    rules = load_rules("spades.six")
+def test_a_decision_or_a_session_under_rules_it_does_not_play_is_refused(tmp_path):
+    spec = {"preset": "spades.six", "deck": "single_jokers", "jokers": 2}
+    rules = load_rules(spec)
     records, _ = _records(rules, Lineup([make_strategy("seed", game="spades")] * 6), 1, 1)
     with pytest.raises(UserError, match="does not play these rules yet.*partnerships"):
         whistlab.decide("search", {**records[0], "plays": records[0]["plays"][:5]})
-    assert main(["play", "--rules", "spades.six", "--opponents", "search"]) == 2
+    (tmp_path / "rules.toml").write_text('preset = "spades.six"\ndeck = "single_jokers"\n'
+                                         'jokers = 2\n')
+    assert main(["play", "--rules", str(tmp_path / "rules.toml"), "--opponents", "search"]) == 2
 
 
 # each refused table or rule of RULES.md §4, and the keys its message names
 REFUSED = {
     "two players": ({"players": 2}, ["players = 2"]),
-    "six players, two decks": ({"players": 6}, ["deck = 'double_minus_2c'"]),
-    "six alone, two decks": ({"players": 6, "teams": "solo"}, ["deck = 'double_minus_2c'"]),
+    "six of two decks, face-up cards": ({"players": 6, "face_up_cards": 2},
+                                        ["face_up_cards = 2"]),
+    "six of two decks, misdeals": ({"players": 6, "redeal_poor_hands": ["no_spades"]},
+                                   ["redeal_poor_hands = "]),
+    "six with a kitty": ({"players": 6, "deck": "double_kitty", "kitty": True},
+                         ["deck = 'double_kitty'", "kitty = True"]),
     "six players, one deck and jokers": ({"players": 6, "deck": "single_jokers", "jokers": 2},
                                          ["deck = 'single_jokers'", "jokers = 2"]),
     "three players, the last card undealt": ({"preset": "spades.three", "remove": "last"},
