@@ -679,39 +679,46 @@ def test_under_the_play_rules_only_deals_the_cards_played_fit_are_searched(name)
     rules = load_rules(CONSTRAINED[name])
     expert = make_strategy("expert", game="spades")
     search = make_strategy({"name": "search", "samples": 8}, game="spades")
-    records, _ = _records(rules, Lineup([expert] * 4), 6, 12)
+    players = rules.players
+    records, _ = _records(rules, Lineup([expert] * players), 6, 12)
     rng = np.random.default_rng(0)
     dropped, deck = 0, deck_for(rules)
     for rec in records:
-        real = np.array([[[deck.mask_of(h) for h in rec["hands"]]]], np.uint64)
+        real = _as_dealt(deck, rec["hands"])
         for k in (5, 14, 27, 41):
             view = view_at({**rec, "plays": rec["plays"][:k]}).view
             assert search._fit(view, real, rng)[0, 0]
             keys = _keys(1, k)
             drawn = search._deal(view, search._drawn, keys)
             fit = search._fit(view, drawn, rng)
+            held = drawn[..., 0] if drawn.ndim == 4 else drawn  # (two decks: the cards held)
             for j in range(drawn.shape[1]):
                 hand = search_module._hand_state(view, drawn[:, j], np.zeros(1, int))
-                setup = play_setup(hand, Seating(rules, view.deck, Lineup([expert] * 4), rng))
+                setup = play_setup(hand, Seating(rules, view.deck, Lineup([expert] * players),
+                                                 rng))
                 so_far = np.concatenate([view.history, view.trick_cards], axis=1)
                 bare = view.no_trump is not None and any(  # (§4.4: a "no trump" bid without
-                    view.no_trump[0, s] and not drawn[0, j, s] & view.trump[0]  # a spade)
-                    for s in range(4))
+                    view.no_trump[0, s] and not held[0, j, s] & view.trump[0]  # a spade)
+                    for s in range(players))
+                first = view.history_seats[0, 0] if view.trick_no else view.leader[0]
                 if fit[0, j]:
-                    setup.follow(setup.start(), so_far)
+                    play = setup.start()
+                    assert play.leader[0] == first  # (§4.3 first_lead: the real first leader)
+                    setup.follow(play, so_far)
                     assert not bare
                 else:
                     dropped += 1
-                    if not bare:
+                    play = setup.start()
+                    if not bare and play.leader[0] == first:
                         with pytest.raises(IllegalPlay):
-                            setup.follow(setup.start(), so_far)
+                            setup.follow(play, so_far)
             kept = search._deals(view, keys, rng, drawn, fit)
             if fit.any():  # (else the position is left unsearched, `_values`)
                 assert search._fit(view, kept, rng).all()
     if rules.must_trump or rules.must_overtrump != "off" \
             or rules.trump_order == "joker_high_alternate":
         assert dropped > 0
-    lineup = Lineup([search, expert, expert, expert])
+    lineup = Lineup([search] + [expert] * (players - 1))
     GAMES["spades"].play_block(rules, lineup, 2, 0, 6, "hands")
 
 
