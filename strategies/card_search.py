@@ -36,7 +36,7 @@ from sim.streams import rows_of
 from sim.tricks import check_card, play_card
 
 from .base import CARDS, Strategy, _for_game, make_strategy, param
-from .sampling import deal_hidden, draw, uniforms
+from .sampling import NoDeal, deal_hidden, draw, uniforms
 
 __all__ = ["CardSearch", "after", "candidates", "deal_unseen", "deal_view", "own_class",
            "side_margin"]
@@ -95,9 +95,26 @@ class CardSearch(Strategy):
         step = max(1, CHUNK // self._drawn)
         for start in range(0, idx.size, step):
             part = idx[start:start + step]
-            card[part] = self._search(view.take(part), rows_of(rng, part),
-                                      keys[start:start + step])
+            card[part] = self._search_dealt(view.take(part), rng, part,
+                                            keys[start:start + step])
         return card
+
+    def _search_dealt(self, view, rng, part, keys) -> np.ndarray:
+        """`_search` of the rows ``part`` of the batch (``view`` theirs); a row whose deals the
+        sampler cannot draw (`strategies.sampling.NoDeal`: at seven hidden seats, a rare late
+        position where no draw of the merged seats splits in `MERGE_ROUNDS` x 2) plays the
+        rollout strategy's card, unsearched: found by halving the rows, each row's deals being
+        its key's alone, so that the others decide as they would have."""
+        try:
+            return self._search(view, rows_of(rng, part), keys)
+        except NoDeal:
+            if len(view) == 1:
+                return self.policy.play(view, rows_of(rng, part))
+            half = np.arange(len(view) // 2)
+            rest = np.arange(half.size, len(view))
+            return np.concatenate([
+                self._search_dealt(view.take(half), rng, part[half], keys[half]),
+                self._search_dealt(view.take(rest), rng, part[rest], keys[rest])])
 
     def _chunked(self, view, rng, own: np.ndarray, choose) -> np.ndarray:
         """A decision before the play searched by ``choose(view, rng, keys, own)`` (a bid, a

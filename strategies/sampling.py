@@ -26,7 +26,14 @@ likely as one that does).
 Two hidden seats (three players) are three with a seat that holds nothing; four and more (five
 players) merge two seats into one, deal the rest as above and split the merged hand, keeping a
 draw with the probability that makes every deal equally likely (`_deal_merged`: rejection, the
-loop over draws, never over rows or samples).
+loop over draws, never over rows or samples; a pending deal's next draws are made together,
+doubling, so that the rounds are few: the same deals as one draw at a time).
+
+Two decks (RULES.md §4.7, every card twice): the same over the copies unseen as distinct cards
+(`_tokens`: a word of the cards of which a first copy is unseen, a word of those of which a
+second is), each seat's copies then read back as its cards and those it holds twice. Uniform
+deals of distinct copies are the deals of two shuffled decks: a seat holding both copies of a
+card is half as likely as one holding either beside another card.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ import numpy as np
 
 from sim.cards import U64, Deck, popcount
 
-__all__ = ["HIDDEN", "MERGE_ROUNDS", "deal_hidden", "draw", "random_bits", "uniforms"]
+__all__ = ["HIDDEN", "MERGE_ROUNDS", "NoDeal", "deal_hidden", "draw", "random_bits", "uniforms"]
 
 HIDDEN = 3  # hidden seats: the four-player table's other three
 _PAIRS = (3, 5, 6)  # the masks of two hidden seats: (0, 1), (0, 2), (1, 2)
@@ -51,6 +58,11 @@ _MERGE_BATCH, _MERGE_EACH = 4096, 32  # `_deal_merged`'s draws at most at once a
 #                                        and per deal
 _MOST = 128  # the most unseen copies (two decks of 64 slots)
 _FACT = np.array([math.factorial(k) for k in range(_MOST + 1)], dtype=np.float64)
+
+
+class NoDeal(ValueError):
+    """No deal of a row could be drawn: none is consistent, or (more than three hidden seats)
+    none was found in `MERGE_ROUNDS` x 2 draws."""
 
 
 @functools.cache
@@ -109,7 +121,7 @@ def _deal_three(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck:
     for j in range(HIDDEN):
         may |= (((voids[:, j, None].astype(np.int64) >> np.arange(len(masks))) & 1) == 0) << j
     if np.any((per_suit > 0) & (may == 0)):
-        raise ValueError("an unseen card of a suit every hidden seat has shown void in")
+        raise NoDeal("an unseen card of a suit every hidden seat has shown void in")
     size = np.zeros((n, _NONE), dtype=np.int64)  # unseen cards per group (mask)
     for s in range(len(masks)):
         size[np.arange(n), may[:, s]] += per_suit[:, s]
@@ -212,7 +224,7 @@ def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck
           & (sh <= us[:, None, None]) & (r >= 0) & (r <= sh))
     top = np.where(ok, _comb(sh, r), 0.0).reshape(n, -1).max(axis=1, initial=0.0)
     if np.any(top <= 0):
-        raise ValueError("no deal of the unseen cards fits the seats' counts and voids")
+        raise NoDeal("no deal of the unseen cards fits the seats' counts and voids")
     slots, _ = _slots(deck)
     bits = np.left_shift(U64(1), slots.astype(U64))
     code, code_bits = _codes(slots, words)
@@ -274,7 +286,7 @@ def _deal_merged(unseen: np.ndarray, counts: np.ndarray, voids: np.ndarray, deck
         out[pr, ps, second[pr]] = _cards(hand & ~to_a, unseen)
         pending[pr, ps] = False
     if pending.any():
-        raise ValueError("no deal of the unseen cards fits the seats' counts and voids")
+        raise NoDeal("no deal of the unseen cards fits the seats' counts and voids")
     return out
 
 
@@ -357,7 +369,7 @@ def _splits(size: np.ndarray, counts: np.ndarray, u: np.ndarray) -> np.ndarray:
         weight = weight * fact[m] / (fact[np.minimum(c, m)] * fact[np.clip(m - c, 0, _MOST)])
     weight = np.where(ok, weight, 0.0).reshape(n, -1)
     if np.any(weight.sum(axis=1) <= 0):
-        raise ValueError("no deal of the unseen cards fits the seats' counts and voids")
+        raise NoDeal("no deal of the unseen cards fits the seats' counts and voids")
     pick = draw(weight, u)
     # [n, k] each; unravelled flat: numpy 2.4's unravel_index gives wrong indices past the
     # 8,192nd of an (n, 1) array (k = 1), tests/test_search.py

@@ -48,7 +48,7 @@ from sim.spades.hand import deck_for
 from strategies import card_search, make_strategy
 from strategies import search as search_module
 from strategies.card_search import candidates, deal_view
-from strategies.sampling import deal_hidden, draw
+from strategies.sampling import NoDeal, deal_hidden, draw
 from strategies.search import _Forced, bid_misfit, revealed_voids
 from whistlab.cli import main
 
@@ -960,6 +960,43 @@ def test_the_chunks_do_not_change_the_decisions(monkeypatch):
     whole = _block(rules, lineup, 4, 6)
     monkeypatch.setattr(card_search, "CHUNK", 2 * SEARCH["samples"] * 4)  # two rows a chunk
     assert _block(rules, lineup, 4, 6).equals(whole)
+
+
+class _NoDealWithAS(search_module.SearchStrategy):
+    """The search, but its sampler cannot deal a row whose seat holds the AS (as the merged
+    sampler may not, at a rare late position of seven hidden seats: `sampling.NoDeal`)."""
+
+    def _deal(self, view, k, keys):
+        if np.any(view.hand & DECK.mask_of(["AS"])):
+            raise NoDeal("no deal (test)")
+        return super()._deal(view, k, keys)
+
+
+def test_a_row_whose_deals_cannot_be_drawn_plays_the_rollout_strategys_card():
+    """A row the sampler cannot deal (`strategies.sampling.NoDeal`) plays the expert's card,
+    unsearched; every other row of the batch decides as it would have (its deals its key's)."""
+    search = make_strategy(SEARCH, game="spades")
+    refusing = _NoDealWithAS(samples=SEARCH["samples"])
+    expert = make_strategy("expert", game="spades")
+    met = collections.Counter()
+
+    class Both:
+        def __getattr__(self, name):
+            return getattr(expert, name)
+
+        def play(self, view, rng):
+            want = search.play(view, np.random.default_rng(7))
+            got = refusing.play(view, np.random.default_rng(7))
+            searched = popcount(np.bitwise_or.reduce(candidates(view), axis=1)) > 1
+            bad = searched & (view.hand & DECK.mask_of(["AS"]) != 0)
+            assert np.array_equal(got[~bad], want[~bad])
+            assert np.array_equal(got[bad], expert.play(view, rng)[bad])
+            met["refused"] += int(bad.sum())
+            met["searched"] += int((searched & ~bad).sum())
+            return want
+
+    _block(load_rules("spades.standard"), Lineup([Both()] * 4), 4, 8)
+    assert met["refused"] > 0 and met["searched"] > 0
 
 
 def test_a_block_played_with_others_decides_as_alone():
