@@ -99,7 +99,8 @@ valued by the engine's score of the contracts declared; the bids, blind nils and
 the rollout strategy's, `bids_unsearched`; so too under ``blind_bids``, ``bid_raise`` and
 ``no_trump_bids``, whose no-trump seats' deals are fit to the play and to the spade they held,
 `_fit`), and §4.1's ``redeal_poor_hands`` (no deal searched holds a hand the rollout strategy
-would have called a misdeal on, `_misdeals`). It refuses the rest, named: a rule that asks a
+would have called a misdeal on, `_misdeals`); these four (`KNOWN_CARDS`) with one deck only.
+It refuses the rest, named: a rule that asks a
 decision of its own (a bidding turn, an auction), exchanges cards twice (§4.5), or whose score
 the value cannot take: a progressive bonus (its count is the game's, which no view shows), a
 hand that wins the game at once (``moon``, ``lexington``, ``blind_moon``, a double blind nil
