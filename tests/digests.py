@@ -133,7 +133,8 @@ def cell_key(preset: str, strategy: str, mode: str) -> str:
 
 def run_cell(preset: str, strategy: str, mode: str) -> dict:
     count = HANDS if mode == "hands" else GAMES
-    if strategy in SLOW_CELLS and PRESETS[preset].copies == 2:
+    rules = PRESETS[preset]
+    if strategy in SLOW_CELLS and rules.game == "spades" and rules.copies == 2:
         count //= SLOW_SHARE
     exp = build_experiment({"name": "digest", "rules": preset, "strategy": strategy,
                             mode: count, "seed": SEED, "block_size": count // BLOCK})
