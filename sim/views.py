@@ -96,6 +96,8 @@ class BlindView(_Batched):
         trump_suit    int8[n]                 the trump suit (``seven_trump_reveal``), or None
         kitty_taker   int8[n]                 who took the kitty before the bidding (§4.1), or
                                               None
+        discards      uint64[n]               two players: the seat's own discards that it saw
+                                              drawing its hand (§4.7), or None
     """
 
     rows: np.ndarray
@@ -114,6 +116,7 @@ class BlindView(_Batched):
     face_up: np.ndarray | None = None
     trump_suit: np.ndarray | None = None
     kitty_taker: np.ndarray | None = None
+    discards: np.ndarray | None = None
 
     @property
     def deficit(self) -> np.ndarray:
@@ -345,6 +348,8 @@ class PlayView(_Batched):
         face_up       uint64[n, P]            Spades: the cards dealt face up (§4.1), or None
         passed        uint64[n]               Spades: the cards this seat passed (§4.5), or
                                               None without passing
+        discards      uint64[n]               Spades, two players: the seat's own discards
+                                              that it saw drawing its hand (§4.7), or None
         twice         uint64[n]               the cards of ``hand`` held twice (two decks,
                                               RULES.md §4.7), or None
         turn_up       uint64[n]               Portland: the dealer's turned-up card, public,
@@ -400,6 +405,7 @@ class PlayView(_Batched):
     grand_player: np.ndarray | None = None
     face_up: np.ndarray | None = None
     passed: np.ndarray | None = None
+    discards: np.ndarray | None = None
     trick_cards: np.ndarray | None = None  # (None only in views built by hand, in tests)
     twice: np.ndarray | None = None
     # (then a card beats the winning card iff it follows suit or trumps and has a higher bit)

@@ -321,10 +321,7 @@ def deal_view(view, k: int, keys: np.ndarray, revealed: np.ndarray | None = None
     n, players = view.tricks.shape
     rows = np.arange(n)
     seat = view.seat.astype(np.intp)
-    shown = view.shown.copy()  # uint64[n, P]: the cards of the earlier tricks, by seat
-    for q in range(view.position):  # this trick's cards, by seat
-        who = (view.leader.astype(np.intp) + q) % players
-        shown[rows, who] |= BIT[view.trick_cards[:, q]]
+    shown = played_by(view)
     played = popcount(shown).astype(np.int64)
     dealt_each = popcount(view.hand).astype(np.int64) + played[rows, seat]
     voids = view.voids if voids is None else voids
@@ -345,6 +342,18 @@ def deal_view(view, k: int, keys: np.ndarray, revealed: np.ndarray | None = None
     for j in range(players - 1):
         out[rows, :, others[:, j]] = hidden[:, :, j] | known[rows, others[:, j]][:, None]
     return out | shown[:, None, :]
+
+
+def played_by(view) -> np.ndarray:
+    """uint64[n, P]: the cards each seat has played this hand, this trick's too (a
+    `PlayView`)."""
+    n, players = view.tricks.shape
+    rows = np.arange(n)
+    shown = view.shown.copy()  # the cards of the earlier tricks, by seat
+    for q in range(view.position):  # this trick's cards, by seat
+        who = (view.leader.astype(np.intp) + q) % players
+        shown[rows, who] |= BIT[view.trick_cards[:, q]]
+    return shown
 
 
 def deal_view_copies(view, k: int, keys: np.ndarray, revealed: np.ndarray | None = None,

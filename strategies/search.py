@@ -137,7 +137,9 @@ from sim.views import PlayView
 
 from .base import param, register
 from .card_search import CardSearch, after, deal_unseen, deal_view, side_margin, split_copies
+from .draw_deals import deal_view_drawn
 from .sampling import deal_hidden
+from .seed import SeedStrategy
 
 __all__ = ["SearchStrategy", "revealed_voids"]
 
@@ -149,13 +151,13 @@ STANDARD_KEYS = frozenset({"nil", "nil_bonus", "nil_tricks", "blind_nil", "blind
                            "max_hands"})
 # RULES.md §4.7: the tables it plays besides four in partnerships: each player his own side
 # (``players`` 3 or 5, or 4 with ``partnerships = false``), six players with the decks of
-# `SIX_DECKS` in any ``teams`` shape, either ``duplicate_wins``, and eight (``cancel_spades``);
-# the other keys of §4.7 at their defaults (no jokers, the 2C out at three players, 2D and 2H
-# at five). Not two players, who
-# draw their hands: the opponent keeps the better card of each pair he draws, which uniform
-# deals of the unseen cards ignore, and there the search loses to the expert (BENCHMARKS.md)
-TABLE_KEYS = frozenset({"players", "partnerships", "deck", "teams", "duplicate_wins"})
-TABLES = (3, 4, 5, 6, 8)
+# `SIX_DECKS` in any ``teams`` shape, either ``duplicate_wins``, eight (``cancel_spades``), and
+# two players in any ``draw_mode`` (who draw their hands: the opponent's hand is dealt as his
+# draw makes it likely, `strategies.draw_deals`); the other keys of §4.7 at their defaults (no
+# jokers, the 2C out at three players, 2D and 2H at five)
+TABLE_KEYS = frozenset({"players", "partnerships", "deck", "teams", "duplicate_wins",
+                        "draw_mode"})
+TABLES = (2, 3, 4, 5, 6, 8)
 # RULES.md §4.2: the jokers and trump orders it plays at four players, where the deck's cards
 # rank as their bits lie (`ranks_by_bits`: the equal cards of `candidates` are then a run of one
 # suit, and the sampler's suits are the rules' suits, a left bower or a joker a spade)
@@ -185,8 +187,8 @@ OWN_BIDDING = ("blind_bids", "bid_raise", "no_trump_bids")
 # (`SearchStrategy._misdeals`), the call itself the rollout strategy's
 MISDEALS = ("redeal_poor_hands",)
 # the rules that show a seat cards another holds (§4.1's face-up cards, §4.5's cards passed) or
-# ask for its hands (§4.1's misdeals): played with one deck only (`deal_view` deals no known
-# card with two)
+# ask for its hands (§4.1's misdeals): played with one deck dealt only (`deal_view` deals no
+# known card with two decks, `strategies.draw_deals` none after the draw of two players)
 KNOWN_CARDS = ("face_up_cards", "pass_cards", "nil_pass", "redeal_poor_hands")
 # the parts of RULES.md §4.3 that constrain the play beyond following suit: the deals are then
 # kept only where the cards played could have come from them (`SearchStrategy._fit`)
@@ -222,13 +224,13 @@ class SearchStrategy(CardSearch):
     @classmethod
     def refuse(cls, rules) -> str | None:
         """The search plays the keys of RULES.md §3 (any values) at four players in
-        partnerships and at the tables of §4.7 but two players (three players, cutthroat, five
-        players, six with the decks of `SIX_DECKS` in any team shape, ``cancel_spades`` at six
-        or eight: `TABLE_KEYS`), at four players with §4.2's jokers and trump orders where
-        the cards rank as they lie (`CARD_ORDER_KEYS`, `ranks_by_bits`), and at all of them the
-        house rules of `played_house_rules`; any other table (two players, six with one deck
-        and jokers or a kitty) and any other key of §4 switched on (jokers at other tables,
-        the kitty, the other house rules) is refused, named."""
+        partnerships and at the tables of §4.7 (two players in any ``draw_mode``, three
+        players, cutthroat, five players, six with the decks of `SIX_DECKS` in any team shape,
+        ``cancel_spades`` at six or eight: `TABLE_KEYS`), at four players with §4.2's jokers
+        and trump orders where the cards rank as they lie (`CARD_ORDER_KEYS`,
+        `ranks_by_bits`), and at all of them the house rules of `played_house_rules`; any other
+        table (six with one deck and jokers or a kitty) and any other key of §4 switched on
+        (jokers at other tables, the kitty, the other house rules) is refused, named."""
         allowed = STANDARD_KEYS | TABLE_KEYS | played_house_rules(rules)
         if rules.players == 4 and ranks_by_bits(rules):
             allowed = allowed | CARD_ORDER_KEYS
@@ -250,14 +252,14 @@ class SearchStrategy(CardSearch):
         more = f" and {len(changed) - 4} more" if len(changed) > 4 else ""
         return ("it plays the keys of RULES.md §3 at four players in partnerships (with the "
                 "jokers and trump orders of §4.2 whose cards rank as they lie, at four players) "
-                "and at the other tables of §4.7 but two players (three players, cutthroat, "
+                "and at the other tables of §4.7 (two players, three players, cutthroat, "
                 "five players, six with deck = 'no_twos', 'double_minus_2c' or "
                 "'double_jokers', cancel_spades at six or eight), with the house rules of "
                 "§4 that only score (but a progressive bonus, a game won at once, a bag-"
                 "cancelling card cut per deal), narrow the bids, narrow the legal cards, name "
                 "the first leader, offer side contracts, blind bids, raises or no-trump bids, "
-                "and with one deck deal cards face up, exchange them once or redeal poor hands, "
-                "and no other rule of §4 so far; these rules "
+                "and with one deck dealt (not drawn) deal cards face up, exchange them once or "
+                "redeal poor hands, and no other rule of §4 so far; these rules "
                 "set "
                 f"{shown}{more}")
 
@@ -267,7 +269,8 @@ class SearchStrategy(CardSearch):
         looked), each followed by the bidding (its own bid, where not blind, and the later
         turns the rollout strategy's) and the hand played out by the rollout strategy."""
         own = np.asarray(self.policy.blind_nil(view, rng), dtype=bool)
-        if not self.search_bids or not len(view) or bids_unsearched(view.rules):
+        if (not self.search_bids or not len(view) or bids_unsearched(view.rules)
+                or view.rules.players == 2):  # (two players drew their hands: not blind)
             return own
         return self._chunked(view, rng, own, self._choose_blind)
 
@@ -281,6 +284,11 @@ class SearchStrategy(CardSearch):
         best = self._best(values, np.full(n, self.samples), np.ones((n, 2), bool),
                           own.astype(np.intp))
         return best == 1
+
+    def draw(self, view, rng):
+        """Keeping the first card drawn or the second (two players, RULES.md §4.7): the
+        rollout strategy's, not searched."""
+        return self.policy.draw(view, rng)
 
     def pass_cards(self, view, rng):
         """The cards to pass (RULES.md §4.5 ``pass_cards``, ``nil_pass``): the rollout
@@ -340,7 +348,7 @@ class SearchStrategy(CardSearch):
         open_ &= (shifts >= 0) & (shifts <= 31)
         for c in range(1, 4):  # each bid once
             open_[:, c] &= np.all(shifts[:, :c] != shifts[:, c:c + 1], axis=1)
-        deals = self._deals(view, keys, rng, deal_bidding(view, self._drawn, keys))
+        deals = self._deals(view, keys, rng, self._deal_bidding(view, self._drawn, keys))
         i, s, c = np.nonzero(np.ones((n, self.samples), bool)[:, :, None] & open_[:, None, :])
         values = np.full((n, self.samples, 4), np.nan)
         forced = _Forced(self.policy, view.seat[i], shifts[i, c])
@@ -399,9 +407,27 @@ class SearchStrategy(CardSearch):
     def _deal(self, view, k: int, keys: np.ndarray) -> np.ndarray:
         """uint64[n, k, P]: deals of what the seat of a `PlayView` cannot see (`deal_view`;
         Spades: with the voids a spade lead reveals, `revealed_voids`, and the voids the first
-        trick shows under ``first_trick_lowest_club``, `shown_voids`)."""
+        trick shows under ``first_trick_lowest_club``, `shown_voids`; two players: the
+        opponent's hand as the draw makes it likely, `strategies.draw_deals`)."""
+        if view.rules.players == 2:
+            voids = view.voids if shown_voids(view) is None else shown_voids(view)
+            return deal_view_drawn(view, k, keys, self._keep_at, voids | revealed_voids(view))
         return deal_view(view, k, keys, revealed=revealed_voids(view), voids=shown_voids(view),
                          known=_either(face_up_held(view), passed_held(view)))
+
+    def _deal_bidding(self, view, k: int, keys: np.ndarray) -> np.ndarray:
+        """uint64[n, k, P]: deals of what the seat of a `BidView` has not seen (`deal_bidding`;
+        two players: as the draw makes them likely, `strategies.draw_deals`)."""
+        if view.rules.players == 2:
+            return deal_view_drawn(view, k, keys, self._keep_at)
+        return deal_bidding(view, k, keys)
+
+    @property
+    def _keep_at(self) -> int:
+        """The value from which an opponent who sees only the first card he draws keeps it
+        (two players, RULES.md §4.7): the rollout strategy's ``draw_keep_at`` (the seed's draw,
+        which the expert's is), or the seed's (`strategies.draw_deals` models that draw)."""
+        return getattr(self.policy, "draw_keep_at", SeedStrategy.draw_keep_at)
 
     def _misfit(self, view, deals: np.ndarray, rng) -> np.ndarray:
         """int[n, M]: how badly each deal explains what was said before the play (Spades: the
@@ -553,8 +579,8 @@ def played_house_rules(rules) -> frozenset[str]:
                  and getattr(rule, f.name) != getattr(_NO_RULE, f.name)}
         if rule.key == "bag_cancel_card":
             played = rules.bag_cancel_card != "cut"
-        elif rule.key in KNOWN_CARDS and rules.copies == 2:  # (two decks: not dealt so yet)
-            played = False
+        elif rule.key in KNOWN_CARDS and (rules.copies == 2 or rules.players == 2):
+            played = False  # (two decks or the draw: not dealt so yet)
         elif rule.key == "face_up_cards":  # (the cards each seat holds face up: `face_up_held`)
             played = True
         elif rule.key in ("pass_cards", "nil_pass"):  # (the cards it passed: `passed_held`)

@@ -380,3 +380,29 @@ def test_a_draw_from_the_position_rebuilt_from_the_stock_shows_the_engines_view(
         saw[rows, seat] |= other
     np.testing.assert_array_equal(held, hands)
     np.testing.assert_array_equal(saw, seen)
+
+
+@pytest.mark.parametrize("mode", ["see_both", "first_decides", "first_decides_blind"])
+def test_two_players_bid_and_play_seeing_the_discards_they_saw_drawing(mode):
+    """Two players (RULES.md §4.7): every bid and play view shows the seat the discards it saw
+    drawing its hand (``discards``): its own, none it holds or played; all of them unless the
+    second card of a draw was discarded unseen (``first_decides_blind``)."""
+    from sim.spades.game import play_block
+
+    rules = load_rules({"players": 2, "draw_mode": mode}, source="test")
+    fields = ("rows", "seat", "discards", "hand")
+    recorder = Recorder(make_strategy("seed"), bid=fields, play=fields + ("played",))
+    discarded = play_block(rules, Lineup([recorder] * 2), 7, 0, 300, "hands").discarded
+    unseen_kept = 0
+    for decision in ("bid", "play"):
+        assert recorder.views[decision]
+        for view in recorder.views[decision]:
+            theirs = discarded[view["rows"], view["seat"]]
+            np.testing.assert_array_equal(view["discards"] & ~theirs, 0)
+            np.testing.assert_array_equal(view["discards"] & view["hand"], 0)
+            if mode == "first_decides_blind":
+                unseen_kept += int((view["discards"] != theirs).sum())
+            else:
+                np.testing.assert_array_equal(view["discards"], theirs)
+    if mode == "first_decides_blind":
+        assert unseen_kept > 0

@@ -134,7 +134,14 @@ HOUSE.update({
     "six of two decks, team_nil": {"preset": "spades.six", "team_nil": True},
     "six of two decks, whiz": {"preset": "spades.six", "whiz": True, "blind_nil": False},
 })
-TABLE = {**SIX, **ORDERS, **HOUSE, **TWO_DECKS}
+# RULES.md §4.7's two players, who draw their hands (the opponent's hand dealt as the draw makes
+# it likely, `strategies.draw_deals`), in each draw mode, and a house rule there
+TWO = {"spades.two": {"players": 2},
+       "two players, first_decides": {"players": 2, "draw_mode": "first_decides"},
+       "two players, first_decides_blind": {"players": 2, "draw_mode": "first_decides_blind"}}
+HOUSE["two players, must_trump, bags_negative"] = {"players": 2, "must_trump": True,
+                                                   "bags_negative": True}
+TABLE = {**SIX, **ORDERS, **HOUSE, **TWO_DECKS, **TWO}
 
 
 POSITIONS = {  # unseen cards, the hidden seats' counts, their voids (bit s = suit s, C D H S)
@@ -288,13 +295,16 @@ class Sampling:
 
     def __init__(self):
         self.inner = make_strategy("expert", game="spades")
+        self.search = make_strategy("search", game="spades")
         self.views = self.revealed = 0
 
     def __getattr__(self, name):
         return getattr(self.inner, name)
 
     def play(self, view, rng):
-        deals = deal_view(view, 6, _keys(len(view), self.views), revealed=revealed_voids(view))
+        deals = self.search._deal(view, 6, _keys(len(view), self.views))
+        if view.rules.players == 2:  # the draw: the discards it saw are no one's (§4.7)
+            assert np.all(np.bitwise_or.reduce(deals, axis=2) & view.discards[:, None] == 0)
         if view.deck.copies == 2:  # (and every legal card searched: no two are equal)
             _check_copies(view, deals, view.voids | revealed_voids(view))
             cands = candidates(view)
@@ -346,7 +356,7 @@ def _check_copies(view, deals: np.ndarray, voids: np.ndarray) -> None:
 
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel", "spades.three",
                                     "spades.cutthroat", "spades.five", "six alone", *ORDERS,
-                                    *TWO_DECKS])
+                                    *TWO_DECKS, *TWO])
 def test_sampled_deals_fit_every_view_of_real_runs(preset):
     rules = load_rules(TABLE.get(preset, preset))  # (six alone: five hidden seats)
     player = Sampling()
@@ -544,7 +554,7 @@ def _as_dealt(deck, hands: list[list[str]]) -> np.ndarray:
 
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel", "spades.three",
                                     "spades.cutthroat", "spades.five", *SIX, *ORDERS, *HOUSE,
-                                    *TWO_DECKS])
+                                    *TWO_DECKS, *TWO])
 def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     """With every seat the rollout strategy, a rollout of the real deal from any decision with
     the card (or bid) actually played is the hand as it was played: the search rebuilds the
@@ -680,12 +690,14 @@ def test_under_the_play_rules_only_deals_the_cards_played_fit_are_searched(name)
     expert = make_strategy("expert", game="spades")
     search = make_strategy({"name": "search", "samples": 8}, game="spades")
     players = rules.players
-    records, _ = _records(rules, Lineup([expert] * players), 6, 12)
+    records, _ = _records(rules, Lineup([expert] * players), 6, 12 if players > 2 else 25)
     rng = np.random.default_rng(0)
     dropped, deck = 0, deck_for(rules)
     for rec in records:
         real = _as_dealt(deck, rec["hands"])
-        for k in (5, 14, 27, 41):
+        for k in (5, 14, 27, 41) if players > 2 else (5, 10, 14, 18, 20, 22, 24):
+            if k >= len(rec["plays"]):
+                continue
             view = view_at({**rec, "plays": rec["plays"][:k]}).view
             assert search._fit(view, real, rng)[0, 0]
             keys = _keys(1, k)
@@ -1016,7 +1028,9 @@ def test_a_block_played_with_others_decides_as_alone():
 # -- refusals ----------------------------------------------------------------------------------
 
 # rules files it does not play, and the key its refusal names
-REFUSED_FILES = {"two players": ("players = 2\n", "players = 2"),
+REFUSED_FILES = {"two players, passing": (
+                     'players = 2\npass_cards = {count = 1, direction = "left"}\n',
+                     "pass_cards = "),
                  "six of two decks, passing": (
                      'preset = "spades.six"\npass_cards = {count = 1, direction = "left"}\n',
                      "pass_cards = ")}
@@ -1047,7 +1061,8 @@ def test_a_decision_or_a_session_under_rules_it_does_not_play_is_refused(tmp_pat
 
 # each refused table or rule of RULES.md §4, and the keys its message names
 REFUSED = {
-    "two players": ({"players": 2}, ["players = 2"]),
+    "two players, passing": ({"players": 2, "pass_cards": {"count": 1, "direction": "left"}},
+                             ["pass_cards = "]),
     "six of two decks, face-up cards": ({"players": 6, "face_up_cards": 2},
                                         ["face_up_cards = 2"]),
     "six of two decks, misdeals": ({"players": 6, "redeal_poor_hands": ["no_spades"]},

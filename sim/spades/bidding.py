@@ -455,7 +455,8 @@ class BidState:
     ``hands`` uint64[N, P]; ``dealer`` int8[N]; ``scores``, ``bags`` int32[N, S] before the
     hand; the round's arrays as in `BidResult` (``bids`` -1 = not yet); ``public``: view fields
     every seat sees (``face_up``, §4.1; ``trump_suit``, ``kitty_taker``); ``twice``: uint64[N, P]
-    the cards each seat holds both copies of (two decks, §4.7), else None."""
+    the cards each seat holds both copies of (two decks, §4.7), else None; ``seen``: uint64[N,
+    P] the discards each seat saw drawing its hand (two players, §4.7), else None."""
 
     hands: np.ndarray
     dealer: np.ndarray
@@ -470,6 +471,7 @@ class BidState:
     public: dict
     twice: np.ndarray | None = None
     turn: int = 0
+    seen: np.ndarray | None = None
 
     @property
     def n(self) -> int:
@@ -512,7 +514,7 @@ class BidState:
 
 def start_bidding(hands, dealer, scores, bags, rules: SpadesRules, public: dict | None = None,
                   twice: np.ndarray | None = None, bids: np.ndarray | None = None,
-                  blind: np.ndarray | None = None) -> BidState:
+                  blind: np.ndarray | None = None, seen: np.ndarray | None = None) -> BidState:
     """The bidding of ``hands`` (uint64[N, P]) before its first turn, or, given ``bids`` (int8[N,
     P], -1 = not yet) and ``blind``, at the turn of the first seat from the dealer's left that
     has not bid (a position: the same turn in every row)."""
@@ -533,14 +535,18 @@ def start_bidding(hands, dealer, scores, bags, rules: SpadesRules, public: dict 
                     contracts=np.zeros((n, rules.sides), np.int8),
                     bemo=np.zeros((n, rules.sides), np.int8),
                     half=np.zeros((n, players), bool),
-                    flags=no_flags(n, players), public=public or {}, twice=twice, turn=turn)
+                    flags=no_flags(n, players), public=public or {}, twice=twice, turn=turn,
+                    seen=seen)
 
 
 def view_fields(state: BidState, rules: SpadesRules, deck) -> dict:
     """The fields of every view of the seat's turn (`sim.views.BlindView`) but ``legal``."""
-    return dict(rows=np.arange(state.n), seat=state.seat, dealer=state.dealer, bids=state.bids,
+    rows = np.arange(state.n)
+    own = {} if state.seen is None else {"discards": state.seen[rows, state.seat]}
+    return dict(rows=rows, seat=state.seat, dealer=state.dealer, bids=state.bids,
                 blind=state.blind, scores=state.scores, bags=state.bags, rules=rules, deck=deck,
-                contracts=state.contracts, bemo=state.bemo, half=state.half, **state.public)
+                contracts=state.contracts, bemo=state.bemo, half=state.half, **state.public,
+                **own)
 
 
 def blind_view(state: BidState, rules: SpadesRules, deck) -> BlindView:

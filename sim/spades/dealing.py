@@ -27,13 +27,16 @@ class Dealt:
     """One deal per row, by seat: ``hands`` and ``twice`` (two decks; else zeros) uint64[N, P];
     the kitty ``kitty`` and ``kitty_twice`` uint64[N] (zeros without one); ``house``: the
     plug-ins' values of the deal, name -> [N] or [N, P] array (``deals``: the face-up cards;
-    ``misdeal``: the misdeals called), which the hand's plug-in state starts from."""
+    ``misdeal``: the misdeals called), which the hand's plug-in state starts from; ``seen``
+    uint64[N, P] the discards each seat saw drawing its hand (two players, RULES.md §4.7), else
+    None."""
 
     hands: np.ndarray
     twice: np.ndarray
     kitty: np.ndarray
     kitty_twice: np.ndarray
     house: dict
+    seen: np.ndarray | None = None
 
 
 def _gather(bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

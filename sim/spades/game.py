@@ -81,10 +81,11 @@ def _deal(rules, lineup, seed, block, hand_no, rows, dealer, scores, bags, deck,
     §4.7; zeros without)."""
     if rules.players == 2:  # no deal: the players draw their hands (RULES.md §4.7)
         stock = stock_groups(deck, seed, block, hand_no, rows, group=group)
-        hands, discards, _ = draw_hands(stock, dealer, scores, bags, rules, deck, lineup, prng)
+        hands, discards, seen = draw_hands(stock, dealer, scores, bags, rules, deck, lineup,
+                                           prng)
         zeros = np.zeros(rows.size, np.uint64)
         dealt = Dealt(hands=hands, twice=np.zeros_like(hands), kitty=zeros, kitty_twice=zeros,
-                      house={})
+                      house={}, seen=seen)
         return dealt, discards
 
     def dealt(which, attempt):  # the attempt-th deal of some rows

@@ -100,7 +100,9 @@ class SpadesHand(HandState):
     ``restorer`` the trump reveals, §4.2), ``passed`` uint64[N, P] (the cards each seat passed,
     §4.5), ``bidding``, ``play`` and ``score``. A replayed record gives its kitty and cancel
     card at the start, in ``house_state`` (its reveals are asked again of the scripted players,
-    like its bids)."""
+    like its bids). ``seen`` uint64[N, P]: the discards each seat saw drawing its hand (two
+    players, §4.7; each seat's own row is in its views, ``discards``), None without a draw or
+    when replaying a record (which keeps every discard, not which were seen)."""
 
     hands: np.ndarray
     twice: np.ndarray
@@ -114,6 +116,7 @@ class SpadesHand(HandState):
     bidding: BidResult | None = None
     play: TrickResult | None = None
     score: HandScore | None = None
+    seen: np.ndarray | None = None
 
 
     @property
@@ -167,7 +170,7 @@ def start_hand(hands: np.ndarray, dealer: np.ndarray, scores: np.ndarray, bags: 
     return SpadesHand(hands=hands, twice=twice, dealer=dealer, scores=scores, bags=bags,
                       progressive=progressive, dealt=dealt,
                       house_state=house.no_state(n, given, hands.shape[1]),
-                      passed=np.zeros_like(hands))
+                      passed=np.zeros_like(hands), seen=None if dealt is None else dealt.seen)
 
 
 # -- the phases (RULES.md §3, §4.1-4.6), in the order a hand runs them ------------------------
@@ -192,7 +195,7 @@ def bid_state(hand: SpadesHand, at: Seating, bids: np.ndarray | None = None,
     first seat from the dealer's left that has not bid (`start_bidding`)."""
     return start_bidding(hand.hands, hand.dealer, hand.scores, hand.bags, at.rules,
                          hand.told(at.rules), hand.twice if at.deck.copies == 2 else None,
-                         bids=bids, blind=blind)
+                         bids=bids, blind=blind, seen=hand.seen)
 
 
 def _bid(hand: SpadesHand, at: Seating) -> SpadesHand:
@@ -219,7 +222,7 @@ def play_setup(hand: SpadesHand, at: Seating) -> PlaySetup:
     passing = any(house.fills(rules, slot) for slot in ("pass_before_bids", "pass_after_bids"))
     context = dict(bids=b.bids, blind=b.blind, scores=hand.scores, bags=hand.bags, rules=rules,
                    dealer=hand.dealer, contracts=b.contracts, bemo=b.bemo, **hand.public(rules),
-                   **({"private": {"passed": hand.passed}} if passing else {}),
+                   **_private(hand, passing),
                    **{k: v for rule in plugins if rule.shows for k, v in rule.shows(b).items()})
     plugged = {k: v for rule in plugins if rule.play
                for k, v in rule.play(b, at.replay).items()}
@@ -232,6 +235,15 @@ def play_setup(hand: SpadesHand, at: Seating) -> PlaySetup:
                      trump=trump, deck=deck, lead_rule=lead_rule_for(rules, deck, trump),
                      context=context, **plugged, constraint=constraint_for(rules, deck),
                      twice=hand.twice if deck.copies == 2 else None, resolve=resolve)
+
+
+def _private(hand: SpadesHand, passing: bool) -> dict:
+    """The play's view fields each seat sees of its own only (`sim.tricks.play_view`'s
+    ``private``): the cards it passed (§4.5), the discards it saw drawing its hand (§4.7)."""
+    private = {"passed": hand.passed} if passing else {}
+    if hand.seen is not None:
+        private["discards"] = hand.seen
+    return {"private": private} if private else {}
 
 
 def _play(hand: SpadesHand, at: Seating) -> SpadesHand:
