@@ -82,9 +82,13 @@ players it plays the jokers and trump orders of §4.2 whose cards rank as they l
 layout (`ranks_by_bits`: ``spades.jokers``, bowers, deuces high ...): equal cards are then a
 run of one suit, and a joker or a left bower is a spade to the sampler as to the engine; two
 jokers of equal rank (``jokers_first_wins``, the first played winning) are one class of their
-own, the AS below them not of it (`strategies.card_search.candidates`). It refuses six
-players with one deck and jokers or a kitty, the other keys of §4.7 (the last card left
-undealt at three, jokers at other tables) and two players (`TABLE_KEYS`), naming them. Of the
+own, the AS below them not of it (`strategies.card_search.candidates`). Two players, who draw
+their hands (§4.7, any ``draw_mode``), it plays with deals of the opponent's hand drawn as the
+draw makes it likely (`strategies.draw_deals`: he keeps the better card of each pair, as the
+seed and the expert draw; the seat's own discards, shown in its views, are nobody's), its own
+draws and blind nils the rollout strategy's. It refuses six
+players with one deck and jokers or a kitty and the other keys of §4.7 (the last card left
+undealt at three, jokers at other tables) (`TABLE_KEYS`), naming them. Of the
 house rules of §4 (the plug-ins of `sim.spades.house`) it plays at every one of these tables
 those it need not know to play: a rule whose parts are only
 the score's (contracts scored otherwise, trick bonuses, the bag rules, the game's end: §4.6,
@@ -99,7 +103,8 @@ valued by the engine's score of the contracts declared; the bids, blind nils and
 the rollout strategy's, `bids_unsearched`; so too under ``blind_bids``, ``bid_raise`` and
 ``no_trump_bids``, whose no-trump seats' deals are fit to the play and to the spade they held,
 `_fit`), and §4.1's ``redeal_poor_hands`` (no deal searched holds a hand the rollout strategy
-would have called a misdeal on, `_misdeals`); these four (`KNOWN_CARDS`) with one deck only.
+would have called a misdeal on, `_misdeals`); these four (`KNOWN_CARDS`) with one deck dealt
+only (not with two decks, nor after the draw of two players).
 It refuses the rest, named: a rule that asks a
 decision of its own (a bidding turn, an auction), exchanges cards twice (§4.5), or whose score
 the value cannot take: a progressive bonus (its count is the game's, which no view shows), a
