@@ -49,6 +49,9 @@ HANDS, GAMES = 600, 40  # per cell: two blocks of half as many hands or whole ga
 EXTRA_RULES = {
     "norwegian.three+zero_sum": {"preset": "norwegian.three", "scoring": "zero_sum"},
     "norwegian.three+declarer": {"preset": "norwegian.three", "scoring": "declarer"},
+    # two-player Spades (RULES.md §4.7: no preset; the draw in two of its modes)
+    "spades.two": {"players": 2},
+    "spades.two+first_decides_blind": {"players": 2, "draw_mode": "first_decides_blind"},
 }
 
 # An expert with other settings per game: its code paths are pinned too.
