@@ -415,7 +415,8 @@ class SearchStrategy(CardSearch):
         trick shows under ``first_trick_lowest_club``, `shown_voids`; two players: the
         opponent's hand as the draw makes it likely, `strategies.draw_deals`)."""
         if view.rules.players == 2:
-            voids = view.voids if shown_voids(view) is None else shown_voids(view)
+            shown = shown_voids(view)
+            voids = view.voids if shown is None else shown
             return deal_view_drawn(view, k, keys, self._keep_at, voids | revealed_voids(view))
         return deal_view(view, k, keys, revealed=revealed_voids(view), voids=shown_voids(view),
                          known=_either(face_up_held(view), passed_held(view)))
