@@ -463,14 +463,15 @@ def deal_unseen(view, players: int, k: int, keys: np.ndarray,
 
 def candidates(view) -> np.ndarray:
     """uint64[n, C]: the legal cards worth searching, one of each class of equal cards (cards of
-    one suit with no card between them still unplayed to an earlier trick, RULES.md §0: they
+    one suit with no card between them still unplayed to an earlier trick (nor, at two players,
+    among the seat's discards), RULES.md §0: they
     take the same tricks; a card of equal rank to another, §4.2 ``jokers_first_wins``, only
     with its equals: `_alike`), the lowest of each; 0 pads. With two decks (§4.7) every legal
     card: of two copies in a trick the first or last wins, or they cancel."""
     legal = view.legal
     if view.deck.copies == 2:  # (two decks, RULES.md §4.7: every legal card, none equal)
         return _listed(legal.copy(), len(view))
-    alive = view.deck.full_mask & ~view.played  # cards not yet gone (this trick's included)
+    alive = _alive(view)
     keep = np.zeros_like(legal)
     rest = legal.copy()
     for _ in range(_MAX_CANDIDATES):
@@ -501,7 +502,7 @@ def own_class(view, own: np.ndarray, cands: np.ndarray) -> np.ndarray:
     its class of equal cards, `candidates`; two decks: itself)."""
     if view.deck.copies == 2:
         return own[:, None].copy()
-    alive = view.deck.full_mask & ~view.played
+    alive = _alive(view)
     card = own.copy()
     for _ in range(_MAX_CANDIDATES):  # down the run of equal legal cards
         below = alive & (card - U64(1)) & view.deck.suit_mask_of_bit[_slot(card)]
@@ -509,6 +510,14 @@ def own_class(view, own: np.ndarray, cands: np.ndarray) -> np.ndarray:
         card = np.where(((lower & view.legal) != 0) & _alike(card, lower, view.deck), lower,
                         card)
     return card[:, None]
+
+
+def _alive(view) -> np.ndarray:
+    """uint64[n]: the cards not yet out of play (this trick's included): not played, and at two
+    players not among the seat's discards, which nobody holds (RULES.md §4.7)."""
+    alive = view.deck.full_mask & ~view.played
+    discards = getattr(view, "discards", None)
+    return alive if discards is None else alive & ~discards
 
 
 def _alike(card: np.ndarray, lower: np.ndarray, deck) -> np.ndarray:

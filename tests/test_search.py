@@ -25,6 +25,7 @@ cards (strategies/sampling.py).
 from __future__ import annotations
 
 import collections
+import dataclasses
 import itertools
 import json
 from types import SimpleNamespace
@@ -877,14 +878,16 @@ def test_a_forced_finesse_at_three_players():
         assert deck.names_of(int(card[0])) == ["AH"]
 
 
-def _equal(view, low: int, high: int) -> bool:
+def _equal(view, low: int, high: int, gone: int | None = None) -> bool:
     """``low`` and ``high`` (cards of the view's legal ones) are of one class of equal cards:
-    of one suit, every card between them played to an earlier trick or legal here."""
+    of one suit, every card between them played to an earlier trick (or in ``gone``, default
+    those) or legal here."""
     if low == high:
         return True
+    gone = int(view.played[0]) if gone is None else gone
     suit = next(int(m) for m in view.deck.suit_masks if int(m) & low)
     between = suit & (high - 1) & ~(low | (low - 1))
-    return bool(high & suit) and not between & ~(int(view.played[0]) | int(view.legal[0]))
+    return bool(high & suit) and not between & ~(gone | int(view.legal[0]))
 
 
 def test_candidates_stand_for_every_legal_card_once():
@@ -927,6 +930,40 @@ def test_jokers_of_equal_rank_are_one_class_and_the_ace_below_them_another():
                 seen["ace and a joker"] += 1
                 assert cands & {lj, bj}  # (the AS's class may take the KS's, below it)
     assert seen["both jokers"] > 0 and seen["ace and a joker"] > 0, seen
+
+
+class TwoPlayerClasses:
+    """Plays like ``expert`` at two players (RULES.md §4.7); at every card checks that the
+    candidates stand for every legal card once, a card's class reaching down past the cards the
+    seat discarded (nobody holds them): of one suit, every card between two of a class played,
+    discarded by the seat or legal here."""
+
+    def __init__(self):
+        self.inner = make_strategy("expert", game="spades")
+        self.merged_by_discards = 0
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def play(self, view, rng):
+        cands = candidates(view)
+        plain = candidates(dataclasses.replace(view, discards=None))
+        for r in range(len(view)):
+            one = view.take(np.array([r]))
+            gone = int(one.played[0]) | int(one.discards[0])
+            row = [int(c) for c in cands[r] if c]
+            for card in one.deck.names_of(int(one.legal[0])):
+                bit = one.deck.mask_of([card])
+                assert sum(_equal(one, c, bit, gone) for c in row if c <= bit) == 1, card
+            self.merged_by_discards += sum(1 for c in plain[r] if c) - len(row)
+        return self.inner.play(view, rng)
+
+
+def test_at_two_players_the_cards_discarded_join_the_classes_of_equal_cards():
+    player = TwoPlayerClasses()
+    GAMES["spades"].play_block(load_rules({"players": 2}), Lineup([player] * 2), 4, 0, 60,
+                               "hands")
+    assert player.merged_by_discards > 0
 
 
 # -- whole runs ---------------------------------------------------------------------------------
