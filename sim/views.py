@@ -98,6 +98,9 @@ class BlindView(_Batched):
                                               None
         discards      uint64[n]               two players: the seat's own discards that it saw
                                               drawing its hand (§4.7), or None
+        progressive   int32[n, S]             the progressive bonuses each side has earned this
+                                              game (§4.6 ``seven_plus = "progressive"``,
+                                              ``highlander``), or None without one
     """
 
     rows: np.ndarray
@@ -117,6 +120,7 @@ class BlindView(_Batched):
     trump_suit: np.ndarray | None = None
     kitty_taker: np.ndarray | None = None
     discards: np.ndarray | None = None
+    progressive: np.ndarray | None = None
 
     @property
     def deficit(self) -> np.ndarray:
@@ -350,6 +354,8 @@ class PlayView(_Batched):
                                               None without passing
         discards      uint64[n]               Spades, two players: the seat's own discards
                                               that it saw drawing its hand (§4.7), or None
+        progressive   int32[n, S]             Spades: the progressive bonuses each side has
+                                              earned this game (§4.6), or None without one
         twice         uint64[n]               the cards of ``hand`` held twice (two decks,
                                               RULES.md §4.7), or None
         turn_up       uint64[n]               Portland: the dealer's turned-up card, public,
@@ -406,6 +412,7 @@ class PlayView(_Batched):
     face_up: np.ndarray | None = None
     passed: np.ndarray | None = None
     discards: np.ndarray | None = None
+    progressive: np.ndarray | None = None
     trick_cards: np.ndarray | None = None  # (None only in views built by hand, in tests)
     twice: np.ndarray | None = None
     # (then a card beats the winning card iff it follows suit or trumps and has a higher bit)

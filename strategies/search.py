@@ -94,7 +94,9 @@ those it need not know to play: a rule whose parts are only
 the score's (contracts scored otherwise, trick bonuses, the bag rules, the game's end: §4.6,
 §4.8) or the open bids' (§4.4's bid minimums and bans: ``fledu``, ``min_team_bid``,
 ``suicide``, ``whiz``, ``mirror``, ``hook``), since its rollouts are scored by the engine's own
-phases and bid among the bids the engine opens (`PLAYED_PARTS`), a named ``bag_cancel_card``
+phases and bid among the bids the engine opens (`PLAYED_PARTS`; a progressive bonus too,
+§4.6 ``seven_plus = "progressive"`` and ``highlander``: the views show each side's count of
+bonuses earned, which the rollouts' score pays on, `progressive_of`), a named ``bag_cancel_card``
 (its card given to the rollouts' hands) and ``face_up_cards`` (§4.1: the face-up cards dealt to
 their holders in every deal, `face_up_held`) and ``pass_cards`` or ``nil_pass`` (§4.5, one of
 the two: the cards the seat passed dealt to their receiver, `passed_held`), and the side
@@ -107,7 +109,7 @@ would have called a misdeal on, `_misdeals`); these four (`KNOWN_CARDS`) with on
 only (not with two decks, nor after the draw of two players).
 It refuses the rest, named: a rule that asks a
 decision of its own (a bidding turn, an auction), exchanges cards twice (§4.5), or whose score
-the value cannot take: a progressive bonus (its count is the game's, which no view shows), a
+the value cannot take: a
 hand that wins the game at once (``moon``, ``lexington``, ``blind_moon``, a double blind nil
 that wins), a card cut per deal (no view shows it). Of §4.3 it plays the rules that narrow the
 legal cards or name the first leader (``must_trump``, ``must_overtrump``,
@@ -260,7 +262,7 @@ class SearchStrategy(CardSearch):
                 "and at the other tables of §4.7 (two players, three players, cutthroat, "
                 "five players, six with deck = 'no_twos', 'double_minus_2c' or "
                 "'double_jokers', cancel_spades at six or eight), with the house rules of "
-                "§4 that only score (but a progressive bonus, a game won at once, a bag-"
+                "§4 that only score (but a game won at once, a bag-"
                 "cancelling card cut per deal), narrow the bids, narrow the legal cards, name "
                 "the first leader, offer side contracts, blind bids, raises or no-trump bids, "
                 "and with one deck dealt (not drawn) deal cards face up, exchange them once or "
@@ -375,6 +377,7 @@ class SearchStrategy(CardSearch):
                               bids=view.bids[i], blind=view.blind[i])
         bidding = complete_bidding(state, rules, deck, at.lineup, at.rng)
         hand = replace(start_hand(hands, dealer, scores, bags, twice=twice,
+                                  progressive=progressive_of(view, i),
                                   house_state=cancel_card(rules, deck, i.size)), bidding=bidding)
         at = replace(at, lineup=Lineup([self.policy] * players))
         hand = play_hand(hand, at, after(pipeline(rules), "bid"))  # (an exchange of cards
@@ -574,9 +577,9 @@ def public_of(view, rows: np.ndarray) -> dict:
 
 def played_house_rules(rules) -> frozenset[str]:
     """The keys of the house rules in force (`sim.spades.house.in_force`) that the search plays
-    (module docstring): those whose parts are all `PLAYED_PARTS`, but a progressive bonus
-    (``rules.progressive``: the bonus grows with a count the views do not show) and the keys
-    that win the game at once (`WINS_AT_ONCE`); and a named ``bag_cancel_card`` (given to the
+    (module docstring): those whose parts are all `PLAYED_PARTS` (a progressive bonus among
+    them: the views show its count, `progressive_of`), but the keys that win the game at once
+    (`WINS_AT_ONCE`); and a named ``bag_cancel_card`` (given to the
     rollouts' hands by `_hand_state`; one cut per deal is shown to nobody)."""
     out = set()
     for rule in house.in_force(rules):
@@ -594,8 +597,7 @@ def played_house_rules(rules) -> frozenset[str]:
         elif rule.key in OWN_BIDDING + MISDEALS:  # (its bidding the rollout strategy's,
             played = True  # `bids_unsearched`; misdeals: `SearchStrategy._misdeals`)
         else:
-            played = (parts <= PLAYED_PARTS and rule.key != rules.progressive
-                      and rule.key not in WINS_AT_ONCE)
+            played = parts <= PLAYED_PARTS and rule.key not in WINS_AT_ONCE
         if played:
             out.update((rule.key, *SECOND_KEYS.get(rule.key, ())))
     return frozenset(out)
@@ -664,13 +666,20 @@ def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
     card the rules' (`cancel_card`)."""
     dealt, twice = split_copies(dealt)
     hand = start_hand(dealt, dealer_of(view)[rows], view.scores[rows], view.bags[rows],
-                      twice=twice, house_state=cancel_card(view.rules, view.deck, rows.size))
+                      progressive=progressive_of(view, rows), twice=twice,
+                      house_state=cancel_card(view.rules, view.deck, rows.size))
     bidding = BidResult(bids=view.bids[rows], blind=view.blind[rows],
                         contracts=None if view.contracts is None else view.contracts[rows],
                         bemo=None if view.bemo is None else view.bemo[rows],
                         flags=None if view.no_trump is None else {
                             "no_trump": view.no_trump[rows]})
     return replace(hand, bidding=bidding)
+
+
+def progressive_of(view, rows: np.ndarray) -> np.ndarray | None:
+    """int32[len(rows), S]: the progressive bonuses each side has earned this game (RULES.md
+    §4.6), of the view's rows ``rows``, which the rollouts' score pays on; None without one."""
+    return None if view.progressive is None else view.progressive[rows]
 
 
 def dealer_of(view) -> np.ndarray:

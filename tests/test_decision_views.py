@@ -406,3 +406,24 @@ def test_two_players_bid_and_play_seeing_the_discards_they_saw_drawing(mode):
                 np.testing.assert_array_equal(view["discards"], theirs)
     if mode == "first_decides_blind":
         assert unseen_kept > 0
+
+
+def test_a_progressive_bonus_shows_each_sides_count_in_every_bid_and_play_view():
+    """RULES.md §4.6 ``seven_plus = "progressive"``: every bid and play view of whole games shows
+    each side's count of bonuses earned so far (``progressive``, int32[n, S]), the count the
+    games' table ends on at most; none without the rule."""
+    from sim.spades.game import play_block
+
+    for spec, shown in (({"preset": "spades.standard", "seven_plus": "progressive"}, True),
+                        ({"preset": "spades.standard"}, False)):
+        rules = load_rules(spec, source="test")
+        recorder = Recorder(make_strategy("expert"), bid=("rows", "progressive"),
+                            play=("rows", "progressive"))
+        result = play_block(rules, Lineup([recorder] * 4), 3, 0, 60, "games")
+        views = recorder.views["bid"] + recorder.views["play"]
+        assert all(("progressive" in v) == shown for v in views)
+        if shown:
+            counts = np.concatenate([v["progressive"] for v in views])
+            assert counts.dtype == np.int32 and counts.shape[1] == rules.sides
+            assert counts.min() >= 0 and counts.max() > 0
+            assert counts.max() <= result.per_hand["before_progressive"].max() + 1

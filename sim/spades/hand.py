@@ -195,7 +195,7 @@ def bid_state(hand: SpadesHand, at: Seating, bids: np.ndarray | None = None,
     first seat from the dealer's left that has not bid (`start_bidding`)."""
     return start_bidding(hand.hands, hand.dealer, hand.scores, hand.bags, at.rules,
                          hand.told(at.rules), hand.twice if at.deck.copies == 2 else None,
-                         bids=bids, blind=blind, seen=hand.seen)
+                         bids=bids, blind=blind, seen=hand.seen, progressive=hand.progressive)
 
 
 def _bid(hand: SpadesHand, at: Seating) -> SpadesHand:
@@ -222,7 +222,7 @@ def play_setup(hand: SpadesHand, at: Seating) -> PlaySetup:
     passing = any(house.fills(rules, slot) for slot in ("pass_before_bids", "pass_after_bids"))
     context = dict(bids=b.bids, blind=b.blind, scores=hand.scores, bags=hand.bags, rules=rules,
                    dealer=hand.dealer, contracts=b.contracts, bemo=b.bemo, **hand.public(rules),
-                   **_private(hand, passing),
+                   **_private(hand, passing), **_standing(hand, rules),
                    **{k: v for rule in plugins if rule.shows for k, v in rule.shows(b).items()})
     plugged = {k: v for rule in plugins if rule.play
                for k, v in rule.play(b, at.replay).items()}
@@ -244,6 +244,14 @@ def _private(hand: SpadesHand, passing: bool) -> dict:
     if hand.seen is not None:
         private["discards"] = hand.seen
     return {"private": private} if private else {}
+
+
+def _standing(hand: SpadesHand, rules: SpadesRules) -> dict:
+    """The standing's view fields beside the scores and bags: the progressive bonuses each side
+    has earned (§4.6), under a rule that pays one."""
+    if rules.progressive and hand.progressive is not None:
+        return {"progressive": hand.progressive}
+    return {}
 
 
 def _play(hand: SpadesHand, at: Seating) -> SpadesHand:
