@@ -125,6 +125,7 @@ class Play:
     hand: np.ndarray | None = None  # uint64[N] its cards
     blank: tuple | None = None  # `_blanks`: a trick before its lead
     resolve: Callable | None = None  # a game's own trick resolution (`play_card`)
+    void_rule: Callable | None = None  # a rule's own reading of the voids a card shows (`play_card`)
 
     def __len__(self) -> int:
         return self.leader.shape[0]
@@ -165,11 +166,13 @@ class Play:
 
 
 def start_play(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: Deck,
-               twice: np.ndarray | None = None, resolve: Callable | None = None) -> Play:
+               twice: np.ndarray | None = None, resolve: Callable | None = None,
+               void_rule: Callable | None = None) -> Play:
     """The play of a batch of hands before its first card: ``hands`` uint64[N, P] (not
     modified), ``leader`` int8[N] the first leader, ``trump`` uint64[N] the trump suit's bits
     (0 = no trump), ``twice`` uint64[N, P] the cards each seat holds both copies of (two decks,
-    RULES.md §4.7), ``resolve`` a game's own trick resolution (`play_card`)."""
+    RULES.md §4.7), ``resolve`` a game's own trick resolution and ``void_rule`` a rule's own
+    reading of the voids a card shows (`play_card`)."""
     n, players = hands.shape
     n_tricks = int(popcount(hands[:1, 0])[0]) if n else 0
     if n and twice is not None:
@@ -186,7 +189,8 @@ def start_play(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: D
                 trumped=np.zeros(n, dtype=bool), voids=np.zeros((n, players), dtype=np.uint8),
                 remain=dealt.copy() if two_decks else None,
                 twice=twice.reshape(-1).copy() if two_decks else None,
-                once=np.zeros(n, dtype=U64) if two_decks else None, resolve=resolve)
+                once=np.zeros(n, dtype=U64) if two_decks else None, resolve=resolve,
+                void_rule=void_rule)
     play.blank = _blanks(n)
     _new_trick(play)
     return play
@@ -301,7 +305,12 @@ def play_card(play: Play, card: np.ndarray, resolve: Callable | None = None) -> 
     trick when it is its last card: the highest trump wins it, else the highest card of the led
     suit (RULES.md §0), or as ``play.deck`` says (card layouts, §4.2; identical cards, §4.7), or
     as ``resolve(cards, seats, led, trump) -> (winning card, winning seat)`` says (a game's own
-    trick resolution, Spades §4.2 ``jokes_win``; default: the play's own, `start_play`)."""
+    trick resolution, Spades §4.2 ``jokes_win``; default: the play's own, `start_play`).
+
+    The card shows its player void in the led suit if it is off it (``voids``, public), or in
+    the suits ``play.void_rule(play, card)`` (uint8[N], bit s = suit s) says, where a rule lets
+    a player leave a suit he holds and the function reads that trick otherwise (None: the led
+    suit's rule; Spades §4.3 ``first_trick_lowest_club``)."""
     deck, players = play.deck, play.players
     resolve = play.resolve if resolve is None else resolve
     seat, j, t = play.seat, play.position, play.trick
@@ -323,9 +332,12 @@ def play_card(play: Play, card: np.ndarray, resolve: Callable | None = None) -> 
         play.led_card = card
         play.led = deck.suit_mask_of_bit[slot]
         play.led_bit = deck.suit_bit_of_bit[slot]
-    else:  # a card off the led suit shows the seat void in it (public knowledge); a new array,
-        voids = play.voids.copy()  # as every one a view holds: views are snapshots
-        voids.reshape(-1)[play.at] |= play.led_bit * ((card & play.led) == 0)
+    shown = None if play.void_rule is None else play.void_rule(play, card)
+    if shown is None and j:  # a card off the led suit shows the seat void in it (public)
+        shown = play.led_bit * ((card & play.led) == 0)
+    if shown is not None:  # a new array, as every one a view holds: views are snapshots
+        voids = play.voids.copy()
+        voids.reshape(-1)[play.at] |= shown
         play.voids = voids
     led = play.led
     win_card, win_seat = play.winning, play.winning_seat
@@ -411,16 +423,17 @@ def play_tricks(hands: np.ndarray, leader: np.ndarray, trump: np.ndarray, deck: 
                 context: dict, dummy: int | None = None, no_trump: np.ndarray | None = None,
                 dark: np.ndarray | None = None,
                 constraint: Callable[[TrickState], np.ndarray] | None = None,
-                twice: np.ndarray | None = None, resolve: Callable | None = None) -> TrickResult:
+                twice: np.ndarray | None = None, resolve: Callable | None = None,
+                void_rule: Callable | None = None) -> TrickResult:
     """Play out every trick of a batch of hands, the strategies of ``lineup`` choosing each card.
 
     The arguments are those of `start_play` (``hands``, ``leader``, ``trump``, ``deck``,
     ``twice``), `legal_cards` (``lead_rule``, ``no_trump``, ``constraint``), `play_view`
-    (``context``, ``dummy``) and `play_card` (``resolve``), and ``dark``: bool[N, P] seats
+    (``context``, ``dummy``) and `play_card` (``resolve``, ``void_rule``), and ``dark``: bool[N, P] seats
     playing in the dark (Spades ``nil_in_the_dark``): the engine plays for them the first legal
     card of their hand shuffled face down (a uniformly random order drawn from ``rng``). A card
     that is not legal is refused (`IllegalPlay`, naming the rule that forbids it)."""
-    play = start_play(hands, leader, trump, deck, twice, resolve)
+    play = start_play(hands, leader, trump, deck, twice, resolve, void_rule)
     return finish_play(play, lead_rule, lineup, rng, context, dummy=dummy, no_trump=no_trump,
                        dark=dark, constraint=constraint, resolve=resolve).result()
 
@@ -487,13 +500,14 @@ class PlaySetup:
     constraint: Callable[[TrickState], np.ndarray] | None = None
     twice: np.ndarray | None = None
     resolve: Callable | None = None
+    void_rule: Callable | None = None
 
     def run(self, lineup, rng) -> TrickResult:
         """Every trick, the strategies of ``lineup`` choosing the cards (`play_tricks`)."""
         return play_tricks(self.hands, self.leader, self.trump, self.deck, self.lead_rule,
                            lineup, rng, self.context, dummy=self.dummy, no_trump=self.no_trump,
                            dark=self.dark, constraint=self.constraint, twice=self.twice,
-                           resolve=self.resolve)
+                           resolve=self.resolve, void_rule=self.void_rule)
 
     def finish(self, play: Play, lineup, rng) -> Play:
         """``play`` (rebuilt by `start` and `follow`, or cut from such a play by `Play.take`)
@@ -506,7 +520,7 @@ class PlaySetup:
     def start(self) -> Play:
         """The play before its first card (`start_play`)."""
         return start_play(self.hands, self.leader, self.trump, self.deck, self.twice,
-                          self.resolve)
+                          self.resolve, self.void_rule)
 
     def legal(self, play: Play) -> tuple[np.ndarray, np.ndarray]:
         """The cards the seat to play may play, and those before the constraint

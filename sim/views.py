@@ -338,7 +338,9 @@ class PlayView(_Batched):
         tricks        int8[n, P]              the tricks each seat won so far this hand
         voids         uint8[n, P]             per seat the suits it has shown void in (bit s =
                                               suit s: it did not follow a lead of that suit,
-                                              this trick included)
+                                              this trick included; §4.3
+                                              first_trick_lowest_club: trick 1 shows the
+                                              voids its rule proves, `sim.tricks.play_card`)
         scores        int32[n, S]             the game scores before this hand
         bids          int8[n, P]              Spades: the bids (0 = nil, -1 = none), or None
         blind         bool[n, P]              Spades: which were bid blind, or None

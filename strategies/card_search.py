@@ -303,7 +303,7 @@ def side_margin(points: np.ndarray, seat: np.ndarray, sides: int) -> np.ndarray:
 
 
 def deal_view(view, k: int, keys: np.ndarray, revealed: np.ndarray | None = None,
-              known: np.ndarray | None = None, voids: np.ndarray | None = None) -> np.ndarray:
+              known: np.ndarray | None = None) -> np.ndarray:
     """uint64[n, k, P]: ``k`` deals per row of the cards the seat of ``view`` (a `PlayView`)
     cannot see, consistent with what it has seen (`deal_hidden`), as the hands each seat was
     dealt: its cards left and those it played; a row's deals a function of its key (``keys``
@@ -311,21 +311,19 @@ def deal_view(view, k: int, keys: np.ndarray, revealed: np.ndarray | None = None
     ``view.voids``): suits the rules show a seat void in besides the view's voids
     (`revealed_voids`); ``known`` (uint64[n, P]): cards a seat surely holds that the seat
     deciding does not (Portland: the turned-up card in the dealer's hand, the dummy's cards).
-    ``voids`` (uint8[n, P]): the voids shown, where the rules make them other than the view's
-    (`strategies.search.shown_voids`). Cards dealt to nobody (the seed's Norwegian whist sets 26
+    Cards dealt to nobody (the seed's Norwegian whist sets 26
     or 1 aside, RULES.md §2) are unseen too: they go to one more hidden "seat", void in nothing,
     left out of the deal. Two decks (RULES.md §4.7): uint64[n, k, P, 2], each seat's cards and
     those it was dealt twice (`deal_view_copies`)."""
     if view.deck.copies == 2:
-        return deal_view_copies(view, k, keys, revealed, known, voids)
+        return deal_view_copies(view, k, keys, revealed, known)
     n, players = view.tricks.shape
     rows = np.arange(n)
     seat = view.seat.astype(np.intp)
     shown = played_by(view)
     played = popcount(shown).astype(np.int64)
     dealt_each = popcount(view.hand).astype(np.int64) + played[rows, seat]
-    voids = view.voids if voids is None else voids
-    voids = voids if revealed is None else voids | revealed
+    voids = view.voids if revealed is None else view.voids | revealed
     known = np.zeros((n, players), U64) if known is None else known
     unseen = view.unseen & ~np.bitwise_or.reduce(known, axis=1)
     others = (seat[:, None] + 1 + np.arange(players - 1)) % players  # [n, P - 1]
@@ -357,8 +355,7 @@ def played_by(view) -> np.ndarray:
 
 
 def deal_view_copies(view, k: int, keys: np.ndarray, revealed: np.ndarray | None = None,
-                     known: np.ndarray | None = None, voids: np.ndarray | None = None
-                     ) -> np.ndarray:
+                     known: np.ndarray | None = None) -> np.ndarray:
     """`deal_view` with two decks (RULES.md §4.7, ``view.deck.copies = 2``): uint64[n, k, P, 2],
     the hands as dealt, each seat's cards ([..., 0]) and those it holds both copies of ([...,
     1]). The copies unseen are two of each card less those the seat holds (``view.hand``,
@@ -381,8 +378,7 @@ def deal_view_copies(view, k: int, keys: np.ndarray, revealed: np.ndarray | None
     dealt_each = popcount(own).sum(axis=1, dtype=np.int64) + played[rows, seat]
     others = (seat[:, None] + 1 + np.arange(players - 1)) % players
     counts = dealt_each[:, None] - played[rows[:, None], others]
-    voids = view.voids if voids is None else voids
-    voids = voids if revealed is None else voids | revealed
+    voids = view.voids if revealed is None else view.voids | revealed
     hidden = deal_hidden(unseen, counts, voids[rows[:, None], others], view.deck, k, keys)
     out = np.empty((n, k, players, 2), dtype=U64)
     out[rows, :, seat] = own[:, None]

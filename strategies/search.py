@@ -116,8 +116,7 @@ legal cards or name the first leader (``must_trump``, ``must_overtrump``,
 ``no_spade_lead_first_trick``, ``lead_ace_of_spades``, ``first_lead``, ``first_trick_clubs``,
 ``first_trick_lowest_club``): the deals drawn are replayed by the engine and only those the
 cards played could have come from are kept (`SearchStrategy._fit`; the dealer is the view's,
-`dealer_of`; under ``first_trick_lowest_club`` the voids are those trick 1 shows, not the
-view's, `shown_voids`).
+`dealer_of`).
 """
 
 from __future__ import annotations
@@ -128,7 +127,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from sim.cards import BIT, CLUBS, U64, popcount
+from sim.cards import BIT, U64, popcount
 from sim.lineup import Lineup
 from sim.phases import Seating, play_hand
 from sim.spades import house
@@ -176,11 +175,12 @@ SIX_DECKS = ("no_twos", "double_minus_2c", "double_jokers")
 # RULES.md §4: the parts of a house rule (`sim.spades.plugin.HouseRule`) the search plays without
 # knowing the rule: the score's (the rollouts are scored by the engine's own phases: the score,
 # the trick bonuses, how bags are counted, the game's end, a table column), the open bids' (bid
-# rules and bans: it bids among the bids the engine opens), the play's constraints and first
-# leader (its deals fit to them: `PLAY_PARTS`) and the side contracts' (`CONTRACT_PARTS`); a
-# rule with any other part is refused, but those `played_house_rules` names
+# rules and bans: it bids among the bids the engine opens), the play's constraints, first
+# leader and reading of the voids (its deals fit to them: `PLAY_PARTS`) and the side contracts'
+# (`CONTRACT_PARTS`); a rule with any other part is refused, but those `played_house_rules` names
 PLAYED_PARTS = frozenset({"score", "trick_bonus", "bags", "ends_game", "bids", "bans", "looks",
-                          "constraint", "leads", "first_leader", "refuse", "refuse_among",
+                          "constraint", "leads", "first_leader", "void_rule", "refuse",
+                          "refuse_among",
                           *("contracts", "contract", "contract_ban", "bid_contract", "columns"),
                           "own_scoring"})
 # RULES.md §4.4's side contracts (team nil, Mo, bemo, ten for 200 ...): the parts by which a
@@ -414,14 +414,11 @@ class SearchStrategy(CardSearch):
 
     def _deal(self, view, k: int, keys: np.ndarray) -> np.ndarray:
         """uint64[n, k, P]: deals of what the seat of a `PlayView` cannot see (`deal_view`;
-        Spades: with the voids a spade lead reveals, `revealed_voids`, and the voids the first
-        trick shows under ``first_trick_lowest_club``, `shown_voids`; two players: the
+        Spades: with the voids a spade lead reveals, `revealed_voids`; two players: the
         opponent's hand as the draw makes it likely, `strategies.draw_deals`)."""
         if view.rules.players == 2:
-            shown = shown_voids(view)
-            voids = view.voids if shown is None else shown
-            return deal_view_drawn(view, k, keys, self._keep_at, voids | revealed_voids(view))
-        return deal_view(view, k, keys, revealed=revealed_voids(view), voids=shown_voids(view),
+            return deal_view_drawn(view, k, keys, self._keep_at, view.voids | revealed_voids(view))
+        return deal_view(view, k, keys, revealed=revealed_voids(view),
                          known=_either(face_up_held(view), passed_held(view)))
 
     def _deal_bidding(self, view, k: int, keys: np.ndarray) -> np.ndarray:
@@ -746,35 +743,6 @@ def bid_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:
         real = view.bids[ask, bidder[ask]][rep]
         misfit[sel] += np.abs(np.asarray(bid, np.int64) - real)
     return misfit.reshape(n, m)
-
-
-def shown_voids(view) -> np.ndarray | None:
-    """uint8[n, P]: the suits each seat has shown it does not hold by the cards played, where
-    they are not the view's ``voids`` (bit s = suit s): under RULES.md §4.3
-    ``first_trick_lowest_club`` every seat plays its lowest club to trick 1 whatever was led (a
-    non-spade only when it holds no club), so a card off the led suit there shows no void of
-    the led suit (which the view's voids, the suits a seat did not follow, count) and a card
-    other than a club, led or not, shows a club void; the later tricks as the view counts them
-    (a card off the led suit). None under the other rules: the view's voids."""
-    if not view.rules.first_trick_lowest_club:
-        return None
-    n, players = view.tricks.shape
-    deck, rows = view.deck, np.arange(n)
-    clubs = np.uint8(1 << CLUBS)
-    out = np.zeros((n, players), dtype=np.uint8)
-    for t in range(view.trick_no + (view.position > 0)):
-        done = t < view.trick_no
-        slots = view.history[:, t * players:(t + 1) * players] if done else view.trick_cards
-        seats = view.history_seats[:, t * players:(t + 1) * players] if done else (
-            (view.leader[:, None].astype(np.intp) + np.arange(slots.shape[1])) % players)
-        suit = deck.suit_bit_of_bit[slots]  # uint8 [n, cards so far]: each card's suit bit
-        if t == 0:
-            shows = np.where(suit != clubs, clubs, np.uint8(0))
-        else:
-            shows = np.where(suit != suit[:, :1], suit[:, :1], np.uint8(0))
-        for q in range(slots.shape[1]):
-            out[rows, seats[:, q]] |= shows[:, q]
-    return out
 
 
 def revealed_voids(view) -> np.ndarray:

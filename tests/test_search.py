@@ -498,32 +498,6 @@ def test_revealed_voids_are_true_of_the_real_hands(preset):
     assert shown > 0
 
 
-def test_the_voids_the_first_trick_shows_are_true_of_the_real_hands():
-    """RULES.md §4.3 ``first_trick_lowest_club``: every seat plays its lowest club to trick 1
-    whatever was led, so a card off the led suit there shows no void of it (the view's voids,
-    the suits a seat did not follow, say it does); `shown_voids` counts a club void for a card
-    other than a club there instead. Checked against the records' real hands: every void it
-    shows is true, and some of the view's are not."""
-    rules = load_rules({"preset": "spades.standard", "first_trick_lowest_club": True})
-    records, _ = _records(rules, Lineup([make_strategy("seed", game="spades")] * 4), 4, 400)
-    off = [r for r in records if r["plays"][0][1] != "C"]  # trick 1 led by a seat without clubs
-    shown = false_in_view = 0
-    for rec in records[:30] + off:
-        for k in (2, 3, 4, 9, 17, 30):
-            view = view_at({**rec, "plays": rec["plays"][:k]}).view
-            voids = search_module.shown_voids(view)[0]
-            for seat in range(4):
-                left = DECK.mask_of(rec["hands"][seat]) & ~DECK.mask_of(rec["plays"][:k])
-                for s in range(4):
-                    suit = int(DECK.suit_masks[s])
-                    if voids[seat] >> s & 1:
-                        shown += 1
-                        assert not left & suit, (rec["plays"][:k], seat, SUITS[s])
-                    if view.voids[0, seat] >> s & 1 and left & suit:
-                        false_in_view += 1
-    assert shown > 0 and false_in_view > 0
-
-
 def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
     """`bid_misfit` rebuilds each seat's turn of the bidding (the bids before it, the standing)
     from a view of the play: with the real hands the expert's bids are the bids made, in whole

@@ -13,14 +13,19 @@ import numpy as np
 import pytest
 
 from sim import views
+from sim.cards import CLUBS, SPADES
 from sim.games import GAMES
 from sim.lineup import Lineup
-from sim.options import PRESETS
+from sim.options import PRESETS, load_rules
+from sim.replay import view_at
 from strategies import make_strategy
 
 
-def history_voids(view) -> np.ndarray:
-    """uint8[n, P] from the earlier tricks alone: a card off the led suit shows a void in it."""
+def history_voids(view, lowest_club: bool = False) -> np.ndarray:
+    """uint8[n, P] from the earlier tricks alone: a card off the led suit shows a void in it;
+    under RULES.md §4.3 ``first_trick_lowest_club`` (``lowest_club``) trick 1 reads otherwise:
+    everyone plays his lowest club, or a non-spade without one, whatever was led, so a card
+    other than a club shows a club void, and a spade a void of every other suit."""
     n, players = view.tricks.shape
     out = np.zeros((n, players), np.uint8)
     if not view.history.size:
@@ -29,7 +34,12 @@ def history_voids(view) -> np.ndarray:
     history = view.history.reshape(n, -1, players)
     seats = view.history_seats.reshape(n, -1, players)
     for i in range(n):
-        for cards, who in zip(history[i], seats[i], strict=True):
+        for t, (cards, who) in enumerate(zip(history[i], seats[i], strict=True)):
+            if lowest_club and t == 0:
+                for c, s in zip(cards, who, strict=True):
+                    if suit[c] != CLUBS:
+                        out[i, s] |= (0b0111 if suit[c] == SPADES else 0) | 1 << CLUBS
+                continue
             led = suit[cards[0]]
             for c, s in zip(cards[1:], who[1:], strict=True):
                 if suit[c] != led:
@@ -39,17 +49,19 @@ def history_voids(view) -> np.ndarray:
 
 class Checking:
     """Plays like ``random``; checks each view's ``voids``: exactly the earlier tricks' at a
-    lead, only growing within a trick, and true of the acting seat's own hand."""
+    lead (``lowest_club``: as `history_voids` reads trick 1 then), only growing within a trick,
+    and true of the acting seat's own hand."""
 
-    def __init__(self, game):
+    def __init__(self, game, lowest_club: bool = False):
         self.inner = make_strategy("random", game=game)
+        self.lowest_club = lowest_club
         self.leads = self.voids = 0
 
     def __getattr__(self, name):  # bids and declarations as `random`
         return getattr(self.inner, name)
 
     def play(self, view, rng):
-        want = history_voids(view)
+        want = history_voids(view, self.lowest_club)
         if view.position == 0:
             assert np.array_equal(view.voids, want)
             self.leads += len(view)
@@ -74,6 +86,35 @@ def test_voids_are_the_public_record_of_failing_to_follow(preset):
     tricks = rules.tricks_per_hand
     assert player.leads == 60 * tricks
     assert player.voids > 0  # voids do occur, so the checks above bite
+
+
+def test_the_first_trick_under_lowest_club_shows_the_voids_it_proves():
+    """RULES.md §4.3 ``first_trick_lowest_club``: everyone plays his lowest club to trick 1
+    whatever was led, so a card off the led suit there shows no void of it (it once did:
+    `PlayView.voids` were the suits a seat did not follow) and a card other than a club shows a
+    club void. The views' voids are `history_voids`' reading of trick 1, and true of each
+    seat's hand; with the plain reading some would be false (the check bites)."""
+    rules = load_rules({"preset": "spades.standard", "first_trick_lowest_club": True})
+    player = Checking("spades", lowest_club=True)
+    plain = Checking("spades")
+    GAMES["spades"].play_block(rules, Lineup([player] * 4), 11, 0, 80, "hands")
+    assert player.leads == 80 * 13
+    with pytest.raises(AssertionError):
+        GAMES["spades"].play_block(rules, Lineup([plain] * 4), 11, 0, 80, "hands")
+
+
+def test_a_spade_on_the_first_trick_under_lowest_club_shows_nothing_else_is_held():
+    """A seat holding only spades plays one to trick 1 under ``first_trick_lowest_club`` (a
+    non-spade was his to play if he held one): he shows a void of every other suit; a seat
+    that holds no club shows a club void (a hand-made deal, replayed by the engine)."""
+    ranks = "23456789TJQKA"
+    record = {"game": "spades", "rules": {"preset": "spades.standard",
+                                          "first_trick_lowest_club": True},
+              "dealer": 3, "hands": [[r + s for r in ranks] for s in "CDHS"],
+              "before": {"scores": [0, 0], "bags": [0, 0]}, "bids": [2, 3, 3, 5],
+              "blind": [False] * 4, "plays": ["2C", "2D", "2H", "2S"]}
+    view = view_at(record).view
+    assert list(view.voids[0]) == [0, 1 << CLUBS, 1 << CLUBS, 0b0111]
 
 
 # -- the documented fields (issue 20 item 1) ---------------------------------------------------

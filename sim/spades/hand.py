@@ -227,14 +227,18 @@ def play_setup(hand: SpadesHand, at: Seating) -> PlaySetup:
     plugged = {k: v for rule in plugins if rule.play
                for k, v in rule.play(b, at.replay).items()}
     resolve = None  # the play's own trick resolution (jokes_win: jokes_tie, RULES.md §4.2)
+    void_rule = None  # a rule's own reading of the voids (first_trick_lowest_club, §4.3)
     for rule in plugins:
         if rule.resolve:
             resolve = rule.resolve(rules, deck)
+        if rule.void_rule:
+            void_rule = rule.void_rule
     return PlaySetup(hands=hand.hands,
                      leader=first_leader(hand.dealer, b.contracts, rules, hand.hands, deck),
                      trump=trump, deck=deck, lead_rule=lead_rule_for(rules, deck, trump),
                      context=context, **plugged, constraint=constraint_for(rules, deck),
-                     twice=hand.twice if deck.copies == 2 else None, resolve=resolve)
+                     twice=hand.twice if deck.copies == 2 else None, resolve=resolve,
+                     void_rule=void_rule)
 
 
 def _private(hand: SpadesHand, passing: bool) -> dict:

@@ -91,6 +91,9 @@ class HouseRule:
     - ``play(bidding, replay) -> dict``: keyword arguments of `sim.tricks.play_tricks`;
     - ``resolve(rules, deck)``: the trick's winner from its cards, the play's own resolution
       (`sim.tricks.play_tricks`' ``resolve``: ``jokes_win``);
+    - ``void_rule(play, card) -> uint8[N] | None``: the suits a card shows its player holds none
+      of, where the rule lets him leave a suit he holds (`sim.tricks.play_card`; None: the led
+      suit's rule; ``first_trick_lowest_club``);
     - ``shows(bidding) -> dict``: fields the play's views show (`sim.views.PlayView`);
     - ``score``: scoring parts, by the slot of `sim.spades.scoring.PARTS` they fill
       (``part(tally, facts)``, in the order of the slots);
@@ -177,6 +180,7 @@ class HouseRule:
     looks: bool = False
     play: Callable[[object, bool], dict] | None = None
     resolve: Callable[[object, object], Callable] | None = None
+    void_rule: Callable[[object, np.ndarray], np.ndarray | None] | None = None
     shows: Callable[[object], dict] | None = None
     score: Mapping[str, Callable] = field(default_factory=dict)
     nil_bonus: Callable[[object, np.ndarray], np.ndarray] | None = None

@@ -4,10 +4,14 @@ club" (void in clubs: any non-spade; a reading: this overrides following the led
 
 - the key: `OPTION` (a `sim.spades.rules.SpadesRules` field);
 - the legality: `constraint`, the play constraint slot ``first_trick_lowest_club`` of
-  `sim.spades.constraints`.
+  `sim.spades.constraints`;
+- the voids trick 1 shows: `void_rule` (`sim.tricks.play_card`): a card off the led suit shows
+  no void of it there, a card other than a club shows a club void.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from ...cards import CLUBS, lowest_bit, pick
 from ...options import option
@@ -33,6 +37,26 @@ def constraint(rules, deck):
     return part
 
 
+def void_rule(play, card):
+    """uint8[N]: the suits a card of trick 1 shows its player holds none of (bit s = suit s),
+    as `constraint` allows it: a club shows nothing (the lowest, whatever was led); any other
+    card shows he holds no club, and a trump other than a club that he holds nothing but trumps
+    (a non-trump was his to play if he held one). None after trick 1: the led suit's rule."""
+    if play.trick:
+        return None
+    deck = play.deck
+    suit = deck.suit_bit_of_bit[np.bitwise_count(card - np.uint64(1))]
+    off = suit != np.uint8(1 << CLUBS)
+    others = np.zeros(len(card), np.uint8)  # the suits that are not the trump suit, per row
+    for s, mask in enumerate(deck.suit_masks):
+        if int(mask):
+            others |= np.where((mask & play.trump) == 0, np.uint8(1 << s), np.uint8(0))
+    trumps = off & ((card & play.trump) != 0)
+    return (np.where(off, np.uint8(1 << CLUBS), np.uint8(0))
+            | np.where(trumps, others, np.uint8(0)))
+
+
 RULE = HouseRule(key="first_trick_lowest_club", section="§4.3",
                  in_force=lambda r: r.first_trick_lowest_club,
-                 constraint={"first_trick_lowest_club": constraint})
+                 constraint={"first_trick_lowest_club": constraint},
+                 void_rule=void_rule)
