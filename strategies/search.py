@@ -100,7 +100,8 @@ bonuses earned, which the rollouts' score pays on, `progressive_of`), a named ``
 (its card given to the rollouts' hands) and ``face_up_cards`` (§4.1: the face-up cards dealt to
 their holders in every deal, `face_up_held`) and ``pass_cards`` or ``nil_pass`` (§4.5, one of
 the two: the cards the seat passed dealt to their receiver, `passed_held`), and the side
-contracts and bemos of §4.4 (team nil, Mo, ten for 200, blind six, bemo: the cards searched,
+contracts and bemos of §4.4 (team nil, Mo, ten for 200, blind six, bemo, blind moon: the cards
+searched,
 valued by the engine's score of the contracts declared; the bids, blind nils and declarations
 the rollout strategy's, `bids_unsearched`; so too under ``blind_bids``, ``bid_raise`` and
 ``no_trump_bids``, whose no-trump seats' deals are fit to the play and to the spade they held,
@@ -109,9 +110,9 @@ would have called a misdeal on, `_misdeals`); these four (`KNOWN_CARDS`) with on
 only (not with two decks, nor after the draw of two players).
 It refuses the rest, named: a rule that asks a
 decision of its own (a bidding turn, an auction), exchanges cards twice (§4.5), or whose score
-the value cannot take: a
-hand that wins the game at once (``moon``, ``lexington``, ``blind_moon``, a double blind nil
-that wins), a card cut per deal (no view shows it). Of §4.3 it plays the rules that narrow the
+the value cannot take: a card cut per deal (no view shows it). A hand that wins the game at
+once (§4.4 ``moon``, ``lexington``, ``blind_moon``, a double blind nil that wins) is valued as
+one that reaches the target score (`won_at_once`). Of §4.3 it plays the rules that narrow the
 legal cards or name the first leader (``must_trump``, ``must_overtrump``,
 ``no_spade_lead_first_trick``, ``lead_ace_of_spades``, ``first_lead``, ``first_trick_clubs``,
 ``first_trick_lowest_club``): the deals drawn are replayed by the engine and only those the
@@ -180,7 +181,7 @@ SIX_DECKS = ("no_twos", "double_minus_2c", "double_jokers")
 # (`CONTRACT_PARTS`); a rule with any other part is refused, but those `played_house_rules` names
 PLAYED_PARTS = frozenset({"score", "trick_bonus", "bags", "ends_game", "bids", "bans", "looks",
                           "constraint", "leads", "first_leader", "void_rule", "refuse",
-                          "refuse_among",
+                          "refuse_among", "check_contracts", "no_blind_nil",
                           *("contracts", "contract", "contract_ban", "bid_contract", "columns"),
                           "own_scoring"})
 # RULES.md §4.4's side contracts (team nil, Mo, bemo, ten for 200 ...): the parts by which a
@@ -200,8 +201,6 @@ KNOWN_CARDS = ("face_up_cards", "pass_cards", "nil_pass", "redeal_poor_hands")
 # the parts of RULES.md §4.3 that constrain the play beyond following suit: the deals are then
 # kept only where the cards played could have come from them (`SearchStrategy._fit`)
 PLAY_PARTS = ("constraint", "leads", "first_leader", "play")
-# keys that win the game at once (RULES.md §4.4): a hand's points do not say what that is worth
-WINS_AT_ONCE = ("moon", "lexington", "double_blind_nil_reward", "blind_moon")
 # the second keys of house rules (a `SpadesRules` field of the rule's plug-in), by the rule
 SECOND_KEYS = {"suicide": ("suicide_min_bid",), "pass_cards": ("pass_when",),
                "blind_bids": ("blind_bid_min_deficit",),
@@ -262,7 +261,7 @@ class SearchStrategy(CardSearch):
                 "and at the other tables of §4.7 (two players, three players, cutthroat, "
                 "five players, six with deck = 'no_twos', 'double_minus_2c' or "
                 "'double_jokers', cancel_spades at six or eight), with the house rules of "
-                "§4 that only score (but a game won at once, a bag-"
+                "§4 that only score (but a bag-"
                 "cancelling card cut per deal), narrow the bids, narrow the legal cards, name "
                 "the first leader, offer side contracts, blind bids, raises or no-trump bids, "
                 "and with one deck dealt (not drawn) deal cards face up, exchange them once or "
@@ -410,7 +409,7 @@ class SearchStrategy(CardSearch):
 
     def _value(self, hand, seat, rules) -> np.ndarray:
         """float64[N]: a finished hand's value to ``seat`` (module docstring, "Value")."""
-        return _value(hand.score, hand.bags, seat, rules, self.bag_price)
+        return _value(hand.score, hand.bags, seat, rules, self.bag_price, hand.scores)
 
     def _deal(self, view, k: int, keys: np.ndarray) -> np.ndarray:
         """uint64[n, k, P]: deals of what the seat of a `PlayView` cannot see (`deal_view`;
@@ -575,9 +574,9 @@ def public_of(view, rows: np.ndarray) -> dict:
 def played_house_rules(rules) -> frozenset[str]:
     """The keys of the house rules in force (`sim.spades.house.in_force`) that the search plays
     (module docstring): those whose parts are all `PLAYED_PARTS` (a progressive bonus among
-    them: the views show its count, `progressive_of`), but the keys that win the game at once
-    (`WINS_AT_ONCE`); and a named ``bag_cancel_card`` (given to the
-    rollouts' hands by `_hand_state`; one cut per deal is shown to nobody)."""
+    them: the views show its count, `progressive_of`; a game won at once valued by
+    `won_at_once`); and a named ``bag_cancel_card`` (given to the rollouts' hands by
+    `_hand_state`; one cut per deal is shown to nobody)."""
     out = set()
     for rule in house.in_force(rules):
         parts = {f.name for f in dataclasses.fields(HouseRule)
@@ -594,7 +593,7 @@ def played_house_rules(rules) -> frozenset[str]:
         elif rule.key in OWN_BIDDING + MISDEALS:  # (its bidding the rollout strategy's,
             played = True  # `bids_unsearched`; misdeals: `SearchStrategy._misdeals`)
         else:
-            played = parts <= PLAYED_PARTS and rule.key not in WINS_AT_ONCE
+            played = parts <= PLAYED_PARTS
         if played:
             out.update((rule.key, *SECOND_KEYS.get(rule.key, ())))
     return frozenset(out)
@@ -630,13 +629,17 @@ def ranks_by_bits(rules) -> bool:
     return deck.copies == 1 and not deck.ladder
 
 
-def _value(score, before, seat, rules, bag_price: float) -> np.ndarray:
+def _value(score, before, seat, rules, bag_price: float,
+           scores: np.ndarray | None = None) -> np.ndarray:
     """float64[N]: the seat's side's points minus the other side's (more than two sides: minus
     the mean of the other sides', module docstring, "Value"), each side's bags counted
     (`counted_bags`, from the count ``before`` the hand) priced at ``bag_price`` (-1:
     ``bag_penalty / bag_limit``, RULES.md §3) instead of the penalty paid;
     with ``bag_price = -1`` in a game of one hand (``max_hands = 1``) the hand's own points,
-    penalty included: no later hand pays for a bag."""
+    penalty included: no later hand pays for a bag. A side that won the game at once (RULES.md
+    §4.4 ``moon``, ``lexington``, ``blind_moon``, a double blind nil that wins:
+    ``score.wins_game``) scores at least what it lacked of the target (`won_at_once`, from the
+    standing ``scores`` before the hand)."""
     if bag_price < 0 and rules.max_hands == 1:
         points = score.points.astype(np.float64)
     else:
@@ -644,7 +647,27 @@ def _value(score, before, seat, rules, bag_price: float) -> np.ndarray:
             if bag_price < 0 else bag_price
         points = (score.points - score.bag_penalty - price * counted_bags(score, before, rules)
                   ).astype(np.float64)
+    if scores is not None:
+        points = won_at_once(points, score.wins_game, scores, rules)
     return side_margin(points, seat, rules.sides)
+
+
+def won_at_once(points: np.ndarray, wins_game: np.ndarray, scores: np.ndarray,
+                rules) -> np.ndarray:
+    """float64[N, S]: ``points`` (each side's value of the hand) where the side ``wins_game``
+    (int8[N], -1: none) won the game at once (RULES.md §4.4) raised to at least what it lacked
+    of the target score (``scores`` int32[N, S], the standing before the hand): a game won is
+    valued as a hand that reaches the target, the most any one hand's points can do (a reading:
+    the value is the hand's margin, and no margin says more of a game that ends won). Without a
+    target score (a game of so many hands) the points as scored."""
+    won = np.flatnonzero(wins_game >= 0)
+    if not won.size or rules.target_score is None:
+        return points
+    side = wins_game[won].astype(np.intp)
+    lacked = np.maximum(rules.target_score - scores[won, side], 0).astype(np.float64)
+    points = points.copy()
+    points[won, side] = np.maximum(points[won, side], lacked)
+    return points
 
 
 def counted_bags(score, before: np.ndarray, rules) -> np.ndarray:

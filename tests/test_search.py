@@ -50,7 +50,7 @@ from strategies import card_search, make_strategy
 from strategies import search as search_module
 from strategies.card_search import candidates, deal_view
 from strategies.sampling import NoDeal, deal_hidden, draw
-from strategies.search import _Forced, bid_misfit, revealed_voids
+from strategies.search import _Forced, bid_misfit, revealed_voids, won_at_once
 from whistlab.cli import main
 
 DECK = standard_deck()
@@ -114,6 +114,7 @@ HOUSE.update({
     "five, fledu, bag_cancel_card": {"preset": "spades.five", "fledu": True,
                                      "bag_cancel_card": "QS"},
     "six in pairs, three_b, hook": {**SIX["six in three pairs"], "three_b": True, "hook": True},
+    "cutthroat, moon": {"preset": "spades.cutthroat", "moon": True},
 })
 # RULES.md §4.7's tables of two decks (every card twice): six players in each team shape and
 # deck, eight, cancel_spades; and house rules there
@@ -553,6 +554,7 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
         else rules.pass_cards.offset if rules.pass_cards else 0
     price = 0 if rules.bagless else rules.bag_penalty / rules.bag_limit
     before = {(r["game_id"], r["hand_no"]): r["before"]["bags"] for r in records}
+    scores = {(r["game_id"], r["hand_no"]): r["before"]["scores"] for r in records}
     value = {}  # (game, hand) -> each side's priced points minus the mean of the others'
     for row in hands.to_pylist():
         one_hand = rules.max_hands == 1
@@ -562,6 +564,10 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
         pts = np.array([row[f"points_{s}"] if one_hand else
                         row[f"points_{s}"] - row[f"bag_penalty_{s}"] - price * counted[s]
                         for s in range(sides)], dtype=float)
+        won = row.get("wins_game", -1)  # a game won at once (§4.4): at least the target's lack
+        if won is not None and won >= 0 and rules.target_score is not None:
+            lacked = rules.target_score - scores[row["game_id"], row["hand_no"]][won]
+            pts[won] = max(pts[won], lacked)
         value[row["game_id"], row["hand_no"]] = pts - (pts.sum() - pts) / (sides - 1)
     checked = 0
     for rec in records[:12]:
@@ -1093,17 +1099,12 @@ REFUSED = {
                        ["seven_trump_reveal = True"]),
     "a card cut per deal": ({"preset": "spades.standard", "bag_cancel_card": "cut"},
                             ["bag_cancel_card = 'cut'"]),
-    "a double blind nil that wins": ({"preset": "spades.standard", "double_blind_nil": True,
-                                      "double_blind_nil_reward": "win"},
-                                     ["double_blind_nil_reward = 'win'"]),
     "two exchanges of cards": ({"preset": "spades.standard", "nil_pass": [1, 2],
                                 "pass_cards": {"count": 1, "direction": "left"}},
                                ["nil_pass = ", "pass_cards = "]),
-    "a blind moon": ({"preset": "spades.standard", "blind_moon": True}, ["blind_moon = True"]),
     "an auction": ({"preset": "spades.standard", "auction": True}, ["auction = True"]),
     "three players with a kitty": ({"preset": "spades.three", "kitty": True},
                                    ["kitty = True"]),
-    "cutthroat, moon": ({"preset": "spades.cutthroat", "moon": True}, ["moon = True"]),
     "three players, jokers of equal rank": ({"preset": "spades.three", "jokers": 2,
                                              "trump_order": "jokers_first_wins"},
                                             ["jokers = 2", "trump_order = 'jokers_first_wins'"]),
@@ -1138,6 +1139,39 @@ def test_a_rollout_it_cannot_play_out_with_is_refused():
     made = make_strategy({"name": "search", "rollout": "seed", "samples": 2}, game="spades")
     assert make_strategy(json.loads(json.dumps(made.to_dict())), game="spades") == made
     assert made.policy.name == "seed"
+
+
+def test_a_game_won_at_once_is_valued_as_a_hand_that_reaches_the_target():
+    """RULES.md §4.4 ``moon``: a side bidding 13 that takes every trick wins the game at once.
+    A hand-made deal (seat 0 all the spades, leading them; his side bids 7 + 6) rolled out by
+    the search from seat 3's card: at 120-300 his opponents lacked 380 of the 500 target, his
+    side's 1 + 1 set scores -20 (§3), so the hand is worth -(380 + 20) to him (`won_at_once`);
+    without ``moon`` the 13 tricks score 130, worth -(130 + 20). Without a target score (a
+    game of so many hands) the points stand."""
+    ranks = "23456789TJQKA"
+    record = {"game": "spades", "dealer": 3, "hands": [[r + s for r in ranks] for s in "SDHC"],
+              "before": {"scores": [120, 300], "bags": [0, 0]}, "bids": [7, 1, 6, 1],
+              "blind": [False] * 4, "plays": ["2S", "2D", "2H"]}
+    search = make_strategy({"name": "search", "samples": 2}, game="spades")
+    for moon, want in ((True, -400.0), (False, -150.0)):
+        rules = {"preset": "spades.standard", "moon": moon}
+        view = view_at({**record, "rules": rules}).view
+        assert view.seat[0] == 3
+        deck = deck_for(load_rules(rules))
+        real = np.array([[[deck.mask_of(h) for h in record["hands"]]]], np.uint64)
+        card = np.array([deck.mask_of(["2C"])], np.uint64)
+        got = search._rollouts(view, real, np.zeros(1, int), np.zeros(1, int), card,
+                               np.random.default_rng(0))
+        assert got[0] == want
+    points = np.array([[130.0, -20.0]])
+    untimed = load_rules({"preset": "spades.standard", "moon": True, "target_score": None,
+                          "max_hands": 3})
+    scores = np.array([[120, 300]], np.int32)
+    assert np.array_equal(won_at_once(points, np.array([0], np.int8), scores, untimed), points)
+    assert won_at_once(points, np.array([0], np.int8), scores,
+                       load_rules({"preset": "spades.standard", "moon": True}))[0, 0] == 380
+    assert won_at_once(points, np.array([-1], np.int8), scores,
+                       load_rules({"preset": "spades.standard", "moon": True}))[0, 0] == 130
 
 
 def test_blind_nil_rollouts_of_the_real_deal_replay_the_real_hand():
