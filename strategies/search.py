@@ -372,12 +372,14 @@ class SearchStrategy(CardSearch):
         players = hands.shape[1]
         at = Seating(rules, deck, Lineup([forced] * players), rows_of(rng, i))
         dealer, scores, bags = view.dealer[i], view.scores[i], view.bags[i]
+        seen = seen_of(view, hands, i)
         state = start_bidding(hands, dealer, scores, bags, rules, public_of(view, i), twice,
-                              bids=view.bids[i], blind=view.blind[i])
+                              bids=view.bids[i], blind=view.blind[i], seen=seen)
         bidding = complete_bidding(state, rules, deck, at.lineup, at.rng)
         hand = replace(start_hand(hands, dealer, scores, bags, twice=twice,
                                   progressive=progressive_of(view, i),
-                                  house_state=cancel_card(rules, deck, i.size)), bidding=bidding)
+                                  house_state=cancel_card(rules, deck, i.size)), bidding=bidding,
+                       seen=seen)
         at = replace(at, lineup=Lineup([self.policy] * players))
         hand = play_hand(hand, at, after(pipeline(rules), "bid"))  # (an exchange of cards
         return self._value(hand, view.seat[i], rules)  # after the bids too, RULES.md §4.5)
@@ -679,6 +681,24 @@ def counted_bags(score, before: np.ndarray, rules) -> np.ndarray:
     return score.bags_after - before + rules.bag_limit * times
 
 
+def seen_of(view, dealt: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
+    """uint64[N, 2]: two players (RULES.md §4.7), the discards each seat of the deals
+    ``dealt`` (uint64[N, 2], the hands as dealt) saw drawing its hand, as the rollouts' hands
+    show them (`sim.spades.hand.SpadesHand.seen`): the seat's own its view's (``discards``),
+    the opponent's every card neither hand holds nor the seat saw, his discards (under
+    ``first_decides_blind`` the seat's unseen discards too: which they are no deal says).
+    None where the view shows none (more players, or a record without its discards)."""
+    own = getattr(view, "discards", None)
+    if own is None:
+        return None
+    own, seat = own[rows], view.seat[rows].astype(np.intp)
+    n = rows.size
+    seen = np.empty((n, 2), U64)
+    seen[np.arange(n), seat] = own
+    seen[np.arange(n), 1 - seat] = view.deck.full_mask & ~(dealt[:, 0] | dealt[:, 1] | own)
+    return seen
+
+
 def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
     """The Spades hand state (`sim.spades.hand.SpadesHand`) of the deals ``dealt`` (uint64[N,
     P], the hands as dealt; two decks uint64[N, P, 2], `split_copies`) of the view's rows
@@ -688,6 +708,7 @@ def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
     hand = start_hand(dealt, dealer_of(view)[rows], view.scores[rows], view.bags[rows],
                       progressive=progressive_of(view, rows), twice=twice,
                       house_state=cancel_card(view.rules, view.deck, rows.size))
+    hand = replace(hand, seen=seen_of(view, dealt, rows))
     bidding = BidResult(bids=view.bids[rows], blind=view.blind[rows],
                         contracts=None if view.contracts is None else view.contracts[rows],
                         bemo=None if view.bemo is None else view.bemo[rows],

@@ -408,6 +408,85 @@ def test_two_players_bid_and_play_seeing_the_discards_they_saw_drawing(mode):
         assert unseen_kept > 0
 
 
+@pytest.mark.parametrize("mode", ["see_both", "first_decides_blind"])
+def test_two_players_a_replayed_record_shows_the_discards_the_live_play_showed(mode):
+    """Two players (RULES.md §4.7): a hand record keeps each seat's ``discarded`` cards and,
+    under ``first_decides_blind``, the ``unseen_discards`` among them; replayed to any card
+    (`sim.replay.view_at`), the seat's view shows the discards the live view showed it, and the
+    expert decides there as it did live (it counts them, ``count_discards``)."""
+    from types import SimpleNamespace
+
+    from sim.games import GAMES
+    from sim.replay import view_at
+
+    rules = load_rules({"players": 2, "draw_mode": mode}, source="test")
+    fields = ("rows", "seat", "discards", "position", "trick_no")
+    recorder = Recorder(make_strategy("expert"), play=fields)
+    result = GAMES["spades"].play_block(rules, Lineup([recorder] * 2), 3, 0, 20, "hands")
+    records = GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)
+    live = {}
+    for view in recorder.views["play"]:
+        for r, seat, shown in zip(view["rows"], view["seat"], view["discards"], strict=True):
+            live[int(r), int(view["trick_no"]) * 2 + int(view["position"])] = (int(seat), int(shown))
+    expert, checked = make_strategy("expert"), 0
+    for row, rec in enumerate(records):
+        assert ("unseen_discards" in rec) == (mode == "first_decides_blind")
+        for k in (0, 9, 24):
+            view = view_at({**rec, "plays": rec["plays"][:k]}).view
+            assert (int(view.seat[0]), int(view.discards[0])) == live[row, k]
+            card = expert.play(view, np.random.default_rng(0))
+            assert view.deck.names_of(int(card[0])) == [rec["plays"][k]]
+            checked += 1
+    assert checked == 60
+
+
+def test_two_players_unseen_discards_must_be_among_the_discarded():
+    from types import SimpleNamespace
+
+    from sim.errors import UserError
+    from sim.games import GAMES
+    from sim.replay import view_at
+
+    rules = load_rules({"players": 2, "draw_mode": "first_decides_blind"}, source="test")
+    result = GAMES["spades"].play_block(rules, Lineup([make_strategy("expert")] * 2), 3, 0, 1,
+                                        "hands")
+    rec = GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)[0]
+    held = rec["hands"][0][0]
+    with pytest.raises(UserError, match="'unseen_discards': each seat's are among its"):
+        view_at({**rec, "unseen_discards": [[held], []], "plays": []})
+    with pytest.raises(UserError, match="'discarded' must list the cards each of the 2 seats"):
+        view_at({**rec, "discarded": ["AS"], "plays": []})
+
+
+def test_the_expert_counts_its_discards_on_a_copy_of_the_view():
+    """`strategies.expert._without_discards`: nobody holds the seat's discards, so they leave
+    its unseen cards (and a card only they outranked is a sure winner); the view the engine
+    shows, which other strategies at the table may read, is left as it was."""
+    from sim.spades.game import play_block
+    from strategies.expert import _without_discards
+
+    rules = load_rules({"players": 2}, source="test")
+    recorder = Recorder(make_strategy("expert"), play=("rows",))
+    views = []
+    recorder_play = recorder.play
+
+    def keep(view, rng):
+        views.append(view)
+        return recorder_play(view, rng)
+
+    recorder.play = keep
+    play_block(rules, Lineup([recorder] * 2), 5, 0, 10, "hands")
+    freed = 0
+    for view in views[::7]:
+        before = view.unseen.copy(), view.outranked.copy()
+        own = _without_discards(view)
+        np.testing.assert_array_equal(own.unseen, before[0] & ~view.discards)
+        np.testing.assert_array_equal(view.unseen, before[0])
+        np.testing.assert_array_equal(view.outranked, before[1])
+        freed += int((view.hand & view.outranked & ~own.outranked != 0).sum())
+    assert freed > 0  # (held cards some discard alone outranked)
+
+
 def test_a_progressive_bonus_shows_each_sides_count_in_every_bid_and_play_view():
     """RULES.md §4.6 ``seven_plus = "progressive"``: every bid and play view of whole games shows
     each side's count of bonuses earned so far (``progressive``, int32[n, S]), the count the

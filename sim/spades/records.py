@@ -28,6 +28,10 @@ def block_records(result, cell, game_offset: int,
             rec["before"]["progressive"] = result.before_progressive[row].tolist()
         if result.discarded[row].any():  # RULES.md §4.7 two players: the draw's discards
             rec["discarded"] = [deck.names_of(h) for h in result.discarded[row]]
+            if o.seen is not None and (o.seen[i] != result.discarded[row]).any():
+                # first_decides_blind: the seconds each seat discarded without seeing them
+                rec["unseen_discards"] = [deck.names_of(d & ~s) for d, s in
+                                          zip(result.discarded[row], o.seen[i], strict=True)]
         for rule in plugins:  # the plug-ins' record fields (redeal_poor_hands: the misdeals;
             # face_up_cards: the cards by seat; seven_trump_reveal: the reveal; bag_cancel_card;
             # kitty: who took it, its cards and the discard)

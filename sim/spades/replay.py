@@ -60,6 +60,9 @@ class _Bids:
         self.progressive = np.zeros((n, sides), np.int32)
         self.house_state = no_state(n, players=players)  # the plug-ins' (sim/spades/house)
         self.passed = np.zeros((n, players), np.uint64)  # the cards each seat passed (§4.5)
+        # two players (§4.7): the discards each seat saw drawing its hand, where records say
+        self.seen = np.zeros((n, players), np.uint64) if players == 2 else None
+        self.drawn = False  # some record gave its discards
         self.contracts = np.zeros((n, sides), np.int8)
         self.bemo = np.zeros((n, sides), np.int8)
         self.flags = no_flags(n, players)  # the house rules' (sim/spades/house)
@@ -131,6 +134,8 @@ class _Bids:
                 self.passed[i] = [self.deck.mask_of(p) for p in passed]
             except (KeyError, TypeError, ValueError):
                 raise err("'passed' holds a name that is not a card of this deck") from None
+        if self.seen is not None:
+            self._discards(i, rec, err)
         b = rec.get("blind", [False] * players)
         if not isinstance(b, list) or len(b) != players or any(type(v) is not bool for v in b):
             raise err(f"'blind' must be a list of {players} true/false")
@@ -154,6 +159,32 @@ class _Bids:
                 if name in rec:
                     raise err(refusal or f"'{name}' needs {rule.key} = true")
 
+    def _discards(self, i, rec, err) -> None:
+        """Two players (RULES.md §4.7): ``discarded``, the cards each seat discarded drawing its
+        hand, and ``unseen_discards`` (``first_decides_blind``), those of them it threw away
+        without seeing them: what each seat saw is the difference (its views' ``discards``).
+        Without ``discarded`` the hand's views show none (a record of the hands alone)."""
+        masks = {}
+        for key in ("discarded", "unseen_discards"):
+            value = rec.get(key)
+            if value is None:
+                masks[key] = [0] * self.players
+                continue
+            if (not isinstance(value, list) or len(value) != self.players
+                    or any(not isinstance(p, list) for p in value)):
+                raise err(f"'{key}' must list the cards each of the {self.players} seats "
+                          f"{'discarded' if key == 'discarded' else 'discarded unseen'}")
+            try:
+                masks[key] = [self.deck.mask_of(p) for p in value]
+            except (KeyError, TypeError, ValueError):
+                raise err(f"'{key}' holds a name that is not a card of this deck") from None
+        discarded, unseen = masks["discarded"], masks["unseen_discards"]
+        if any(u & ~d for u, d in zip(unseen, discarded, strict=True)):
+            raise err("'unseen_discards': each seat's are among its 'discarded'")
+        if "discarded" in rec:
+            self.drawn = True
+            self.seen[i] = [d & ~u for d, u in zip(discarded, unseen, strict=True)]
+
     def scripted(self, plays) -> Lineup:
         """Every seat answering what the records say (`sim.scripted.Scripted`): ``plays`` the
         cards, and the bids, flags and decisions read here."""
@@ -167,7 +198,7 @@ class _Bids:
         hand = start_hand(recs.hands, recs.dealer, recs.scores, self.bags,
                           progressive=self.progressive, twice=recs.twice,
                           house_state=self.house_state)
-        return replace(hand, passed=self.passed)
+        return replace(hand, passed=self.passed, seen=self.seen if self.drawn else None)
 
 
 def replay_group(members, rules, source):
