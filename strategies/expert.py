@@ -117,6 +117,16 @@ two sides (one with the skill among players without it, one without it among pla
   "expert", "count_discards": false}' --hands 20000 --games 1000 --self 0``). A hand record
   keeps what each seat saw (``discarded``, ``unseen_discards``), so a replay decides alike.
 
+* six players alone (2026-12-03): attacking a nil there is a public good (the tricks it costs
+  the attacker buy the four other players as much): without the attack where more than five
+  sides sit (``attack_nil_alone_max_sides``) +0.36 +-0.11 / +1.77 +-0.12 against the expert
+  with it, the attacker alone among those without it -2.83 +-0.16; nobody attacking, a looser
+  nil (``nil_danger_six`` 3.0) against 1.25: +1.86 +-0.11 at 1.75, 2.5 over 1.75 +2.38, 3.0 over
+  2.5 +0.43 +-0.07 (12,000 deals each). Against the seed now +3.73 +-0.19 / +4.47 +-0.19
+  (before -1.83 / +9.78), 24.9% of 2,000 games alone among seeds (fair 16.7%); self-play nil
+  12.2% of seats, 87.6% made (the seed's 10.1%, 79.0%). Alone among the old experts, which
+  attack, its looser nils lose: -4.27 +-0.20 (the old one alone among new ones: +7.86 to them).
+
 Tried there and left out: a nil bidder's discards (void: the side card fewest unseen cards
 outrank) and leads (the side card fewest unseen cards rank below): +0.01 +-0.03, -0.01 +-0.05,
 +0.09 +-0.08, +0.08 +-0.10 at three, cutthroat, five, five under fledu; a logistic chance of
@@ -353,6 +363,10 @@ class ExpertStrategy(SeedStrategy):
     nil_danger_three: float = param(0.5, TRICKS)  # the most `nil_danger` (rounds of a suit) a nil
     nil_danger_four: float = param(0.75, TRICKS)  # may have: three players, cutthroat, five, the
     nil_danger_five: float = param(1.0, TRICKS)  # other tables without partners (two, six alone)
+    nil_danger_six: float = param(3.0, TRICKS)  # six alone, where nobody attacks a nil:
+    attack_nil_alone_max_sides: int = param(5, (2, 8))  # without partners, attack a nil only
+    #                                 where at most this many sides sit (six alone: the tricks
+    #                                 it costs buy four other players as much)
     nil_danger: float = param(1.25, TRICKS)
     forced_nil_danger: float = param(0.5, TRICKS)  # ... more where a rule prices the ordinary
     #                                               bids out (fledu: the least is 4)
@@ -408,8 +422,8 @@ class ExpertStrategy(SeedStrategy):
         est = self.estimate(hand, deck) * self._table_scale(rules)
         want = np.maximum(1, np.floor(est + self._bid_round(rules)))
         forced = bid > want
-        danger = {3: self.nil_danger_three, 4: self.nil_danger_four,
-                  5: self.nil_danger_five}.get(rules.players, self.nil_danger)
+        danger = {3: self.nil_danger_three, 4: self.nil_danger_four, 5: self.nil_danger_five,
+                  6: self.nil_danger_six}.get(rules.players, self.nil_danger)
         danger = danger + self.forced_nil_danger * forced
         most = np.where(forced, max(self.solo_nil_max_estimate, self.forced_nil_max_estimate),
                         self.solo_nil_max_estimate)
@@ -433,7 +447,9 @@ class ExpertStrategy(SeedStrategy):
                            (self.lead_to_ruff and leading, self._lead_to_ruff),
                            (self.discard_short and not leading, self._discard_short),
                            (self.attack_nil and (self.attack_nil_many_sides
-                                                 or not _many_pairs(view.rules)),
+                                                 or not _many_pairs(view.rules))
+                            and (view.rules.table.partnerships
+                                 or view.rules.sides <= self.attack_nil_alone_max_sides),
                             self._attack_nil),
                            (self.cover_by_voids, self._cover_nil),
                            (self.ruff_low, self._ruff_low)):
