@@ -106,8 +106,9 @@ valued by the engine's score of the contracts declared; the bids, blind nils and
 the rollout strategy's, `bids_unsearched`; so too under ``blind_bids``, ``bid_raise`` and
 ``no_trump_bids``, whose no-trump seats' deals are fit to the play and to the spade they held,
 `_fit`), and §4.1's ``redeal_poor_hands`` (no deal searched holds a hand the rollout strategy
-would have called a misdeal on, `_misdeals`); these four (`KNOWN_CARDS`) with one deck dealt
-only (not with two decks, nor after the draw of two players).
+would have called a misdeal on, `_misdeals`; with two decks a spade held twice counts two);
+the face-up and passed cards (`KNOWN_CARDS`) with one deck dealt only (not with two decks,
+nor after the draw of two players).
 It refuses the rest, named: a rule that asks a
 decision of its own (a bidding turn, an auction), exchanges cards twice (§4.5), or whose score
 the value cannot take: a card cut per deal (no view shows it). A hand that wins the game at
@@ -194,10 +195,10 @@ OWN_BIDDING = ("blind_bids", "bid_raise", "no_trump_bids")
 # RULES.md §4.1's misdeals: the deals the search draws are those no seat would have called
 # (`SearchStrategy._misdeals`), the call itself the rollout strategy's
 MISDEALS = ("redeal_poor_hands",)
-# the rules that show a seat cards another holds (§4.1's face-up cards, §4.5's cards passed) or
-# ask for its hands (§4.1's misdeals): played with one deck dealt only (`deal_view` deals no
-# known card with two decks, `strategies.draw_deals` none after the draw of two players)
-KNOWN_CARDS = ("face_up_cards", "pass_cards", "nil_pass", "redeal_poor_hands")
+# the rules that show a seat cards another holds (§4.1's face-up cards, §4.5's cards passed):
+# played with one deck dealt only (`deal_view` deals no known card with two decks,
+# `strategies.draw_deals` none after the draw of two players)
+KNOWN_CARDS = ("face_up_cards", "pass_cards", "nil_pass")
 # the parts of RULES.md §4.3 that constrain the play beyond following suit: the deals are then
 # kept only where the cards played could have come from them (`SearchStrategy._fit`)
 PLAY_PARTS = ("constraint", "leads", "first_leader", "play")
@@ -264,8 +265,8 @@ class SearchStrategy(CardSearch):
                 "§4 that only score (but a bag-"
                 "cancelling card cut per deal), narrow the bids, narrow the legal cards, name "
                 "the first leader, offer side contracts, blind bids, raises or no-trump bids, "
-                "and with one deck dealt (not drawn) deal cards face up, exchange them once or "
-                "redeal poor hands, and no other rule of §4 so far; these rules "
+                "redeal poor hands, and with one deck dealt (not drawn) deal cards face up or "
+                "exchange them once, and no other rule of §4 so far; these rules "
                 "set "
                 f"{shown}{more}")
 
@@ -323,7 +324,7 @@ class SearchStrategy(CardSearch):
         `sim.spades.redeal.poor_hands`) on which the rollout strategy, asked as the engine asks
         (`sim.spades.redeal.redeal_view`), calls a misdeal."""
         rules, deck, hands = at.rules, at.deck, hand.hands
-        poor = poor_hands(hands, rules, deck)
+        poor = poor_hands(hands, rules, deck, hand.twice if deck.copies == 2 else None)
         called = np.zeros(len(hands), dtype=bool)
         for seat in range(hands.shape[1]):
             ask = np.flatnonzero(poor[:, seat])

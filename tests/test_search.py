@@ -135,6 +135,8 @@ HOUSE.update({
                                                   "first_trick_lowest_club": True},
     "six of two decks, team_nil": {"preset": "spades.six", "team_nil": True},
     "six of two decks, whiz": {"preset": "spades.six", "whiz": True, "blind_nil": False},
+    "six of two decks, misdeals": {"preset": "spades.six",
+                                   "redeal_poor_hands": ["one_spade_or_less"]},
 })
 # RULES.md §4.7's two players, who draw their hands (the opponent's hand dealt as the draw makes
 # it likely, `strategies.draw_deals`), in each draw mode, and a house rule there
@@ -444,21 +446,29 @@ def test_the_cards_a_seat_passed_are_dealt_to_their_receiver(name):
     assert known > 0
 
 
-def test_no_deal_searched_holds_a_hand_that_would_have_been_redealt():
+@pytest.mark.parametrize("spec, poor", [
+    ({"preset": "spades.standard", "redeal_poor_hands": ["no_spades"]}, 0),
+    ({"preset": "spades.six", "redeal_poor_hands": ["one_spade_or_less"]}, 1)])
+def test_no_deal_searched_holds_a_hand_that_would_have_been_redealt(spec, poor):
     """RULES.md §4.1 ``redeal_poor_hands``: a seat dealt a poor hand calls a misdeal (the
     expert always does), so the deal played holds none; the real deal fits, and of the deals
-    drawn `_fit` drops exactly those where a seat holds one (here: no spade)."""
-    rules = load_rules({"preset": "spades.standard", "redeal_poor_hands": ["no_spades"]})
+    drawn `_fit` drops exactly those where a seat holds one (no spade; with two decks at most
+    one, a spade held twice counting two)."""
+    rules = load_rules(spec)
+    players, deck = rules.players, deck_for(rules)
     search = make_strategy({"name": "search"}, game="spades")
-    records, _ = _records(rules, Lineup([make_strategy("expert", game="spades")] * 4), 8, 20)
+    records, _ = _records(rules, Lineup([make_strategy("expert", game="spades")] * players),
+                          8, 20)
     rng, dropped = np.random.default_rng(0), 0
     for rec in [json.loads(json.dumps(r)) for r in records]:
-        real = np.array([[[DECK.mask_of(h) for h in rec["hands"]]]], np.uint64)
+        real = _as_dealt(deck, rec["hands"])
         for k in (0, 9, 30):
             view = view_at({**rec, "plays": rec["plays"][:k]}).view
             assert search._fit(view, real, rng)[0, 0]
             drawn = search._deal(view, 64, _keys(1, k))
-            bare = ((drawn & DECK.suit_masks[3]) == 0).any(axis=2)
+            spades = popcount(drawn & deck.suit_masks[3])  # (two decks: each copy held)
+            count = spades.sum(axis=3) if drawn.ndim == 4 else spades
+            bare = (count <= poor).any(axis=2)
             assert np.array_equal(search._fit(view, drawn, rng), ~bare)
             dropped += int(bare.sum())
     assert dropped > 0
@@ -1103,8 +1113,6 @@ REFUSED = {
                              ["pass_cards = "]),
     "six of two decks, face-up cards": ({"players": 6, "face_up_cards": 2},
                                         ["face_up_cards = 2"]),
-    "six of two decks, misdeals": ({"players": 6, "redeal_poor_hands": ["no_spades"]},
-                                   ["redeal_poor_hands = "]),
     "six with a kitty": ({"players": 6, "deck": "double_kitty", "kitty": True},
                          ["deck = 'double_kitty'", "kitty = True"]),
     "six players, one deck and jokers": ({"players": 6, "deck": "single_jokers", "jokers": 2},
