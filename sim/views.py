@@ -354,6 +354,9 @@ class PlayView(_Batched):
         face_up       uint64[n, P]            Spades: the cards dealt face up (§4.1), or None
         passed        uint64[n]               Spades: the cards this seat passed (§4.5), or
                                               None without passing
+        received      uint64[n]               Spades: the cards passed to this seat (§4.5), or
+                                              None without passing (or with two exchanges,
+                                              ``pass_cards`` and ``nil_pass``)
         discards      uint64[n]               Spades, two players: the seat's own discards
                                               that it saw drawing its hand (§4.7), or None
         progressive   int32[n, S]             Spades: the progressive bonuses each side has
@@ -413,6 +416,7 @@ class PlayView(_Batched):
     grand_player: np.ndarray | None = None
     face_up: np.ndarray | None = None
     passed: np.ndarray | None = None
+    received: np.ndarray | None = None
     discards: np.ndarray | None = None
     progressive: np.ndarray | None = None
     trick_cards: np.ndarray | None = None  # (None only in views built by hand, in tests)

@@ -88,8 +88,10 @@ def deal_view_drawn(view, k: int, keys: np.ndarray, keep_at: int,
     play, a `BidView`) as dealt: the seat's cards left and played, the opponent's drawn by
     `deal_drawn` (those he played his, none of a suit he showed void in: ``voids`` uint8[n,
     2], the layout of `sim.views.PlayView.voids`, default the view's); ``keep_at`` the value
-    from which he keeps a first card he sees alone. A row's deals a function of its key
-    (``keys`` uint64[n])."""
+    from which he keeps a first card he sees alone. After an exchange of cards (RULES.md §4.5
+    ``pass_cards``) the cards he passed to the seat were among those he kept, and he holds
+    those it passed him (a play's view shows both; a bid's neither: its deals take the seat's
+    hand as drawn). A row's deals a function of its key (``keys`` uint64[n])."""
     n = len(view)
     rows, seat = np.arange(n), view.seat.astype(np.intp)
     other = 1 - seat
@@ -100,12 +102,25 @@ def deal_view_drawn(view, k: int, keys: np.ndarray, keep_at: int,
         for suit, mask in enumerate(view.deck.suit_masks):
             barred |= np.where((shown >> suit) & 1 == 1, U64(mask), U64(0))
     level = levels_of(view.deck, view.rules.draw_mode, keep_at)
-    theirs = deal_drawn(view.hand, played[rows, seat], view.discards, played[rows, other],
-                        barred, view.deck, level, k, keys)
+    mine = view.hand | played[rows, seat]  # as dealt: after any exchange of cards
+    passed, received = _exchanged(view)
+    # what each drew (§4.5 pass_cards after the draw: he kept the cards he passed to the seat)
+    theirs = deal_drawn((mine & ~received) | passed, np.zeros(n, U64), view.discards,
+                        played[rows, other] | received, barred, view.deck, level, k, keys)
     out = np.empty((n, k, 2), U64)
-    out[rows, :, seat] = (view.hand | played[rows, seat])[:, None]
-    out[rows, :, other] = theirs
+    out[rows, :, seat] = mine[:, None]
+    out[rows, :, other] = (theirs & ~received[:, None]) | passed[:, None]
     return out
+
+
+def _exchanged(view) -> tuple[np.ndarray, np.ndarray]:
+    """uint64[n] twice: the cards the seat passed to the opponent and those he passed to it
+    (RULES.md §4.5 ``pass_cards`` at two players; `sim.views.PlayView` ``passed``,
+    ``received``); none where the view shows no exchange (before it, or a bid's view)."""
+    none = np.zeros(len(view), U64)
+    if getattr(view, "received", None) is None:
+        return none, none
+    return view.passed, view.received
 
 
 def deal_drawn(hand: np.ndarray, own_played: np.ndarray, discards: np.ndarray | None,

@@ -107,8 +107,8 @@ the rollout strategy's, `bids_unsearched`; so too under ``blind_bids``, ``bid_ra
 ``no_trump_bids``, whose no-trump seats' deals are fit to the play and to the spade they held,
 `_fit`), and §4.1's ``redeal_poor_hands`` (no deal searched holds a hand the rollout strategy
 would have called a misdeal on, `_misdeals`; with two decks a spade held twice counts two);
-the face-up and passed cards (`KNOWN_CARDS`) with one deck dealt only (not with two decks,
-nor after the draw of two players).
+the face-up and passed cards (`KNOWN_CARDS`) with one deck only (not with two decks; at two
+players, after the draw, the cards passed: `strategies.draw_deals`).
 It refuses the rest, named: a rule that asks a
 decision of its own (a bidding turn, an auction), exchanges cards twice (§4.5), or whose score
 the value cannot take: a card cut per deal (no view shows it). A hand that wins the game at
@@ -196,8 +196,9 @@ OWN_BIDDING = ("blind_bids", "bid_raise", "no_trump_bids")
 # (`SearchStrategy._misdeals`), the call itself the rollout strategy's
 MISDEALS = ("redeal_poor_hands",)
 # the rules that show a seat cards another holds (§4.1's face-up cards, §4.5's cards passed):
-# played with one deck dealt only (`deal_view` deals no known card with two decks,
-# `strategies.draw_deals` none after the draw of two players)
+# played with one deck only (`deal_view` deals no known card with two decks); at two players,
+# who draw their hands, the cards passed (`strategies.draw_deals`: the other two the engine
+# refuses there)
 KNOWN_CARDS = ("face_up_cards", "pass_cards", "nil_pass")
 # the parts of RULES.md §4.3 that constrain the play beyond following suit: the deals are then
 # kept only where the cards played could have come from them (`SearchStrategy._fit`)
@@ -265,7 +266,7 @@ class SearchStrategy(CardSearch):
                 "§4 that only score (but a bag-"
                 "cancelling card cut per deal), narrow the bids, narrow the legal cards, name "
                 "the first leader, offer side contracts, blind bids, raises or no-trump bids, "
-                "redeal poor hands, and with one deck dealt (not drawn) deal cards face up or "
+                "redeal poor hands, and with one deck deal cards face up or "
                 "exchange them once, and no other rule of §4 so far; these rules "
                 "set "
                 f"{shown}{more}")
@@ -587,8 +588,9 @@ def played_house_rules(rules) -> frozenset[str]:
                  and getattr(rule, f.name) != getattr(_NO_RULE, f.name)}
         if rule.key == "bag_cancel_card":
             played = rules.bag_cancel_card != "cut"
-        elif rule.key in KNOWN_CARDS and (rules.copies == 2 or rules.players == 2):
-            played = False  # (two decks or the draw: not dealt so yet)
+        elif rule.key in KNOWN_CARDS and (rules.copies == 2 or rules.players == 2
+                                          and rule.key != "pass_cards"):
+            played = False  # (two decks: not dealt so yet; two players pass, nothing else)
         elif rule.key == "face_up_cards":  # (the cards each seat holds face up: `face_up_held`)
             played = True
         elif rule.key in ("pass_cards", "nil_pass"):  # (the cards it passed: `passed_held`)

@@ -157,8 +157,9 @@ def test_records_hold_the_played_hands_and_replay_to_the_same_scores(tmp_path):
 
 
 def test_a_replayed_play_shows_each_seat_the_cards_it_passed_and_a_bad_list_is_refused():
-    """The play's views show the seat to play the cards it passed (`PlayView.passed`), in a
-    live hand and in the same position rebuilt from its record (the record's ``passed``); a
+    """The play's views show the seat to play the cards it passed (`PlayView.passed`) and those
+    passed to it (``received``), in a live hand and in the same position rebuilt from its
+    record (the record's ``passed``); a
     record whose ``passed`` is not a list of card names by seat is refused, named."""
     from types import SimpleNamespace
 
@@ -172,21 +173,67 @@ def test_a_replayed_play_shows_each_seat_the_cards_it_passed_and_a_bad_list_is_r
             return getattr(make_strategy("seed"), name)
 
         def play(self, view, rng):
-            live.append((view.trick_no, view.position, view.seat.copy(), view.passed.copy()))
+            live.append((view.trick_no, view.position, view.seat.copy(), view.passed.copy(),
+                         view.received.copy()))
             return make_strategy("seed").play(view, rng)
 
     result = GAMES["spades"].play_block(rules, Lineup([Noting()] * 4), 2, 0, 1, "hands")
     (rec,) = json.loads(json.dumps(GAMES["spades"].block_records(
         result, SimpleNamespace(rules=rules), 0)))
     for k in (0, 5, 22, 51):
-        trick, position, seat, passed = live[k]
+        trick, position, seat, passed, received = live[k]
         view = view_at({**rec, "plays": rec["plays"][:k]}).view
         assert (view.trick_no, view.position, int(view.seat[0])) == (trick, position, seat[0])
         assert int(view.passed[0]) == int(passed[0]) == DECK.mask_of(rec["passed"][seat[0]])
+        right = (seat[0] - 1) % 4  # (passing to the left: the cards come from the right)
+        assert int(view.received[0]) == int(received[0]) == DECK.mask_of(rec["passed"][right])
     for bad, says in ((["2C"], "must list the cards each of the 4 seats passed"),
                       ([["XX"], [], [], []], "not a card of this deck")):
         with pytest.raises(UserError, match=says):
             view_at({**rec, "passed": bad, "plays": rec["plays"][:5]})
+
+
+# one exchange (the seat that passes to each seat: its offset before it) or two
+RECEIVED = {"pass_cards to the right": ({"pass_cards": {"count": 2, "direction": "right"}}, 3),
+            "pass_cards to the partner": ({"pass_cards": {"count": 1, "direction": "partner"}},
+                                          2),
+            "nil_pass": ({"nil_pass": [1, 2]}, 2),
+            "two players": ({"players": 2, "pass_cards": {"count": 3, "direction": "left"}},
+                            1),
+            "three pairs of six": ({"preset": "spades.six", "deck": "no_twos",
+                                    "teams": "three_pairs", "nil_pass": [1, 2]}, 3),
+            "two exchanges": ({"nil_pass": [1, 2],
+                               "pass_cards": {"count": 1, "direction": "left"}}, None)}
+
+
+@pytest.mark.parametrize("case", list(RECEIVED))
+def test_each_play_view_shows_the_cards_passed_to_the_seat(case):
+    """`PlayView.received` (RULES.md §4.5): at every card, the cards the seat's passer passed
+    (his ``passed``, as the hand's outcome keeps it for its records), whichever cards it has played since;
+    with two exchanges none (whose cards a seat holds is not said)."""
+    spec, offset = RECEIVED[case]
+    rules = load_rules(spec)
+    players = rules.players
+    seen = []
+
+    class Noting:
+        def __getattr__(self, name):
+            return getattr(make_strategy("seed"), name)
+
+        def play(self, view, rng):
+            seen.append((view.rows.copy(), view.seat.copy(), view.received
+                         if view.received is None else view.received.copy()))
+            return make_strategy("seed").play(view, rng)
+
+    result = GAMES["spades"].play_block(rules, Lineup([Noting()] * players), 5, 0, 60, "hands")
+    (outcome,) = result.outcomes  # (one batch: the views' rows are its rows)
+    passed = outcome.passed
+    assert passed.any()
+    for rows, seat, received in seen:
+        if offset is None:
+            assert received is None
+            continue
+        assert np.array_equal(received, passed[rows, (seat.astype(int) - offset) % players])
 
 
 class BadPasser:

@@ -145,6 +145,11 @@ TWO = {"spades.two": {"players": 2},
        "two players, first_decides_blind": {"players": 2, "draw_mode": "first_decides_blind"}}
 HOUSE["two players, must_trump, bags_negative"] = {"players": 2, "must_trump": True,
                                                    "bags_negative": True}
+# §4.5's exchange of cards after the draw (the cards passed each way, `strategies.draw_deals`)
+TWO["two players, passing"] = {"players": 2, "pass_cards": {"count": 2, "direction": "left"}}
+TWO["two players, passing before the bids"] = {
+    "players": 2, "draw_mode": "first_decides", "pass_when": "before_bid",
+    "pass_cards": {"count": 3, "direction": "right"}}
 TABLE = {**SIX, **ORDERS, **HOUSE, **TWO_DECKS, **TWO}
 
 
@@ -300,7 +305,7 @@ class Sampling:
     def __init__(self):
         self.inner = make_strategy("expert", game="spades")
         self.search = make_strategy("search", game="spades")
-        self.views = self.revealed = 0
+        self.views = self.revealed = self.passed = 0
 
     def __getattr__(self, name):
         return getattr(self.inner, name)
@@ -309,6 +314,8 @@ class Sampling:
         deals = self.search._deal(view, 6, _keys(len(view), self.views))
         if view.rules.players == 2:  # the draw: the discards it saw are no one's (§4.7)
             assert np.all(np.bitwise_or.reduce(deals, axis=2) & view.discards[:, None] == 0)
+            if view.received is not None:  # (§4.5: the opponent holds what it passed him)
+                self.passed += _check_passed(view, deals)
         if view.deck.copies == 2:  # (and every legal card searched: no two are equal)
             _check_copies(view, deals, view.voids | revealed_voids(view))
             cands = candidates(view)
@@ -323,6 +330,19 @@ class Sampling:
         self.views += len(view)
         self.revealed += int(revealed_voids(view).any(axis=1).sum())
         return self.inner.play(view, rng)
+
+
+def _check_passed(view, deals: np.ndarray) -> int:
+    """Two players after an exchange of cards (RULES.md §4.5): in every deal the opponent holds
+    the cards the seat passed him and has not played, the seat those he passed it (its own
+    hand as dealt, `check_deals`); the rows where he still holds one."""
+    rows = np.arange(len(view))
+    other = 1 - view.seat.astype(np.intp)
+    held = view.passed & ~(view.played | view.in_trick)
+    assert np.all(deals[rows, :, other] & held[:, None] == held[:, None])
+    mine = deals[rows, :, view.seat.astype(np.intp)]
+    assert np.all(mine & view.received[:, None] == view.received[:, None])
+    return int((held != 0).sum())
 
 
 def _per_slot(cards: np.ndarray) -> np.ndarray:
@@ -368,6 +388,8 @@ def test_sampled_deals_fit_every_view_of_real_runs(preset):
     assert player.views == 40 * rules.players * rules.cards_each
     if preset == "spades.openspiel":  # spades led only by a seat holding nothing else
         assert player.revealed > 0
+    if "passing" in preset:
+        assert player.passed > 0
 
 
 class FaceUp:
@@ -624,10 +646,13 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
             if rules.nil_pass or rules.pass_cards:  # (the replay rebuilds no bidding where
                 #                                        cards are exchanged: the engine's)
                 made = np.array([[-1 if b is None else b for b in bids]], np.int8)
+                seen = None if players != 2 else np.array(  # (§4.7: the discards it saw)
+                    [[deck.mask_of(d) for d in rec["discarded"]]], np.uint64)
                 state = start_bidding(bidden, np.array([rec["dealer"]], np.int8),
                                       np.array([rec["before"]["scores"]], np.int32),
                                       np.array([rec["before"]["bags"]], np.int32), rules,
-                                      bids=made, blind=np.array([rec["blind"]]) & (made >= 0))
+                                      bids=made, blind=np.array([rec["blind"]]) & (made >= 0),
+                                      seen=seen)
                 view = bid_view(state, rules, deck)
             else:
                 view = view_at({**rec, "bids": bids, "plays": []}).view
@@ -1076,9 +1101,7 @@ def test_a_block_played_with_others_decides_as_alone():
 # -- refusals ----------------------------------------------------------------------------------
 
 # rules files it does not play, and the key its refusal names
-REFUSED_FILES = {"two players, passing": (
-                     'players = 2\npass_cards = {count = 1, direction = "left"}\n',
-                     "pass_cards = "),
+REFUSED_FILES = {"a kitty": ('preset = "spades.three"\nkitty = true\n', "kitty = True"),
                  "six of two decks, passing": (
                      'preset = "spades.six"\npass_cards = {count = 1, direction = "left"}\n',
                      "pass_cards = ")}
@@ -1109,8 +1132,6 @@ def test_a_decision_or_a_session_under_rules_it_does_not_play_is_refused(tmp_pat
 
 # each refused table or rule of RULES.md §4, and the keys its message names
 REFUSED = {
-    "two players, passing": ({"players": 2, "pass_cards": {"count": 1, "direction": "left"}},
-                             ["pass_cards = "]),
     "six of two decks, face-up cards": ({"players": 6, "face_up_cards": 2},
                                         ["face_up_cards = 2"]),
     "six with a kitty": ({"players": 6, "deck": "double_kitty", "kitty": True},

@@ -22,6 +22,7 @@ from .bidding import (
 )
 from .constraints import constraint_for
 from .dealing import Dealt
+from .passing import receiver_offset
 from .decks import spades_deck
 from .rules import SpadesRules
 from .scoring import HandScore, score_hands
@@ -222,7 +223,7 @@ def play_setup(hand: SpadesHand, at: Seating) -> PlaySetup:
     passing = any(house.fills(rules, slot) for slot in ("pass_before_bids", "pass_after_bids"))
     context = dict(bids=b.bids, blind=b.blind, scores=hand.scores, bags=hand.bags, rules=rules,
                    dealer=hand.dealer, contracts=b.contracts, bemo=b.bemo, **hand.public(rules),
-                   **_private(hand, passing), **_standing(hand, rules),
+                   **_private(hand, rules if passing else None), **_standing(hand, rules),
                    **{k: v for rule in plugins if rule.shows for k, v in rule.shows(b).items()})
     plugged = {k: v for rule in plugins if rule.play
                for k, v in rule.play(b, at.replay).items()}
@@ -241,10 +242,19 @@ def play_setup(hand: SpadesHand, at: Seating) -> PlaySetup:
                      void_rule=void_rule)
 
 
-def _private(hand: SpadesHand, passing: bool) -> dict:
+def _private(hand: SpadesHand, passing: SpadesRules | None) -> dict:
     """The play's view fields each seat sees of its own only (`sim.tricks.play_view`'s
-    ``private``): the cards it passed (§4.5), the discards it saw drawing its hand (§4.7)."""
-    private = {"passed": hand.passed} if passing else {}
+    ``private``): under an exchange of cards (``passing``: the rules, §4.5) the cards it passed
+    and, where one exchange is made, those passed to it (the passer's, `receiver_offset` seats
+    before it); the discards it saw drawing its hand (§4.7)."""
+    private = {}
+    if passing is not None:
+        private["passed"] = hand.passed
+        if not (passing.pass_cards and passing.nil_pass):  # (two exchanges: whose is unsaid)
+            players = hand.passed.shape[1]
+            offset = receiver_offset(passing, nil=bool(passing.nil_pass))
+            private["received"] = hand.passed[:, [(s - offset) % players
+                                                  for s in range(players)]]
     if hand.seen is not None:
         private["discards"] = hand.seen
     return {"private": private} if private else {}
