@@ -101,6 +101,10 @@ class BlindView(_Batched):
         progressive   int32[n, S]             the progressive bonuses each side has earned this
                                               game (§4.6 ``seven_plus = "progressive"``,
                                               ``highlander``), or None without one
+        passed        uint64[n]               the cards this seat passed before the bids
+                                              (§4.5 ``pass_when = "before_bid"``), or None
+        received      uint64[n]               the cards passed to it before the bids, or None
+                                              (or with two exchanges)
     """
 
     rows: np.ndarray
@@ -121,6 +125,8 @@ class BlindView(_Batched):
     kitty_taker: np.ndarray | None = None
     discards: np.ndarray | None = None
     progressive: np.ndarray | None = None
+    passed: np.ndarray | None = None
+    received: np.ndarray | None = None
 
     @property
     def deficit(self) -> np.ndarray:

@@ -99,7 +99,9 @@ phases and bid among the bids the engine opens (`PLAYED_PARTS`; a progressive bo
 bonuses earned, which the rollouts' score pays on, `progressive_of`), a named ``bag_cancel_card``
 (its card given to the rollouts' hands) and ``face_up_cards`` (§4.1: the face-up cards dealt to
 their holders in every deal, `face_up_held`) and ``pass_cards`` or ``nil_pass`` (§4.5, one of
-the two: the cards the seat passed dealt to their receiver, `passed_held`), and the side
+the two: the cards the seat passed dealt to their receiver, `passed_held`, in the deals of its
+cards and, after an exchange before the bids, of its bids; at two players the cards passed to
+it counted among those the opponent drew, `strategies.draw_deals`), and the side
 contracts and bemos of §4.4 (team nil, Mo, ten for 200, blind six, bemo, blind moon: the cards
 searched,
 valued by the engine's score of the contracts declared; the bids, blind nils and declarations
@@ -549,18 +551,19 @@ def face_up_held(view) -> np.ndarray | None:
 
 
 def passed_held(view) -> np.ndarray | None:
-    """uint64[n, P]: the cards the seat to play passed (RULES.md §4.5, `PlayView.passed`) that
-    their receiver still holds (not yet played), as his: under ``pass_cards`` the seat its
+    """uint64[n, P]: the cards the seat to play (or to bid, after an exchange before the bids)
+    passed (RULES.md §4.5, the view's ``passed``) that their receiver still holds (not yet
+    played), as his: under ``pass_cards`` the seat its
     direction names, under ``nil_pass`` the partner (one exchange: with both, a card received
     may have been passed on, and the search refuses them together). None without passing."""
-    if view.passed is None:
+    if getattr(view, "passed", None) is None:
         return None
-    players = view.tricks.shape[1]
+    players = view.bids.shape[1]
     offset = receiver_offset(view.rules, nil=bool(view.rules.nil_pass))
     rows = np.arange(len(view))
+    gone = view.played | view.in_trick if isinstance(view, PlayView) else U64(0)
     out = np.zeros((len(view), players), U64)
-    out[rows, (view.seat.astype(np.intp) + offset) % players] = (
-        view.passed & ~(view.played | view.in_trick))
+    out[rows, (view.seat.astype(np.intp) + offset) % players] = view.passed & ~gone
     return out
 
 
@@ -750,8 +753,10 @@ def deal_bidding(view, k: int, keys: np.ndarray) -> np.ndarray:
     """uint64[n, k, P]: ``k`` deals per row of the cards the seat of a `BidView` has not seen
     (every card but its own) to the other seats, as many each as it holds, uniformly, the
     face-up cards to their holders (`face_up_held`; `strategies.card_search.deal_unseen`); a
-    row's deals a function of its key (``keys`` uint64[n])."""
-    return deal_unseen(view, view.bids.shape[1], k, keys, known=face_up_held(view))
+    row's deals a function of its key (``keys`` uint64[n]). After an exchange of cards before
+    the bids (RULES.md §4.5) the cards it passed to their receiver (`passed_held`)."""
+    return deal_unseen(view, view.bids.shape[1], k, keys,
+                       known=_either(face_up_held(view), passed_held(view)))
 
 
 def bid_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:

@@ -468,6 +468,50 @@ def test_the_cards_a_seat_passed_are_dealt_to_their_receiver(name):
     assert known > 0
 
 
+class PassedAtBids:
+    """Plays like ``expert``; at every bid after an exchange of cards before the bids (RULES.md
+    §4.5 ``pass_when = "before_bid"``) checks the view's ``passed`` and ``received`` against
+    the hand's (kept to compare after the block) and that every deal the search's bids draw
+    gives the cards the seat passed to their receiver and holds the seat's own hand."""
+
+    def __init__(self):
+        self.inner = make_strategy("expert", game="spades")
+        self.search = make_strategy("search", game="spades")
+        self.seen = []
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def bid(self, view, rng):
+        self.seen.append((view.rows.copy(), view.seat.copy(), view.passed.copy(),
+                          view.received.copy()))
+        deals = self.search._deal_bidding(view, 6, _keys(len(view), 5))
+        rows, seat = np.arange(len(view)), view.seat.astype(np.intp)
+        players = view.bids.shape[1]
+        offset = 1 if players == 2 else 3  # (to the right: the receiver three seats on)
+        assert np.all(deals[rows, :, seat] == view.hand[:, None])
+        theirs = deals[rows, :, (seat + offset) % players]
+        assert np.all(theirs & view.passed[:, None] == view.passed[:, None])
+        assert np.all(theirs & view.received[:, None] == 0)  # (now the seat's)
+        return self.inner.bid(view, rng)
+
+
+@pytest.mark.parametrize("players", [4, 2])
+def test_the_bids_deals_after_an_exchange_give_the_cards_passed_to_their_receiver(players):
+    rules = load_rules({"players": players, "pass_when": "before_bid",
+                        "pass_cards": {"count": 3, "direction": "right"}})
+    player = PassedAtBids()
+    result = GAMES["spades"].play_block(rules, Lineup([player] * players), 9, 0, 20, "hands")
+    (outcome,) = result.outcomes
+    offset = 1 if players == 2 else 3
+    assert len(player.seen) == players
+    for rows, seat, passed, received in player.seen:
+        seat = seat.astype(np.intp)
+        assert np.array_equal(passed, outcome.passed[rows, seat])
+        assert np.array_equal(received, outcome.passed[rows, (seat - offset) % players])
+        assert passed.all() and received.all()
+
+
 @pytest.mark.parametrize("spec, poor", [
     ({"preset": "spades.standard", "redeal_poor_hands": ["no_spades"]}, 0),
     ({"preset": "spades.six", "redeal_poor_hands": ["one_spade_or_less"]}, 1)])

@@ -458,7 +458,9 @@ class BidState:
     the cards each seat holds both copies of (two decks, §4.7), else None; ``seen``: uint64[N,
     P] the discards each seat saw drawing its hand (two players, §4.7), else None;
     ``progressive``: int32[N, S] the progressive bonuses each side has earned this game (§4.6),
-    under a rule that pays one, else None."""
+    under a rule that pays one, else None; ``exchanged``: after an exchange of cards before the
+    bids (§4.5), the cards each seat passed and was passed (``passed``, ``received``: uint64[N,
+    P]), each seat shown its own, else None."""
 
     hands: np.ndarray
     dealer: np.ndarray
@@ -475,6 +477,7 @@ class BidState:
     turn: int = 0
     seen: np.ndarray | None = None
     progressive: np.ndarray | None = None
+    exchanged: dict | None = None
 
     @property
     def n(self) -> int:
@@ -518,7 +521,8 @@ class BidState:
 def start_bidding(hands, dealer, scores, bags, rules: SpadesRules, public: dict | None = None,
                   twice: np.ndarray | None = None, bids: np.ndarray | None = None,
                   blind: np.ndarray | None = None, seen: np.ndarray | None = None,
-                  progressive: np.ndarray | None = None) -> BidState:
+                  progressive: np.ndarray | None = None,
+                  exchanged: dict | None = None) -> BidState:
     """The bidding of ``hands`` (uint64[N, P]) before its first turn, or, given ``bids`` (int8[N,
     P], -1 = not yet) and ``blind``, at the turn of the first seat from the dealer's left that
     has not bid (a position: the same turn in every row)."""
@@ -540,13 +544,16 @@ def start_bidding(hands, dealer, scores, bags, rules: SpadesRules, public: dict 
                     bemo=np.zeros((n, rules.sides), np.int8),
                     half=np.zeros((n, players), bool),
                     flags=no_flags(n, players), public=public or {}, twice=twice, turn=turn,
-                    seen=seen, progressive=progressive if rules.progressive else None)
+                    seen=seen, progressive=progressive if rules.progressive else None,
+                    exchanged=exchanged)
 
 
 def view_fields(state: BidState, rules: SpadesRules, deck) -> dict:
     """The fields of every view of the seat's turn (`sim.views.BlindView`) but ``legal``."""
     rows = np.arange(state.n)
     own = {} if state.seen is None else {"discards": state.seen[rows, state.seat]}
+    for name, cards in (state.exchanged or {}).items():  # (§4.5: passed, received)
+        own[name] = cards[rows, state.seat]
     if state.progressive is not None:
         own["progressive"] = state.progressive
     return dict(rows=rows, seat=state.seat, dealer=state.dealer, bids=state.bids,

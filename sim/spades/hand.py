@@ -196,7 +196,9 @@ def bid_state(hand: SpadesHand, at: Seating, bids: np.ndarray | None = None,
     first seat from the dealer's left that has not bid (`start_bidding`)."""
     return start_bidding(hand.hands, hand.dealer, hand.scores, hand.bags, at.rules,
                          hand.told(at.rules), hand.twice if at.deck.copies == 2 else None,
-                         bids=bids, blind=blind, seen=hand.seen, progressive=hand.progressive)
+                         bids=bids, blind=blind, seen=hand.seen, progressive=hand.progressive,
+                         exchanged=_exchanged(hand, at.rules)
+                         if house.fills(at.rules, "pass_before_bids") else None)
 
 
 def _bid(hand: SpadesHand, at: Seating) -> SpadesHand:
@@ -244,20 +246,23 @@ def play_setup(hand: SpadesHand, at: Seating) -> PlaySetup:
 
 def _private(hand: SpadesHand, passing: SpadesRules | None) -> dict:
     """The play's view fields each seat sees of its own only (`sim.tricks.play_view`'s
-    ``private``): under an exchange of cards (``passing``: the rules, §4.5) the cards it passed
-    and, where one exchange is made, those passed to it (the passer's, `receiver_offset` seats
-    before it); the discards it saw drawing its hand (§4.7)."""
-    private = {}
-    if passing is not None:
-        private["passed"] = hand.passed
-        if not (passing.pass_cards and passing.nil_pass):  # (two exchanges: whose is unsaid)
-            players = hand.passed.shape[1]
-            offset = receiver_offset(passing, nil=bool(passing.nil_pass))
-            private["received"] = hand.passed[:, [(s - offset) % players
-                                                  for s in range(players)]]
+    ``private``): the cards exchanged (`_exchanged`, ``passing`` the rules under an exchange of
+    cards, §4.5), the discards it saw drawing its hand (§4.7)."""
+    private = {} if passing is None else _exchanged(hand, passing)
     if hand.seen is not None:
         private["discards"] = hand.seen
     return {"private": private} if private else {}
+
+
+def _exchanged(hand: SpadesHand, rules: SpadesRules) -> dict:
+    """The cards each seat passed (§4.5) and, where one exchange is made, those passed to it
+    (the passer's, `receiver_offset` seats before it): name -> uint64[N, P], by seat."""
+    out = {"passed": hand.passed}
+    if not (rules.pass_cards and rules.nil_pass):  # (two exchanges: whose is unsaid)
+        players = hand.passed.shape[1]
+        offset = receiver_offset(rules, nil=bool(rules.nil_pass))
+        out["received"] = hand.passed[:, [(s - offset) % players for s in range(players)]]
+    return out
 
 
 def _standing(hand: SpadesHand, rules: SpadesRules) -> dict:
