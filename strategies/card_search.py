@@ -360,30 +360,36 @@ def deal_view_copies(view, k: int, keys: np.ndarray, revealed: np.ndarray | None
     the hands as dealt, each seat's cards ([..., 0]) and those it holds both copies of ([...,
     1]). The copies unseen are two of each card less those the seat holds (``view.hand``,
     ``view.twice``) and those played (`copies_played`: the view's ``played`` holds only the cards
-    of which no copy is left); dealt by `deal_hidden` over the copies. No card known to another
-    seat (``known``) is dealt so: the rules that show one are refused with two decks."""
-    if known is not None:
-        raise ValueError("two decks: no card another seat is known to hold is dealt")
+    of which no copy is left); dealt by `deal_hidden` over the copies. ``known`` (uint64[n,
+    P]): one copy of each a seat held as dealt (the cards passed to it, RULES.md §4.5), played
+    since or not: a card it has not played a copy of is dealt to it, the card's other copy
+    dealt as the rest."""
     n, players = view.tricks.shape
     rows = np.arange(n)
     seat = view.seat.astype(np.intp)
     shown = copies_played(view)  # [n, P, 2]
     own = np.stack([view.hand, view.twice], axis=1)
+    others = (seat[:, None] + 1 + np.arange(players - 1)) % players
+    held = np.zeros((n, players - 1, 2), U64)  # the known copies still held, by hidden seat
+    if known is not None:
+        held[..., 0] = known[rows[:, None], others] & ~shown[rows[:, None], others, 0]
     gone = own
     for q in range(players):
         gone = add_copies(gone, shown[:, q])
+    for j in range(players - 1):
+        gone = add_copies(gone, held[:, j])
     full = view.deck.full_mask
     unseen = np.stack([full & ~gone[:, 1], full & ~gone[:, 0]], axis=1)
     played = popcount(shown).sum(axis=2, dtype=np.int64)  # [n, P]
     dealt_each = popcount(own).sum(axis=1, dtype=np.int64) + played[rows, seat]
-    others = (seat[:, None] + 1 + np.arange(players - 1)) % players
-    counts = dealt_each[:, None] - played[rows[:, None], others]
+    counts = (dealt_each[:, None] - played[rows[:, None], others]
+              - popcount(held[..., 0]).astype(np.int64))
     voids = view.voids if revealed is None else view.voids | revealed
     hidden = deal_hidden(unseen, counts, voids[rows[:, None], others], view.deck, k, keys)
     out = np.empty((n, k, players, 2), dtype=U64)
     out[rows, :, seat] = own[:, None]
     for j in range(players - 1):
-        out[rows, :, others[:, j]] = hidden[:, :, j]
+        out[rows, :, others[:, j]] = add_copies(hidden[:, :, j], held[:, None, j])
     return add_copies(out, shown[:, None])
 
 
@@ -424,22 +430,27 @@ def deal_unseen(view, players: int, k: int, keys: np.ndarray,
     left out of the deal; ``known`` (uint64[n, P]): cards another seat surely holds (Spades'
     face-up cards, §4.1), given to it. A row's deals a function of its key (``keys``
     uint64[n]). Two decks (RULES.md §4.7): uint64[n, k, P, 2] (`deal_view_copies`), the seat's
-    cards held twice ``view.twice``; no card known."""
+    cards held twice ``view.twice``; ``known`` one copy of each card."""
     n = len(view)
     rows, seat = np.arange(n), view.seat.astype(np.intp)
     others = (seat[:, None] + 1 + np.arange(players - 1)) % players
     if view.deck.copies == 2:
-        if known is not None:
-            raise ValueError("two decks: no card another seat is known to hold is dealt")
         full, own = view.deck.full_mask, np.stack([view.hand, view.twice], axis=1)
-        unseen = np.stack([full & ~own[:, 1], full & ~own[:, 0]], axis=1)
-        counts = np.repeat(popcount(own).sum(axis=1, dtype=np.int64)[:, None], players - 1, 1)
+        held = np.zeros((n, players - 1, 2), U64)  # the known copies, by hidden seat
+        if known is not None:
+            held[..., 0] = known[rows[:, None], others]
+        gone = own
+        for j in range(players - 1):
+            gone = add_copies(gone, held[:, j])
+        unseen = np.stack([full & ~gone[:, 1], full & ~gone[:, 0]], axis=1)
+        counts = (popcount(own).sum(axis=1, dtype=np.int64)[:, None]
+                  - popcount(held[..., 0]).astype(np.int64))
         hidden = deal_hidden(unseen, counts, np.zeros(counts.shape, np.uint8), view.deck, k,
                              keys)
         out = np.empty((n, k, players, 2), dtype=U64)
         out[rows, :, seat] = own[:, None]
         for j in range(players - 1):
-            out[rows, :, others[:, j]] = hidden[:, :, j]
+            out[rows, :, others[:, j]] = add_copies(hidden[:, :, j], held[:, None, j])
         return out
     held = popcount(view.hand).astype(np.int64)
     known = np.zeros((n, players), U64) if known is None else known

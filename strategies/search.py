@@ -109,8 +109,8 @@ the rollout strategy's, `bids_unsearched`; so too under ``blind_bids``, ``bid_ra
 ``no_trump_bids``, whose no-trump seats' deals are fit to the play and to the spade they held,
 `_fit`), and §4.1's ``redeal_poor_hands`` (no deal searched holds a hand the rollout strategy
 would have called a misdeal on, `_misdeals`; with two decks a spade held twice counts two);
-the face-up and passed cards (`KNOWN_CARDS`) with one deck only (not with two decks; at two
-players, after the draw, the cards passed: `strategies.draw_deals`).
+the passed cards with two decks too (one copy each, `deal_view_copies`) and at two players
+after the draw (`strategies.draw_deals`), the face-up cards with one deck only.
 It refuses the rest, named: a rule that asks a
 decision of its own (a bidding turn, an auction), exchanges cards twice (§4.5), or whose score
 the value cannot take: a card cut per deal (no view shows it). A hand that wins the game at
@@ -197,11 +197,6 @@ OWN_BIDDING = ("blind_bids", "bid_raise", "no_trump_bids")
 # RULES.md §4.1's misdeals: the deals the search draws are those no seat would have called
 # (`SearchStrategy._misdeals`), the call itself the rollout strategy's
 MISDEALS = ("redeal_poor_hands",)
-# the rules that show a seat cards another holds (§4.1's face-up cards, §4.5's cards passed):
-# played with one deck only (`deal_view` deals no known card with two decks); at two players,
-# who draw their hands, the cards passed (`strategies.draw_deals`: the other two the engine
-# refuses there)
-KNOWN_CARDS = ("face_up_cards", "pass_cards", "nil_pass")
 # the parts of RULES.md §4.3 that constrain the play beyond following suit: the deals are then
 # kept only where the cards played could have come from them (`SearchStrategy._fit`)
 PLAY_PARTS = ("constraint", "leads", "first_leader", "play")
@@ -268,7 +263,7 @@ class SearchStrategy(CardSearch):
                 "§4 that only score (but a bag-"
                 "cancelling card cut per deal), narrow the bids, narrow the legal cards, name "
                 "the first leader, offer side contracts, blind bids, raises or no-trump bids, "
-                "redeal poor hands, and with one deck deal cards face up or "
+                "redeal poor hands, deal cards face up (with one deck) or "
                 "exchange them once, and no other rule of §4 so far; these rules "
                 "set "
                 f"{shown}{more}")
@@ -555,13 +550,17 @@ def passed_held(view) -> np.ndarray | None:
     passed (RULES.md §4.5, the view's ``passed``) that their receiver still holds (not yet
     played), as his: under ``pass_cards`` the seat its
     direction names, under ``nil_pass`` the partner (one exchange: with both, a card received
-    may have been passed on, and the search refuses them together). None without passing."""
+    may have been passed on, and the search refuses them together). With two decks (RULES.md
+    §4.7) the copy passed, played since or not (which copy a seat played no view says:
+    `strategies.card_search.deal_view_copies` deals it as held when dealt). None without
+    passing."""
     if getattr(view, "passed", None) is None:
         return None
     players = view.bids.shape[1]
     offset = receiver_offset(view.rules, nil=bool(view.rules.nil_pass))
     rows = np.arange(len(view))
-    gone = view.played | view.in_trick if isinstance(view, PlayView) else U64(0)
+    one_deck = isinstance(view, PlayView) and view.deck.copies == 1
+    gone = view.played | view.in_trick if one_deck else U64(0)
     out = np.zeros((len(view), players), U64)
     out[rows, (view.seat.astype(np.intp) + offset) % players] = view.passed & ~gone
     return out
@@ -591,13 +590,11 @@ def played_house_rules(rules) -> frozenset[str]:
                  and getattr(rule, f.name) != getattr(_NO_RULE, f.name)}
         if rule.key == "bag_cancel_card":
             played = rules.bag_cancel_card != "cut"
-        elif rule.key in KNOWN_CARDS and (rules.copies == 2 or rules.players == 2
-                                          and rule.key != "pass_cards"):
-            played = False  # (two decks: not dealt so yet; two players pass, nothing else)
-        elif rule.key == "face_up_cards":  # (the cards each seat holds face up: `face_up_held`)
-            played = True
-        elif rule.key in ("pass_cards", "nil_pass"):  # (the cards it passed: `passed_held`)
-            played = not (rules.pass_cards and rules.nil_pass)
+        elif rule.key == "face_up_cards":  # (the cards each seat holds face up: `face_up_held`;
+            played = rules.copies == 1  # two decks show a card dealt twice face up once, which
+            #                             `deal_view` does not deal yet)
+        elif rule.key in ("pass_cards", "nil_pass"):  # (the cards it passed: `passed_held`;
+            played = not (rules.pass_cards and rules.nil_pass)  # two players: `draw_deals`)
         elif rule.key in OWN_BIDDING + MISDEALS:  # (its bidding the rollout strategy's,
             played = True  # `bids_unsearched`; misdeals: `SearchStrategy._misdeals`)
         else:

@@ -48,7 +48,7 @@ from sim.spades.combinations import VALUES
 from sim.spades.hand import deck_for
 from strategies import card_search, make_strategy
 from strategies import search as search_module
-from strategies.card_search import candidates, deal_view
+from strategies.card_search import candidates, deal_view, split_copies
 from strategies.sampling import NoDeal, deal_hidden, draw
 from strategies.search import _Forced, bid_misfit, revealed_voids, won_at_once
 from whistlab.cli import main
@@ -124,7 +124,14 @@ TWO_DECKS = {"spades.six": "spades.six", "spades.cancel": "spades.cancel",
                  "preset": "spades.six", "teams": "two_threes", "duplicate_wins": "last"},
              "six of two decks alone": {"preset": "spades.six", "teams": "solo"},
              "six of two decks and four jokers": {"preset": "spades.six",
-                                                  "deck": "double_jokers", "jokers": 4}}
+                                                  "deck": "double_jokers", "jokers": 4},
+             # §4.5's exchanges with two decks (a copy passed: `passed_held`)
+             "six of two decks, passing": {"preset": "spades.six",
+                                           "pass_cards": {"count": 2, "direction": "left"}},
+             "six of two decks, nil passing": {"preset": "spades.six", "nil_pass": [1, 2]},
+             "six of two decks and jokers, passing before the bids": {
+                 "preset": "spades.six", "deck": "double_jokers", "jokers": 4,
+                 "pass_when": "before_bid", "pass_cards": {"count": 3, "direction": "partner"}}}
 HOUSE.update({
     "six of two decks, must_trump, bag_cancel_card": {"preset": "spades.six",
                                                      "must_trump": True,
@@ -318,6 +325,10 @@ class Sampling:
                 self.passed += _check_passed(view, deals)
         if view.deck.copies == 2:  # (and every legal card searched: no two are equal)
             _check_copies(view, deals, view.voids | revealed_voids(view))
+            held = search_module.passed_held(view)  # (§4.5: a copy passed, held as dealt)
+            if held is not None:
+                assert np.all(deals[..., 0] & held[:, None] == held[:, None])
+                self.passed += int((held != 0).any(axis=1).sum())
             cands = candidates(view)
             assert np.all(np.bitwise_or.reduce(cands, axis=1) == view.legal)
             assert np.all(popcount(cands).sum(axis=1) == popcount(view.legal))
@@ -488,22 +499,36 @@ class PassedAtBids:
         deals = self.search._deal_bidding(view, 6, _keys(len(view), 5))
         rows, seat = np.arange(len(view)), view.seat.astype(np.intp)
         players = view.bids.shape[1]
-        offset = 1 if players == 2 else 3  # (to the right: the receiver three seats on)
+        offset = self.offset
+        if deals.ndim == 4:  # two decks (§4.7): the seat's cards and those it holds twice
+            assert np.all(deals[rows, :, seat, 1] == view.twice[:, None])
+            deals = deals[..., 0]
         assert np.all(deals[rows, :, seat] == view.hand[:, None])
         theirs = deals[rows, :, (seat + offset) % players]
         assert np.all(theirs & view.passed[:, None] == view.passed[:, None])
-        assert np.all(theirs & view.received[:, None] == 0)  # (now the seat's)
+        if view.deck.copies == 1:  # (two decks: he may hold the other copy)
+            assert np.all(theirs & view.received[:, None] == 0)  # (now the seat's)
         return self.inner.bid(view, rng)
 
 
-@pytest.mark.parametrize("players", [4, 2])
-def test_the_bids_deals_after_an_exchange_give_the_cards_passed_to_their_receiver(players):
-    rules = load_rules({"players": players, "pass_when": "before_bid",
-                        "pass_cards": {"count": 3, "direction": "right"}})
+# one exchange before the bids, and the receiver's seat after the passer's
+BEFORE_BIDS = {"four players, to the right": ({"players": 4, "pass_cards": {
+                   "count": 3, "direction": "right"}}, 3),
+               "two players": ({"players": 2, "pass_cards": {"count": 3, "direction": "right"}},
+                               1),
+               "six of two decks, to the partner": ({"preset": "spades.six", "pass_cards": {
+                   "count": 2, "direction": "partner"}}, 3)}
+
+
+@pytest.mark.parametrize("name", list(BEFORE_BIDS))
+def test_the_bids_deals_after_an_exchange_give_the_cards_passed_to_their_receiver(name):
+    spec, offset = BEFORE_BIDS[name]
+    rules = load_rules({**spec, "pass_when": "before_bid"})
+    players = rules.players
     player = PassedAtBids()
+    player.offset = offset
     result = GAMES["spades"].play_block(rules, Lineup([player] * players), 9, 0, 20, "hands")
     (outcome,) = result.outcomes
-    offset = 1 if players == 2 else 3
     assert len(player.seen) == players
     for rows, seat, passed, received in player.seen:
         seat = seat.astype(np.intp)
@@ -641,8 +666,9 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)]
     hands, _ = GAMES["spades"].block_tables(result, 0)
     after_bids = rules.nil_pass or rules.pass_cards and rules.pass_when == "after_bid"
-    offset = 2 if rules.nil_pass or rules.pass_cards and rules.pass_cards.direction == "partner" \
-        else rules.pass_cards.offset if rules.pass_cards else 0
+    offset = players // 2 if rules.nil_pass or rules.pass_cards and (  # (partners opposite)
+        rules.pass_cards.direction == "partner") else rules.pass_cards.offset \
+        if rules.pass_cards else 0
     price = 0 if rules.bagless else rules.bag_penalty / rules.bag_limit
     before = {(r["game_id"], r["hand_no"]): r["before"]["bags"] for r in records}
     scores = {(r["game_id"], r["hand_no"]): r["before"]["scores"] for r in records}
@@ -680,9 +706,13 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
         order = [(rec["dealer"] + 1 + j) % players for j in range(players)]
         bidden = real[0]  # the hands bid with: before an exchange after the bids (§4.5)
         if after_bids and "passed" in rec:
-            gave = [deck.mask_of(p) for p in rec["passed"]]
-            bidden = np.array([[(deck.mask_of(rec["hands"][s]) & ~gave[(s - offset) % players])
-                                | gave[s] for s in range(players)]], np.uint64)
+            before_pass = []
+            for s in range(players):  # (two decks: one copy of each card moved)
+                hand = list(rec["hands"][s])
+                for card in rec["passed"][(s - offset) % players]:
+                    hand.remove(card)
+                before_pass.append(hand + rec["passed"][s])
+            bidden = _as_dealt(deck, before_pass)[0]
         for j, seat in enumerate(order):
             if rec["blind"][seat] or search_module.bids_unsearched(rules) or unseen_seconds:
                 continue  # (under side contracts the bids are the rollout strategy's)
@@ -692,11 +722,12 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                 made = np.array([[-1 if b is None else b for b in bids]], np.int8)
                 seen = None if players != 2 else np.array(  # (§4.7: the discards it saw)
                     [[deck.mask_of(d) for d in rec["discarded"]]], np.uint64)
-                state = start_bidding(bidden, np.array([rec["dealer"]], np.int8),
+                held, twice = split_copies(bidden)  # (two decks: the cards held twice)
+                state = start_bidding(held, np.array([rec["dealer"]], np.int8),
                                       np.array([rec["before"]["scores"]], np.int32),
                                       np.array([rec["before"]["bags"]], np.int32), rules,
-                                      bids=made, blind=np.array([rec["blind"]]) & (made >= 0),
-                                      seen=seen)
+                                      twice=twice, bids=made,
+                                      blind=np.array([rec["blind"]]) & (made >= 0), seen=seen)
                 view = bid_view(state, rules, deck)
             else:
                 view = view_at({**rec, "bids": bids, "plays": []}).view
@@ -1146,9 +1177,8 @@ def test_a_block_played_with_others_decides_as_alone():
 
 # rules files it does not play, and the key its refusal names
 REFUSED_FILES = {"a kitty": ('preset = "spades.three"\nkitty = true\n', "kitty = True"),
-                 "six of two decks, passing": (
-                     'preset = "spades.six"\npass_cards = {count = 1, direction = "left"}\n',
-                     "pass_cards = ")}
+                 "six of two decks, face-up cards": (
+                     'preset = "spades.six"\nface_up_cards = 2\n', "face_up_cards = 2")}
 
 
 @pytest.mark.parametrize("name", list(REFUSED_FILES))
