@@ -209,8 +209,8 @@ RECEIVED = {"pass_cards to the right": ({"pass_cards": {"count": 2, "direction":
 @pytest.mark.parametrize("case", list(RECEIVED))
 def test_each_play_view_shows_the_cards_passed_to_the_seat(case):
     """`PlayView.received` (RULES.md §4.5): at every card, the cards the seat's passer passed
-    (his ``passed``, as the hand's outcome keeps it for its records), whichever cards it has played since;
-    with two exchanges none (whose cards a seat holds is not said)."""
+    (his ``passed``, as the hand's outcome keeps it for its records), whichever cards it has
+    played since; with two exchanges none (whose cards a seat holds is not said)."""
     spec, offset = RECEIVED[case]
     rules = load_rules(spec)
     players = rules.players

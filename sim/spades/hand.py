@@ -22,8 +22,8 @@ from .bidding import (
 )
 from .constraints import constraint_for
 from .dealing import Dealt
-from .passing import receiver_offset
 from .decks import spades_deck
+from .passing import receiver_offset
 from .rules import SpadesRules
 from .scoring import HandScore, score_hands
 
