@@ -90,8 +90,8 @@ def deal_view_drawn(view, k: int, keys: np.ndarray, keep_at: int,
     2], the layout of `sim.views.PlayView.voids`, default the view's); ``keep_at`` the value
     from which he keeps a first card he sees alone. After an exchange of cards (RULES.md §4.5
     ``pass_cards``) the cards he passed to the seat were among those he kept, and he holds
-    those it passed him (a play's view shows both; a bid's neither: its deals take the seat's
-    hand as drawn). A row's deals a function of its key (``keys`` uint64[n])."""
+    those it passed him (the play's views show both, and the bids' after an exchange before
+    the bids). A row's deals a function of its key (``keys`` uint64[n])."""
     n = len(view)
     rows, seat = np.arange(n), view.seat.astype(np.intp)
     other = 1 - seat
@@ -116,7 +116,8 @@ def deal_view_drawn(view, k: int, keys: np.ndarray, keep_at: int,
 def _exchanged(view) -> tuple[np.ndarray, np.ndarray]:
     """uint64[n] twice: the cards the seat passed to the opponent and those he passed to it
     (RULES.md §4.5 ``pass_cards`` at two players; `sim.views.PlayView` ``passed``,
-    ``received``); none where the view shows no exchange (before it, or a bid's view)."""
+    ``received``, and `sim.views.BidView`'s after an exchange before the bids); none where the
+    view shows no exchange (none made yet)."""
     none = np.zeros(len(view), U64)
     if getattr(view, "received", None) is None:
         return none, none
