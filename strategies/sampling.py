@@ -349,28 +349,22 @@ def _splits(size: np.ndarray, counts: np.ndarray, u: np.ndarray) -> np.ndarray:
     `deal_hidden`'s ``size`` int64[n, 8]) go to each hidden seat, drawn (by the uniforms ``u``
     float[n, k]) with probability proportional to the number of consistent deals with that
     split. A group of one seat is that seat's; the two-seat groups' shares are enumerated; the
-    three-seat group takes the rest, which must fit each seat's count."""
+    three-seat group takes the rest, which must fit each seat's count. The weights are
+    computed once per distinct problem (group sizes and counts: a merged deal's draws repeat
+    their row's, `_deal_merged`), each row drawing from its problem's."""
     n, k = u.shape
     rows = np.arange(n)
     forced = np.stack([size[:, 1 << j] for j in range(HIDDEN)], axis=1)
     dims = [int(size[:, m].max()) + 1 for m in _PAIRS]
     c3, c5, c6 = (np.arange(d).reshape([1] + [d if i == a else 1 for i in range(3)])
                   for a, d in enumerate(dims))  # [1, d3, 1, 1] ...
-    u3, u5, u6, u7 = (size[:, m].reshape(n, 1, 1, 1) for m in (*_PAIRS, _FULL))
     h = (counts - forced).reshape(n, HIDDEN, 1, 1, 1)
-    rest = (h[:, 0] - c3 - c5, h[:, 1] - (u3 - c3) - c6, h[:, 2] - (u5 - c5) - (u6 - c6))
-    ok = (c3 <= u3) & (c5 <= u5) & (c6 <= u6)
-    for r in rest:
-        ok = ok & (r >= 0)
-    fact = _FACT
-    weight = fact[u7] / (fact[np.clip(rest[0], 0, _MOST)] * fact[np.clip(rest[1], 0, _MOST)]
-                         * fact[np.clip(rest[2], 0, _MOST)])
-    for c, m in ((c3, u3), (c5, u5), (c6, u6)):
-        weight = weight * fact[m] / (fact[np.minimum(c, m)] * fact[np.clip(m - c, 0, _MOST)])
-    weight = np.where(ok, weight, 0.0).reshape(n, -1)
+    _, first, problem = np.unique(np.concatenate([size, counts], axis=1), axis=0,
+                                  return_index=True, return_inverse=True)
+    weight = _split_weights(size[first], h[first], c3, c5, c6)
     if np.any(weight.sum(axis=1) <= 0):
         raise NoDeal("no deal of the unseen cards fits the seats' counts and voids")
-    pick = draw(weight, u)
+    pick = draw(weight, u, problem.reshape(-1))
     # [n, k] each; unravelled flat: numpy 2.4's unravel_index gives wrong indices past the
     # 8,192nd of an (n, 1) array (k = 1), tests/test_search.py
     i3, i5, i6 = (i.reshape(n, k) for i in np.unravel_index(pick.reshape(-1), dims))
@@ -388,18 +382,41 @@ def _splits(size: np.ndarray, counts: np.ndarray, u: np.ndarray) -> np.ndarray:
     return out
 
 
-def draw(weight: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """int[n, k]: for each row of ``weight`` (float[n, G], not negative, some positive) ``k``
-    indices, index g with probability weight[g] / the row's sum, by the uniforms ``u``
-    (float[n, k]): the inverse of each row's cumulative distribution, all rows in one
-    search (row r's distribution shifted to [r, r + 1])."""
-    n, cells = weight.shape
+def _split_weights(size, h, c3, c5, c6) -> np.ndarray:
+    """float64[m, d3 * d5 * d6]: `_splits`' weights of ``m`` problems (``size`` int64[m, 8],
+    ``h`` the seats' counts less their own groups, int64[m, 3, 1, 1, 1]), by the two-seat
+    groups' shares ``c3``, ``c5``, ``c6`` (the grid's axes): the consistent deals with each."""
+    m = size.shape[0]
+    u3, u5, u6, u7 = (size[:, g].reshape(m, 1, 1, 1) for g in (*_PAIRS, _FULL))
+    rest = (h[:, 0] - c3 - c5, h[:, 1] - (u3 - c3) - c6, h[:, 2] - (u5 - c5) - (u6 - c6))
+    ok = (c3 <= u3) & (c5 <= u5) & (c6 <= u6)
+    for r in rest:
+        ok = ok & (r >= 0)
+    fact = _FACT
+    weight = fact[u7] / (fact[np.clip(rest[0], 0, _MOST)] * fact[np.clip(rest[1], 0, _MOST)]
+                         * fact[np.clip(rest[2], 0, _MOST)])
+    for c, g in ((c3, u3), (c5, u5), (c6, u6)):
+        weight = weight * fact[g] / (fact[np.minimum(c, g)] * fact[np.clip(g - c, 0, _MOST)])
+    return np.where(ok, weight, 0.0).reshape(m, -1)
+
+
+def draw(weight: np.ndarray, u: np.ndarray, of: np.ndarray | None = None) -> np.ndarray:
+    """int[n, k]: for each row of ``u`` (float[n, k] uniforms) ``k`` indices into its row of
+    ``weight`` (float[m, G], not negative, some positive; row ``of[i]`` for row i, int[n],
+    default row i), index g with probability weight[g] / the row's sum: the inverse of each
+    row's cumulative distribution, all rows in one search (row i's distribution shifted to
+    [i, i + 1])."""
+    n, cells = u.shape[0], weight.shape[1]
     cum = np.cumsum(weight, axis=1)
-    shifted = (cum / cum[:, -1:] + np.arange(n)[:, None]).reshape(-1)
+    cum /= cum[:, -1:]
+    last = cells - 1 - np.argmax(weight[:, ::-1] > 0, axis=1)  # (u rounding up to the row's
+    #                                                    end: its last cell of positive weight)
+    if of is not None:
+        cum, last = cum[of], last[of]
+    shifted = (cum + np.arange(n)[:, None]).reshape(-1)
     at = np.searchsorted(shifted, (u + np.arange(n)[:, None]).reshape(-1), side="right")
     pick = at.reshape(u.shape) - np.arange(n)[:, None] * cells
-    last = cells - 1 - np.argmax(weight[:, ::-1] > 0, axis=1)  # (u rounding up to the row's
-    return np.minimum(pick, last[:, None])  # end: its last cell of positive weight)
+    return np.minimum(pick, last[:, None])
 
 
 def random_bits(keys: np.ndarray, stream: int, index: np.ndarray) -> np.ndarray:
