@@ -108,7 +108,8 @@ valued by the engine's score of the contracts declared; the bids, blind nils and
 the rollout strategy's, `bids_unsearched`; so too under ``blind_bids``, ``bid_raise`` and
 ``no_trump_bids``, whose no-trump seats' deals are fit to the play and to the spade they held,
 `_fit`), and §4.1's ``redeal_poor_hands`` (no deal searched holds a hand the rollout strategy
-would have called a misdeal on, `_misdeals`; with two decks a spade held twice counts two);
+would have called a misdeal on, `_misdeals`, nor do those of its bids and blind nils,
+`_dealt_fit`; with two decks a spade held twice counts two);
 the passed cards with two decks too (one copy each, `deal_view_copies`) and at two players
 after the draw (`strategies.draw_deals`), the face-up cards with one deck only.
 It refuses the rest, named: a rule that asks a
@@ -281,7 +282,8 @@ class SearchStrategy(CardSearch):
 
     def _choose_blind(self, view, rng, keys, own) -> np.ndarray:
         n = len(view)
-        deals = self._deals(view, keys, rng, deal_blind(view, self._drawn, keys))
+        drawn = deal_blind(view, self._drawn, keys)
+        deals = self._deals(view, keys, rng, drawn, self._dealt_fit(view, drawn, rng))
         i, s, c = np.nonzero(np.ones((n, self.samples, 2), bool))
         values = np.full((n, self.samples, 2), np.nan)  # candidate 0: no blind nil; 1: one
         forced = _Blind(self.policy, view.seat[i], c == 1)
@@ -332,6 +334,22 @@ class SearchStrategy(CardSearch):
                 called[ask] |= np.asarray(self.policy.redeal(view, rows_of(at.rng, ask)), bool)
         return called
 
+    def _dealt_fit(self, view, deals: np.ndarray, rng) -> np.ndarray | None:
+        """bool[n, M]: under §4.1 ``redeal_poor_hands``, which deals (uint64[n, M, P] as dealt;
+        two decks [n, M, P, 2]) drawn for a bid or a blind nil (a `BidView`, a `BlindView`)
+        could have been played: those in which no seat holds a hand the rollout strategy would
+        have called a misdeal on (`_misdeals`; the misdeals are called before the bids, so the
+        deal bid on holds none); None under other rules (every deal could)."""
+        if not view.rules.redeal_poor_hands:
+            return None
+        n, m, players = deals.shape[:3]
+        rows = np.repeat(np.arange(n), m)
+        at = Seating(view.rules, view.deck, Lineup([self.policy] * players), rows_of(rng, rows))
+        dealt, twice = split_copies(deals.reshape((n * m,) + deals.shape[2:]))
+        hand = start_hand(dealt, view.dealer[rows], view.scores[rows], view.bags[rows],
+                          twice=twice)
+        return ~self._misdeals(hand, at).reshape(n, m)
+
     def no_trump(self, view, rng):
         """Bidding "no trump" (RULES.md §4.4 ``no_trump_bids``): the rollout strategy's."""
         return self.policy.no_trump(view, rng)
@@ -353,7 +371,8 @@ class SearchStrategy(CardSearch):
         open_ &= (shifts >= 0) & (shifts <= 31)
         for c in range(1, 4):  # each bid once
             open_[:, c] &= np.all(shifts[:, :c] != shifts[:, c:c + 1], axis=1)
-        deals = self._deals(view, keys, rng, self._deal_bidding(view, self._drawn, keys))
+        drawn = self._deal_bidding(view, self._drawn, keys)
+        deals = self._deals(view, keys, rng, drawn, self._dealt_fit(view, drawn, rng))
         i, s, c = np.nonzero(np.ones((n, self.samples), bool)[:, :, None] & open_[:, None, :])
         values = np.full((n, self.samples, 4), np.nan)
         forced = _Forced(self.policy, view.seat[i], shifts[i, c])

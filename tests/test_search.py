@@ -565,6 +565,63 @@ def test_no_deal_searched_holds_a_hand_that_would_have_been_redealt(spec, poor):
     assert dropped > 0
 
 
+class SearchBids:
+    """Plays like ``expert``, but asks ``search`` for every bid and blind nil (its rollouts
+    replaced by the test, so it answers as the expert does)."""
+
+    def __init__(self):
+        self.inner = make_strategy("expert", game="spades")
+        self.search = make_strategy({"name": "search"}, game="spades")
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def blind_nil(self, view, rng):
+        return self.search.blind_nil(view, rng)
+
+    def bid(self, view, rng):
+        return self.search.bid(view, rng)
+
+
+@pytest.mark.parametrize("spec, poor", [
+    ({"preset": "spades.standard", "redeal_poor_hands": ["no_spades"]}, 0),
+    ({"preset": "spades.six", "redeal_poor_hands": ["one_spade_or_less"]}, 1)])
+def test_the_bids_deals_hold_no_hand_that_would_have_been_redealt(spec, poor, monkeypatch):
+    """RULES.md §4.1 ``redeal_poor_hands``: the misdeals are called before the bids, so the
+    deals a blind nil or a bid is searched on (every hand drawn, or every hand but the seat's)
+    hold no hand the expert would have called one on; they are drawn among those that do
+    (which the uniform deals hold: the test's count of such hands among the deals drawn)."""
+    rules = load_rules({**spec, "blind_nil_min_deficit": 0})
+    deck = deck_for(rules)
+    searched, drawn = collections.defaultdict(list), []
+
+    def rollouts(self, view, hands, i, forced, rng):
+        searched[type(view).__name__].append(hands.copy())
+        return np.zeros(len(i))
+
+    real_fit = search_module.SearchStrategy._dealt_fit
+
+    def fit(self, view, deals, rng):
+        drawn.append(deals.copy())
+        return real_fit(self, view, deals, rng)
+
+    monkeypatch.setattr(search_module.SearchStrategy, "_bid_rollouts", rollouts)
+    monkeypatch.setattr(search_module.SearchStrategy, "_dealt_fit", fit)
+    GAMES["spades"].play_block(rules, Lineup([SearchBids()] * rules.players), 8, 0, 12,
+                               "hands")
+
+    def bare(deals):  # bool[..., P]: the seats' hands that would have been redealt
+        count = popcount(deals & deck.suit_masks[3])
+        if deck.copies == 2:  # ([..., P, 2]: the cards held and those held twice)
+            count = count.sum(axis=-1)
+        return count <= poor
+
+    assert set(searched) == {"BlindView", "BidView"}
+    for kind, hands in searched.items():
+        assert not bare(np.concatenate(hands)).any(), kind
+    assert sum(int(bare(d).any(axis=-1).sum()) for d in drawn) > 0
+
+
 def test_the_face_up_cards_are_dealt_to_their_holders():
     rules = load_rules({"preset": "spades.standard", "face_up_cards": 3,
                         "blind_nil_min_deficit": 0})
