@@ -474,9 +474,10 @@ def candidates(view) -> np.ndarray:
     among the seat's discards), RULES.md §0: they
     take the same tricks; a card of equal rank to another, §4.2 ``jokers_first_wins``, only
     with its equals: `_alike`), the lowest of each; 0 pads. With two decks (§4.7) every legal
-    card: of two copies in a trick the first or last wins, or they cancel."""
+    card: of two copies in a trick the first or last wins, or they cancel; so too under
+    §4.2's jokes_win (`none_equal`)."""
     legal = view.legal
-    if view.deck.copies == 2:  # (two decks, RULES.md §4.7: every legal card, none equal)
+    if none_equal(view):  # (every legal card)
         return _listed(legal.copy(), len(view))
     alive = _alive(view)
     keep = np.zeros_like(legal)
@@ -493,6 +494,16 @@ def candidates(view) -> np.ndarray:
     return _listed(keep, len(view))
 
 
+def none_equal(view) -> bool:
+    """Whether no two cards of the view's deck take the same tricks whatever the others hold, so
+    that every legal card is a candidate: two decks (RULES.md §4.7: of two copies in a trick the
+    first or the last wins, or both cancel) and §4.2 ``trump_order = "jokes_win"`` (a joker
+    turns its side's cards in the trick into joke trumps, each just below the natural spade of
+    its rank: two cards of one suit with no card left between them are split by a spade as
+    joke trumps, and two spades by a joke trump; the engine resolves such tricks, `resolve`)."""
+    return view.deck.copies == 2 or getattr(view.rules, "trump_order", None) == "jokes_win"
+
+
 def _listed(keep: np.ndarray, n: int) -> np.ndarray:
     """uint64[n, C]: the cards of ``keep`` (uint64[n], changed), one a column, lowest first; 0
     pads."""
@@ -506,8 +517,8 @@ def _listed(keep: np.ndarray, n: int) -> np.ndarray:
 
 def own_class(view, own: np.ndarray, cands: np.ndarray) -> np.ndarray:
     """uint64[n, 1]: the candidate of ``cands`` that stands for the card ``own`` (the lowest of
-    its class of equal cards, `candidates`; two decks: itself)."""
-    if view.deck.copies == 2:
+    its class of equal cards, `candidates`; two decks, jokes_win: itself, `none_equal`)."""
+    if none_equal(view):
         return own[:, None].copy()
     alive = _alive(view)
     card = own.copy()

@@ -82,7 +82,11 @@ players it plays the jokers and trump orders of §4.2 whose cards rank as they l
 layout (`ranks_by_bits`: ``spades.jokers``, bowers, deuces high ...): equal cards are then a
 run of one suit, and a joker or a left bower is a spade to the sampler as to the engine; two
 jokers of equal rank (``jokers_first_wins``, the first played winning) are one class of their
-own, the AS below them not of it (`strategies.card_search.candidates`). Two players, who draw
+own, the AS below them not of it (`strategies.card_search.candidates`); under ``jokes_win``
+(a joker turns its side's cards in the trick into joke trumps, ``jokes_tie`` breaking ties)
+every legal card is a candidate (`strategies.card_search.none_equal`: as joke trumps two cards
+next in their suit are split by a spade) and the engine's own resolution plays the rollouts
+(the plug-in's ``resolve``, `played_house_rules`). Two players, who draw
 their hands (§4.7, any ``draw_mode``), it plays with deals of the opponent's hand drawn as the
 draw makes it likely (`strategies.draw_deals`: he keeps the better card of each pair, as the
 seed and the expert draw; the seat's own discards, shown in its views, are nobody's), its own
@@ -234,7 +238,8 @@ class SearchStrategy(CardSearch):
         players, cutthroat, five players, six with the decks of `SIX_DECKS` in any team shape,
         ``cancel_spades`` at six or eight: `TABLE_KEYS`), at four players with §4.2's jokers
         and trump orders where the cards rank as they lie (`CARD_ORDER_KEYS`,
-        `ranks_by_bits`), and at all of them the house rules of `played_house_rules`; any other
+        `ranks_by_bits`; ``jokes_win`` and its ``jokes_tie`` too), and at all of them the house
+        rules of `played_house_rules`; any other
         table (six with one deck and jokers or a kitty) and any other key of §4 switched on
         (jokers at other tables, the kitty, the other house rules) is refused, named."""
         allowed = STANDARD_KEYS | TABLE_KEYS | played_house_rules(rules)
@@ -257,7 +262,8 @@ class SearchStrategy(CardSearch):
         shown = ", ".join(f"{k} = {value[k]!r}" for k in changed[:4])
         more = f" and {len(changed) - 4} more" if len(changed) > 4 else ""
         return ("it plays the keys of RULES.md §3 at four players in partnerships (with the "
-                "jokers and trump orders of §4.2 whose cards rank as they lie, at four players) "
+                "jokers and trump orders of §4.2 whose cards rank as they lie or by jokes, at "
+                "four players) "
                 "and at the other tables of §4.7 (two players, three players, cutthroat, "
                 "five players, six with deck = 'no_twos', 'double_minus_2c' or "
                 "'double_jokers', cancel_spades at six or eight), with the house rules of "
@@ -614,6 +620,8 @@ def played_house_rules(rules) -> frozenset[str]:
             #                             `deal_view` does not deal yet)
         elif rule.key in ("pass_cards", "nil_pass"):  # (the cards it passed: `passed_held`;
             played = not (rules.pass_cards and rules.nil_pass)  # two players: `draw_deals`)
+        elif rule.key == "jokes_tie":  # (§4.2 jokes_win's tricks: the engine resolves them in
+            played = True  # the rollouts, every legal card a candidate, `none_equal`)
         elif rule.key in OWN_BIDDING + MISDEALS:  # (its bidding the rollout strategy's,
             played = True  # `bids_unsearched`; misdeals: `SearchStrategy._misdeals`)
         else:

@@ -95,7 +95,11 @@ ORDERS = {"spades.jokers": "spades.jokers",
                                     "trump_order": "joker_joker_deuce_ace"},
           "jokers first wins": {"preset": "spades.jokers", "trump_order": "jokers_first_wins"},
           "joker high alternate": {"preset": "spades.jokers",
-                                   "trump_order": "joker_high_alternate"}}
+                                   "trump_order": "joker_high_alternate"},
+          # (jokes_win: no two cards equal, `card_search.none_equal`; the engine resolves)
+          "jokes win": {"preset": "spades.jokers", "trump_order": "jokes_win"},
+          "jokes win, ties by suit": {"preset": "spades.jokers", "trump_order": "jokes_win",
+                                      "jokes_tie": "suit"}}
 # RULES.md §4: every example value of a house key (`sim.spades.combinations.VALUES`) that the
 # search plays, at four players in partnerships (keys of §3, §4.2 and §4.7 aside: above)
 HOUSE = {}
@@ -1010,6 +1014,40 @@ def test_the_search_plays_the_best_card_of_two_card_endings(preset):
             if checked == 3:
                 return
     pytest.fail(f"only {checked} endings with a clear best card were found")
+
+
+def test_under_jokes_win_cards_next_in_their_suit_are_searched_apart():
+    """RULES.md §4.2 ``jokes_win``: a joker makes its side's cards in the trick joke trumps,
+    each just below the natural spade of its rank, so two cards of one suit with no unplayed
+    card between them may take different tricks. At two-card endings of real hands where the
+    seat holds two such cards (equal under every other order, `_equal`) whose exact values
+    differ, both are candidates, each valued as the exact oracle values it (the engine's
+    ``jokes_tie`` resolution replayed), and the search plays the better."""
+    rules = load_rules(ORDERS["jokes win"])
+    deck, last = deck_for(rules), 4 * (rules.cards_each - 2)
+    records, _ = _records(rules, Lineup([make_strategy("expert", game="spades")] * 4), 5, 300)
+    search = make_strategy({"name": "search", "samples": 3000, "budget": 100_000, "pool": 1,
+                            "confidence": 0.0}, game="spades")  # uniform deals, best mean
+    checked = 0
+    for rec in records:
+        for k in range(last, last + 4):
+            view = view_at({**rec, "plays": rec["plays"][:k]}).view
+            low, high = (deck.mask_of([c]) for c in deck.names_of(int(view.legal[0]))[:2]) \
+                if popcount(view.legal)[0] == 2 else (0, 0)
+            if not low or not _equal(view, low, high):
+                continue
+            exact = _exact(rec, k, rules)
+            if np.isclose(*(v.mean() for v in exact.values())):
+                continue
+            cands, _ = check_estimates(search, view, exact, deck, 3000)
+            assert sorted(int(c) for c in cands[0]) == [low, high]
+            best = max(exact, key=lambda c: exact[c].mean())
+            (card,) = deck.names_of(int(search.play(view, np.random.default_rng(1))[0]))
+            assert card == best, (card, exact)
+            checked += 1
+            if checked == 3:
+                return
+    pytest.fail(f"only {checked} such endings were found")
 
 
 def test_a_forced_finesse_at_three_players():
