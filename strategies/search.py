@@ -109,9 +109,11 @@ it counted among those the opponent drew, `strategies.draw_deals`), and the side
 contracts and bemos of §4.4 (team nil, Mo, ten for 200, blind six, bemo, blind moon: the cards
 searched,
 valued by the engine's score of the contracts declared; the bids, blind nils and declarations
-the rollout strategy's, `bids_unsearched`; so too under ``blind_bids``, ``bid_raise`` and
-``no_trump_bids``, whose no-trump seats' deals are fit to the play and to the spade they held,
-`_fit`), and §4.1's ``redeal_poor_hands`` (no deal searched holds a hand the rollout strategy
+the rollout strategy's, `bids_unsearched`; so too under ``no_trump_bids``, whose no-trump
+seats' deals are fit to the play and to the spade they held, `_fit`; under ``blind_bids`` and
+``bid_raise`` the bids and blind nils are searched, its blind bids and raises the rollout
+strategy's, and the bids do not weigh the deals, `bids_unweighed`), and §4.1's
+``redeal_poor_hands`` (no deal searched holds a hand the rollout strategy
 would have called a misdeal on, `_misdeals`, nor do those of its bids and blind nils,
 `_dealt_fit`; with two decks a spade held twice counts two);
 the passed cards with two decks too (one copy each, `deal_view_copies`) and at two players
@@ -468,7 +470,7 @@ class SearchStrategy(CardSearch):
         contracts may be declared (§4.4: the bids were made beside declarations that
         `bid_misfit`'s bidding does not hold)."""
         if isinstance(view, PlayView) and house.fills(view.rules, "pass_after_bids") \
-                or bids_unsearched(view.rules):
+                or bids_unweighed(view.rules):
             return np.zeros(deals.shape[:2], np.int64)
         return bid_misfit(view, deals, self.policy, rng)
 
@@ -509,14 +511,23 @@ class SearchStrategy(CardSearch):
 
 class _Forced:
     """The rollout strategy, but for the bid of ``seat`` (int8[N], by the batch's rows) at its
-    turn: ``bid`` (int[N]); that seat bids no blind nil."""
+    turn: ``bid`` (int[N]); that seat bids no blind nil and no blind bid (RULES.md §4.4
+    ``blind_bids``: it is asked for its bid, so it looked); every other decision (a raise
+    after the bids, §4.4 ``bid_raise``) the rollout strategy's."""
 
     def __init__(self, policy, seat, bid):
         self.policy, self.seat, self.forced = policy, seat, bid
 
+    def __getattr__(self, name):
+        return getattr(self.policy, name)
+
     def blind_nil(self, view, rng):
         mine = view.seat == self.seat[view.rows]
         return np.asarray(self.policy.blind_nil(view, rng), bool) & ~mine
+
+    def blind_bid(self, view, rng):
+        mine = view.seat == self.seat[view.rows]
+        return np.where(mine, 0, np.asarray(self.policy.blind_bid(view, rng))).astype(np.int8)
 
     def bid(self, view, rng):
         out = np.asarray(self.policy.bid(view, rng), np.int8).copy()
@@ -527,10 +538,14 @@ class _Forced:
 
 class _Blind:
     """The rollout strategy, but for the blind nil of ``seat`` (int8[N], by the batch's rows):
-    ``blind`` (bool[N]); where it does not go blind it bids as the rollout strategy."""
+    ``blind`` (bool[N]); where it does not go blind it decides (a blind bid, RULES.md §4.4)
+    and bids as the rollout strategy."""
 
     def __init__(self, policy, seat, blind):
         self.policy, self.seat, self.blind = policy, seat, blind
+
+    def __getattr__(self, name):
+        return getattr(self.policy, name)
 
     def blind_nil(self, view, rng):
         out = np.asarray(self.policy.blind_nil(view, rng), bool).copy()
@@ -634,11 +649,22 @@ def played_house_rules(rules) -> frozenset[str]:
 @functools.cache  # (asked at every decision, of one rules value)
 def bids_unsearched(rules) -> bool:
     """Whether a rule in force offers side contracts or bemos (RULES.md §4.4, `CONTRACT_PARTS`)
-    or bidding decisions of its own (`OWN_BIDDING`): then the search's bids, blind nils and
-    declarations are the rollout strategy's (its bidding rollouts would not hold them), and the
-    bids do not weigh its deals."""
+    or "no trump" bids (``no_trump_bids``): then the search's bids, blind nils and declarations
+    are the rollout strategy's (a bidding resumed at a seat's turn would not hold the
+    declarations and no-trump bids before it). Under ``blind_bids`` and ``bid_raise`` they are
+    searched: the bids before the turn, blind or not, are the view's, and the raises come after
+    every bid (the seat's own blind bid and raise the rollout strategy's, `_Forced`)."""
     return any(getattr(rule, part) for rule in house.in_force(rules) for part in CONTRACT_PARTS) \
-        or any(getattr(rules, key) for key in OWN_BIDDING)
+        or rules.no_trump_bids
+
+
+@functools.cache  # (asked at every decision, of one rules value)
+def bids_unweighed(rules) -> bool:
+    """Whether the bids do not weigh the search's deals (`bid_misfit`): where its bids are
+    unsearched (`bids_unsearched`) and under every bidding decision of its own (`OWN_BIDDING`:
+    a blind bid is not the bid the hand would make, a bid the play's views show may be a
+    raised one)."""
+    return bids_unsearched(rules) or any(getattr(rules, key) for key in OWN_BIDDING)
 
 
 @functools.cache  # (asked at every decision, of one rules value)

@@ -626,6 +626,27 @@ def test_the_bids_deals_hold_no_hand_that_would_have_been_redealt(spec, poor, mo
     assert sum(int(bare(d).any(axis=-1).sum()) for d in drawn) > 0
 
 
+@pytest.mark.parametrize("spec, searched", [
+    ({"bid_raise": True}, True), ({"blind_bids": True, "blind_bid_min_deficit": 0}, True),
+    ({"no_trump_bids": True}, False), ({"team_nil": True}, False)])
+def test_the_bids_are_searched_where_a_bidding_resumed_at_the_turn_holds_what_came_before(
+        spec, searched, monkeypatch):
+    """RULES.md §4.4: under ``bid_raise`` (the raises come after every bid) and ``blind_bids``
+    (the blind bids before the turn are the view's) the search's bids and blind nils are
+    searched by rollouts; under "no trump" bids and side contracts, which a bidding resumed at
+    the turn would not hold, they are the rollout strategy's (`bids_unsearched`)."""
+    rules = load_rules({"preset": "spades.standard", "blind_nil_min_deficit": 0, **spec})
+    kinds = collections.Counter()
+
+    def rollouts(self, view, hands, i, forced, rng):
+        kinds[type(view).__name__] += 1
+        return np.zeros(len(i))
+
+    monkeypatch.setattr(search_module.SearchStrategy, "_bid_rollouts", rollouts)
+    GAMES["spades"].play_block(rules, Lineup([SearchBids()] * 4), 3, 0, 8, "hands")
+    assert set(kinds) == ({"BlindView", "BidView"} if searched else set()), kinds
+
+
 def test_the_face_up_cards_are_dealt_to_their_holders():
     rules = load_rules({"preset": "spades.standard", "face_up_cards": 3,
                         "blind_nil_min_deficit": 0})
@@ -705,6 +726,12 @@ def _as_dealt(deck, hands: list[list[str]]) -> np.ndarray:
                        for h in hands]]], np.uint64)
 
 
+# the players of a table where the expert's defaults would not make the decision to check:
+# blind bids (RULES.md §4.4) by any seat whose side trails, so that the bids searched follow some
+PLAYERS = {"blind_bid_min_deficit=0 blind_bids=True": {"name": "expert",
+                                                       "blind_bid_deficit": 1}}
+
+
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel", "spades.three",
                                     "spades.cutthroat", "spades.five", *SIX, *ORDERS, *HOUSE,
                                     *TWO_DECKS, *TWO])
@@ -720,8 +747,9 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     rules = load_rules(TABLE.get(preset, preset))
     players, sides, cards = rules.players, rules.sides, rules.players * rules.cards_each
     deck = deck_for(rules)  # (three and five players: the 2s out, the slots shifted)
-    expert = make_strategy("expert", game="spades")
+    expert = make_strategy(PLAYERS.get(preset, "expert"), game="spades")
     search = make_strategy({"name": "search", "samples": 2}, game="spades")
+    search.__dict__["policy"] = expert  # (its rollout strategy: the players', cached_property)
     result = GAMES["spades"].play_block(rules, Lineup([expert] * players), 12, 0, 4, "games")
     records = [json.loads(json.dumps(r)) for r in  # (as a file of records holds them)
                GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)]
@@ -777,9 +805,12 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
         for j, seat in enumerate(order):
             if rec["blind"][seat] or search_module.bids_unsearched(rules) or unseen_seconds:
                 continue  # (under side contracts the bids are the rollout strategy's)
-            bids = [rec["bids"][s] if s in order[:j] else None for s in range(players)]
-            if rules.nil_pass or rules.pass_cards:  # (the replay rebuilds no bidding where
-                #                                        cards are exchanged: the engine's)
+            first = [b - up for b, up in zip(rec["bids"], rec.get("raised", [0] * players),
+                                             strict=True)]  # (§4.4 bid_raise: as first made)
+            bids = [first[s] if s in order[:j] else None for s in range(players)]
+            if rules.nil_pass or rules.pass_cards or rules.blind_bids or rules.bid_raise:
+                # (the replay rebuilds no bidding where cards are exchanged or bids made blind
+                # or raised: the engine's)
                 made = np.array([[-1 if b is None else b for b in bids]], np.int8)
                 seen = None if players != 2 else np.array(  # (§4.7: the discards it saw)
                     [[deck.mask_of(d) for d in rec["discarded"]]], np.uint64)
@@ -792,12 +823,15 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                 view = bid_view(state, rules, deck)
             else:
                 view = view_at({**rec, "bids": bids, "plays": []}).view
-            forced = _Forced(search.policy, view.seat, np.array([rec["bids"][seat]]))
+            forced = _Forced(search.policy, view.seat, np.array([first[seat]]))
             got = search._bid_rollouts(view, bidden, np.zeros(1, int), forced,
                                        np.random.default_rng(0))
             assert got[0] == pytest.approx(want[seat % sides], abs=1e-9)
             checked += 1
     assert len(records) >= 4  # (a game of one hand: a record a game)
+    if preset in PLAYERS:  # (the decision it is there for was made, before a bid checked)
+        assert any(r["blind"][s] and r["bids"][s] > 0 for r in records[:12]
+                   for s in range(players))
     bids = 0 if search_module.bids_unsearched(rules) or unseen_seconds else (
         len(records[:12]) * players - sum(sum(r["blind"]) for r in records[:12]))
     assert checked == (0 if unseen_seconds else len(records[:12]) * 4) + bids
