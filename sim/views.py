@@ -105,6 +105,8 @@ class BlindView(_Batched):
                                               (§4.5 ``pass_when = "before_bid"``), or None
         received      uint64[n]               the cards passed to it before the bids, or None
                                               (or with two exchanges)
+        no_trump      bool[n, P]              §4.4 ``no_trump_bids``: the "no trump" bids made
+                                              so far (public, as the bids), or None
     """
 
     rows: np.ndarray
@@ -127,6 +129,7 @@ class BlindView(_Batched):
     progressive: np.ndarray | None = None
     passed: np.ndarray | None = None
     received: np.ndarray | None = None
+    no_trump: np.ndarray | None = None
 
     @property
     def deficit(self) -> np.ndarray:

@@ -109,10 +109,10 @@ it counted among those the opponent drew, `strategies.draw_deals`), and the side
 contracts and bemos of §4.4 (team nil, Mo, ten for 200, blind six, bemo, blind moon: the cards
 searched,
 valued by the engine's score of the contracts declared; the bids, blind nils and declarations
-the rollout strategy's, `bids_unsearched`; so too under ``no_trump_bids``, whose no-trump
-seats' deals are fit to the play and to the spade they held, `_fit`; under ``blind_bids`` and
-``bid_raise`` the bids and blind nils are searched, its blind bids and raises the rollout
-strategy's, and the bids do not weigh the deals, `bids_unweighed`), and §4.1's
+the rollout strategy's, `bids_unsearched`; under ``blind_bids``, ``bid_raise`` and
+``no_trump_bids`` the bids and blind nils are searched, its blind bids, raises and no-trump
+bids the rollout strategy's, the bids do not weigh the deals, `bids_unweighed`, and the
+no-trump seats' deals are fit to the play and to the spade they held, `_fit`), and §4.1's
 ``redeal_poor_hands`` (no deal searched holds a hand the rollout strategy
 would have called a misdeal on, `_misdeals`, nor do those of its bids and blind nils,
 `_dealt_fit`; with two decks a spade held twice counts two);
@@ -400,7 +400,9 @@ class SearchStrategy(CardSearch):
         dealer, scores, bags = view.dealer[i], view.scores[i], view.bags[i]
         seen = seen_of(view, hands, i)
         state = start_bidding(hands, dealer, scores, bags, rules, public_of(view, i), twice,
-                              bids=view.bids[i], blind=view.blind[i], seen=seen)
+                              bids=view.bids[i], blind=view.blind[i], seen=seen,
+                              flags=None if view.no_trump is None else {
+                                  "no_trump": view.no_trump[i]})  # (§4.4: bid before)
         bidding = complete_bidding(state, rules, deck, at.lineup, at.rng)
         hand = replace(start_hand(hands, dealer, scores, bags, twice=twice,
                                   progressive=progressive_of(view, i),
@@ -648,14 +650,13 @@ def played_house_rules(rules) -> frozenset[str]:
 
 @functools.cache  # (asked at every decision, of one rules value)
 def bids_unsearched(rules) -> bool:
-    """Whether a rule in force offers side contracts or bemos (RULES.md §4.4, `CONTRACT_PARTS`)
-    or "no trump" bids (``no_trump_bids``): then the search's bids, blind nils and declarations
-    are the rollout strategy's (a bidding resumed at a seat's turn would not hold the
-    declarations and no-trump bids before it). Under ``blind_bids`` and ``bid_raise`` they are
-    searched: the bids before the turn, blind or not, are the view's, and the raises come after
-    every bid (the seat's own blind bid and raise the rollout strategy's, `_Forced`)."""
-    return any(getattr(rule, part) for rule in house.in_force(rules) for part in CONTRACT_PARTS) \
-        or rules.no_trump_bids
+    """Whether a rule in force offers side contracts or bemos (RULES.md §4.4, `CONTRACT_PARTS`):
+    then the search's bids, blind nils and declarations are the rollout strategy's (a bidding
+    resumed at a seat's turn would not hold the declarations before it). Under ``blind_bids``,
+    ``bid_raise`` and ``no_trump_bids`` they are searched: the bids before the turn, blind or
+    not, and the no-trump bids among them are the view's, and the raises come after every bid
+    (the seat's own blind bid, no trump and raise the rollout strategy's, `_Forced`)."""
+    return any(getattr(rule, part) for rule in house.in_force(rules) for part in CONTRACT_PARTS)
 
 
 @functools.cache  # (asked at every decision, of one rules value)

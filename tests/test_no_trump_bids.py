@@ -94,3 +94,34 @@ def test_the_engine_refuses_a_trump_by_a_no_trump_player():
     rules = load_rules({"no_trump_bids": True, "spades_broken": False})
     with pytest.raises(IllegalPlay, match="may not trump"):
         GAMES["spades"].play_block(rules, Lineup([Trumper()] * 4), 1, 0, 200, "hands")
+
+
+class Watching:
+    """Plays like ``seed``; keeps what every bid view shows of the no-trump bids so far."""
+
+    def __init__(self):
+        self.inner = make_strategy("seed")
+        self.seen = []
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def bid(self, view, rng):
+        self.seen.append((view.rows.copy(), view.seat.copy(), view.bids.copy(),
+                          view.no_trump.copy()))
+        return self.inner.bid(view, rng)
+
+
+def test_the_bid_views_show_the_no_trump_bids_made_before_the_turn():
+    """A "no trump" bid is public as the bid is (the play's views show it): every later bidder's
+    view shows it, and a seat yet to bid shows none."""
+    player = Watching()
+    result = GAMES["spades"].play_block(RULES, Lineup([player] * 4), 7, 0, 300, "hands")
+    final = result.outcomes[0].bidding.flags["no_trump"]
+    shown = 0
+    for rows, seat, bids, no_trump in player.seen:
+        before = bids >= 0  # the seats that bid before this turn
+        assert np.array_equal(no_trump, final[rows] & before)
+        assert not no_trump[np.arange(rows.size), seat].any()
+        shown += int(no_trump.sum())
+    assert shown > 0

@@ -628,13 +628,13 @@ def test_the_bids_deals_hold_no_hand_that_would_have_been_redealt(spec, poor, mo
 
 @pytest.mark.parametrize("spec, searched", [
     ({"bid_raise": True}, True), ({"blind_bids": True, "blind_bid_min_deficit": 0}, True),
-    ({"no_trump_bids": True}, False), ({"team_nil": True}, False)])
+    ({"no_trump_bids": True}, True), ({"team_nil": True}, False)])
 def test_the_bids_are_searched_where_a_bidding_resumed_at_the_turn_holds_what_came_before(
         spec, searched, monkeypatch):
-    """RULES.md §4.4: under ``bid_raise`` (the raises come after every bid) and ``blind_bids``
-    (the blind bids before the turn are the view's) the search's bids and blind nils are
-    searched by rollouts; under "no trump" bids and side contracts, which a bidding resumed at
-    the turn would not hold, they are the rollout strategy's (`bids_unsearched`)."""
+    """RULES.md §4.4: under ``bid_raise`` (the raises come after every bid), ``blind_bids`` and
+    ``no_trump_bids`` (the blind and no-trump bids before the turn are the view's) the search's
+    bids and blind nils are searched by rollouts; under side contracts, which a bidding resumed
+    at the turn would not hold, they are the rollout strategy's (`bids_unsearched`)."""
     rules = load_rules({"preset": "spades.standard", "blind_nil_min_deficit": 0, **spec})
     kinds = collections.Counter()
 
@@ -808,9 +808,10 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
             first = [b - up for b, up in zip(rec["bids"], rec.get("raised", [0] * players),
                                              strict=True)]  # (§4.4 bid_raise: as first made)
             bids = [first[s] if s in order[:j] else None for s in range(players)]
-            if rules.nil_pass or rules.pass_cards or rules.blind_bids or rules.bid_raise:
-                # (the replay rebuilds no bidding where cards are exchanged or bids made blind
-                # or raised: the engine's)
+            if rules.nil_pass or rules.pass_cards or rules.blind_bids or rules.bid_raise \
+                    or rules.no_trump_bids:  # (the replay rebuilds no bidding where cards are
+                #                              exchanged or bids made blind, raised or no
+                #                              trump: the engine's)
                 made = np.array([[-1 if b is None else b for b in bids]], np.int8)
                 seen = None if players != 2 else np.array(  # (§4.7: the discards it saw)
                     [[deck.mask_of(d) for d in rec["discarded"]]], np.uint64)
@@ -819,7 +820,9 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                                       np.array([rec["before"]["scores"]], np.int32),
                                       np.array([rec["before"]["bags"]], np.int32), rules,
                                       twice=twice, bids=made,
-                                      blind=np.array([rec["blind"]]) & (made >= 0), seen=seen)
+                                      blind=np.array([rec["blind"]]) & (made >= 0), seen=seen,
+                                      flags={"no_trump": np.array([rec.get(
+                                          "no_trump", [False] * players)]) & (made >= 0)})
                 view = bid_view(state, rules, deck)
             else:
                 view = view_at({**rec, "bids": bids, "plays": []}).view

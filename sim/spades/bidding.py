@@ -522,10 +522,11 @@ def start_bidding(hands, dealer, scores, bags, rules: SpadesRules, public: dict 
                   twice: np.ndarray | None = None, bids: np.ndarray | None = None,
                   blind: np.ndarray | None = None, seen: np.ndarray | None = None,
                   progressive: np.ndarray | None = None,
-                  exchanged: dict | None = None) -> BidState:
+                  exchanged: dict | None = None, flags: dict | None = None) -> BidState:
     """The bidding of ``hands`` (uint64[N, P]) before its first turn, or, given ``bids`` (int8[N,
     P], -1 = not yet) and ``blind``, at the turn of the first seat from the dealer's left that
-    has not bid (a position: the same turn in every row)."""
+    has not bid (a position: the same turn in every row); ``flags``: the plug-ins' flags of
+    the turns before it (bool[N, P] by name, copied; §4.4 ``no_trump``), the others false."""
     n, players = hands.shape
     given = bids is not None
     bids = np.full((n, players), -1, np.int8) if bids is None else np.array(bids, np.int8)
@@ -543,7 +544,9 @@ def start_bidding(hands, dealer, scores, bags, rules: SpadesRules, public: dict 
                     contracts=np.zeros((n, rules.sides), np.int8),
                     bemo=np.zeros((n, rules.sides), np.int8),
                     half=np.zeros((n, players), bool),
-                    flags=no_flags(n, players), public=public or {}, twice=twice, turn=turn,
+                    flags=no_flags(n, players, {k: np.array(v, bool)
+                                                for k, v in (flags or {}).items()}),
+                    public=public or {}, twice=twice, turn=turn,
                     seen=seen, progressive=progressive if rules.progressive else None,
                     exchanged=exchanged)
 
@@ -556,6 +559,9 @@ def view_fields(state: BidState, rules: SpadesRules, deck) -> dict:
         own[name] = cards[rows, state.seat]
     if state.progressive is not None:
         own["progressive"] = state.progressive
+    for rule in house.in_force(rules):  # what the plug-ins make public of the bids so far
+        if rule.shows:  # (§4.4 no_trump_bids: the no-trump bids, as the play's views show them)
+            own.update(rule.shows(state))
     return dict(rows=rows, seat=state.seat, dealer=state.dealer, bids=state.bids,
                 blind=state.blind, scores=state.scores, bags=state.bags, rules=rules, deck=deck,
                 contracts=state.contracts, bemo=state.bemo, half=state.half, **state.public,
