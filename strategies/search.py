@@ -53,6 +53,11 @@ the fit of the bids made before), the later seats' bids made by the rollout stra
 paired rule against the rollout strategy's own bid. A blind nil, where the rules offer one, is
 valued so too against none, on deals of every hand (its own unseen: `deal_blind`), its bid
 where it does not go blind the rollout strategy's (the expert never bids a blind nil itself).
+The bidding of a rollout resumes at the seat's turn from what its view shows (the bids, blind
+or not, the no-trump bids, the side contracts and bemos declared before it:
+`sim.spades.bidding.start_bidding`); the seat's own declarations in its turn (a blind bid, a
+side contract before its bid: none, as it is asked to bid; no trump, a bemo, a raise after
+it) are the rollout strategy's (`_Forced`, `_Blind`).
 A card with one legal choice, or whose legal cards are all equal, is the rollout strategy's,
 unsearched.
 
@@ -107,12 +112,13 @@ the two: the cards the seat passed dealt to their receiver, `passed_held`, in th
 cards and, after an exchange before the bids, of its bids; at two players the cards passed to
 it counted among those the opponent drew, `strategies.draw_deals`), and the side
 contracts and bemos of §4.4 (team nil, Mo, ten for 200, blind six, bemo, blind moon: the cards
-searched,
-valued by the engine's score of the contracts declared; the bids, blind nils and declarations
-the rollout strategy's, `bids_unsearched`; under ``blind_bids``, ``bid_raise`` and
-``no_trump_bids`` the bids and blind nils are searched, its blind bids, raises and no-trump
-bids the rollout strategy's, the bids do not weigh the deals, `bids_unweighed`, and the
-no-trump seats' deals are fit to the play and to the spade they held, `_fit`), and §4.1's
+searched, valued by the engine's score of the contracts declared; the bids and blind nils
+searched too, the bidding resumed at the seat's turn with the contracts and bemos declared
+before it, the seat's side having declared none before its bid; its declarations the rollout
+strategy's) and ``blind_bids``, ``bid_raise`` and ``no_trump_bids`` (the bids and blind nils
+searched, its blind bids, raises and no-trump bids the rollout strategy's; the no-trump
+seats' deals fit to the play and to the spade they held, `_fit`); under all of these the bids
+do not weigh the deals, `bids_unweighed`; and §4.1's
 ``redeal_poor_hands`` (no deal searched holds a hand the rollout strategy
 would have called a misdeal on, `_misdeals`, nor do those of its bids and blind nils,
 `_dealt_fit`; with two decks a spade held twice counts two);
@@ -150,7 +156,7 @@ from sim.spades.plugin import HouseRule
 from sim.spades.redeal import poor_hands, redeal_view
 from sim.spades.rules import SpadesRules
 from sim.streams import rows_of
-from sim.views import PlayView
+from sim.views import BidView, BlindView, PlayView
 
 from .base import param, register
 from .card_search import CardSearch, after, deal_unseen, deal_view, side_margin, split_copies
@@ -283,7 +289,7 @@ class SearchStrategy(CardSearch):
         looked), each followed by the bidding (its own bid, where not blind, and the later
         turns the rollout strategy's) and the hand played out by the rollout strategy."""
         own = np.asarray(self.policy.blind_nil(view, rng), dtype=bool)
-        if (not self.search_bids or not len(view) or bids_unsearched(view.rules)
+        if (not self.search_bids or not len(view)
                 or view.rules.players == 2):  # (two players drew their hands: not blind)
             return own
         return self._chunked(view, rng, own, self._choose_blind)
@@ -368,7 +374,7 @@ class SearchStrategy(CardSearch):
         strategy's bids at the later turns and the hand played out by it (module docstring,
         "Bids")."""
         own = np.asarray(self.policy.bid(view, rng), dtype=np.int8)
-        if not self.search_bids or not len(view) or bids_unsearched(view.rules):
+        if not self.search_bids or not len(view):
             return own
         return self._chunked(view, rng, own, self._choose_bid)
 
@@ -402,7 +408,8 @@ class SearchStrategy(CardSearch):
         state = start_bidding(hands, dealer, scores, bags, rules, public_of(view, i), twice,
                               bids=view.bids[i], blind=view.blind[i], seen=seen,
                               flags=None if view.no_trump is None else {
-                                  "no_trump": view.no_trump[i]})  # (§4.4: bid before)
+                                  "no_trump": view.no_trump[i]},  # (§4.4: bid before)
+                              contracts=_rows_of(view.contracts, i), bemo=_rows_of(view.bemo, i))
         bidding = complete_bidding(state, rules, deck, at.lineup, at.rng)
         hand = replace(start_hand(hands, dealer, scores, bags, twice=twice,
                                   progressive=progressive_of(view, i),
@@ -531,6 +538,15 @@ class _Forced:
         mine = view.seat == self.seat[view.rows]
         return np.where(mine, 0, np.asarray(self.policy.blind_bid(view, rng))).astype(np.int8)
 
+    def side_contract(self, view, rng):
+        """The seat's side declared no contract before its bid (it is asked for one); its bemo
+        after it, and every other seat's declarations, the rollout strategy's."""
+        rows = np.arange(len(view))
+        before = view.bids[rows, view.seat] < 0  # (the blind and sighted stages; a bemo after)
+        mine = (view.seat == self.seat[view.rows]) & before
+        return np.where(mine, 0, np.asarray(self.policy.side_contract(view, rng))
+                        ).astype(np.int8)
+
     def bid(self, view, rng):
         out = np.asarray(self.policy.bid(view, rng), np.int8).copy()
         mine = view.seat == self.seat[view.rows]
@@ -549,6 +565,14 @@ class _Blind:
     def __getattr__(self, name):
         return getattr(self.policy, name)
 
+    def side_contract(self, view, rng):
+        """The seat's side declared no contract blind (it is asked for a blind nil after);
+        after looking, and every other seat's declarations, the rollout strategy's."""
+        blind = isinstance(view, BlindView) and not isinstance(view, BidView)
+        mine = (view.seat == self.seat[view.rows]) & blind
+        return np.where(mine, 0, np.asarray(self.policy.side_contract(view, rng))
+                        ).astype(np.int8)
+
     def blind_nil(self, view, rng):
         out = np.asarray(self.policy.blind_nil(view, rng), bool).copy()
         mine = view.seat == self.seat[view.rows]
@@ -557,6 +581,11 @@ class _Blind:
 
     def bid(self, view, rng):
         return self.policy.bid(view, rng)
+
+
+def _rows_of(field: np.ndarray | None, rows: np.ndarray) -> np.ndarray | None:
+    """The rows ``rows`` of an optional view field (None: None)."""
+    return None if field is None else field[rows]
 
 
 def deal_blind(view, k: int, keys: np.ndarray) -> np.ndarray:
@@ -640,7 +669,7 @@ def played_house_rules(rules) -> frozenset[str]:
         elif rule.key == "jokes_tie":  # (§4.2 jokes_win's tricks: the engine resolves them in
             played = True  # the rollouts, every legal card a candidate, `none_equal`)
         elif rule.key in OWN_BIDDING + MISDEALS:  # (its bidding the rollout strategy's,
-            played = True  # `bids_unsearched`; misdeals: `SearchStrategy._misdeals`)
+            played = True  # `bids_unweighed`; misdeals: `SearchStrategy._misdeals`)
         else:
             played = parts <= PLAYED_PARTS
         if played:
@@ -649,23 +678,14 @@ def played_house_rules(rules) -> frozenset[str]:
 
 
 @functools.cache  # (asked at every decision, of one rules value)
-def bids_unsearched(rules) -> bool:
-    """Whether a rule in force offers side contracts or bemos (RULES.md §4.4, `CONTRACT_PARTS`):
-    then the search's bids, blind nils and declarations are the rollout strategy's (a bidding
-    resumed at a seat's turn would not hold the declarations before it). Under ``blind_bids``,
-    ``bid_raise`` and ``no_trump_bids`` they are searched: the bids before the turn, blind or
-    not, and the no-trump bids among them are the view's, and the raises come after every bid
-    (the seat's own blind bid, no trump and raise the rollout strategy's, `_Forced`)."""
-    return any(getattr(rule, part) for rule in house.in_force(rules) for part in CONTRACT_PARTS)
-
-
-@functools.cache  # (asked at every decision, of one rules value)
 def bids_unweighed(rules) -> bool:
-    """Whether the bids do not weigh the search's deals (`bid_misfit`): where its bids are
-    unsearched (`bids_unsearched`) and under every bidding decision of its own (`OWN_BIDDING`:
-    a blind bid is not the bid the hand would make, a bid the play's views show may be a
-    raised one)."""
-    return bids_unsearched(rules) or any(getattr(rules, key) for key in OWN_BIDDING)
+    """Whether the bids do not weigh the search's deals (`bid_misfit`): where a rule in force
+    offers side contracts or bemos (RULES.md §4.4, `CONTRACT_PARTS`: the bids were made beside
+    declarations that `bid_misfit`'s bidding does not hold) or bidding decisions of its own
+    (`OWN_BIDDING`: a blind bid is not the bid the hand would make, a bid the play's views
+    show may be a raised one)."""
+    return any(getattr(rule, part) for rule in house.in_force(rules) for part in CONTRACT_PARTS) \
+        or any(getattr(rules, key) for key in OWN_BIDDING)
 
 
 @functools.cache  # (asked at every decision, of one rules value)

@@ -626,15 +626,16 @@ def test_the_bids_deals_hold_no_hand_that_would_have_been_redealt(spec, poor, mo
     assert sum(int(bare(d).any(axis=-1).sum()) for d in drawn) > 0
 
 
-@pytest.mark.parametrize("spec, searched", [
-    ({"bid_raise": True}, True), ({"blind_bids": True, "blind_bid_min_deficit": 0}, True),
-    ({"no_trump_bids": True}, True), ({"team_nil": True}, False)])
+@pytest.mark.parametrize("spec", [
+    {"bid_raise": True}, {"blind_bids": True, "blind_bid_min_deficit": 0},
+    {"no_trump_bids": True}, {"team_nil": True}, {"ten_for_two_hundred": True},
+    {"bemo": True}])
 def test_the_bids_are_searched_where_a_bidding_resumed_at_the_turn_holds_what_came_before(
-        spec, searched, monkeypatch):
+        spec, monkeypatch):
     """RULES.md §4.4: under ``bid_raise`` (the raises come after every bid), ``blind_bids`` and
-    ``no_trump_bids`` (the blind and no-trump bids before the turn are the view's) the search's
-    bids and blind nils are searched by rollouts; under side contracts, which a bidding resumed
-    at the turn would not hold, they are the rollout strategy's (`bids_unsearched`)."""
+    ``no_trump_bids`` (the blind and no-trump bids before the turn are the view's) and the side
+    contracts and bemos (those declared before the turn are the view's) the search's bids and
+    blind nils are searched by rollouts."""
     rules = load_rules({"preset": "spades.standard", "blind_nil_min_deficit": 0, **spec})
     kinds = collections.Counter()
 
@@ -644,7 +645,7 @@ def test_the_bids_are_searched_where_a_bidding_resumed_at_the_turn_holds_what_ca
 
     monkeypatch.setattr(search_module.SearchStrategy, "_bid_rollouts", rollouts)
     GAMES["spades"].play_block(rules, Lineup([SearchBids()] * 4), 3, 0, 8, "hands")
-    assert set(kinds) == ({"BlindView", "BidView"} if searched else set()), kinds
+    assert set(kinds) == {"BlindView", "BidView"}, kinds
 
 
 def test_the_face_up_cards_are_dealt_to_their_holders():
@@ -729,7 +730,14 @@ def _as_dealt(deck, hands: list[list[str]]) -> np.ndarray:
 # the players of a table where the expert's defaults would not make the decision to check:
 # blind bids (RULES.md §4.4) by any seat whose side trails, so that the bids searched follow some
 PLAYERS = {"blind_bid_min_deficit=0 blind_bids=True": {"name": "expert",
-                                                       "blind_bid_deficit": 1}}
+                                                       "blind_bid_deficit": 1},
+           # and side contracts and bemos (§4.4) declared often, before later seats bid
+           "team_nil=True": {"name": "expert", "team_nil_max_estimate": 2.5},
+           "team_blind_nil=True": {"name": "expert", "team_blind_nil_deficit": 1},
+           "ten_for_two_hundred=True": {"name": "expert", "wheel_min_estimate": 6.0},
+           "mo_a=True": {"name": "expert", "little_mo_min_estimate": 5.0},
+           "bemo=True": {"name": "expert", "little_bemo_at": 6.0, "big_bemo_at": 7.0},
+           "blind_six=True": {"name": "expert", "blind_six_deficit": 1}}
 
 
 @pytest.mark.parametrize("preset", ["spades.standard", "spades.openspiel", "spades.three",
@@ -775,7 +783,7 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
             lacked = rules.target_score - scores[row["game_id"], row["hand_no"]][won]
             pts[won] = max(pts[won], lacked)
         value[row["game_id"], row["hand_no"]] = pts - (pts.sum() - pts) / (sides - 1)
-    checked = 0
+    checked = declared = 0
     # two players, first_decides_blind: which of the discards the opponent saw no deal says (the
     # rollouts give him every card neither hand holds nor the seat saw): not replayed exactly
     unseen_seconds = players == 2 and rules.draw_mode == "first_decides_blind"
@@ -803,15 +811,17 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                 before_pass.append(hand + rec["passed"][s])
             bidden = _as_dealt(deck, before_pass)[0]
         for j, seat in enumerate(order):
-            if rec["blind"][seat] or search_module.bids_unsearched(rules) or unseen_seconds:
-                continue  # (under side contracts the bids are the rollout strategy's)
-            first = [b - up for b, up in zip(rec["bids"], rec.get("raised", [0] * players),
-                                             strict=True)]  # (§4.4 bid_raise: as first made)
+            if rec["blind"][seat] or rec["bids"][seat] is None or unseen_seconds:
+                continue  # (a blind bid, or none under the side's contract: not asked)
+            first = [None if b is None else b - up for b, up in zip(  # (§4.4 bid_raise: as
+                rec["bids"], rec.get("raised", [0] * players), strict=True)]  # first made)
             bids = [first[s] if s in order[:j] else None for s in range(players)]
+            contracts, bemo = _declared_before(rec, order[:j], rules)
+            declared += int(contracts.any() or bemo.any())
             if rules.nil_pass or rules.pass_cards or rules.blind_bids or rules.bid_raise \
-                    or rules.no_trump_bids:  # (the replay rebuilds no bidding where cards are
-                #                              exchanged or bids made blind, raised or no
-                #                              trump: the engine's)
+                    or rules.no_trump_bids or _declares(rules):  # (the replay rebuilds no
+                #   bidding where cards are exchanged, bids made blind, raised or no trump,
+                #   or contracts declared: the engine's)
                 made = np.array([[-1 if b is None else b for b in bids]], np.int8)
                 seen = None if players != 2 else np.array(  # (§4.7: the discards it saw)
                     [[deck.mask_of(d) for d in rec["discarded"]]], np.uint64)
@@ -822,7 +832,8 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                                       twice=twice, bids=made,
                                       blind=np.array([rec["blind"]]) & (made >= 0), seen=seen,
                                       flags={"no_trump": np.array([rec.get(
-                                          "no_trump", [False] * players)]) & (made >= 0)})
+                                          "no_trump", [False] * players)]) & (made >= 0)},
+                                      contracts=contracts, bemo=bemo)
                 view = bid_view(state, rules, deck)
             else:
                 view = view_at({**rec, "bids": bids, "plays": []}).view
@@ -833,11 +844,35 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
             checked += 1
     assert len(records) >= 4  # (a game of one hand: a record a game)
     if preset in PLAYERS:  # (the decision it is there for was made, before a bid checked)
-        assert any(r["blind"][s] and r["bids"][s] > 0 for r in records[:12]
-                   for s in range(players))
-    bids = 0 if search_module.bids_unsearched(rules) or unseen_seconds else (
-        len(records[:12]) * players - sum(sum(r["blind"]) for r in records[:12]))
+        assert declared if _declares(rules) else any(
+            r["blind"][s] and r["bids"][s] > 0 for r in records[:12] for s in range(players))
+    bids = 0 if unseen_seconds else sum(bid is not None and not blind for r in records[:12]
+                                        for bid, blind in zip(r["bids"], r["blind"],
+                                                              strict=True))
     assert checked == (0 if unseen_seconds else len(records[:12]) * 4) + bids
+
+
+def _declares(rules) -> bool:
+    """A house rule in force offers side contracts or bemos (RULES.md §4.4)."""
+    from sim.spades import house
+    return any(rule.contracts for rule in house.in_force(rules))
+
+
+def _declared_before(rec: dict, before: list[int], rules) -> tuple[np.ndarray, np.ndarray]:
+    """int8[1, S] each: the side contracts and bemos of a record (RULES.md §4.4, by side)
+    declared at the turns of the seats ``before`` (in bidding order): a side's contract at its
+    first player's turn, its bemo at its last's (after his bid)."""
+    from sim.spades.contracts import NAMES
+    contracts, bemo = np.zeros((1, rules.sides), np.int8), np.zeros((1, rules.sides), np.int8)
+    order = before + [s for s in range(rules.players) if s not in before]
+    for side in range(rules.sides):
+        members = [s for s in order if s % rules.sides == side]
+        for key, out, at in (("side_contracts", contracts, members[0]),
+                             ("bemo", bemo, members[-1])):
+            name = rec.get(key, [None] * rules.sides)[side]
+            if name is not None and at in before:
+                out[0, side] = NAMES.index(name)
+    return contracts, bemo
 
 
 @pytest.mark.parametrize("preset", ["spades.standard", "bags_in_units_digit=True",

@@ -522,27 +522,37 @@ def start_bidding(hands, dealer, scores, bags, rules: SpadesRules, public: dict 
                   twice: np.ndarray | None = None, bids: np.ndarray | None = None,
                   blind: np.ndarray | None = None, seen: np.ndarray | None = None,
                   progressive: np.ndarray | None = None,
-                  exchanged: dict | None = None, flags: dict | None = None) -> BidState:
+                  exchanged: dict | None = None, flags: dict | None = None,
+                  contracts: np.ndarray | None = None, bemo: np.ndarray | None = None
+                  ) -> BidState:
     """The bidding of ``hands`` (uint64[N, P]) before its first turn, or, given ``bids`` (int8[N,
     P], -1 = not yet) and ``blind``, at the turn of the first seat from the dealer's left that
     has not bid (a position: the same turn in every row); ``flags``: the plug-ins' flags of
-    the turns before it (bool[N, P] by name, copied; §4.4 ``no_trump``), the others false."""
+    the turns before it (bool[N, P] by name, copied; §4.4 ``no_trump``), the others false;
+    ``contracts`` and ``bemo`` (int8[N, S], copied): the side contracts and bemos declared
+    before it (§4.4: the players of a side with a contract bid nothing, -1, their turns
+    passed)."""
     n, players = hands.shape
     given = bids is not None
     bids = np.full((n, players), -1, np.int8) if bids is None else np.array(bids, np.int8)
+    contracts = np.zeros((n, rules.sides), np.int8) if contracts is None \
+        else np.array(contracts, np.int8)
     turn = 0
-    if given:  # the seats in bidding order that have bid, the same count in every row
+    if given:  # the seats in bidding order that have had their turn, the same in every row
         order = (dealer[:, None] + 1 + np.arange(players)) % players
         made = np.take_along_axis(bids, order, axis=1) >= 0
-        turn = int(made.sum(axis=1).min())
-        if not (made[:, :turn].all() and (made.sum(axis=1) == turn).all()):
-            raise ValueError("bids: every row's seats from the dealer's left bid in turn, "
-                             "and the same number of them in every row")
+        covered = contracts[np.arange(n)[:, None], rules.table.side_of[order]] != 0
+        turn = int(np.cumprod(made | covered, axis=1).sum(axis=1).min())
+        if not ((made | covered)[:, :turn].all() and not made[:, turn:].any()):
+            raise ValueError("bids: every row's seats from the dealer's left bid in turn (or "
+                             "bid nothing under their side's contract), the same number of "
+                             "turns in every row")
     return BidState(hands=hands, dealer=dealer, scores=scores, bags=bags, bids=bids,
                     blind=np.zeros((n, players), bool) if blind is None
                     else np.array(blind, bool),
-                    contracts=np.zeros((n, rules.sides), np.int8),
-                    bemo=np.zeros((n, rules.sides), np.int8),
+                    contracts=contracts,
+                    bemo=np.zeros((n, rules.sides), np.int8) if bemo is None
+                    else np.array(bemo, np.int8),
                     half=np.zeros((n, players), bool),
                     flags=no_flags(n, players, {k: np.array(v, bool)
                                                 for k, v in (flags or {}).items()}),
