@@ -201,11 +201,12 @@ PLAYED_PARTS = frozenset({"score", "trick_bonus", "bags", "ends_game", "bids", "
                           *("contracts", "contract", "contract_ban", "bid_contract", "columns"),
                           "own_scoring"})
 # RULES.md §4.4's side contracts (team nil, Mo, bemo, ten for 200 ...): the parts by which a
-# rule offers one; the search then plays the cards, its bids and declarations the rollout
-# strategy's (`SearchStrategy.bid`)
+# rule offers one; the search then plays the cards and its bids, its declarations the rollout
+# strategy's (`_Forced`), and the bids do not weigh its deals (`bids_unweighed`)
 CONTRACT_PARTS = ("contracts", "bid_contract")
-# RULES.md §4.4's bidding decisions whose outcome the play's views hold (the bids as they stand,
-# which were bid blind): blind bids, raising a bid; played as the side contracts are
+# RULES.md §4.4's bidding decisions whose outcome the views hold (the bids as they stand, which
+# were bid blind, the no-trump bids): blind bids, raising a bid, no trump; played as the side
+# contracts are
 OWN_BIDDING = ("blind_bids", "bid_raise", "no_trump_bids")
 # RULES.md §4.1's misdeals: the deals the search draws are those no seat would have called
 # (`SearchStrategy._misdeals`), the call itself the rollout strategy's
@@ -539,8 +540,8 @@ class _Forced:
         return np.where(mine, 0, np.asarray(self.policy.blind_bid(view, rng))).astype(np.int8)
 
     def side_contract(self, view, rng):
-        """The seat's side declared no contract before its bid (it is asked for one); its bemo
-        after it, and every other seat's declarations, the rollout strategy's."""
+        """The seat's side declared no contract before its bid (it was asked for the bid);
+        its bemo after it, and every other seat's declarations, the rollout strategy's."""
         rows = np.arange(len(view))
         before = view.bids[rows, view.seat] < 0  # (the blind and sighted stages; a bemo after)
         mine = (view.seat == self.seat[view.rows]) & before
