@@ -519,69 +519,68 @@ class SearchStrategy(CardSearch):
         return fits
 
 
-class _Forced:
-    """The rollout strategy, but for the bid of ``seat`` (int8[N], by the batch's rows) at its
-    turn: ``bid`` (int[N]); that seat bids no blind nil and no blind bid (RULES.md §4.4
-    ``blind_bids``: it is asked for its bid, so it looked); every other decision (a raise
-    after the bids, §4.4 ``bid_raise``) the rollout strategy's."""
+class _OneSeat:
+    """The rollout strategy, but for some decisions of ``seat`` (int8[N], by the batch's rows),
+    forced to ``value`` (by row): every other decision, and every other seat's, is the rollout
+    strategy's."""
 
-    def __init__(self, policy, seat, bid):
-        self.policy, self.seat, self.forced = policy, seat, bid
+    def __init__(self, policy, seat, value):
+        self.policy, self.seat, self.value = policy, seat, value
 
     def __getattr__(self, name):
         return getattr(self.policy, name)
 
-    def blind_nil(self, view, rng):
-        mine = view.seat == self.seat[view.rows]
-        return np.asarray(self.policy.blind_nil(view, rng), bool) & ~mine
+    def _mine(self, view) -> np.ndarray:
+        """bool[n]: the view's rows where the seat decides."""
+        return view.seat == self.seat[view.rows]
 
-    def blind_bid(self, view, rng):
-        mine = view.seat == self.seat[view.rows]
-        return np.where(mine, 0, np.asarray(self.policy.blind_bid(view, rng))).astype(np.int8)
-
-    def side_contract(self, view, rng):
-        """The seat's side declared no contract before its bid (it was asked for the bid);
-        its bemo after it, and every other seat's declarations, the rollout strategy's."""
-        rows = np.arange(len(view))
-        before = view.bids[rows, view.seat] < 0  # (the blind and sighted stages; a bemo after)
-        mine = (view.seat == self.seat[view.rows]) & before
+    def _no_contract(self, view, rng, stage: np.ndarray | bool) -> np.ndarray:
+        """The rollout strategy's side contracts (RULES.md §4.4), none for the seat's side at
+        ``stage`` (the rows where it declined one before the decision forced)."""
+        mine = self._mine(view) & stage
         return np.where(mine, 0, np.asarray(self.policy.side_contract(view, rng))
                         ).astype(np.int8)
+
+
+class _Forced(_OneSeat):
+    """The rollout strategy, but for the bid of ``seat`` at its turn: ``value`` (int[N]); that
+    seat bids no blind nil and no blind bid (RULES.md §4.4 ``blind_bids``: it is asked for its
+    bid, so it looked) and its side declared no contract before its bid; every other decision
+    (a raise after the bids, §4.4 ``bid_raise``; no trump, a bemo) the rollout strategy's."""
+
+    def blind_nil(self, view, rng):
+        return np.asarray(self.policy.blind_nil(view, rng), bool) & ~self._mine(view)
+
+    def blind_bid(self, view, rng):
+        return np.where(self._mine(view), 0, np.asarray(self.policy.blind_bid(view, rng))
+                        ).astype(np.int8)
+
+    def side_contract(self, view, rng):
+        rows = np.arange(len(view))  # (the blind and sighted stages, before its bid; a bemo
+        return self._no_contract(view, rng, view.bids[rows, view.seat] < 0)  # after it)
 
     def bid(self, view, rng):
         out = np.asarray(self.policy.bid(view, rng), np.int8).copy()
-        mine = view.seat == self.seat[view.rows]
-        out[mine] = self.forced[view.rows[mine]]
+        mine = self._mine(view)
+        out[mine] = self.value[view.rows[mine]]
         return out
 
 
-class _Blind:
-    """The rollout strategy, but for the blind nil of ``seat`` (int8[N], by the batch's rows):
-    ``blind`` (bool[N]); where it does not go blind it decides (a blind bid, RULES.md §4.4)
-    and bids as the rollout strategy."""
-
-    def __init__(self, policy, seat, blind):
-        self.policy, self.seat, self.blind = policy, seat, blind
-
-    def __getattr__(self, name):
-        return getattr(self.policy, name)
+class _Blind(_OneSeat):
+    """The rollout strategy, but for the blind nil of ``seat``: ``value`` (bool[N]); its side
+    declared no contract blind (it is asked for a blind nil after); where it does not go blind
+    it decides (a contract after looking, a blind bid, RULES.md §4.4) and bids as the rollout
+    strategy."""
 
     def side_contract(self, view, rng):
-        """The seat's side declared no contract blind (it is asked for a blind nil after);
-        after looking, and every other seat's declarations, the rollout strategy's."""
-        blind = isinstance(view, BlindView) and not isinstance(view, BidView)
-        mine = (view.seat == self.seat[view.rows]) & blind
-        return np.where(mine, 0, np.asarray(self.policy.side_contract(view, rng))
-                        ).astype(np.int8)
+        return self._no_contract(view, rng,
+                                 isinstance(view, BlindView) and not isinstance(view, BidView))
 
     def blind_nil(self, view, rng):
         out = np.asarray(self.policy.blind_nil(view, rng), bool).copy()
-        mine = view.seat == self.seat[view.rows]
-        out[mine] = self.blind[view.rows[mine]]
+        mine = self._mine(view)
+        out[mine] = self.value[view.rows[mine]]
         return out
-
-    def bid(self, view, rng):
-        return self.policy.bid(view, rng)
 
 
 def _rows_of(field: np.ndarray | None, rows: np.ndarray) -> np.ndarray | None:
