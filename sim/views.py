@@ -107,6 +107,9 @@ class BlindView(_Batched):
                                               (or with two exchanges)
         no_trump      bool[n, P]              §4.4 ``no_trump_bids``: the "no trump" bids made
                                               so far (public, as the bids), or None
+        cancel_card   int8[n]                 §4.6 ``bag_cancel_card``: the slot of the hand's
+                                              bag-cancelling card (named, or cut per deal:
+                                              public), or None
     """
 
     rows: np.ndarray
@@ -130,6 +133,7 @@ class BlindView(_Batched):
     passed: np.ndarray | None = None
     received: np.ndarray | None = None
     no_trump: np.ndarray | None = None
+    cancel_card: np.ndarray | None = None
 
     @property
     def deficit(self) -> np.ndarray:
@@ -273,6 +277,8 @@ class RevealView(_Batched):
         scores        int32[n, S]             the sides' game scores before this hand
         bags          int32[n, S]             the sides' bags before this hand
         face_up       uint64[n, P]            the cards dealt face up (§4.1), or None
+        cancel_card   int8[n]                 the slot of the bag-cancelling card (§4.6), or
+                                              None
     """
 
     rows: np.ndarray
@@ -285,6 +291,7 @@ class RevealView(_Batched):
     rules: object
     deck: Deck
     face_up: np.ndarray | None = None
+    cancel_card: np.ndarray | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -361,6 +368,9 @@ class PlayView(_Batched):
         no_trump      bool[n, P]              Spades ``no_trump_bids``: the "no trump" bids,
                                               or None
         face_up       uint64[n, P]            Spades: the cards dealt face up (§4.1), or None
+        cancel_card   int8[n]                 Spades ``bag_cancel_card``: the slot of the
+                                              hand's bag-cancelling card (named, or cut per
+                                              deal: public, §4.6), or None
         passed        uint64[n]               Spades: the cards this seat passed (§4.5), or
                                               None without passing
         received      uint64[n]               Spades: the cards passed to this seat (§4.5), or
@@ -424,6 +434,7 @@ class PlayView(_Batched):
     declarer: np.ndarray | None = None
     grand_player: np.ndarray | None = None
     face_up: np.ndarray | None = None
+    cancel_card: np.ndarray | None = None
     passed: np.ndarray | None = None
     received: np.ndarray | None = None
     discards: np.ndarray | None = None

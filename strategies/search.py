@@ -105,10 +105,11 @@ the score's (contracts scored otherwise, trick bonuses, the bag rules, the game'
 ``suicide``, ``whiz``, ``mirror``, ``hook``), since its rollouts are scored by the engine's own
 phases and bid among the bids the engine opens (`PLAYED_PARTS`; a progressive bonus too,
 §4.6 ``seven_plus = "progressive"`` and ``highlander``: the views show each side's count of
-bonuses earned, which the rollouts' score pays on, `progressive_of`), a named ``bag_cancel_card``
-(its card given to the rollouts' hands) and ``face_up_cards`` (§4.1: the face-up cards dealt to
-their holders in every deal, `face_up_held`) and ``pass_cards`` or ``nil_pass`` (§4.5, one of
-the two: the cards the seat passed dealt to their receiver, `passed_held`, in the deals of its
+bonuses earned, which the rollouts' score pays on, `progressive_of`), ``bag_cancel_card``, named
+or cut per deal (the views show its card, given to the rollouts' hands: `cancel_card`) and
+``face_up_cards`` (§4.1: the face-up cards dealt to their holders in every deal,
+`face_up_held`) and ``pass_cards`` or ``nil_pass`` (§4.5, one of the two: the cards the seat
+passed dealt to their receiver, `passed_held`, in the deals of its
 cards and, after an exchange before the bids, of its bids; at two players the cards passed to
 it counted among those the opponent drew, `strategies.draw_deals`), and the side
 contracts and bemos of §4.4 (team nil, Mo, ten for 200, blind six, bemo, blind moon: the cards
@@ -276,8 +277,7 @@ class SearchStrategy(CardSearch):
                 "and at the other tables of §4.7 (two players, three players, cutthroat, "
                 "five players, six with deck = 'no_twos', 'double_minus_2c' or "
                 "'double_jokers', cancel_spades at six or eight), with the house rules of "
-                "§4 that only score (but a bag-"
-                "cancelling card cut per deal), narrow the bids, narrow the legal cards, name "
+                "§4 that only score, narrow the bids, narrow the legal cards, name "
                 "the first leader, offer side contracts, blind bids, raises or no-trump bids, "
                 "redeal poor hands, deal cards face up (with one deck) or "
                 "exchange them once, and no other rule of §4 so far; these rules "
@@ -414,7 +414,7 @@ class SearchStrategy(CardSearch):
         bidding = complete_bidding(state, rules, deck, at.lineup, at.rng)
         hand = replace(start_hand(hands, dealer, scores, bags, twice=twice,
                                   progressive=progressive_of(view, i),
-                                  house_state=cancel_card(rules, deck, i.size)), bidding=bidding,
+                                  house_state=cancel_card(view, i)), bidding=bidding,
                        seen=seen)
         at = replace(at, lineup=Lineup([self.policy] * players))
         hand = play_hand(hand, at, after(pipeline(rules), "bid"))  # (an exchange of cards
@@ -644,23 +644,25 @@ def _either(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
 
 def public_of(view, rows: np.ndarray) -> dict:
     """The view fields every seat sees, of the rows ``rows``, for the bidding of a rollout
-    (`sim.spades.bidding.start_bidding`'s ``public``: the face-up cards, §4.1)."""
-    return {} if view.face_up is None else {"face_up": view.face_up[rows]}
+    (`sim.spades.bidding.start_bidding`'s ``public``: the face-up cards, §4.1, and the
+    bag-cancelling card, §4.6)."""
+    return {name: getattr(view, name)[rows] for name in ("face_up", "cancel_card")
+            if getattr(view, name) is not None}
 
 
 def played_house_rules(rules) -> frozenset[str]:
     """The keys of the house rules in force (`sim.spades.house.in_force`) that the search plays
     (module docstring): those whose parts are all `PLAYED_PARTS` (a progressive bonus among
     them: the views show its count, `progressive_of`; a game won at once valued by
-    `won_at_once`); and a named ``bag_cancel_card`` (given to the rollouts' hands by
-    `_hand_state`; one cut per deal is shown to nobody)."""
+    `won_at_once`); ``bag_cancel_card``, named or cut per deal (the views show it; given to
+    the rollouts' hands by `_hand_state`)."""
     out = set()
     for rule in house.in_force(rules):
         parts = {f.name for f in dataclasses.fields(HouseRule)
                  if f.name not in ("key", "section", "in_force")
                  and getattr(rule, f.name) != getattr(_NO_RULE, f.name)}
-        if rule.key == "bag_cancel_card":
-            played = rules.bag_cancel_card != "cut"
+        if rule.key == "bag_cancel_card":  # (named or cut per deal: the views show it, and the
+            played = True  # rollouts' hands hold it, `cancel_card`)
         elif rule.key == "face_up_cards":  # (the cards each seat holds face up: `face_up_held`;
             played = rules.copies == 1  # two decks show a card dealt twice face up once, which
             #                             `deal_view` does not deal yet)
@@ -784,7 +786,7 @@ def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
     dealt, twice = split_copies(dealt)
     hand = start_hand(dealt, dealer_of(view)[rows], view.scores[rows], view.bags[rows],
                       progressive=progressive_of(view, rows), twice=twice,
-                      house_state=cancel_card(view.rules, view.deck, rows.size))
+                      house_state=cancel_card(view, rows))
     hand = replace(hand, seen=seen_of(view, dealt, rows))
     bidding = BidResult(bids=view.bids[rows], blind=view.blind[rows],
                         contracts=None if view.contracts is None else view.contracts[rows],
@@ -811,13 +813,11 @@ def dealer_of(view) -> np.ndarray:
     return ((first.astype(np.int16) - 1) % players).astype(np.int8)
 
 
-def cancel_card(rules, deck, n: int) -> dict:
-    """The plug-in state of a hand whose card cancels a bag (RULES.md §4.6 ``bag_cancel_card``,
-    named: `sim.spades.house.bag_cancel_card`'s ``cancel_card``, its slot, on N hands); none
-    without."""
-    if not rules.bag_cancel_card:
-        return {}
-    return {"cancel_card": np.full(n, deck.bit_of(rules.bag_cancel_card), np.int8)}
+def cancel_card(view, rows: np.ndarray) -> dict:
+    """The plug-in state of the hands of the view's rows ``rows`` whose card cancels a bag
+    (RULES.md §4.6 ``bag_cancel_card``, named or cut per deal: the views show its slot,
+    `sim.spades.house.bag_cancel_card`'s ``cancel_card``); none without."""
+    return {} if view.cancel_card is None else {"cancel_card": view.cancel_card[rows]}
 
 
 def deal_bidding(view, k: int, keys: np.ndarray) -> np.ndarray:

@@ -876,7 +876,8 @@ def _declared_before(rec: dict, before: list[int], rules) -> tuple[np.ndarray, n
 
 
 @pytest.mark.parametrize("preset", ["spades.standard", "bags_in_units_digit=True",
-                                    "bag_cancel_card=7H", "bags_negative=True"])
+                                    "bag_cancel_card=7H", "bag_cancel_card=cut",
+                                    "bags_negative=True"])
 def test_the_bags_priced_are_those_the_hand_adds_to_the_count(preset):
     """`counted_bags`: the bags taken (RULES.md §3) where every one is counted; none under
     ``bags_negative`` (each scores -1 instead, §4.6); under ``bag_cancel_card`` one fewer for
@@ -903,7 +904,7 @@ def test_the_bags_priced_are_those_the_hand_adds_to_the_count(preset):
             continue
         ref = reference.replay_hand(rec, {k: v for k, v in rec["rules"].items()
                                           if k in reference.STANDARD})
-        trick = rec["plays"].index(rules.bag_cancel_card) // 4
+        trick = rec["plays"].index(rec["cancel_card"]) // 4  # (named, or cut per deal)
         won = ref["winners"][trick] % 2
         for s in range(2):
             assert taken[s] - got[s] == (1 if s == won and got[s] != taken[s] else 0)
@@ -1388,8 +1389,6 @@ REFUSED = {
                                      ["seven_trump_reveal = True"]),
     "a trump reveal": ({"preset": "spades.standard", "seven_trump_reveal": True},
                        ["seven_trump_reveal = True"]),
-    "a card cut per deal": ({"preset": "spades.standard", "bag_cancel_card": "cut"},
-                            ["bag_cancel_card = 'cut'"]),
     "two exchanges of cards": ({"preset": "spades.standard", "nil_pass": [1, 2],
                                 "pass_cards": {"count": 1, "direction": "left"}},
                                ["nil_pass = ", "pass_cards = "]),

@@ -136,7 +136,7 @@ RUNS = [
      "hands", 100),
     ({"preset": "spades.standard", "blind_bids": True, "blind_bid_min_deficit": 50,
       "half_trick_bids": True, "redeal_poor_hands": ["one_spade_or_less"],
-      "seven_trump_reveal": True}, "games", 20),
+      "seven_trump_reveal": True, "bag_cancel_card": "cut"}, "games", 20),
     ({"preset": "spades.standard", "bid_raise": True, "no_trump_bids": True,
       "nil_in_the_dark": True}, "hands", 100),
     ("spades.six", "hands", 50),
@@ -254,3 +254,34 @@ def test_the_readmes_table_of_views_says_what_the_docstrings_say():
             assert docs[field] == {(kind, "")}, (name, field)
             checked += 1
     assert checked > 40
+
+
+@pytest.mark.parametrize("card", ["cut", "7H"])
+def test_every_view_shows_the_hands_bag_cancelling_card(card):
+    """RULES.md §4.6 ``bag_cancel_card``: every decision's view of a hand (the bids, the trump
+    reveals, the cards) shows the card its table row records, cut per deal or named."""
+    rules = load_rules({"preset": "spades.standard", "bag_cancel_card": card,
+                        "seven_trump_reveal": True}, source="test")
+    shown: dict = {}
+
+    class Noting:
+        def __init__(self):
+            self.inner = make_strategy("random", game="spades")
+
+        def __getattr__(self, method):
+            def note(view, rng):
+                for row, slot in zip(view.rows.tolist(), view.cancel_card.tolist(), strict=True):
+                    shown.setdefault(row, set()).add((type(view).__name__, slot))
+                return getattr(self.inner, method)(view, rng)
+            return note
+
+    result = GAMES["spades"].play_block(rules, Lineup([Noting()] * 4), 5, 0, 60, "hands")
+    hands, _ = GAMES["spades"].block_tables(result, 0)
+    recorded = dict(zip(hands.column("game_id").to_pylist(),
+                        hands.column("cancel_card").to_pylist(), strict=True))
+    assert {view for seen in shown.values() for view, _ in seen} >= {"BidView", "PlayView",
+                                                                     "RevealView"}
+    distinct = len(set(recorded.values()))
+    assert distinct == 1 if card == "7H" else distinct > 20
+    for row, seen in shown.items():
+        assert {slot for _, slot in seen} == {recorded[row]}, row

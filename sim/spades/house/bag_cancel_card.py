@@ -9,6 +9,8 @@ deal". With two decks (§4.7) each copy of the card cancels one (a reading: both
   bidding): the named card, or under ``"cut"`` one drawn per deal; a replayed record gives it;
 - the score: `score`, the scoring slot ``bag_cancel`` of `sim.spades.scoring.PARTS`, scored
   from the cards of the tricks (not on a score sheet);
+- the views: every decision's view from the draw on shows the card (`public`: a card that
+  cancels a bag is played for, so the cut one is named to every seat, a reading);
 - the table: ``cancel_card``; the record: ``cancel_card`` (RULES.md §5, `record`), read back by
   replay (`read`: the record's card, which must be the named one);
 - the refusal: a card that ``jokers_remove`` takes out (`refuse`).
@@ -63,6 +65,11 @@ def score(tally, facts) -> None:
     tally.bags = tally.bags - np.minimum(wins, np.maximum(tally.bags, 0)) * tally.made
 
 
+def public(hand) -> dict:
+    """Every seat sees the hand's card (``cancel_card``, its slot), the named one or the cut."""
+    return {"cancel_card": hand.house_state["cancel_card"]}
+
+
 def record(state, i, deck) -> dict:
     """Row ``i``'s card in its record (under "cut": this deal's)."""
     card = state["cancel_card"][i]
@@ -92,7 +99,7 @@ def refuse(rules) -> UserError | None:
 RULE = HouseRule(key="bag_cancel_card", section="§4.6",
                  in_force=lambda r: r.bag_cancel_card is not None,
                  state={"cancel_card": np.int8(-1)}, phases={"cancel_card": draw},
-                 score={"bag_cancel": score}, from_plays=True, record=record, read=read,
-                 refuse=refuse, refuse_among="cards",
+                 score={"bag_cancel": score}, from_plays=True, public=public, record=record,
+                 read=read, refuse=refuse, refuse_among="cards",
                  columns={"cancel_card": (np.int8(-1), "the slot of the bag-cancelling card "
                                           "(-1: none)")})
