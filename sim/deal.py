@@ -6,10 +6,10 @@ import sys
 
 import numpy as np
 
-from .cards import Deck, bits_of
+from .cards import BIT, Deck, bits_of
 
-__all__ = ["deal", "deal_in_order", "deck_slots", "hands_from_order", "shuffled", "shuffled_from",
-           "swap_draws", "to_seats", "uniform32"]
+__all__ = ["deal", "deal_in_order", "deck_slots", "gather_copies", "gather_order",
+           "hands_from_order", "shuffled", "shuffled_from", "swap_draws", "to_seats", "uniform32"]
 
 U64 = np.uint64
 
@@ -125,6 +125,26 @@ def _redraw(x: np.ndarray, span: int, rng: np.random.Generator) -> None:
     while bad.size:  # exact uniformity: redraw the biased few
         x[bad] = rng.integers(0, 2**32, size=bad.size, dtype=np.uint64)
         bad = bad[x[bad] * np.uint32(span) < threshold]
+
+
+def gather_copies(bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The cards of one-bit bitboards ``bits`` [k, ...] summed over axis 0, and those present
+    twice (two decks, RULES.md §4.7)."""
+    held = np.zeros(bits.shape[1:], dtype=U64)
+    twice = np.zeros_like(held)
+    for card in bits:
+        twice |= held & card
+        held |= card
+    return held, twice
+
+
+def gather_order(order: np.ndarray, players: int, cards_each: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """`hands_from_order` with two decks: uint64[n, players] the cards each receives, and
+    those it receives both copies of, indexed by deal order."""
+    held, both = gather_copies(BIT[order[: cards_each * players]].reshape(cards_each, players,
+                                                                           -1))
+    return held.T, both.T
 
 
 def hands_from_order(order: np.ndarray, players: int, cards_each: int) -> np.ndarray:

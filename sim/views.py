@@ -93,6 +93,8 @@ class BlindView(_Batched):
         bemo          int8[n, S]              the bemos declared so far (0 = none)
         half          bool[n, P]              the half bids so far (``half_trick_bids``)
         face_up       uint64[n, P]            the cards dealt face up (§4.1), or None
+        face_up_twice uint64[n, P]            two decks (§4.7): those of them dealt twice to
+                                              the seat, or None
         trump_suit    int8[n]                 the trump suit (``seven_trump_reveal``), or None
         kitty_taker   int8[n]                 who took the kitty before the bidding (§4.1), or
                                               None
@@ -126,6 +128,7 @@ class BlindView(_Batched):
     bemo: np.ndarray | None = None
     half: np.ndarray | None = None
     face_up: np.ndarray | None = None
+    face_up_twice: np.ndarray | None = None
     trump_suit: np.ndarray | None = None
     kitty_taker: np.ndarray | None = None
     discards: np.ndarray | None = None
@@ -277,6 +280,7 @@ class RevealView(_Batched):
         scores        int32[n, S]             the sides' game scores before this hand
         bags          int32[n, S]             the sides' bags before this hand
         face_up       uint64[n, P]            the cards dealt face up (§4.1), or None
+        face_up_twice uint64[n, P]            two decks: those dealt twice to the seat, or None
         cancel_card   int8[n]                 the slot of the bag-cancelling card (§4.6), or
                                               None
     """
@@ -291,6 +295,7 @@ class RevealView(_Batched):
     rules: object
     deck: Deck
     face_up: np.ndarray | None = None
+    face_up_twice: np.ndarray | None = None
     cancel_card: np.ndarray | None = None
 
 
@@ -368,6 +373,8 @@ class PlayView(_Batched):
         no_trump      bool[n, P]              Spades ``no_trump_bids``: the "no trump" bids,
                                               or None
         face_up       uint64[n, P]            Spades: the cards dealt face up (§4.1), or None
+        face_up_twice uint64[n, P]            Spades, two decks (§4.7): those of them dealt
+                                              twice to the seat, or None
         cancel_card   int8[n]                 Spades ``bag_cancel_card``: the slot of the
                                               hand's bag-cancelling card (named, or cut per
                                               deal: public, §4.6), or None
@@ -434,6 +441,7 @@ class PlayView(_Batched):
     declarer: np.ndarray | None = None
     grand_player: np.ndarray | None = None
     face_up: np.ndarray | None = None
+    face_up_twice: np.ndarray | None = None
     cancel_card: np.ndarray | None = None
     passed: np.ndarray | None = None
     received: np.ndarray | None = None

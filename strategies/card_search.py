@@ -360,10 +360,11 @@ def deal_view_copies(view, k: int, keys: np.ndarray, revealed: np.ndarray | None
     the hands as dealt, each seat's cards ([..., 0]) and those it holds both copies of ([...,
     1]). The copies unseen are two of each card less those the seat holds (``view.hand``,
     ``view.twice``) and those played (`copies_played`: the view's ``played`` holds only the cards
-    of which no copy is left); dealt by `deal_hidden` over the copies. ``known`` (uint64[n,
-    P]): one copy of each a seat held as dealt (the cards passed to it, RULES.md §4.5), played
-    since or not: a card it has not played a copy of is dealt to it, the card's other copy
-    dealt as the rest."""
+    of which no copy is left); dealt by `deal_hidden` over the copies. ``known``: the copies a
+    seat held as dealt (uint64[n, P], one of each card: the cards passed to it, RULES.md §4.5;
+    or uint64[n, P, 2] as `add_copies` holds them: its face-up cards, §4.1), played since or
+    not: the copies it has not played (`sub_copies`) are dealt to it, the others as the
+    rest."""
     n, players = view.tricks.shape
     rows = np.arange(n)
     seat = view.seat.astype(np.intp)
@@ -372,7 +373,7 @@ def deal_view_copies(view, k: int, keys: np.ndarray, revealed: np.ndarray | None
     others = (seat[:, None] + 1 + np.arange(players - 1)) % players
     held = np.zeros((n, players - 1, 2), U64)  # the known copies still held, by hidden seat
     if known is not None:
-        held[..., 0] = known[rows[:, None], others] & ~shown[rows[:, None], others, 0]
+        held = sub_copies(as_copies(known)[rows[:, None], others], shown[rows[:, None], others])
     gone = own
     for q in range(players):
         gone = add_copies(gone, shown[:, q])
@@ -383,7 +384,7 @@ def deal_view_copies(view, k: int, keys: np.ndarray, revealed: np.ndarray | None
     played = popcount(shown).sum(axis=2, dtype=np.int64)  # [n, P]
     dealt_each = popcount(own).sum(axis=1, dtype=np.int64) + played[rows, seat]
     counts = (dealt_each[:, None] - played[rows[:, None], others]
-              - popcount(held[..., 0]).astype(np.int64))
+              - popcount(held).sum(axis=2, dtype=np.int64))
     voids = view.voids if revealed is None else view.voids | revealed
     hidden = deal_hidden(unseen, counts, voids[rows[:, None], others], view.deck, k, keys)
     out = np.empty((n, k, players, 2), dtype=U64)
@@ -409,6 +410,22 @@ def copies_played(view) -> np.ndarray:
     return out
 
 
+def as_copies(cards: np.ndarray) -> np.ndarray:
+    """uint64[..., 2]: two decks' cards as `add_copies` holds them, from one copy of each
+    (uint64[n, P]) or already so (uint64[n, P, 2], returned as is)."""
+    if cards.ndim == 3:
+        return cards
+    return np.stack([cards, np.zeros_like(cards)], axis=-1)
+
+
+def sub_copies(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """uint64[..., 2]: the copies of ``a`` left when those of ``b`` are taken out (uint64[...,
+    2] each, as `add_copies` holds them; a card ``b`` holds more often than ``a`` leaves
+    none)."""
+    return np.stack([(a[..., 0] & ~b[..., 0]) | (a[..., 1] & ~b[..., 1]),
+                     a[..., 1] & ~b[..., 0]], axis=-1)
+
+
 def add_copies(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """uint64[..., 2]: two decks' cards ``a`` and ``b`` (uint64[..., 2]: the cards, and those
     twice) together, where they hold no card three times."""
@@ -430,7 +447,8 @@ def deal_unseen(view, players: int, k: int, keys: np.ndarray,
     left out of the deal; ``known`` (uint64[n, P]): cards another seat surely holds (Spades'
     face-up cards, §4.1), given to it. A row's deals a function of its key (``keys``
     uint64[n]). Two decks (RULES.md §4.7): uint64[n, k, P, 2] (`deal_view_copies`), the seat's
-    cards held twice ``view.twice``; ``known`` one copy of each card."""
+    cards held twice ``view.twice``; ``known`` one copy of each card (uint64[n, P]) or the
+    copies (uint64[n, P, 2], `as_copies`)."""
     n = len(view)
     rows, seat = np.arange(n), view.seat.astype(np.intp)
     others = (seat[:, None] + 1 + np.arange(players - 1)) % players
@@ -438,13 +456,13 @@ def deal_unseen(view, players: int, k: int, keys: np.ndarray,
         full, own = view.deck.full_mask, np.stack([view.hand, view.twice], axis=1)
         held = np.zeros((n, players - 1, 2), U64)  # the known copies, by hidden seat
         if known is not None:
-            held[..., 0] = known[rows[:, None], others]
+            held = as_copies(known)[rows[:, None], others]
         gone = own
         for j in range(players - 1):
             gone = add_copies(gone, held[:, j])
         unseen = np.stack([full & ~gone[:, 1], full & ~gone[:, 0]], axis=1)
         counts = (popcount(own).sum(axis=1, dtype=np.int64)[:, None]
-                  - popcount(held[..., 0]).astype(np.int64))
+                  - popcount(held).sum(axis=2, dtype=np.int64))
         hidden = deal_hidden(unseen, counts, np.zeros(counts.shape, np.uint8), view.deck, k,
                              keys)
         out = np.empty((n, k, players, 2), dtype=U64)

@@ -108,7 +108,8 @@ phases and bid among the bids the engine opens (`PLAYED_PARTS`; a progressive bo
 bonuses earned, which the rollouts' score pays on, `progressive_of`), ``bag_cancel_card``, named
 or cut per deal (the views show its card, given to the rollouts' hands: `cancel_card`) and
 ``face_up_cards`` (§4.1: the face-up cards dealt to their holders in every deal,
-`face_up_held`) and ``pass_cards`` or ``nil_pass`` (§4.5, one of the two: the cards the seat
+`face_up_held`; with two decks a copy dealt twice face up shown twice) or ``pass_cards`` or
+``nil_pass`` (§4.5, one of the two: the cards the seat
 passed dealt to their receiver, `passed_held`, in the deals of its
 cards and, after an exchange before the bids, of its bids; at two players the cards passed to
 it counted among those the opponent drew, `strategies.draw_deals`), and the side
@@ -160,7 +161,7 @@ from sim.streams import rows_of
 from sim.views import BidView, BlindView, PlayView
 
 from .base import param, register
-from .card_search import CardSearch, after, deal_unseen, deal_view, side_margin, split_copies
+from .card_search import CardSearch, add_copies, after, deal_unseen, deal_view, side_margin, split_copies
 from .draw_deals import deal_view_drawn
 from .sampling import deal_hidden
 from .seed import SeedStrategy
@@ -279,8 +280,8 @@ class SearchStrategy(CardSearch):
                 "'double_jokers', cancel_spades at six or eight), with the house rules of "
                 "§4 that only score, narrow the bids, narrow the legal cards, name "
                 "the first leader, offer side contracts, blind bids, raises or no-trump bids, "
-                "redeal poor hands, deal cards face up (with one deck) or "
-                "exchange them once, and no other rule of §4 so far; these rules "
+                "redeal poor hands, deal cards face up or "
+                "exchange them once (not both), and no other rule of §4 so far; these rules "
                 "set "
                 f"{shown}{more}")
 
@@ -594,10 +595,20 @@ def deal_blind(view, k: int, keys: np.ndarray) -> np.ndarray:
     rules deal, the face-up cards (RULES.md §4.1, its own among them) to their holders; a row's
     deals a function of its key (``keys`` uint64[n])."""
     n, players = view.bids.shape
-    if view.deck.copies == 2:  # (two decks, RULES.md §4.7: both copies of every card unseen)
-        full = np.full((n, 2), view.deck.full_mask, U64)
+    if view.deck.copies == 2:  # (two decks, RULES.md §4.7: both copies of every card unseen
+        full = np.full((n, 2), view.deck.full_mask, U64)  # but the face-up ones)
         counts = np.full((n, players), view.rules.cards_each, np.int64)
-        return deal_hidden(full, counts, np.zeros((n, players), np.uint8), view.deck, k, keys)
+        if view.face_up is None:
+            return deal_hidden(full, counts, np.zeros((n, players), np.uint8), view.deck, k,
+                               keys)
+        known = np.stack([view.face_up, view.face_up_twice], axis=-1)  # [n, P, 2]
+        gone = np.zeros((n, 2), U64)
+        for seat in range(players):
+            gone = add_copies(gone, known[:, seat])
+        full = np.stack([full[:, 0] & ~gone[:, 1], full[:, 0] & ~gone[:, 0]], axis=1)
+        counts -= popcount(known).sum(axis=2, dtype=np.int64)
+        deals = deal_hidden(full, counts, np.zeros((n, players), np.uint8), view.deck, k, keys)
+        return add_copies(deals, known[:, None])
     known = np.zeros((n, players), U64) if view.face_up is None else view.face_up
     full = np.full(n, view.deck.full_mask, U64) & ~np.bitwise_or.reduce(known, axis=1)
     counts = view.rules.cards_each - popcount(known).astype(np.int64)
@@ -607,9 +618,15 @@ def deal_blind(view, k: int, keys: np.ndarray) -> np.ndarray:
 
 def face_up_held(view) -> np.ndarray | None:
     """uint64[n, P]: the cards dealt face up (RULES.md §4.1 ``face_up_cards``, public) that each
-    seat but the one deciding still holds (not yet played); None without face-up cards."""
+    seat but the one deciding still holds (not yet played); None without face-up cards. With
+    two decks (§4.7) uint64[n, P, 2], the copies as dealt (``face_up``, ``face_up_twice``;
+    `strategies.card_search.deal_view_copies` takes out those played)."""
     if view.face_up is None:
         return None
+    if view.deck.copies == 2:
+        out = np.stack([view.face_up, view.face_up_twice], axis=-1)
+        out[np.arange(len(view)), view.seat.astype(np.intp)] = 0
+        return out
     gone = view.played | view.in_trick if isinstance(view, PlayView) else U64(0)
     out = view.face_up & ~np.asarray(gone, U64).reshape(-1, 1)
     out[np.arange(len(view)), view.seat.astype(np.intp)] = 0
@@ -646,7 +663,8 @@ def public_of(view, rows: np.ndarray) -> dict:
     """The view fields every seat sees, of the rows ``rows``, for the bidding of a rollout
     (`sim.spades.bidding.start_bidding`'s ``public``: the face-up cards, §4.1, and the
     bag-cancelling card, §4.6)."""
-    return {name: getattr(view, name)[rows] for name in ("face_up", "cancel_card")
+    return {name: getattr(view, name)[rows] for name in ("face_up", "face_up_twice",
+                                                         "cancel_card")
             if getattr(view, name) is not None}
 
 
@@ -664,8 +682,8 @@ def played_house_rules(rules) -> frozenset[str]:
         if rule.key == "bag_cancel_card":  # (named or cut per deal: the views show it, and the
             played = True  # rollouts' hands hold it, `cancel_card`)
         elif rule.key == "face_up_cards":  # (the cards each seat holds face up: `face_up_held`;
-            played = rules.copies == 1  # two decks show a card dealt twice face up once, which
-            #                             `deal_view` does not deal yet)
+            played = not (rules.pass_cards or rules.nil_pass)  # after an exchange a face-up card
+            #                     is its holder's or his receiver's, which no deal of it says)
         elif rule.key in ("pass_cards", "nil_pass"):  # (the cards it passed: `passed_held`;
             played = not (rules.pass_cards and rules.nil_pass)  # two players: `draw_deals`)
         elif rule.key == "jokes_tie":  # (§4.2 jokes_win's tricks: the engine resolves them in

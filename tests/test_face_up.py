@@ -30,17 +30,23 @@ class Watcher(SeedStrategy):
     """The seed player, noting the face-up cards each view shows it."""
 
     seen: list = dataclasses.field(default_factory=list, compare=False)
+    twice_seen: list = dataclasses.field(default_factory=list, compare=False)
+
+    def _note(self, kind, view):
+        self.seen.append((kind, view.rows, view.face_up))
+        if view.face_up_twice is not None:  # (two decks)
+            self.twice_seen.append((kind, view.rows, view.face_up_twice))
 
     def blind_nil(self, view, rng):
-        self.seen.append(("blind_nil", view.rows, view.face_up))
+        self._note("blind_nil", view)
         return super().blind_nil(view, rng)
 
     def bid(self, view, rng):
-        self.seen.append(("bid", view.rows, view.face_up))
+        self._note("bid", view)
         return super().bid(view, rng)
 
     def play(self, view, rng):
-        self.seen.append(("play", view.rows, view.face_up))
+        self._note("play", view)
         return super().play(view, rng)
 
 
@@ -97,14 +103,19 @@ def test_records_show_the_face_up_cards(tmp_path):
 
 def test_two_decks_show_the_face_up_cards():
     """Issue 19, six players with two decks (RULES.md §4.7): the face-up cards are cards of the
-    hand (a card dealt twice face up shows once: the views name cards, not copies), every view
-    shows them."""
+    hand, a card dealt twice face up to one seat shown twice (``face_up_twice``, issue 21: as
+    the hand's ``twice``): 3 copies each, every view shows them."""
     rules = load_rules({"players": 6, "face_up_cards": 3, "blind_nil_min_deficit": 0})
     watcher = Watcher(blind_nil_deficit=0)
     result = GAMES["spades"].play_block(rules, Lineup([watcher] * 6), 8, 0, 400, "hands")
     face = face_up(result)
-    counts = np.bitwise_count(face)
-    assert ((counts >= 2) & (counts <= 3)).all() and (counts == 3).mean() > 0.9
-    assert ((face & ~result.hands) == 0).all()
+    twice = stacked(result.outcomes, lambda o: o.house_state["face_up_twice"])
+    counts = np.bitwise_count(face) + np.bitwise_count(twice)
+    assert (counts == 3).all() and (twice != 0).any()
+    assert ((face & ~result.hands) == 0).all() and ((twice & ~face) == 0).all()
+    assert ((twice & ~stacked(result.outcomes, lambda o: o.twice)) == 0).all()
     for _, rows, shown in watcher.seen:
         assert (shown == face[rows]).all()
+    for _, rows, shown in watcher.twice_seen:
+        assert (shown == twice[rows]).all()
+    assert {kind for kind, _, _ in watcher.twice_seen} == {"blind_nil", "bid", "play"}

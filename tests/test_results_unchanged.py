@@ -53,3 +53,9 @@ def test_agrees_sees_a_change():
         base.set_column(1, "b", pa.array([1, 1, 1]))))
     assert digests.agrees(old, digests.table_summary(
         base.set_column(0, "a", pa.array([1, 2, 4]))))
+    # a column the schema gained since: accepted at the value of rules that do not bring it
+    added = base.append_column("face_up_twice_2", pa.array([0, 0, 0], pa.uint64()))
+    assert digests.agrees(old, digests.table_summary(added)) == []
+    assert digests.agrees(old, digests.table_summary(
+        added.set_column(3, "face_up_twice_2", pa.array([4, 4, 4], pa.uint64()))))
+    assert digests.agrees(old, digests.table_summary(base.append_column("d", pa.array([0] * 3))))

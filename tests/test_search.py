@@ -133,6 +133,8 @@ TWO_DECKS = {"spades.six": "spades.six", "spades.cancel": "spades.cancel",
              "six of two decks, passing": {"preset": "spades.six",
                                            "pass_cards": {"count": 2, "direction": "left"}},
              "six of two decks, nil passing": {"preset": "spades.six", "nil_pass": [1, 2]},
+             # §4.1's face-up cards, a copy dealt twice face up shown twice
+             "six of two decks, face-up cards": {"preset": "spades.six", "face_up_cards": 4},
              "six of two decks and jokers, passing before the bids": {
                  "preset": "spades.six", "deck": "double_jokers", "jokers": 4,
                  "pass_when": "before_bid", "pass_cards": {"count": 3, "direction": "partner"}}}
@@ -411,16 +413,20 @@ class FaceUp:
     """Plays like ``seed`` (which bids blind nils); at every blind nil, bid and card draws the
     search's deals and checks that each seat holds the face-up cards it has not played
     (RULES.md §4.1 ``face_up_cards``, public), its own hand its own where it has looked, and
-    every card once."""
+    every card once; with two decks (§4.7, the deals as dealt) that each seat was dealt every
+    copy it shows face up, slot by slot, and every copy of both decks is dealt once."""
 
     def __init__(self):
         self.inner = make_strategy("seed", game="spades")
         self.asked = collections.Counter()
+        self.twice = 0  # views where a seat shows both copies of a card face up
 
     def __getattr__(self, name):
         return getattr(self.inner, name)
 
     def _check(self, view, deals, kind):
+        if view.deck.copies == 2:
+            return self._check_copies(view, deals, kind)
         held = view.face_up.copy()
         if kind == "play":
             held &= ~(view.played | view.in_trick)[:, None]
@@ -432,6 +438,19 @@ class FaceUp:
             rows = np.arange(len(view))
             assert np.all(deals[rows, :, view.seat.astype(np.intp)] == view.hand[:, None])
         self.asked[kind] += len(view)
+
+    def _check_copies(self, view, deals, kind):
+        count = _per_slot(deals)  # [n, k, P, 64]
+        assert np.all(count.sum(axis=2) == _per_slot(np.array([view.deck.full_mask] * 2)))
+        assert np.all(count.sum(axis=3) == view.rules.cards_each)
+        face = _per_slot(np.stack([view.face_up, view.face_up_twice], axis=-1))  # [n, P, 64]
+        assert np.all(count >= face[:, None])
+        if kind != "blind":
+            rows, own = np.arange(len(view)), np.stack([view.hand, view.twice], axis=-1)
+            if kind == "bid":
+                assert np.all(count[rows, :, view.seat] == _per_slot(own)[:, None])
+        self.asked[kind] += len(view)
+        self.twice += int((view.face_up_twice != 0).any(axis=1).sum())
 
     def blind_nil(self, view, rng):
         self._check(view, search_module.deal_blind(view, 5, _keys(len(view), 1)), "blind")
@@ -648,13 +667,15 @@ def test_the_bids_are_searched_where_a_bidding_resumed_at_the_turn_holds_what_ca
     assert set(kinds) == {"BlindView", "BidView"}, kinds
 
 
-def test_the_face_up_cards_are_dealt_to_their_holders():
-    rules = load_rules({"preset": "spades.standard", "face_up_cards": 3,
+@pytest.mark.parametrize("players", [4, 6])
+def test_the_face_up_cards_are_dealt_to_their_holders(players):
+    rules = load_rules({"preset": "spades.standard", "face_up_cards": 3, "players": players,
                         "blind_nil_min_deficit": 0})
     player = FaceUp()
-    GAMES["spades"].play_block(rules, Lineup([player] * 4), 5, 0, 30, "hands")
+    GAMES["spades"].play_block(rules, Lineup([player] * players), 5, 0, 30, "hands")
     assert player.asked["blind"] > 0 and player.asked["bid"] > 0
-    assert player.asked["play"] == 30 * 52
+    assert player.asked["play"] == 30 * players * rules.cards_each
+    assert player.twice > 0 or rules.copies == 1
 
 
 def _records(rules, lineup, seed, hands):
@@ -1345,8 +1366,9 @@ def test_a_block_played_with_others_decides_as_alone():
 
 # rules files it does not play, and the key its refusal names
 REFUSED_FILES = {"a kitty": ('preset = "spades.three"\nkitty = true\n', "kitty = True"),
-                 "six of two decks, face-up cards": (
-                     'preset = "spades.six"\nface_up_cards = 2\n', "face_up_cards = 2")}
+                 "six of two decks, face-up cards and passing": (
+                     'preset = "spades.six"\nface_up_cards = 2\n'
+                     'pass_cards = {count = 2, direction = "left"}\n', "face_up_cards = 2")}
 
 
 @pytest.mark.parametrize("name", list(REFUSED_FILES))
@@ -1374,8 +1396,13 @@ def test_a_decision_or_a_session_under_rules_it_does_not_play_is_refused(tmp_pat
 
 # each refused table or rule of RULES.md §4, and the keys its message names
 REFUSED = {
-    "six of two decks, face-up cards": ({"players": 6, "face_up_cards": 2},
-                                        ["face_up_cards = 2"]),
+    "face-up cards and an exchange of cards": ({"preset": "spades.standard", "face_up_cards": 2,
+                                               "pass_cards": {"count": 2,
+                                                              "direction": "left"}},
+                                              ["face_up_cards = 2"]),
+    "six of two decks, face-up cards and nil passing": ({"players": 6, "face_up_cards": 2,
+                                                         "nil_pass": [1, 2]},
+                                                        ["face_up_cards = 2"]),
     "six with a kitty": ({"players": 6, "deck": "double_kitty", "kitty": True},
                          ["deck = 'double_kitty'", "kitty = True"]),
     "six players, one deck and jokers": ({"players": 6, "deck": "single_jokers", "jokers": 2},

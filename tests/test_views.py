@@ -140,6 +140,7 @@ RUNS = [
     ({"preset": "spades.standard", "bid_raise": True, "no_trump_bids": True,
       "nil_in_the_dark": True}, "hands", 100),
     ("spades.six", "hands", 50),
+    ({"preset": "spades.six", "face_up_cards": 4, "seven_trump_reveal": True}, "hands", 50),
     ({"players": 2}, "hands", 100),
     ("portland.dummy", "hands", 50),
     ("norwegian", "hands", 50),

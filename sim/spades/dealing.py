@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..cards import BIT
-from ..deal import hands_from_order, to_seats
+from ..deal import gather_copies, gather_order, hands_from_order, to_seats
 from .house import in_force
 
 __all__ = ["Dealt", "deal_from_order"]
@@ -39,17 +39,6 @@ class Dealt:
     seen: np.ndarray | None = None
 
 
-def _gather(bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The cards of one-bit bitboards ``bits`` [k, ...] summed over axis 0, and those present
-    twice (two decks)."""
-    held = np.zeros(bits.shape[1:], dtype=U64)
-    twice = np.zeros_like(held)
-    for card in bits:
-        twice |= held & card
-        held |= card
-    return held, twice
-
-
 def deal_from_order(order: np.ndarray, dealer: np.ndarray, rules, copies: int = 1) -> Dealt:
     """Deal shuffled decks ``order`` (int8[cards, N] slots, top card first, as
     `sim.blocks.stock_groups` draws them) under ``rules``."""
@@ -59,9 +48,8 @@ def deal_from_order(order: np.ndarray, dealer: np.ndarray, rules, copies: int = 
     if copies == 1:
         hands, twice = hands_from_order(order, players, each), zeros
     else:
-        held, both = _gather(BIT[order[: each * players]].reshape(each, players, n))
-        hands, twice = held.T, both.T
-    kitty, kitty_twice = _gather(BIT[order[each * players: each * players + k]].reshape(k, n))
+        hands, twice = gather_order(order, players, each)
+    kitty, kitty_twice = gather_copies(BIT[order[each * players: each * players + k]].reshape(k, n))
     house = {name: cards for rule in in_force(rules) if rule.deals  # face_up_cards
              for name, cards in rule.deals(order, dealer, rules).items()}
     return Dealt(hands=to_seats(hands, dealer), twice=to_seats(twice, dealer), kitty=kitty,

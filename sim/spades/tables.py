@@ -42,6 +42,8 @@ BROUGHT: dict[str, tuple[Callable[[SpadesRules], bool], np.generic, str]] = {
     "twice_<seat>": (lambda r: r.copies == 2, U64(0), "two decks"),
     "kitty_twice": (lambda r: r.kitty_size > 0 and r.copies == 2, U64(0),  # the kitty plug-in's
                     "kitty with two decks"),  # state, written with two decks
+    "face_up_twice_<seat>": (lambda r: r.face_up_cards > 0 and r.copies == 2, U64(0),  # the
+                             "face_up_cards with two decks"),  # face-up cards dealt twice
     **{name: (rule.in_force, default, rule.key)  # the plug-ins' (sim/spades/house)
        for rule in HOUSE_RULES for name, (default, _) in rule.columns.items()},
 }
