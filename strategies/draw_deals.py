@@ -32,6 +32,17 @@ the counts of a level and the deck's slots, never over rows or samples.
 
 A row whose cards the model cannot explain (an opponent drawing otherwise) is dealt uniformly
 among the splits that fit the play (one level: every pairing weighs 1).
+
+**What he saw of his discards** (``first_decides_blind``, `their_seen`). Seeing the first card
+only, he keeps a high one (value at least ``keep_at``: level 0) and throws the second away
+unseen, or throws a low one away, seen, and takes the second. Of a pair of a high kept card and
+a high discard, the kept one came first: the discard is unseen; of two low cards the discard came
+first: seen; of a high kept card and a low discard either order fits, each once: seen in one of
+the two. Given his kept cards, the split of the rest into his discards and the seat's unseen
+ones weighs, by level, the ways to choose the seat's times the pairings (``G``); which level-1
+pairings there are, ``q`` of a low discard with a low kept card, weighs as ``G``'s term ``q``;
+the other low discards were seen each with chance 1/2. Drawn in that order, all exact under the
+model, by rows (the deals) with the loops over counts and slots.
 """
 
 from __future__ import annotations
@@ -48,11 +59,15 @@ from .card_search import played_by
 from .sampling import NoDeal, uniforms
 from .seed import _card_value
 
-__all__ = ["deal_drawn", "deal_view_drawn", "levels_of"]
+__all__ = ["deal_drawn", "deal_view_drawn", "levels_of", "their_seen"]
 
 KEPT = 13  # the cards each player keeps (and discards)
 _LEVEL_STREAM, _SLOT_STREAM = 6, 7  # the random streams of the draws (`uniforms`)
+_SPLIT_STREAM, _SEEN_STREAM = 8, 9  # those of `their_seen`
 _COMB = np.array([[math.comb(n, r) for r in range(65)] for n in range(65)], np.float64)
+_FACT = np.array([math.factorial(q) for q in range(KEPT + 1)], np.float64)
+_PERM = np.array([[math.perm(o, k) for k in range(KEPT + 1)] for o in range(KEPT + 1)],
+                 np.float64)
 
 
 @functools.cache
@@ -245,3 +260,82 @@ def _completions(kept_for_sure, free, size, blind) -> np.ndarray:
             cur += weight[:, :, None] * shifted[rows, np.clip(o_next, 0, KEPT)[:, :, None],
                                                 np.arange(top)[None, None, :]]
     return ways
+
+
+def their_seen(pool: np.ndarray, kept: np.ndarray, blind: np.ndarray, level: np.ndarray,
+               keys: np.ndarray) -> np.ndarray:
+    """uint64[n]: under ``first_decides_blind``, which of the opponent's discards he saw, drawn
+    from the posterior given his kept cards (the module docstring, "What he saw"): ``pool``
+    uint64[n] the cards the seat did not see (his 26 places and the seat's ``blind`` unseen
+    discards, int[n]), ``kept`` uint64[n] his 13; ``level``: `levels_of` (two levels, the high
+    cards 0). A row the model cannot explain (no split of weight) has the seat's unseen discards
+    uniform among the rest and every discard of his seen. A row's draw is a function of its key
+    (``keys`` uint64[n])."""
+    n = pool.shape[0]
+    masks = [np.bitwise_or.reduce(BIT[np.flatnonzero(level == lv)]) for lv in (0, 1)]
+    rest = pool & ~kept  # his discards and the seat's unseen ones
+    a = [popcount(kept & m).astype(np.int64) for m in masks]
+    r = [popcount(rest & m).astype(np.int64) for m in masks]
+    blind = np.asarray(blind, np.int64)
+    g = _pair_weights()
+    # the seat's unseen discards among the high cards, c of them: its weight by row
+    c = np.arange(KEPT + 1)[None, :]
+    d0, d1 = r[0][:, None] - c, r[1][:, None] - (blind[:, None] - c)
+    o1 = a[0][:, None] - d0
+    ok = (d0 >= 0) & (d1 >= 0) & (d0 <= a[0][:, None]) & (o1 <= KEPT) & (c <= blind[:, None])
+    d0c, d1c, o1c = (np.clip(x, 0, KEPT) for x in (d0, d1, o1))
+    weight = np.where(ok, _COMB[np.clip(r[0][:, None], 0, 64), np.clip(c, 0, 64)]
+                      * _COMB[np.clip(r[1][:, None], 0, 64), np.clip(blind[:, None] - c, 0, 64)]
+                      * g[0, np.clip(a[0], 0, KEPT)[:, None], d0c]
+                      * g[o1c, np.clip(a[1], 0, KEPT)[:, None], d1c], 0.0)
+    cum = np.cumsum(weight, axis=1)
+    explained = cum[:, -1] > 0
+    pick = uniforms(keys, _SPLIT_STREAM, np.zeros(1, np.int64))[:, 0] * cum[:, -1]
+    high = np.minimum((cum <= pick[:, None]).sum(axis=1), KEPT)
+    # the seat's unseen discards: so many of each level's rest, uniformly (one level where
+    # the model does not explain the row)
+    need = np.stack([high, blind - high], axis=1)
+    need[~explained] = np.stack([blind, np.zeros_like(blind)], axis=1)[~explained]
+    whole = np.where(explained, 0, 1)  # (unexplained: level 0 stands for every card)
+    left = np.stack(r, axis=1)
+    left[~explained] = np.stack([r[0] + r[1], np.zeros_like(r[0])], axis=1)[~explained]
+    theirs_unseen = _choose(rest, need, left, level, whole, keys, 0)
+    discards = rest & ~theirs_unseen
+    # his low discards seen: q paired with a low kept card, each other one with chance 1/2
+    d_low = popcount(discards & masks[1]).astype(np.int64)
+    o_low = a[0] - popcount(discards & masks[0]).astype(np.int64)
+    q = np.arange(KEPT + 1)[None, :]
+    terms = (_COMB[np.clip(a[1], 0, 64)[:, None], q] * _COMB[np.clip(d_low, 0, 64)[:, None], q]
+             * _FACT[q] * _PERM[np.clip(o_low, 0, KEPT)[:, None], np.clip(d_low[:, None] - q, 0,
+                                                                          KEPT)]
+             * 2.0 ** (d_low[:, None] - q))
+    terms = np.where((q <= d_low[:, None]) & (d_low[:, None] - q <= o_low[:, None]), terms, 0.0)
+    cum = np.cumsum(terms, axis=1)
+    pick = uniforms(keys, _SPLIT_STREAM, np.ones(1, np.int64))[:, 0] * cum[:, -1]
+    within = np.minimum((cum <= pick[:, None]).sum(axis=1), KEPT)
+    coins = uniforms(keys, _SPLIT_STREAM, 2 + np.arange(KEPT)) < 0.5  # [n, 13]
+    seen = within + (coins & (np.arange(KEPT)[None, :] < (d_low - within)[:, None])).sum(axis=1)
+    low = np.stack([np.zeros(n, np.int64), seen], axis=1)
+    saw = _choose(discards & masks[1], low, np.stack([np.zeros(n, np.int64), d_low], axis=1),
+                  level, np.zeros(n, np.int64), keys, 1)
+    return np.where(explained, saw, discards)
+
+
+def _choose(cards, need, left, level, whole, keys, stream) -> np.ndarray:
+    """uint64[n]: ``need[r, l]`` of the ``left[r, l]`` cards of ``cards`` (uint64[n]) at level
+    ``l`` (`levels_of`; rows with ``whole`` 1 count every card at level 0), uniformly, slot by
+    slot (sequential selection)."""
+    need, left = need.copy(), left.copy()
+    out = np.zeros_like(cards)
+    for slot in np.flatnonzero(level >= 0):
+        here = (cards & BIT[slot]) != 0
+        if not here.any():
+            continue
+        lv = np.where(whole == 1, 0, level[slot])
+        draw = uniforms(keys, _SEEN_STREAM, np.array([stream * 64 + slot]))[:, 0]
+        rows = np.arange(cards.shape[0])
+        take = here & (draw * left[rows, lv] < need[rows, lv])
+        out |= np.where(take, BIT[slot], U64(0))
+        need[rows, lv] -= take
+        left[rows, lv] -= here
+    return out

@@ -162,8 +162,8 @@ from sim.views import BidView, BlindView, PlayView
 
 from .base import param, register
 from .card_search import CardSearch, add_copies, after, deal_unseen, deal_view, side_margin, split_copies
-from .draw_deals import deal_view_drawn
-from .sampling import deal_hidden
+from .draw_deals import KEPT, deal_view_drawn, levels_of, their_seen
+from .sampling import deal_hidden, random_bits
 from .seed import SeedStrategy
 
 __all__ = ["SearchStrategy", "revealed_voids"]
@@ -213,6 +213,7 @@ OWN_BIDDING = ("blind_bids", "bid_raise", "no_trump_bids")
 # RULES.md §4.1's misdeals: the deals the search draws are those no seat would have called
 # (`SearchStrategy._misdeals`), the call itself the rollout strategy's
 MISDEALS = ("redeal_poor_hands",)
+_SEEN_KEYS = 11  # the random stream keying `seen_of`'s draws by the deal (`random_bits`)
 # the parts of RULES.md §4.3 that constrain the play beyond following suit: the deals are then
 # kept only where the cards played could have come from them (`SearchStrategy._fit`)
 PLAY_PARTS = ("constraint", "leads", "first_leader", "play")
@@ -406,7 +407,7 @@ class SearchStrategy(CardSearch):
         players = hands.shape[1]
         at = Seating(rules, deck, Lineup([forced] * players), rows_of(rng, i))
         dealer, scores, bags = view.dealer[i], view.scores[i], view.bags[i]
-        seen = seen_of(view, hands, i)
+        seen = seen_of(view, hands, i, self._keep_at)
         state = start_bidding(hands, dealer, scores, bags, rules, public_of(view, i), twice,
                               bids=view.bids[i], blind=view.blind[i], seen=seen,
                               flags=None if view.no_trump is None else {
@@ -436,7 +437,7 @@ class SearchStrategy(CardSearch):
         """The game's hand state of the deals ``dealt`` (uint64[N, P], the hands as dealt) of
         the view's rows ``rows``, ready for its play: what was decided before it, as the view
         shows it (Spades: the bids, `_hand_state`)."""
-        return _hand_state(view, dealt, rows)
+        return _hand_state(view, dealt, rows, self._keep_at)
 
     def _play_setup(self, hand, at: Seating):
         """How the hand's play runs (the game's ``play_setup``, `sim.tricks.PlaySetup`)."""
@@ -778,13 +779,15 @@ def counted_bags(score, before: np.ndarray, rules) -> np.ndarray:
     return score.bags_after - before + rules.bag_limit * times
 
 
-def seen_of(view, dealt: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
+def seen_of(view, dealt: np.ndarray, rows: np.ndarray,
+            keep_at: int = SeedStrategy.draw_keep_at) -> np.ndarray | None:
     """uint64[N, 2]: two players (RULES.md §4.7), the discards each seat of the deals
     ``dealt`` (uint64[N, 2], the hands as dealt) saw drawing its hand, as the rollouts' hands
     show them (`sim.spades.hand.SpadesHand.seen`): the seat's own its view's (``discards``),
-    the opponent's every card neither hand holds nor the seat saw, his discards (under
-    ``first_decides_blind`` the seat's unseen discards too: which they are no deal says).
-    None where the view shows none (more players, or a record without its discards)."""
+    the opponent's every card neither hand holds nor the seat saw, his discards; under
+    ``first_decides_blind`` those he saw of them, drawn given his hand from the posterior of his
+    draw (`strategies.draw_deals.their_seen`, ``keep_at`` his; a function of the deal). None
+    where the view shows none (more players, or a record without its discards)."""
     own = getattr(view, "discards", None)
     if own is None:
         return None
@@ -792,20 +795,32 @@ def seen_of(view, dealt: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
     n = rows.size
     seen = np.empty((n, 2), U64)
     seen[np.arange(n), seat] = own
-    seen[np.arange(n), 1 - seat] = view.deck.full_mask & ~(dealt[:, 0] | dealt[:, 1] | own)
+    rest = view.deck.full_mask & ~(dealt[:, 0] | dealt[:, 1] | own)
+    if view.rules.draw_mode == "first_decides_blind":
+        passed, received = (np.zeros(n, U64),) * 2
+        if getattr(view, "received", None) is not None:  # (§4.5: he drew what he passed)
+            passed, received = view.passed[rows], view.received[rows]
+        theirs = (dealt[np.arange(n), 1 - seat] & ~passed) | received
+        pool = view.deck.full_mask & ~(dealt[np.arange(n), seat] & ~received | passed | own)
+        keys = random_bits(dealt[:, 0], _SEEN_KEYS, np.zeros(1, np.int64))[:, 0] ^ dealt[:, 1]
+        rest = their_seen(pool, theirs, KEPT - popcount(own).astype(np.int64),
+                          levels_of(view.deck, "first_decides_blind", keep_at), keys)
+    seen[np.arange(n), 1 - seat] = rest
     return seen
 
 
-def _hand_state(view, dealt: np.ndarray, rows: np.ndarray):
+def _hand_state(view, dealt: np.ndarray, rows: np.ndarray,
+                keep_at: int = SeedStrategy.draw_keep_at):
     """The Spades hand state (`sim.spades.hand.SpadesHand`) of the deals ``dealt`` (uint64[N,
     P], the hands as dealt; two decks uint64[N, P, 2], `split_copies`) of the view's rows
     ``rows``, bid as the view says: its dealer the view's (`dealer_of`), its bag-cancelling
-    card the rules' (`cancel_card`)."""
+    card the rules' (`cancel_card`); two players, what each saw of its discards (`seen_of`,
+    ``keep_at`` the opponent's draw)."""
     dealt, twice = split_copies(dealt)
     hand = start_hand(dealt, dealer_of(view)[rows], view.scores[rows], view.bags[rows],
                       progressive=progressive_of(view, rows), twice=twice,
                       house_state=cancel_card(view, rows))
-    hand = replace(hand, seen=seen_of(view, dealt, rows))
+    hand = replace(hand, seen=seen_of(view, dealt, rows, keep_at))
     bidding = BidResult(bids=view.bids[rows], blind=view.blind[rows],
                         contracts=None if view.contracts is None else view.contracts[rows],
                         bemo=None if view.bemo is None else view.bemo[rows],

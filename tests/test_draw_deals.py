@@ -21,7 +21,7 @@ from sim.options import load_rules
 from sim.spades.draw import draw_view
 from sim.spades.hand import deck_for
 from strategies import make_strategy
-from strategies.draw_deals import _pair_weights, deal_drawn, levels_of
+from strategies.draw_deals import _pair_weights, deal_drawn, levels_of, their_seen
 from strategies.seed import _card_value
 
 KEEP_AT = 9  # the seed's ``draw_keep_at``
@@ -53,13 +53,14 @@ def _position(mode: str, seed: int):
     return rules, deck, mask(own[:10]), mask(own[10:]), mask(seen), mask(theirs), barred, pool
 
 
-def _reference(rules, deck, pool, theirs, barred, n, rng):
+def _reference(rules, deck, pool, theirs, barred, n, rng, saw=False):
     """uint64[m]: the opponent's kept cards, by the draw (the module docstring), of the ``n``
-    shuffles that fit the play."""
+    shuffles that fit the play; with ``saw`` also (uint64[m]) the discards he saw drawing
+    them (`sim.spades.draw.draw_hands`)."""
     seed = make_strategy("seed", game="spades")
     order = np.argsort(rng.random((n, pool.size)), axis=1)
     places = pool[order][:, :26]  # his 26 places; the rest the seat's unseen discards
-    kept = np.zeros(n, U64)
+    kept, seen = np.zeros(n, U64), np.zeros(n, U64)
     zeros = np.zeros((n, 2), np.int32)
     for r in range(13):
         first, second = BIT[places[:, 2 * r]], BIT[places[:, 2 * r + 1]]
@@ -69,8 +70,10 @@ def _reference(rules, deck, pool, theirs, barred, n, rng):
                          zeros, zeros, rules, deck)
         keep_first = np.asarray(Lineup([seed] * 2).decide(view, "draw", rng, bool))
         kept |= np.where(keep_first, first, second)
+        blind = rules.draw_mode == "first_decides_blind"  # (the second, kept first: unseen)
+        seen |= np.where(keep_first, U64(0) if blind else second, first)
     fits = ((kept & theirs) == theirs) & ((kept & barred) == 0)
-    return kept[fits]
+    return (kept[fits], seen[fits]) if saw else kept[fits]
 
 
 @pytest.mark.parametrize("mode", list(SEEN))
@@ -146,3 +149,35 @@ def test_a_hand_the_draw_cannot_explain_is_drawn_uniformly():
     freq = np.array([((got >> U64(s)) & U64(1)).mean() for s in range(64)
                      if (free >> U64(s)) & U64(1)])
     assert np.allclose(freq, 12 / freq.size, atol=0.06)  # uniform: 12 of the 25 free cards
+
+
+def test_what_the_opponent_saw_of_his_discards_is_drawn_as_the_draw_makes_it_likely():
+    """``first_decides_blind`` (`their_seen`): given the hand drawn for him, the discards he saw
+    drawing it have the law of the draw itself (each card's chance, the law of their count);
+    none is his, the seat's or one it saw, and they are fewer than under `first_decides`, where
+    he saw every discard."""
+    mode = "first_decides_blind"
+    rules, deck, hand, played, seen, theirs, barred, pool = _position(mode, 3)
+    rng = np.random.default_rng(12)
+    parts = [_reference(rules, deck, pool, theirs, barred, 100_000, rng, saw=True)
+             for _ in range(4)]
+    ref = np.concatenate([p[1] for p in parts])
+    k = 100_000
+    level = levels_of(deck, mode, KEEP_AT)
+    kept = deal_drawn(np.array([hand]), np.array([played]), np.array([seen]),
+                      np.array([theirs]), np.array([barred]), deck, level, k,
+                      np.array([24680], U64))[0]
+    got = their_seen(np.full(k, mask(pool)), kept, np.full(k, 13 - SEEN[mode]), level,
+                     np.arange(k, dtype=U64) * U64(7919) + U64(3))
+    assert ref.size > 10_000
+    assert np.all(got & ~(mask(pool) & ~kept) == 0)
+    assert np.all(popcount(got) < 13) and popcount(got).mean() > 1
+    for slot in pool:
+        p_ref = ((ref >> U64(slot)) & U64(1)).mean()
+        p_got = ((got >> U64(slot)) & U64(1)).mean()
+        se = np.sqrt(p_ref * (1 - p_ref) / ref.size + p_got * (1 - p_got) / k)
+        assert abs(p_got - p_ref) <= 4.5 * se + 1e-12, (slot, p_ref, p_got)
+    a = np.bincount(popcount(ref).astype(int), minlength=14)
+    b = np.bincount(popcount(got).astype(int), minlength=14)
+    keep = (a + b) >= 20
+    assert stats.chi2_contingency(np.stack([a[keep], b[keep]]))[1] > 1e-4

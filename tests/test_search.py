@@ -37,7 +37,7 @@ from scipy import stats
 import reference
 import whistlab
 from harness.exact import check_deals, check_estimates, exact_values, splits_of
-from sim.cards import popcount, standard_deck
+from sim.cards import BIT, popcount, standard_deck
 from sim.errors import UserError
 from sim.games import GAMES
 from sim.lineup import Lineup
@@ -49,8 +49,10 @@ from sim.spades.hand import deck_for
 from strategies import card_search, make_strategy
 from strategies import search as search_module
 from strategies.card_search import candidates, deal_view, split_copies
+from strategies.draw_deals import levels_of
 from strategies.sampling import NoDeal, deal_hidden, draw
 from strategies.search import _Forced, bid_misfit, revealed_voids, won_at_once
+from strategies.seed import SeedStrategy
 from whistlab.cli import main
 
 DECK = standard_deck()
@@ -160,6 +162,9 @@ HOUSE["two players, must_trump, bags_negative"] = {"players": 2, "must_trump": T
                                                    "bags_negative": True}
 # §4.5's exchange of cards after the draw (the cards passed each way, `strategies.draw_deals`)
 TWO["two players, passing"] = {"players": 2, "pass_cards": {"count": 2, "direction": "left"}}
+TWO["two players, first_decides_blind, passing"] = {
+    "players": 2, "draw_mode": "first_decides_blind",
+    "pass_cards": {"count": 2, "direction": "left"}}
 TWO["two players, passing before the bids"] = {
     "players": 2, "draw_mode": "first_decides", "pass_when": "before_bid",
     "pass_cards": {"count": 3, "direction": "right"}}
@@ -725,18 +730,22 @@ def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
 
 
 def _check_seen_of(view, real, rec, deck):
-    """`seen_of` on the real deal of a two-player record (RULES.md §4.7): the seat's own
-    discards are those it saw (``discarded`` less ``unseen_discards``); the opponent's hold every
-    discard he saw and nothing but his discards and the seat's unseen ones."""
+    """`seen_of` on the real deal of a two-player record (RULES.md §4.7,
+    ``first_decides_blind``): the seat's own discards are those it saw (``discarded`` less
+    ``unseen_discards``); the opponent's, drawn (`strategies.draw_deals.their_seen`), are among
+    his discards and the seat's unseen ones, none of them a card he would have kept seeing it
+    first (value at least the seed's ``draw_keep_at``: such a discard came second, unseen).
+    Returns how many the opponent saw."""
     seen = search_module.seen_of(view, real, np.zeros(1, int))[0]
     seat = int(view.seat[0])
     discarded = [deck.mask_of(d) for d in rec["discarded"]]
     unseen = [deck.mask_of(d) for d in rec.get("unseen_discards", [[], []])]
     assert int(seen[seat]) == discarded[seat] & ~unseen[seat]
     other = 1 - seat
-    assert int(seen[other]) & (discarded[other] & ~unseen[other]) == \
-        discarded[other] & ~unseen[other]
     assert int(seen[other]) & ~(discarded[other] | unseen[seat]) == 0
+    high = levels_of(deck, "first_decides_blind", SeedStrategy.draw_keep_at) == 0
+    assert int(seen[other]) & int(np.bitwise_or.reduce(BIT[np.flatnonzero(high)])) == 0
+    return int(popcount(seen[other:other + 1])[0])
 
 
 def _as_dealt(deck, hands: list[list[str]]) -> np.ndarray:
@@ -804,9 +813,9 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
             lacked = rules.target_score - scores[row["game_id"], row["hand_no"]][won]
             pts[won] = max(pts[won], lacked)
         value[row["game_id"], row["hand_no"]] = pts - (pts.sum() - pts) / (sides - 1)
-    checked = declared = 0
+    checked = declared = their_seen = 0
     # two players, first_decides_blind: which of the discards the opponent saw no deal says (the
-    # rollouts give him every card neither hand holds nor the seat saw): not replayed exactly
+    # rollouts draw them, `seen_of`): not replayed exactly
     unseen_seconds = players == 2 and rules.draw_mode == "first_decides_blind"
     for rec in records[:12]:
         real = _as_dealt(deck, rec["hands"])
@@ -814,7 +823,7 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
         for k in (0, 7, 25, cards - 2):
             view = view_at({**rec, "plays": rec["plays"][:k]}).view
             if unseen_seconds:  # (the opponent's discards seen: `_check_seen_of`)
-                _check_seen_of(view, real[0], rec, deck)
+                their_seen += _check_seen_of(view, real[0], rec, deck)
                 continue
             card = np.array([deck.mask_of([rec["plays"][k]])], np.uint64)
             got = search._rollouts(view, real, np.zeros(1, int), np.zeros(1, int), card,
@@ -871,6 +880,7 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                                         for bid, blind in zip(r["bids"], r["blind"],
                                                               strict=True))
     assert checked == (0 if unseen_seconds else len(records[:12]) * 4) + bids
+    assert their_seen > 0 or not unseen_seconds
 
 
 def _declares(rules) -> bool:
