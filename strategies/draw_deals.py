@@ -304,11 +304,10 @@ def their_seen(pool: np.ndarray, kept: np.ndarray, blind: np.ndarray, level: np.
     # his low discards seen: q paired with a low kept card, each other one with chance 1/2
     d_low = popcount(discards & masks[1]).astype(np.int64)
     o_low = a[0] - popcount(discards & masks[0]).astype(np.int64)
-    q = np.arange(KEPT + 1)[None, :]
-    terms = (_COMB[np.clip(a[1], 0, 64)[:, None], q] * _COMB[np.clip(d_low, 0, 64)[:, None], q]
-             * _FACT[q] * _PERM[np.clip(o_low, 0, KEPT)[:, None], np.clip(d_low[:, None] - q, 0,
-                                                                          KEPT)]
-             * 2.0 ** (d_low[:, None] - q))
+    q = np.arange(KEPT + 1)[None, :]  # G's term q: q pairs within the level, the rest across
+    across = np.clip(d_low[:, None] - q, 0, KEPT)
+    terms = (_COMB[np.clip(a[1], 0, KEPT)[:, None], q] * _COMB[np.clip(d_low, 0, KEPT)[:, None], q]
+             * _FACT[q] * _PERM[np.clip(o_low, 0, KEPT)[:, None], across] * 2.0 ** across)
     terms = np.where((q <= d_low[:, None]) & (d_low[:, None] - q <= o_low[:, None]), terms, 0.0)
     cum = np.cumsum(terms, axis=1)
     pick = uniforms(keys, _SPLIT_STREAM, np.ones(1, np.int64))[:, 0] * cum[:, -1]
