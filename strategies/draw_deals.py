@@ -59,7 +59,7 @@ from .card_search import played_by
 from .sampling import NoDeal, uniforms
 from .seed import _card_value
 
-__all__ = ["deal_drawn", "deal_view_drawn", "levels_of", "their_seen"]
+__all__ = ["deal_drawn", "deal_view_drawn", "exchanged", "levels_of", "their_seen"]
 
 KEPT = 13  # the cards each player keeps (and discards)
 _LEVEL_STREAM, _SLOT_STREAM = 6, 7  # the random streams of the draws (`uniforms`)
@@ -118,7 +118,7 @@ def deal_view_drawn(view, k: int, keys: np.ndarray, keep_at: int,
             barred |= np.where((shown >> suit) & 1 == 1, U64(mask), U64(0))
     level = levels_of(view.deck, view.rules.draw_mode, keep_at)
     mine = view.hand | played[rows, seat]  # as dealt: after any exchange of cards
-    passed, received = _exchanged(view)
+    passed, received = exchanged(view)
     # what each drew (§4.5 pass_cards after the draw: he kept the cards he passed to the seat)
     theirs = deal_drawn((mine & ~received) | passed, np.zeros(n, U64), view.discards,
                         played[rows, other] | received, barred, view.deck, level, k, keys)
@@ -128,7 +128,7 @@ def deal_view_drawn(view, k: int, keys: np.ndarray, keep_at: int,
     return out
 
 
-def _exchanged(view) -> tuple[np.ndarray, np.ndarray]:
+def exchanged(view) -> tuple[np.ndarray, np.ndarray]:
     """uint64[n] twice: the cards the seat passed to the opponent and those he passed to it
     (RULES.md §4.5 ``pass_cards`` at two players; `sim.views.PlayView` ``passed``,
     ``received``, and `sim.views.BidView`'s after an exchange before the bids); none where the

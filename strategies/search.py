@@ -162,7 +162,7 @@ from sim.views import BidView, BlindView, PlayView
 
 from .base import param, register
 from .card_search import CardSearch, add_copies, after, deal_unseen, deal_view, side_margin, split_copies
-from .draw_deals import KEPT, deal_view_drawn, levels_of, their_seen
+from .draw_deals import KEPT, deal_view_drawn, exchanged, levels_of, their_seen
 from .sampling import deal_hidden, random_bits
 from .seed import SeedStrategy
 
@@ -599,10 +599,8 @@ def deal_blind(view, k: int, keys: np.ndarray) -> np.ndarray:
     if view.deck.copies == 2:  # (two decks, RULES.md §4.7: both copies of every card unseen
         full = np.full((n, 2), view.deck.full_mask, U64)  # but the face-up ones)
         counts = np.full((n, players), view.rules.cards_each, np.int64)
-        if view.face_up is None:
-            return deal_hidden(full, counts, np.zeros((n, players), np.uint8), view.deck, k,
-                               keys)
-        known = np.stack([view.face_up, view.face_up_twice], axis=-1)  # [n, P, 2]
+        known = np.zeros((n, players, 2), U64) if view.face_up is None else np.stack(
+            [view.face_up, view.face_up_twice], axis=-1)  # [n, P, 2]
         gone = np.zeros((n, 2), U64)
         for seat in range(players):
             gone = add_copies(gone, known[:, seat])
@@ -797,9 +795,8 @@ def seen_of(view, dealt: np.ndarray, rows: np.ndarray,
     seen[np.arange(n), seat] = own
     rest = view.deck.full_mask & ~(dealt[:, 0] | dealt[:, 1] | own)
     if view.rules.draw_mode == "first_decides_blind":
-        passed, received = (np.zeros(n, U64),) * 2
-        if getattr(view, "received", None) is not None:  # (§4.5: he drew what he passed)
-            passed, received = view.passed[rows], view.received[rows]
+        # (§4.5: he drew the cards he passed, and holds those passed to him)
+        passed, received = (cards[rows] for cards in exchanged(view))
         theirs = (dealt[np.arange(n), 1 - seat] & ~passed) | received
         pool = view.deck.full_mask & ~(dealt[np.arange(n), seat] & ~received | passed | own)
         keys = random_bits(dealt[:, 0], _SEEN_KEYS, np.zeros(1, np.int64))[:, 0] ^ dealt[:, 1]
@@ -814,7 +811,7 @@ def _hand_state(view, dealt: np.ndarray, rows: np.ndarray,
     """The Spades hand state (`sim.spades.hand.SpadesHand`) of the deals ``dealt`` (uint64[N,
     P], the hands as dealt; two decks uint64[N, P, 2], `split_copies`) of the view's rows
     ``rows``, bid as the view says: its dealer the view's (`dealer_of`), its bag-cancelling
-    card the rules' (`cancel_card`); two players, what each saw of its discards (`seen_of`,
+    card the view's (`cancel_card`); two players, what each saw of its discards (`seen_of`,
     ``keep_at`` the opponent's draw)."""
     dealt, twice = split_copies(dealt)
     hand = start_hand(dealt, dealer_of(view)[rows], view.scores[rows], view.bags[rows],

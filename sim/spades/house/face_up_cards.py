@@ -53,8 +53,9 @@ def public(hand) -> dict:
     (not in a replayed record's views)."""
     if hand.dealt is None:
         return {}
-    twice = "face_up_twice" in hand.dealt.house  # (two decks)
-    return {name: hand.house_state[name] for name in ("face_up", "face_up_twice")[:1 + twice]}
+    names = ("face_up", "face_up_twice") if "face_up_twice" in hand.dealt.house else (
+        "face_up",)  # (two decks: and those dealt twice)
+    return {name: hand.house_state[name] for name in names}
 
 
 def record(state, i, deck) -> dict:
