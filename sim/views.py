@@ -372,6 +372,8 @@ class PlayView(_Batched):
         bemo          int8[n, S]              Spades: the bemos (§4.4), or None
         no_trump      bool[n, P]              Spades ``no_trump_bids``: the "no trump" bids,
                                               or None
+        half          bool[n, P]              Spades ``half_trick_bids``: which bids are n and a
+                                              half, or None
         face_up       uint64[n, P]            Spades: the cards dealt face up (§4.1), or None
         face_up_twice uint64[n, P]            Spades, two decks (§4.7): those of them dealt
                                               twice to the seat, or None
@@ -436,6 +438,7 @@ class PlayView(_Batched):
     contracts: np.ndarray | None = None
     bemo: np.ndarray | None = None
     no_trump: np.ndarray | None = None
+    half: np.ndarray | None = None
     declarations: np.ndarray | None = None
     contract: np.ndarray | None = None
     declarer: np.ndarray | None = None

@@ -54,10 +54,10 @@ paired rule against the rollout strategy's own bid. A blind nil, where the rules
 valued so too against none, on deals of every hand (its own unseen: `deal_blind`), its bid
 where it does not go blind the rollout strategy's (the expert never bids a blind nil itself).
 The bidding of a rollout resumes at the seat's turn from what its view shows (the bids, blind
-or not, the no-trump bids, the side contracts and bemos declared before it:
+or not, the no-trump bids, the halves, the side contracts and bemos declared before it:
 `sim.spades.bidding.start_bidding`); the seat's own declarations in its turn (a blind bid, a
-side contract before its bid: none, as it is asked to bid; no trump, a bemo, a raise after
-it) are the rollout strategy's (`_Forced`, `_Blind`).
+side contract before its bid: none, as it is asked to bid; no trump, a half, a bemo, a raise
+after it) are the rollout strategy's (`_Forced`, `_Blind`).
 A card with one legal choice, or whose legal cards are all equal, is the rollout strategy's,
 unsearched.
 
@@ -102,8 +102,9 @@ house rules of §4 (the plug-ins of `sim.spades.house`) it plays at every one of
 those it need not know to play: a rule whose parts are only
 the score's (contracts scored otherwise, trick bonuses, the bag rules, the game's end: §4.6,
 §4.8) or the open bids' (§4.4's bid minimums and bans: ``fledu``, ``min_team_bid``,
-``suicide``, ``whiz``, ``mirror``, ``hook``), since its rollouts are scored by the engine's own
-phases and bid among the bids the engine opens (`PLAYED_PARTS`; a progressive bonus too,
+``suicide``, ``whiz``, ``mirror``, ``hook``; one joint bid per side, ``partnership_bidding``,
+its bidders' bids weighing the deals as any bid does), since its rollouts are scored by
+the engine's own phases and bid among the bids the engine opens (`PLAYED_PARTS`; a progressive bonus too,
 §4.6 ``seven_plus = "progressive"`` and ``highlander``: the views show each side's count of
 bonuses earned, which the rollouts' score pays on, `progressive_of`), ``bag_cancel_card``, named
 or cut per deal (the views show its card, given to the rollouts' hands: `cancel_card`) and
@@ -117,18 +118,19 @@ contracts and bemos of §4.4 (team nil, Mo, ten for 200, blind six, bemo, blind 
 searched, valued by the engine's score of the contracts declared; the bids and blind nils
 searched too, the bidding resumed at the seat's turn with the contracts and bemos declared
 before it, the seat's side having declared none before its bid; its declarations the rollout
-strategy's) and ``blind_bids``, ``bid_raise`` and ``no_trump_bids`` (the bids and blind nils
-searched, its blind bids, raises and no-trump bids the rollout strategy's; the no-trump
+strategy's) and ``blind_bids``, ``bid_raise``, ``no_trump_bids`` and ``half_trick_bids`` (the
+bids and blind nils searched, its blind bids, raises, no-trump bids and halves the rollout
+strategy's; the views of the play show the halves, `sim.views.PlayView.half`; the no-trump
 seats' deals fit to the play and to the spade they held, `_fit`); under all of these the bids
 do not weigh the deals, `bids_unweighed`; and §4.1's
 ``redeal_poor_hands`` (no deal searched holds a hand the rollout strategy
 would have called a misdeal on, `_misdeals`, nor do those of its bids and blind nils,
 `_dealt_fit`; with two decks a spade held twice counts two);
 the passed cards with two decks too (one copy each, `deal_view_copies`) and at two players
-after the draw (`strategies.draw_deals`), the face-up cards with one deck only.
-It refuses the rest, named: a rule that asks a
-decision of its own (a bidding turn, an auction), exchanges cards twice (§4.5), or whose score
-the value cannot take: a card cut per deal (no view shows it). A hand that wins the game at
+after the draw (`strategies.draw_deals`), the face-up cards with two decks too (not together
+with an exchange: a face-up card passed on is then its holder's or his receiver's, which no deal
+drawn says). It refuses the rest, named: a rule that asks a decision of its own (a bidding turn,
+an auction) or exchanges cards twice (§4.5). A hand that wins the game at
 once (§4.4 ``moon``, ``lexington``, ``blind_moon``, a double blind nil that wins) is valued as
 one that reaches the target score (`won_at_once`). Of §4.3 it plays the rules that narrow the
 legal cards or name the first leader (``must_trump``, ``must_overtrump``,
@@ -194,10 +196,12 @@ SIX_DECKS = ("no_twos", "double_minus_2c", "double_jokers")
 # RULES.md §4: the parts of a house rule (`sim.spades.plugin.HouseRule`) the search plays without
 # knowing the rule: the score's (the rollouts are scored by the engine's own phases: the score,
 # the trick bonuses, how bags are counted, the game's end, a table column), the open bids' (bid
-# rules and bans: it bids among the bids the engine opens), the play's constraints, first
+# rules and bans, §4.4 partnership_bidding's joint bid: it bids among the bids the engine opens,
+# a joint bidder's partner asked nothing), the play's constraints, first
 # leader and reading of the voids (its deals fit to them: `PLAY_PARTS`) and the side contracts'
 # (`CONTRACT_PARTS`); a rule with any other part is refused, but those `played_house_rules` names
-PLAYED_PARTS = frozenset({"score", "trick_bonus", "bags", "ends_game", "bids", "bans", "looks",
+PLAYED_PARTS = frozenset({"score", "trick_bonus", "bags", "ends_game", "bids", "bans", "joint_bid",
+                          "looks",
                           "constraint", "leads", "first_leader", "void_rule", "refuse",
                           "refuse_among", "check_contracts", "no_blind_nil",
                           *("contracts", "contract", "contract_ban", "bid_contract", "columns"),
@@ -207,9 +211,9 @@ PLAYED_PARTS = frozenset({"score", "trick_bonus", "bags", "ends_game", "bids", "
 # strategy's (`_Forced`), and the bids do not weigh its deals (`bids_unweighed`)
 CONTRACT_PARTS = ("contracts", "bid_contract")
 # RULES.md §4.4's bidding decisions whose outcome the views hold (the bids as they stand, which
-# were bid blind, the no-trump bids): blind bids, raising a bid, no trump; played as the side
-# contracts are
-OWN_BIDDING = ("blind_bids", "bid_raise", "no_trump_bids")
+# were bid blind, the no-trump bids, the halves): blind bids, raising a bid, no trump, a half;
+# played as the side contracts are
+OWN_BIDDING = ("blind_bids", "bid_raise", "no_trump_bids", "half_trick_bids")
 # RULES.md §4.1's misdeals: the deals the search draws are those no seat would have called
 # (`SearchStrategy._misdeals`), the call itself the rollout strategy's
 MISDEALS = ("redeal_poor_hands",)
@@ -279,8 +283,10 @@ class SearchStrategy(CardSearch):
                 "and at the other tables of §4.7 (two players, three players, cutthroat, "
                 "five players, six with deck = 'no_twos', 'double_minus_2c' or "
                 "'double_jokers', cancel_spades at six or eight), with the house rules of "
-                "§4 that only score, narrow the bids, narrow the legal cards, name "
-                "the first leader, offer side contracts, blind bids, raises or no-trump bids, "
+                "§4 that only score, narrow the bids or make them one per side, narrow "
+                "the legal cards, name "
+                "the first leader, offer side contracts, blind bids, raises, no-trump or "
+                "half bids, "
                 "redeal poor hands, deal cards face up or "
                 "exchange them once (not both), and no other rule of §4 so far; these rules "
                 "set "
@@ -330,6 +336,11 @@ class SearchStrategy(CardSearch):
     def raise_bid(self, view, rng):
         """Raising the bid by one (RULES.md §4.4 ``bid_raise``): the rollout strategy's."""
         return self.policy.raise_bid(view, rng)
+
+    def half_bid(self, view, rng):
+        """Adding a half to the bid (RULES.md §4.4 ``half_trick_bids``): the rollout
+        strategy's."""
+        return self.policy.half_bid(view, rng)
 
     def redeal(self, view, rng):
         """Calling a misdeal on a poor hand (RULES.md §4.1 ``redeal_poor_hands``): the rollout
@@ -412,7 +423,8 @@ class SearchStrategy(CardSearch):
                               bids=view.bids[i], blind=view.blind[i], seen=seen,
                               flags=None if view.no_trump is None else {
                                   "no_trump": view.no_trump[i]},  # (§4.4: bid before)
-                              contracts=_rows_of(view.contracts, i), bemo=_rows_of(view.bemo, i))
+                              contracts=_rows_of(view.contracts, i), bemo=_rows_of(view.bemo, i),
+                              half=_rows_of(view.half, i))  # (§4.4: the halves bid before)
         bidding = complete_bidding(state, rules, deck, at.lineup, at.rng)
         hand = replace(start_hand(hands, dealer, scores, bags, twice=twice,
                                   progressive=progressive_of(view, i),
@@ -702,7 +714,7 @@ def bids_unweighed(rules) -> bool:
     offers side contracts or bemos (RULES.md §4.4, `CONTRACT_PARTS`: the bids were made beside
     declarations that `bid_misfit`'s bidding does not hold) or bidding decisions of its own
     (`OWN_BIDDING`: a blind bid is not the bid the hand would make, a bid the play's views
-    show may be a raised one)."""
+    show may be a raised one or a half)."""
     return any(getattr(rule, part) for rule in house.in_force(rules) for part in CONTRACT_PARTS) \
         or any(getattr(rules, key) for key in OWN_BIDDING)
 
@@ -822,7 +834,8 @@ def _hand_state(view, dealt: np.ndarray, rows: np.ndarray,
                         contracts=None if view.contracts is None else view.contracts[rows],
                         bemo=None if view.bemo is None else view.bemo[rows],
                         flags=None if view.no_trump is None else {
-                            "no_trump": view.no_trump[rows]})
+                            "no_trump": view.no_trump[rows]},
+                        half=None if view.half is None else view.half[rows])
     return replace(hand, bidding=bidding)
 
 

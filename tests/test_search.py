@@ -653,12 +653,14 @@ def test_the_bids_deals_hold_no_hand_that_would_have_been_redealt(spec, poor, mo
 @pytest.mark.parametrize("spec", [
     {"bid_raise": True}, {"blind_bids": True, "blind_bid_min_deficit": 0},
     {"no_trump_bids": True}, {"team_nil": True}, {"ten_for_two_hundred": True},
-    {"bemo": True}])
+    {"bemo": True}, {"partnership_bidding": True}, {"half_trick_bids": True}])
 def test_the_bids_are_searched_where_a_bidding_resumed_at_the_turn_holds_what_came_before(
         spec, monkeypatch):
     """RULES.md §4.4: under ``bid_raise`` (the raises come after every bid), ``blind_bids`` and
-    ``no_trump_bids`` (the blind and no-trump bids before the turn are the view's) and the side
-    contracts and bemos (those declared before the turn are the view's) the search's bids and
+    ``no_trump_bids`` (the blind and no-trump bids before the turn are the view's), the side
+    contracts and bemos (those declared before the turn are the view's),
+    ``partnership_bidding`` (one joint bid per side: no nil, blind or not) and
+    ``half_trick_bids`` (the halves bid before the turn are the view's) the search's bids and
     blind nils are searched by rollouts."""
     rules = load_rules({"preset": "spades.standard", "blind_nil_min_deficit": 0, **spec})
     kinds = collections.Counter()
@@ -669,7 +671,8 @@ def test_the_bids_are_searched_where_a_bidding_resumed_at_the_turn_holds_what_ca
 
     monkeypatch.setattr(search_module.SearchStrategy, "_bid_rollouts", rollouts)
     GAMES["spades"].play_block(rules, Lineup([SearchBids()] * 4), 3, 0, 8, "hands")
-    assert set(kinds) == {"BlindView", "BidView"}, kinds
+    assert set(kinds) == ({"BidView"} if rules.partnership_bidding
+                          else {"BlindView", "BidView"}), kinds
 
 
 @pytest.mark.parametrize("players", [4, 6])
@@ -709,11 +712,14 @@ def test_revealed_voids_are_true_of_the_real_hands(preset):
     assert shown > 0
 
 
-def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
+@pytest.mark.parametrize("spec", ["spades.standard",
+                                  {"preset": "spades.standard", "partnership_bidding": True}])
+def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them(spec):
     """`bid_misfit` rebuilds each seat's turn of the bidding (the bids before it, the standing)
     from a view of the play: with the real hands the expert's bids are the bids made, in whole
-    games (scores other than 0-0) too; uniform deals miss them."""
-    rules = load_rules("spades.standard")
+    games (scores other than 0-0) too; uniform deals miss them. Under RULES.md §4.4
+    ``partnership_bidding`` the joint bidders' bids (their partners asked nothing)."""
+    rules = load_rules(spec)
     expert = make_strategy("expert", game="spades")
     result = GAMES["spades"].play_block(rules, Lineup([expert] * 4), 8, 0, 6, "games")
     records = GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)
@@ -726,7 +732,7 @@ def test_the_real_deal_fits_the_bids_of_the_strategy_that_made_them():
             deals = deal_view(view, 10, _keys(1, k))
             sampled.append(bid_misfit(view, deals, expert, np.random.default_rng(0)).mean())
     assert any(r["before"]["scores"] != [0, 0] for r in records[:40])
-    assert np.mean(sampled) > 2
+    assert np.mean(sampled) > (1 if rules.partnership_bidding else 2)  # (two bids, not four)
 
 
 def _check_seen_of(view, real, rec, deck):
@@ -849,9 +855,11 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
             contracts, bemo = _declared_before(rec, order[:j], rules)
             declared += int(contracts.any() or bemo.any())
             if rules.nil_pass or rules.pass_cards or rules.blind_bids or rules.bid_raise \
-                    or rules.no_trump_bids or _declares(rules):  # (the replay rebuilds no
-                #   bidding where cards are exchanged, bids made blind, raised or no trump,
-                #   or contracts declared: the engine's)
+                    or rules.no_trump_bids or rules.partnership_bidding \
+                    or rules.half_trick_bids or _declares(rules):
+                #   (the replay rebuilds no bidding where cards are exchanged, bids made blind,
+                #   raised, no trump, joint (a null bid: a partner's or one still to come) or
+                #   halves, or contracts declared: the engine's)
                 made = np.array([[-1 if b is None else b for b in bids]], np.int8)
                 seen = None if players != 2 else np.array(  # (§4.7: the discards it saw)
                     [[deck.mask_of(d) for d in rec["discarded"]]], np.uint64)
@@ -863,7 +871,9 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                                       blind=np.array([rec["blind"]]) & (made >= 0), seen=seen,
                                       flags={"no_trump": np.array([rec.get(
                                           "no_trump", [False] * players)]) & (made >= 0)},
-                                      contracts=contracts, bemo=bemo)
+                                      contracts=contracts, bemo=bemo,
+                                      half=np.array([rec.get("half", [False] * players)])
+                                      & (made >= 0))
                 view = bid_view(state, rules, deck)
             else:
                 view = view_at({**rec, "bids": bids, "plays": []}).view
@@ -881,6 +891,7 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                                                               strict=True))
     assert checked == (0 if unseen_seconds else len(records[:12]) * 4) + bids
     assert their_seen > 0 or not unseen_seconds
+    assert any(any(r.get("half", ())) for r in records[:12]) or not rules.half_trick_bids
 
 
 def _declares(rules) -> bool:

@@ -523,15 +523,16 @@ def start_bidding(hands, dealer, scores, bags, rules: SpadesRules, public: dict 
                   blind: np.ndarray | None = None, seen: np.ndarray | None = None,
                   progressive: np.ndarray | None = None,
                   exchanged: dict | None = None, flags: dict | None = None,
-                  contracts: np.ndarray | None = None, bemo: np.ndarray | None = None
-                  ) -> BidState:
+                  contracts: np.ndarray | None = None, bemo: np.ndarray | None = None,
+                  half: np.ndarray | None = None) -> BidState:
     """The bidding of ``hands`` (uint64[N, P]) before its first turn, or, given ``bids`` (int8[N,
     P], -1 = not yet) and ``blind``, at the turn of the first seat from the dealer's left that
     has not bid (a position: the same turn in every row); ``flags``: the plug-ins' flags of
     the turns before it (bool[N, P] by name, copied; §4.4 ``no_trump``), the others false;
     ``contracts`` and ``bemo`` (int8[N, S], copied): the side contracts and bemos declared
     before it (§4.4: the players of a side with a contract bid nothing, -1, their turns
-    passed)."""
+    passed); ``half`` (bool[N, P], copied): which bids before it are n and a half (§4.4
+    ``half_trick_bids``)."""
     n, players = hands.shape
     given = bids is not None
     bids = np.full((n, players), -1, np.int8) if bids is None else np.array(bids, np.int8)
@@ -553,7 +554,7 @@ def start_bidding(hands, dealer, scores, bags, rules: SpadesRules, public: dict 
                     contracts=contracts,
                     bemo=np.zeros((n, rules.sides), np.int8) if bemo is None
                     else np.array(bemo, np.int8),
-                    half=np.zeros((n, players), bool),
+                    half=np.zeros((n, players), bool) if half is None else np.array(half, bool),
                     flags=no_flags(n, players, {k: np.array(v, bool)
                                                 for k, v in (flags or {}).items()}),
                     public=public or {}, twice=twice, turn=turn,
@@ -572,10 +573,10 @@ def view_fields(state: BidState, rules: SpadesRules, deck) -> dict:
     for rule in house.in_force(rules):  # what the plug-ins make public of the bids so far
         if rule.shows:  # (§4.4 no_trump_bids: the no-trump bids, as the play's views show them)
             own.update(rule.shows(state))
-    return dict(rows=rows, seat=state.seat, dealer=state.dealer, bids=state.bids,
-                blind=state.blind, scores=state.scores, bags=state.bags, rules=rules, deck=deck,
-                contracts=state.contracts, bemo=state.bemo, half=state.half, **state.public,
-                **own)
+    return {**dict(rows=rows, seat=state.seat, dealer=state.dealer, bids=state.bids,
+                   blind=state.blind, scores=state.scores, bags=state.bags, rules=rules,
+                   deck=deck, contracts=state.contracts, bemo=state.bemo, half=state.half,
+                   **state.public), **own}  # (§4.4 half_trick_bids shows the halves: the same)
 
 
 def blind_view(state: BidState, rules: SpadesRules, deck) -> BlindView:

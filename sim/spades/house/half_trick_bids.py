@@ -7,6 +7,7 @@ second must make the side's total whole".
   `sim.views.BidView` (`ask`, the turn's slot ``half_bid``); after a partner's half, the second
   bidder's bid is a half too. The answers fill the bidding's ``half`` array, bool[N, P];
 - the table: ``half_<seat>``;
+- the play's views: which bids are halves (`shows`, `sim.views.PlayView.half`);
 - the refusal: with a rule that leaves no bid a half (`refuse`, asked among the checks of the
   rules ``halves``, where it stood).
 
@@ -58,6 +59,11 @@ def ask(turn, rules, deck, lineup, rng) -> None:
             lineup.decide(t.bid_view().take(ask), "half_bid", rng, bool), dtype=bool)
 
 
+def shows(bidding) -> dict:
+    """What the play's views show: which bids are n and a half (public, as the bids)."""
+    return {"half": bidding.half}
+
+
 def refuse(rules) -> UserError | None:
     """Each of `_VOIDING` leaves no bid a half: no effect."""
     clash = [k for k in _VOIDING if getattr(rules, k)]
@@ -68,5 +74,5 @@ def refuse(rules) -> UserError | None:
 
 
 RULE = HouseRule(key="half_trick_bids", section="§4.4", in_force=lambda r: r.half_trick_bids,
-                 turn={"half_bid": ask}, refuse=refuse, refuse_among="halves",
+                 turn={"half_bid": ask}, shows=shows, refuse=refuse, refuse_among="halves",
                  columns={"half_<seat>": (np.bool_(False), "the bid is bid_<seat> and a half")})
