@@ -109,7 +109,7 @@ the engine's own phases and bid among the bids the engine opens (`PLAYED_PARTS`;
 bonuses earned, which the rollouts' score pays on, `progressive_of`), ``bag_cancel_card``, named
 or cut per deal (the views show its card, given to the rollouts' hands: `cancel_card`) and
 ``face_up_cards`` (§4.1: the face-up cards dealt to their holders in every deal,
-`face_up_held`; with two decks a copy dealt twice face up shown twice) or ``pass_cards`` or
+`face_up_held`; with two decks a copy dealt twice face up shown twice) and ``pass_cards`` or
 ``nil_pass`` (§4.5, one of the two: the cards the seat
 passed dealt to their receiver, `passed_held`, in the deals of its
 cards and, after an exchange before the bids, of its bids; at two players the cards passed to
@@ -127,10 +127,12 @@ do not weigh the deals, `bids_unweighed`; and §4.1's
 would have called a misdeal on, `_misdeals`, nor do those of its bids and blind nils,
 `_dealt_fit`; with two decks a spade held twice counts two);
 the passed cards with two decks too (one copy each, `deal_view_copies`) and at two players
-after the draw (`strategies.draw_deals`), the face-up cards with two decks too (not together
-with an exchange: a face-up card passed on is then its holder's or his receiver's, which no deal
-drawn says). It refuses the rest, named: a rule that asks a decision of its own (a bidding turn,
-an auction) or exchanges cards twice (§4.5). A hand that wins the game at
+after the draw (`strategies.draw_deals`), the face-up cards with two decks too; face-up cards
+and an exchange together with one deck (a face-up card is then its holder's or his
+receiver's: drawn per deal as a uniformly random choice of the cards passed makes it likely,
+`strategies.face_up_deals`; refused with two decks). It refuses the rest, named: a rule that
+asks a decision of its own (a bidding turn, an auction) or exchanges cards twice (§4.5). A hand
+that wins the game at
 once (§4.4 ``moon``, ``lexington``, ``blind_moon``, a double blind nil that wins) is valued as
 one that reaches the target score (`won_at_once`). Of §4.3 it plays the rules that narrow the
 legal cards or name the first leader (``must_trump``, ``must_overtrump``,
@@ -165,6 +167,7 @@ from sim.views import BidView, BlindView, PlayView
 from .base import param, register
 from .card_search import CardSearch, add_copies, after, deal_unseen, deal_view, side_margin, split_copies
 from .draw_deals import KEPT, deal_view_drawn, exchanged, levels_of, their_seen
+from .face_up_deals import deal_each, exchange_made, face_up_held, face_up_holders
 from .sampling import deal_hidden, random_bits
 from .seed import SeedStrategy
 
@@ -288,7 +291,8 @@ class SearchStrategy(CardSearch):
                 "the first leader, offer side contracts, blind bids, raises, no-trump or "
                 "half bids, "
                 "redeal poor hands, deal cards face up or "
-                "exchange them once (not both), and no other rule of §4 so far; these rules "
+                "exchange them once (both with one deck), and no other rule of §4 so far; "
+                "these rules "
                 "set "
                 f"{shown}{more}")
 
@@ -469,6 +473,9 @@ class SearchStrategy(CardSearch):
         opponent's hand as the draw makes it likely, `strategies.draw_deals`)."""
         if view.rules.players == 2:
             return deal_view_drawn(view, k, keys, self._keep_at, view.voids | revealed_voids(view))
+        if exchange_made(view):  # (§4.1 and §4.5: a face-up card's holder drawn per deal)
+            return deal_each(view, k, keys, *_held_each(view, k, keys), deal=lambda v, ks, kn:
+                             deal_view(v, 1, ks, revealed=revealed_voids(v), known=kn))
         return deal_view(view, k, keys, revealed=revealed_voids(view),
                          known=_either(face_up_held(view), passed_held(view)))
 
@@ -627,23 +634,6 @@ def deal_blind(view, k: int, keys: np.ndarray) -> np.ndarray:
     return deals | known[:, None, :]
 
 
-def face_up_held(view) -> np.ndarray | None:
-    """uint64[n, P]: the cards dealt face up (RULES.md §4.1 ``face_up_cards``, public) that each
-    seat but the one deciding still holds (not yet played); None without face-up cards. With
-    two decks (§4.7) uint64[n, P, 2], the copies as dealt (``face_up``, ``face_up_twice``;
-    `strategies.card_search.deal_view_copies` takes out those played)."""
-    if view.face_up is None:
-        return None
-    if view.deck.copies == 2:
-        out = np.stack([view.face_up, view.face_up_twice], axis=-1)
-        out[np.arange(len(view)), view.seat.astype(np.intp)] = 0
-        return out
-    gone = view.played | view.in_trick if isinstance(view, PlayView) else U64(0)
-    out = view.face_up & ~np.asarray(gone, U64).reshape(-1, 1)
-    out[np.arange(len(view)), view.seat.astype(np.intp)] = 0
-    return out
-
-
 def passed_held(view) -> np.ndarray | None:
     """uint64[n, P]: the cards the seat to play (or to bid, after an exchange before the bids)
     passed (RULES.md §4.5, the view's ``passed``) that their receiver still holds (not yet
@@ -693,8 +683,8 @@ def played_house_rules(rules) -> frozenset[str]:
         if rule.key == "bag_cancel_card":  # (named or cut per deal: the views show it, and the
             played = True  # rollouts' hands hold it, `cancel_card`)
         elif rule.key == "face_up_cards":  # (the cards each seat holds face up: `face_up_held`;
-            played = not (rules.pass_cards or rules.nil_pass)  # after an exchange a face-up card
-            #                     is its holder's or his receiver's, which no deal of it says)
+            played = rules.copies == 1 or not (rules.pass_cards or rules.nil_pass)  # after an
+            #    exchange, one deck: its holder or his receiver, drawn, `face_up_holders`)
         elif rule.key in ("pass_cards", "nil_pass"):  # (the cards it passed: `passed_held`;
             played = not (rules.pass_cards and rules.nil_pass)  # two players: `draw_deals`)
         elif rule.key == "jokes_tie":  # (§4.2 jokes_win's tricks: the engine resolves them in
@@ -869,8 +859,21 @@ def deal_bidding(view, k: int, keys: np.ndarray) -> np.ndarray:
     face-up cards to their holders (`face_up_held`; `strategies.card_search.deal_unseen`); a
     row's deals a function of its key (``keys`` uint64[n]). After an exchange of cards before
     the bids (RULES.md §4.5) the cards it passed to their receiver (`passed_held`)."""
+    if exchange_made(view):  # (§4.1 and §4.5: a face-up card's holder drawn per deal)
+        return deal_each(view, k, keys, *_held_each(view, k, keys), deal=lambda v, ks, kn:
+                         deal_unseen(v, v.bids.shape[1], 1, ks, known=kn))
     return deal_unseen(view, view.bids.shape[1], k, keys,
                        known=_either(face_up_held(view), passed_held(view)))
+
+
+def _held_each(view, k: int, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(uint64[n, k, P], bool[n, k]): per deal the cards each other seat surely holds after an
+    exchange of cards with face-up cards (RULES.md §4.1, §4.5; one deck): the face-up cards
+    where `face_up_holders` draws them, and those the seat passed (`passed_held`); and which
+    draws fit the hands' sizes."""
+    passed = passed_held(view)
+    held, fits = face_up_holders(view, k, keys, also=passed)
+    return held | passed[:, None], fits
 
 
 def bid_misfit(view, deals: np.ndarray, policy, rng) -> np.ndarray:

@@ -121,6 +121,15 @@ HOUSE.update({
                                      "bag_cancel_card": "QS"},
     "six in pairs, three_b, hook": {**SIX["six in three pairs"], "three_b": True, "hook": True},
     "cutthroat, moon": {"preset": "spades.cutthroat", "moon": True},
+    # §4.1's face-up cards after §4.5's exchange: each one its holder's or his receiver's
+    # (`strategies.face_up_deals`; tests/test_face_up_deals.py)
+    "face-up cards, passing left": {"preset": "spades.standard", "face_up_cards": 3,
+                                    "pass_cards": {"count": 3, "direction": "left"}},
+    "face-up cards, nil passing": {"preset": "spades.standard", "face_up_cards": 2,
+                                   "nil_pass": [1, 2]},
+    "three, face-up cards, passing before the bids": {
+        "preset": "spades.three", "face_up_cards": 2, "pass_when": "before_bid",
+        "pass_cards": {"count": 2, "direction": "right"}},
 })
 # RULES.md §4.7's tables of two decks (every card twice): six players in each team shape and
 # deck, eight, cancel_spades; and house rules there
@@ -485,7 +494,8 @@ def test_a_search_seat_plays_through_every_house_rule_it_plays(name):
     assert hands.num_rows == 6
 
 
-@pytest.mark.parametrize("name", [k for k in HOUSE if "pass" in k])
+@pytest.mark.parametrize("name", [k for k in HOUSE if "pass" in k  # (four players)
+                                  and load_rules(HOUSE[k]).players == 4])
 def test_the_cards_a_seat_passed_are_dealt_to_their_receiver(name):
     """RULES.md §4.5: the cards the seat to play passed (its view's ``passed``) and their
     receiver has not played are in his real hand (the records' hands, after the exchange), and
@@ -1417,10 +1427,6 @@ def test_a_decision_or_a_session_under_rules_it_does_not_play_is_refused(tmp_pat
 
 # each refused table or rule of RULES.md §4, and the keys its message names
 REFUSED = {
-    "face-up cards and an exchange of cards": ({"preset": "spades.standard", "face_up_cards": 2,
-                                               "pass_cards": {"count": 2,
-                                                              "direction": "left"}},
-                                              ["face_up_cards = 2"]),
     "six of two decks, face-up cards and nil passing": ({"players": 6, "face_up_cards": 2,
                                                          "nil_pass": [1, 2]},
                                                         ["face_up_cards = 2"]),
