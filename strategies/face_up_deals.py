@@ -67,8 +67,8 @@ def exchange_made(view) -> bool:
             and view.deck.copies == 1)
 
 
-def face_up_holders(view, k: int, keys: np.ndarray, also: np.ndarray | None = None
-                    ) -> tuple[np.ndarray, np.ndarray]:
+def face_up_holders(view, k: int, keys: np.ndarray, also: np.ndarray | None = None,
+                    voids: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(uint64[n, k, P], bool[n, k]): per row ``k`` draws of the face-up cards each seat but the
     one deciding holds, after an exchange of cards (module docstring; one deck), and whether
     each draw fits the hands' sizes. ``view``: a `PlayView`, or a `BidView` after an exchange
@@ -76,7 +76,9 @@ def face_up_holders(view, k: int, keys: np.ndarray, also: np.ndarray | None = No
     cards known to be held (those the seat passed, `strategies.search.passed_held`), which with
     these may not outnumber a seat's cards: a holder whose hand is full takes no more, and a
     draw that leaves a card no room (late in a hand, earlier draws having filled both hands)
-    does not fit (`deal_each` rejects it)."""
+    does not fit (`deal_each` rejects it). ``voids`` (uint8[n, P], bit s = suit s): the suits
+    each seat has shown it holds none of, the view's by default (the search adds those a spade
+    lead reveals, `strategies.search.revealed_voids`)."""
     held = face_up_held(view)
     n, players = held.shape
     out = np.repeat(held[:, None], k, axis=1)
@@ -87,7 +89,8 @@ def face_up_holders(view, k: int, keys: np.ndarray, also: np.ndarray | None = No
     passes = (np.full((n, players), rules.pass_cards.count, np.int64) if rules.pass_cards
               else nil_pass_counts(view.bids, view.blind, rules, view.half).astype(np.int64))
     if isinstance(view, PlayView):
-        shown, voids = played_by(view), view.voids
+        shown = played_by(view)
+        voids = view.voids if voids is None else voids
     else:  # (before the play: nothing played, no void shown)
         shown, voids = np.zeros((n, players), U64), np.zeros((n, players), np.uint8)
     held_now = popcount(view.hand).astype(np.int64)[:, None] + popcount(

@@ -869,10 +869,12 @@ def deal_bidding(view, k: int, keys: np.ndarray) -> np.ndarray:
 def _held_each(view, k: int, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(uint64[n, k, P], bool[n, k]): per deal the cards each other seat surely holds after an
     exchange of cards with face-up cards (RULES.md §4.1, §4.5; one deck): the face-up cards
-    where `face_up_holders` draws them, and those the seat passed (`passed_held`); and which
-    draws fit the hands' sizes."""
+    where `face_up_holders` draws them (the voids a spade lead reveals among those that place
+    them, `revealed_voids`), and those the seat passed (`passed_held`); and which draws fit the
+    hands' sizes."""
     passed = passed_held(view)
-    held, fits = face_up_holders(view, k, keys, also=passed)
+    voids = view.voids | revealed_voids(view) if isinstance(view, PlayView) else None
+    held, fits = face_up_holders(view, k, keys, also=passed, voids=voids)
     return held | passed[:, None], fits
 
 

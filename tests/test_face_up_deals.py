@@ -18,6 +18,8 @@ from sim.lineup import Lineup
 from sim.options import load_rules
 from sim.spades.passing import receiver_offset
 from strategies import make_strategy
+from strategies import search as search_module
+from strategies.face_up_deals import face_up_holders
 from strategies.search import deal_bidding, revealed_voids
 
 DECK = standard_deck()
@@ -180,3 +182,37 @@ def test_the_bids_after_an_exchange_deal_the_face_up_cards_so_too():
 
     GAMES["spades"].play_block(rules, Lineup([Checking()] * 4), 2, 0, 20, "hands")
     assert sum(asked) > 0
+
+
+def test_a_void_shown_places_the_face_up_cards_of_its_suit(monkeypatch):
+    """A seat that has shown it holds no card of a suit passed his face-up card of it (every
+    draw gives it to his receiver); a receiver void in it shows it was kept. The search's deals
+    read the voids a spade lead reveals too (`revealed_voids`: a spade led unbroken shows the
+    leader held only spades; a deal giving him the face-up card would contradict the play)."""
+    spec, _ = RULES["passing left after the bids"]
+    rules = load_rules({"preset": "spades.standard", **spec})
+    offset = receiver_offset(rules)
+    forced = kept = 0
+    for view, _, rec in _played(rules, Drawing(at=(2,), k=1), 12, 9):
+        seat = int(view.seat[0])
+        gone = int(view.played[0] | view.in_trick[0])
+        for a in range(4):
+            r = (a + offset) % 4
+            left = [c for c in rec["face_up"][a] if not DECK.mask_of([c]) & gone]
+            if seat in (a, r) or not left:
+                continue
+            suit = "CDHS".index(left[0][1])
+            bit = np.uint64(DECK.mask_of([left[0]]))
+            for void_seat, at in ((a, r), (r, a)):
+                voids = view.voids.copy()
+                voids[0, void_seat] |= np.uint8(1 << suit)
+                voids[0, at] &= np.uint8(~(1 << suit) & 0xFF)
+                held, _ = face_up_holders(view, 16, _keys(1, a), voids=voids)
+                assert np.all(held[0, :, at] & bit == bit)
+                monkeypatch.setattr(search_module, "revealed_voids", lambda v, vs=voids: vs)
+                deals = make_strategy("search", game="spades")._deal(view, 16, _keys(1, a))
+                monkeypatch.undo()
+                assert np.all(deals[0, :, at] & bit == bit)
+                forced += void_seat == a
+                kept += void_seat == r
+    assert forced > 10 and kept > 10
