@@ -119,8 +119,9 @@ searched, valued by the engine's score of the contracts declared; the bids and b
 searched too, the bidding resumed at the seat's turn with the contracts and bemos declared
 before it, the seat's side having declared none before its bid; its declarations the rollout
 strategy's) and ``blind_bids``, ``bid_raise``, ``no_trump_bids`` and ``half_trick_bids`` (the
-bids and blind nils searched, its blind bids, raises, no-trump bids and halves the rollout
-strategy's; the views of the play show the halves, `sim.views.PlayView.half`; the no-trump
+bids and blind nils searched, and the answers after its bid in its turn, no trump and a half,
+`_choose_flag`; its blind bids and raises the rollout strategy's; the views of the play show
+the halves, `sim.views.PlayView.half`; the no-trump
 seats' deals fit to the play and to the spade they held, `_fit`); under all of these the bids
 do not weigh the deals, `bids_unweighed`; and §4.1's
 ``redeal_poor_hands`` (no deal searched holds a hand the rollout strategy
@@ -342,9 +343,43 @@ class SearchStrategy(CardSearch):
         return self.policy.raise_bid(view, rng)
 
     def half_bid(self, view, rng):
-        """Adding a half to the bid (RULES.md §4.4 ``half_trick_bids``): the rollout
-        strategy's."""
-        return self.policy.half_bid(view, rng)
+        """Adding a half to the bid (RULES.md §4.4 ``half_trick_bids``): the rollout strategy's,
+        or with ``search_bids`` the better of a half and none (`_choose_flag`)."""
+        return self._flag("half_bid", view, rng)
+
+    def no_trump(self, view, rng):
+        """Making the bid "no trump" (RULES.md §4.4 ``no_trump_bids``): the rollout strategy's,
+        or with ``search_bids`` the better of no trump and trumps (`_choose_flag`)."""
+        return self._flag("no_trump", view, rng)
+
+    def _flag(self, decision: str, view, rng) -> np.ndarray:
+        own = np.asarray(getattr(self.policy, decision)(view, rng), dtype=bool)
+        if not self.search_bids or not len(view):
+            return own
+        return self._chunked(view, rng, own, functools.partial(self._choose_flag, decision))
+
+    def _choose_flag(self, decision: str, view, rng, keys, own) -> np.ndarray:
+        """A yes-or-no decision of the seat's turn after its bid (``decision``: §4.4's
+        ``half_bid`` or ``no_trump``), each answer valued by rollouts as a bid is (on the same
+        deals): the bidding resumed at the seat's turn with the bids before it, the seat bidding
+        what it bid and answering as the candidate says (its earlier answers of the turn as
+        made: a half before no trump, `_Answering`), the later turns and the hand the rollout
+        strategy's; chosen by the paired rule against the rollout strategy's answer."""
+        n = len(view)
+        rows, seat = np.arange(n), view.seat.astype(np.intp)
+        before = _before_turn(view)
+        drawn = self._deal_bidding(view, self._drawn, keys)
+        deals = self._deals(view, keys, rng, drawn, self._dealt_fit(view, drawn, rng))
+        i, s, c = np.nonzero(np.ones((n, self.samples, 2), bool))
+        answers = {decision: c == 1}  # (candidate 0: no; 1: yes)
+        if decision == "no_trump" and view.half is not None:  # (asked before no trump)
+            answers["half_bid"] = view.half[rows, seat][i]
+        forced = _Answering(self.policy, view.seat[i], view.bids[rows, seat][i], answers)
+        values = np.full((n, self.samples, 2), np.nan)
+        values[i, s, c] = self._bid_rollouts(before, deals[i, s], i, forced, rng)
+        best = self._best(values, np.full(n, self.samples), np.ones((n, 2), bool),
+                          own.astype(np.intp))
+        return best == 1
 
     def redeal(self, view, rng):
         """Calling a misdeal on a poor hand (RULES.md §4.1 ``redeal_poor_hands``): the rollout
@@ -381,10 +416,6 @@ class SearchStrategy(CardSearch):
         hand = start_hand(dealt, view.dealer[rows], view.scores[rows], view.bags[rows],
                           twice=twice)
         return ~self._misdeals(hand, at).reshape(n, m)
-
-    def no_trump(self, view, rng):
-        """Bidding "no trump" (RULES.md §4.4 ``no_trump_bids``): the rollout strategy's."""
-        return self.policy.no_trump(view, rng)
 
     def bid(self, view, rng):
         """The rollout strategy's bid, or with ``search_bids`` the bid of best value among it,
@@ -585,6 +616,46 @@ class _Forced(_OneSeat):
         mine = self._mine(view)
         out[mine] = self.value[view.rows[mine]]
         return out
+
+
+class _Answering(_Forced):
+    """`_Forced` (the seat's bid: ``value``), and the seat's answers to the decisions of its
+    turn after its bid given in ``answers`` (name -> bool[N] by row: §4.4 ``half_bid``,
+    ``no_trump``); the others the rollout strategy's."""
+
+    def __init__(self, policy, seat, value, answers: dict):
+        super().__init__(policy, seat, value)
+        self.answers = answers
+
+    def half_bid(self, view, rng):
+        return self._answer("half_bid", view, rng)
+
+    def no_trump(self, view, rng):
+        return self._answer("no_trump", view, rng)
+
+    def _answer(self, name: str, view, rng) -> np.ndarray:
+        out = np.asarray(getattr(self.policy, name)(view, rng), bool).copy()
+        if name in self.answers:
+            mine = self._mine(view)
+            out[mine] = self.answers[name][view.rows[mine]]
+        return out
+
+
+def _before_turn(view):
+    """A `BidView` of a decision after the seat's bid in its turn, as at the turn's start: its
+    bid not yet made, nor its half or no trump (RULES.md §4.4: answered after the bid); what
+    the seats before it bid and declared as shown."""
+    rows, seat = np.arange(len(view)), view.seat.astype(np.intp)
+    bids = view.bids.copy()
+    bids[rows, seat] = -1
+    changes = {"bids": bids}
+    for name in ("half", "no_trump"):
+        field = getattr(view, name, None)
+        if field is not None:
+            field = field.copy()
+            field[rows, seat] = False
+            changes[name] = field
+    return dataclasses.replace(view, **changes)
 
 
 class _Blind(_OneSeat):

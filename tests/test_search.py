@@ -51,7 +51,7 @@ from strategies import search as search_module
 from strategies.card_search import candidates, deal_view, split_copies
 from strategies.draw_deals import levels_of
 from strategies.sampling import NoDeal, deal_hidden, draw
-from strategies.search import _Forced, bid_misfit, revealed_voids, won_at_once
+from strategies.search import _Answering, _Forced, bid_misfit, revealed_voids, won_at_once
 from strategies.seed import SeedStrategy
 from whistlab.cli import main
 
@@ -685,6 +685,68 @@ def test_the_bids_are_searched_where_a_bidding_resumed_at_the_turn_holds_what_ca
                           else {"BlindView", "BidView"}), kinds
 
 
+class Turns:
+    """Plays like ``expert``; keeps, by row and seat, the view of each bid, and asks ``search``
+    for every half and no-trump answer (its rollouts replaced by the test)."""
+
+    def __init__(self):
+        self.inner = make_strategy("expert", game="spades")
+        self.search = make_strategy({"name": "search"}, game="spades")
+        self.bid_views, self.checked = {}, collections.Counter()
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def bid(self, view, rng):
+        for j, row in enumerate(view.rows):
+            self.bid_views[int(row), int(view.seat[j])] = view.take(np.array([j]))
+        return self.inner.bid(view, rng)
+
+    def _after_bid(self, name, view, rng):
+        before = search_module._before_turn(view)
+        for j, row in enumerate(view.rows):  # (as at the start of the turn: the bid's view)
+            start = self.bid_views[int(row), int(view.seat[j])]
+            for field in ("bids", "blind", "half", "no_trump"):
+                got, want = getattr(before, field), getattr(start, field)
+                assert (got is None) == (want is None), field
+                if got is not None:
+                    assert np.array_equal(got[j], want[0]), (name, field)
+            self.checked[name] += 1
+        return getattr(self.search, name)(view, rng)
+
+    def half_bid(self, view, rng):
+        return self._after_bid("half_bid", view, rng)
+
+    def no_trump(self, view, rng):
+        return self._after_bid("no_trump", view, rng)
+
+
+def test_the_half_and_no_trump_answers_are_searched_from_the_turns_start(monkeypatch):
+    """RULES.md §4.4 ``half_trick_bids`` and ``no_trump_bids``: asked after its bid in its turn,
+    the search values each answer by rollouts from the turn's start (`_before_turn`: the view
+    of its bid, the bid, half and no trump not yet made), its bid as made and the answer forced
+    (`_Answering`: a half asked before no trump as made), and answers as the rollouts say."""
+    rules = load_rules({"preset": "spades.standard", "half_trick_bids": True,
+                        "no_trump_bids": True})
+    asked = collections.Counter()
+
+    def rollouts(self, view, hands, i, forced, rng):  # (the "yes" answers valued higher)
+        assert isinstance(forced, search_module._Answering)
+        (name,) = [k for k in forced.answers if k != "half_bid"] or ["half_bid"]
+        asked[name] += 1
+        return forced.answers[name].astype(float)
+
+    monkeypatch.setattr(search_module.SearchStrategy, "_bid_rollouts", rollouts)
+    player = Turns()
+    result = GAMES["spades"].play_block(rules, Lineup([player] * 4), 4, 0, 40, "hands")
+    hands, _ = GAMES["spades"].block_tables(result, 0)
+    assert player.checked["half_bid"] > 0 and player.checked["no_trump"] > 0
+    assert asked["half_bid"] > 0 and asked["no_trump"] > 0
+    table = hands.to_pydict()
+    asked_nt = sum(table[f"no_trump_{s}"].count(True) for s in range(4))
+    assert asked_nt == player.checked["no_trump"]  # (every one asked answered yes)
+
+
 @pytest.mark.parametrize("players", [4, 6])
 def test_the_face_up_cards_are_dealt_to_their_holders(players):
     rules = load_rules({"preset": "spades.standard", "face_up_cards": 3, "players": players,
@@ -829,7 +891,7 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
             lacked = rules.target_score - scores[row["game_id"], row["hand_no"]][won]
             pts[won] = max(pts[won], lacked)
         value[row["game_id"], row["hand_no"]] = pts - (pts.sum() - pts) / (sides - 1)
-    checked = declared = their_seen = 0
+    checked = declared = their_seen = flags = 0
     # two players, first_decides_blind: which of the discards the opponent saw no deal says (the
     # rollouts draw them, `seen_of`): not replayed exactly
     unseen_seconds = players == 2 and rules.draw_mode == "first_decides_blind"
@@ -892,6 +954,20 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                                        np.random.default_rng(0))
             assert got[0] == pytest.approx(want[seat % sides], abs=1e-9)
             checked += 1
+            answered = {name: np.array([rec.get(field, [False] * players)[seat]])
+                        for name, field, key in (("half_bid", "half", "half_trick_bids"),
+                                                 ("no_trump", "no_trump", "no_trump_bids"))
+                        if getattr(rules, key)}
+            if answered:  # (§4.4: its answers after its bid forced as made: the same hand;
+                #            the other answer forced: another hand, where it was asked)
+                for flip in (False, True):
+                    forced = _Answering(search.policy, view.seat, np.array([first[seat]]),
+                                        {k: v ^ flip for k, v in answered.items()})
+                    got = search._bid_rollouts(view, bidden, np.zeros(1, int), forced,
+                                               np.random.default_rng(0))
+                    if not flip:
+                        assert got[0] == pytest.approx(want[seat % sides], abs=1e-9)
+                    flags += int(flip and abs(got[0] - want[seat % sides]) > 1e-9)
     assert len(records) >= 4  # (a game of one hand: a record a game)
     if preset in PLAYERS:  # (the decision it is there for was made, before a bid checked)
         assert declared if _declares(rules) else any(
@@ -902,6 +978,7 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     assert checked == (0 if unseen_seconds else len(records[:12]) * 4) + bids
     assert their_seen > 0 or not unseen_seconds
     assert any(any(r.get("half", ())) for r in records[:12]) or not rules.half_trick_bids
+    assert flags > 0 or not (rules.half_trick_bids or rules.no_trump_bids)
 
 
 def _declares(rules) -> bool:
