@@ -120,7 +120,8 @@ searched too, the bidding resumed at the seat's turn with the contracts and bemo
 before it, the seat's side having declared none before its bid; its declarations the rollout
 strategy's) and ``blind_bids``, ``bid_raise``, ``no_trump_bids`` and ``half_trick_bids`` (the
 bids and blind nils searched, and the answers after its bid in its turn, no trump and a half,
-`_choose_flag`; its blind bids and raises the rollout strategy's; the views of the play show
+`_choose_flag`, and a blind bid, looking first or each bid open, `_choose_blind_bid`; its
+raises the rollout strategy's; the views of the play show
 the halves, `sim.views.PlayView.half`; the no-trump
 seats' deals fit to the play and to the spade they held, `_fit`); under all of these the bids
 do not weigh the deals, `bids_unweighed`; and §4.1's
@@ -335,8 +336,30 @@ class SearchStrategy(CardSearch):
         return self.policy.side_contract(view, rng)
 
     def blind_bid(self, view, rng):
-        """A bid before looking (RULES.md §4.4 ``blind_bids``): the rollout strategy's."""
-        return self.policy.blind_bid(view, rng)
+        """A bid of 1..7 before looking (RULES.md §4.4 ``blind_bids``; 0: it looks first): the
+        rollout strategy's, or with ``search_bids`` the best of looking first and each blind
+        bid open (`_choose_blind_bid`)."""
+        own = np.asarray(self.policy.blind_bid(view, rng), dtype=np.int8)
+        if not self.search_bids or not len(view) or view.rules.players == 2:
+            return own
+        return self._chunked(view, rng, own, self._choose_blind_bid)
+
+    def _choose_blind_bid(self, view, rng, keys, own) -> np.ndarray:
+        """Each answer (0: looking first, then bidding as the rollout strategy; 1..7 where open:
+        that bid, blind) valued by rollouts on deals of every hand, its own too (it has not
+        looked, `deal_blind`), from the turn's start (`_BlindBid`), as a blind nil is; chosen
+        by the paired rule against the rollout strategy's answer."""
+        n = len(view)
+        answers = np.arange(8)  # (the answer is its own index)
+        open_ = (answers == 0) | ((view.legal[:, None].astype(np.int64) >> answers) & 1 == 1)
+        drawn = deal_blind(view, self._drawn, keys)
+        deals = self._deals(view, keys, rng, drawn, self._dealt_fit(view, drawn, rng))
+        i, s, c = np.nonzero(np.ones((n, self.samples), bool)[:, :, None] & open_[:, None, :])
+        values = np.full((n, self.samples, answers.size), np.nan)
+        forced = _BlindBid(self.policy, view.seat[i], c.astype(np.int8))
+        values[i, s, c] = self._bid_rollouts(view, deals[i, s], i, forced, rng)
+        best = self._best(values, np.full(n, self.samples), open_, own.astype(np.intp))
+        return best.astype(np.int8)
 
     def raise_bid(self, view, rng):
         """Raising the bid by one (RULES.md §4.4 ``bid_raise``): the rollout strategy's."""
@@ -586,6 +609,14 @@ class _OneSeat:
         """bool[n]: the view's rows where the seat decides."""
         return view.seat == self.seat[view.rows]
 
+    def _overridden(self, name: str, view, rng, dtype, value: np.ndarray) -> np.ndarray:
+        """The rollout strategy's answers to the decision ``name``, but ``value`` (by the
+        batch's rows) where the seat decides."""
+        out = np.asarray(getattr(self.policy, name)(view, rng), dtype).copy()
+        mine = self._mine(view)
+        out[mine] = value[view.rows[mine]]
+        return out
+
     def _no_contract(self, view, rng, stage: np.ndarray | bool) -> np.ndarray:
         """The rollout strategy's side contracts (RULES.md §4.4), none for the seat's side at
         ``stage`` (the rows where it declined one before the decision forced)."""
@@ -612,10 +643,7 @@ class _Forced(_OneSeat):
         return self._no_contract(view, rng, view.bids[rows, view.seat] < 0)  # after it)
 
     def bid(self, view, rng):
-        out = np.asarray(self.policy.bid(view, rng), np.int8).copy()
-        mine = self._mine(view)
-        out[mine] = self.value[view.rows[mine]]
-        return out
+        return self._overridden("bid", view, rng, np.int8, self.value)
 
 
 class _Answering(_Forced):
@@ -634,11 +662,9 @@ class _Answering(_Forced):
         return self._answer("no_trump", view, rng)
 
     def _answer(self, name: str, view, rng) -> np.ndarray:
-        out = np.asarray(getattr(self.policy, name)(view, rng), bool).copy()
         if name in self.answers:
-            mine = self._mine(view)
-            out[mine] = self.answers[name][view.rows[mine]]
-        return out
+            return self._overridden(name, view, rng, bool, self.answers[name])
+        return np.asarray(getattr(self.policy, name)(view, rng), bool)
 
 
 def _before_turn(view):
@@ -658,21 +684,36 @@ def _before_turn(view):
     return dataclasses.replace(view, **changes)
 
 
-class _Blind(_OneSeat):
-    """The rollout strategy, but for the blind nil of ``seat``: ``value`` (bool[N]); its side
-    declared no contract blind (it is asked for a blind nil after); where it does not go blind
-    it decides (a contract after looking, a blind bid, RULES.md §4.4) and bids as the rollout
-    strategy."""
+class _Unlooked(_OneSeat):
+    """The rollout strategy, but for a decision of ``seat`` before it looks (`_Blind`,
+    `_BlindBid`): its side declared no contract blind (it is asked after)."""
 
     def side_contract(self, view, rng):
         return self._no_contract(view, rng,
                                  isinstance(view, BlindView) and not isinstance(view, BidView))
 
+
+class _Blind(_Unlooked):
+    """The rollout strategy, but for the blind nil of ``seat``: ``value`` (bool[N]); its side
+    declared no contract blind (it is asked for a blind nil after); where it does not go blind
+    it decides (a contract after looking, a blind bid, RULES.md §4.4) and bids as the rollout
+    strategy."""
+
     def blind_nil(self, view, rng):
-        out = np.asarray(self.policy.blind_nil(view, rng), bool).copy()
-        mine = self._mine(view)
-        out[mine] = self.value[view.rows[mine]]
-        return out
+        return self._overridden("blind_nil", view, rng, bool, self.value)
+
+
+class _BlindBid(_Unlooked):
+    """The rollout strategy, but for the blind bid of ``seat``: ``value`` (int8[N]: 0 it looks
+    first, 1..7 that bid blind, RULES.md §4.4 ``blind_bids``); it declined a blind nil and its
+    side a contract blind (it is asked for a blind bid after them); where it looks it decides
+    (a contract after looking) and bids as the rollout strategy."""
+
+    def blind_nil(self, view, rng):
+        return np.asarray(self.policy.blind_nil(view, rng), bool) & ~self._mine(view)
+
+    def blind_bid(self, view, rng):
+        return self._overridden("blind_bid", view, rng, np.int8, self.value)
 
 
 def _rows_of(field: np.ndarray | None, rows: np.ndarray) -> np.ndarray | None:

@@ -51,7 +51,7 @@ from strategies import search as search_module
 from strategies.card_search import candidates, deal_view, split_copies
 from strategies.draw_deals import levels_of
 from strategies.sampling import NoDeal, deal_hidden, draw
-from strategies.search import _Answering, _Forced, bid_misfit, revealed_voids, won_at_once
+from strategies.search import _Answering, _BlindBid, _Forced, bid_misfit, revealed_voids, won_at_once
 from strategies.seed import SeedStrategy
 from whistlab.cli import main
 
@@ -747,6 +747,42 @@ def test_the_half_and_no_trump_answers_are_searched_from_the_turns_start(monkeyp
     assert asked_nt == player.checked["no_trump"]  # (every one asked answered yes)
 
 
+class BlindBids:
+    """Plays like ``expert`` (tuned to bid blind when 1 behind); asks ``search`` for every blind
+    bid (its rollouts replaced by the test)."""
+
+    def __init__(self):
+        self.inner = make_strategy({"name": "expert", "blind_bid_deficit": 1}, game="spades")
+        self.search = make_strategy({"name": "search"}, game="spades")
+        self.asked = 0
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def blind_bid(self, view, rng):
+        self.asked += len(view)
+        return self.search.blind_bid(view, rng)
+
+
+def test_the_blind_bids_are_searched(monkeypatch):
+    """RULES.md §4.4 ``blind_bids``: the search values looking first and each blind bid open by
+    rollouts from the turn's start (`_BlindBid`), and bids as they say: here, the rollouts
+    valuing a blind 3 above every other answer, every blind bid made is 3."""
+    rules = load_rules({"preset": "spades.standard", "blind_bids": True,
+                        "blind_bid_min_deficit": 0, "blind_nil": False})
+
+    def rollouts(self, view, hands, i, forced, rng):
+        assert isinstance(forced, search_module._BlindBid)
+        return (forced.value == 3).astype(float)
+
+    monkeypatch.setattr(search_module.SearchStrategy, "_bid_rollouts", rollouts)
+    player = BlindBids()
+    result = GAMES["spades"].play_block(rules, Lineup([player] * 4), 6, 0, 10, "hands")
+    table = GAMES["spades"].block_tables(result, 0)[0].to_pydict()
+    made = [table[f"bid_{s}"][r] for s in range(4) for r in range(10) if table[f"blind_{s}"][r]]
+    assert player.asked > 0 and len(made) == player.asked and set(made) == {3}
+
+
 @pytest.mark.parametrize("players", [4, 6])
 def test_the_face_up_cards_are_dealt_to_their_holders(players):
     rules = load_rules({"preset": "spades.standard", "face_up_cards": 3, "players": players,
@@ -891,7 +927,7 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
             lacked = rules.target_score - scores[row["game_id"], row["hand_no"]][won]
             pts[won] = max(pts[won], lacked)
         value[row["game_id"], row["hand_no"]] = pts - (pts.sum() - pts) / (sides - 1)
-    checked = declared = their_seen = flags = 0
+    checked = declared = their_seen = flags = blind_checked = 0
     # two players, first_decides_blind: which of the discards the opponent saw no deal says (the
     # rollouts draw them, `seen_of`): not replayed exactly
     unseen_seconds = players == 2 and rules.draw_mode == "first_decides_blind"
@@ -919,8 +955,10 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                 before_pass.append(hand + rec["passed"][s])
             bidden = _as_dealt(deck, before_pass)[0]
         for j, seat in enumerate(order):
-            if rec["blind"][seat] or rec["bids"][seat] is None or unseen_seconds:
-                continue  # (a blind bid, or none under the side's contract: not asked)
+            blind_bid = bool(rules.blind_bids and rec["blind"][seat] and rec["bids"][seat])
+            if (rec["blind"][seat] and not blind_bid) or rec["bids"][seat] is None \
+                    or unseen_seconds:
+                continue  # (a blind nil, or no bid under the side's contract: not asked)
             first = [None if b is None else b - up for b, up in zip(  # (§4.4 bid_raise: as
                 rec["bids"], rec.get("raised", [0] * players), strict=True)]  # first made)
             bids = [first[s] if s in order[:j] else None for s in range(players)]
@@ -949,6 +987,18 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                 view = bid_view(state, rules, deck)
             else:
                 view = view_at({**rec, "bids": bids, "plays": []}).view
+            if blind_bid:  # (§4.4: its blind bid forced from the turn's start, `_BlindBid`:
+                #              the same hand; looking first instead: another hand, at times)
+                for answer in (first[seat], 0):
+                    forced = _BlindBid(search.policy, view.seat, np.array([answer], np.int8))
+                    got = search._bid_rollouts(view, bidden, np.zeros(1, int), forced,
+                                               np.random.default_rng(0))
+                    if answer:
+                        assert got[0] == pytest.approx(want[seat % sides], abs=1e-9)
+                        blind_checked += 1
+                    else:
+                        flags += int(abs(got[0] - want[seat % sides]) > 1e-9)
+                continue
             forced = _Forced(search.policy, view.seat, np.array([first[seat]]))
             got = search._bid_rollouts(view, bidden, np.zeros(1, int), forced,
                                        np.random.default_rng(0))
@@ -979,6 +1029,7 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     assert their_seen > 0 or not unseen_seconds
     assert any(any(r.get("half", ())) for r in records[:12]) or not rules.half_trick_bids
     assert flags > 0 or not (rules.half_trick_bids or rules.no_trump_bids)
+    assert blind_checked > 0 and flags > 0 or preset not in PLAYERS or not rules.blind_bids
 
 
 def _declares(rules) -> bool:
