@@ -120,8 +120,8 @@ searched too, the bidding resumed at the seat's turn with the contracts and bemo
 before it, the seat's side having declared none before its bid; its declarations the rollout
 strategy's) and ``blind_bids``, ``bid_raise``, ``no_trump_bids`` and ``half_trick_bids`` (the
 bids and blind nils searched, and the answers after its bid in its turn, no trump and a half,
-`_choose_flag`, and a blind bid, looking first or each bid open, `_choose_blind_bid`; its
-raises the rollout strategy's; the views of the play show
+`_choose_flag`, a blind bid, looking first or each bid open, `_choose_blind_bid`, and a
+raise, the round resumed at the seat, `_choose_raise`; the views of the play show
 the halves, `sim.views.PlayView.half`; the no-trump
 seats' deals fit to the play and to the spade they held, `_fit`); under all of these the bids
 do not weigh the deals, `bids_unweighed`; and §4.1's
@@ -362,8 +362,31 @@ class SearchStrategy(CardSearch):
         return best.astype(np.int8)
 
     def raise_bid(self, view, rng):
-        """Raising the bid by one (RULES.md §4.4 ``bid_raise``): the rollout strategy's."""
-        return self.policy.raise_bid(view, rng)
+        """Raising the bid by one (RULES.md §4.4 ``bid_raise``, a round after every bid): the
+        rollout strategy's, or with ``search_bids`` the better of raising and not
+        (`_choose_raise`)."""
+        own = np.asarray(self.policy.raise_bid(view, rng), dtype=bool)
+        if not self.search_bids or not len(view):
+            return own
+        return self._chunked(view, rng, own, self._choose_raise)
+
+    def _choose_raise(self, view, rng, keys, own) -> np.ndarray:
+        """Raising and not each valued by rollouts on the same deals, the round resumed at the
+        seat: the bids as they stand (the raises before it made), the seats before it in the
+        round raising no more, the seat answering as the candidate says, those after it as
+        the rollout strategy (`_Raising`); chosen by the paired rule against its answer."""
+        n = len(view)
+        drawn = self._deal_bidding(view, self._drawn, keys)
+        deals = self._deals(view, keys, rng, drawn, self._dealt_fit(view, drawn, rng))
+        i, s, c = np.nonzero(np.ones((n, self.samples, 2), bool))
+        players = view.bids.shape[1]
+        place = (view.seat.astype(np.intp) - view.dealer - 1) % players  # its place in the round
+        forced = _Raising(self.policy, view.seat[i], c == 1, place[i])
+        values = np.full((n, self.samples, 2), np.nan)
+        values[i, s, c] = self._bid_rollouts(view, deals[i, s], i, forced, rng)
+        best = self._best(values, np.full(n, self.samples), np.ones((n, 2), bool),
+                          own.astype(np.intp))
+        return best == 1
 
     def half_bid(self, view, rng):
         """Adding a half to the bid (RULES.md §4.4 ``half_trick_bids``): the rollout strategy's,
@@ -682,6 +705,23 @@ def _before_turn(view):
             field[rows, seat] = False
             changes[name] = field
     return dataclasses.replace(view, **changes)
+
+
+class _Raising(_OneSeat):
+    """The rollout strategy, but in the round of raises (RULES.md §4.4 ``bid_raise``) resumed
+    at ``seat``'s turn, its place in the round ``place`` (int[N], 0 = the dealer's left): the
+    seats before it raise no more (their raises made, in the bids as they stand), the seat
+    raises as ``value`` (bool[N]) says."""
+
+    def __init__(self, policy, seat, value, place):
+        super().__init__(policy, seat, value)
+        self.place = place
+
+    def raise_bid(self, view, rng):
+        out = self._overridden("raise_bid", view, rng, bool, self.value)
+        players = view.bids.shape[1]
+        place = (view.seat.astype(np.intp) - view.dealer - 1) % players
+        return out & ~(place < self.place[view.rows])
 
 
 class _Unlooked(_OneSeat):

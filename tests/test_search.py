@@ -51,7 +51,15 @@ from strategies import search as search_module
 from strategies.card_search import candidates, deal_view, split_copies
 from strategies.draw_deals import levels_of
 from strategies.sampling import NoDeal, deal_hidden, draw
-from strategies.search import _Answering, _BlindBid, _Forced, bid_misfit, revealed_voids, won_at_once
+from strategies.search import (
+    _Answering,
+    _BlindBid,
+    _Forced,
+    _Raising,
+    bid_misfit,
+    revealed_voids,
+    won_at_once,
+)
 from strategies.seed import SeedStrategy
 from whistlab.cli import main
 
@@ -781,6 +789,69 @@ def test_the_blind_bids_are_searched(monkeypatch):
     table = GAMES["spades"].block_tables(result, 0)[0].to_pydict()
     made = [table[f"bid_{s}"][r] for s in range(4) for r in range(10) if table[f"blind_{s}"][r]]
     assert player.asked > 0 and len(made) == player.asked and set(made) == {3}
+
+
+class Raises:
+    """Plays like ``expert``; keeps the view of the first bid of each hand and every view of
+    the round of raises (RULES.md §4.4 ``bid_raise``), by row."""
+
+    def __init__(self, spec):
+        self.inner = make_strategy(spec, game="spades")
+        self.first, self.raises = {}, []
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def bid(self, view, rng):
+        for j, row in enumerate(view.rows):
+            if (view.bids[j] < 0).all():
+                self.first[int(row)] = view.take(np.array([j]))
+        return self.inner.bid(view, rng)
+
+    def raise_bid(self, view, rng):
+        self.raises += [(int(row), view.take(np.array([j]))) for j, row in enumerate(view.rows)]
+        return self.inner.raise_bid(view, rng)
+
+
+@pytest.mark.parametrize("spec", ["expert", {"name": "expert", "raise_margin": -13.0,
+                                             "raise_total_below": 40}])
+def test_a_raise_is_valued_from_the_round_resumed_at_the_seat(spec):
+    """RULES.md §4.4 ``bid_raise``: from a seat's view in the round of raises, a rollout of the
+    real deal with its real answer (`_Raising`: the seats before it raising no more, those
+    after it as they did) is the hand as played, valued as the rollout from the first bid with
+    that bid forced (`_Forced`) values it; the other answer makes another hand. (An expert
+    that raises whenever it may would raise again if asked again.)"""
+    rules = load_rules({"preset": "spades.standard", "bid_raise": True})
+    player = Raises(spec)
+    result = GAMES["spades"].play_block(rules, Lineup([player] * 4), 2, 0, 30, "hands")
+    records = {r["game_id"]: r for r in
+               GAMES["spades"].block_records(result, SimpleNamespace(rules=rules), 0)}
+    search = make_strategy({"name": "search", "samples": 2}, game="spades")
+    search.__dict__["policy"] = player.inner  # (its rollout strategy: cached_property)
+    rng = np.random.default_rng(0)
+    same = changed = 0
+    for row, view in player.raises:
+        rec = records[row]
+        real = _as_dealt(DECK, rec["hands"])[0]
+        seat = int(view.seat[0])
+        first = player.first[row]
+        opener = int(first.seat[0])
+        made = rec["bids"][opener] - rec.get("raised", [0] * 4)[opener]
+        want = search._bid_rollouts(first, real, np.zeros(1, int),
+                                    _Forced(search.policy, first.seat, np.array([made])), rng)
+        if (seat - opener) % 2:  # (the other side's margin)
+            want = -want
+        place = np.array([(seat - int(view.dealer[0]) - 1) % 4])
+        for flip in (False, True):
+            answer = np.array([bool(rec.get("raised", [False] * 4)[seat]) ^ flip])
+            got = search._bid_rollouts(view, real, np.zeros(1, int),
+                                       _Raising(search.policy, view.seat, answer, place), rng)
+            if not flip:
+                assert got[0] == pytest.approx(want[0], abs=1e-9)
+                same += 1
+            else:
+                changed += int(abs(got[0] - want[0]) > 1e-9)
+    assert same > 20 and changed > 10
 
 
 @pytest.mark.parametrize("players", [4, 6])
