@@ -118,7 +118,9 @@ contracts and bemos of §4.4 (team nil, Mo, ten for 200, blind six, bemo, blind 
 searched, valued by the engine's score of the contracts declared; the bids and blind nils
 searched too, the bidding resumed at the seat's turn with the contracts and bemos declared
 before it, the seat's side having declared none before its bid; its declarations the rollout
-strategy's) and ``blind_bids``, ``bid_raise``, ``no_trump_bids`` and ``half_trick_bids`` (the
+strategy's, or with ``search_contracts`` by rollouts from the turn's start too,
+`_choose_contract`: off by default, no gain measured) and ``blind_bids``, ``bid_raise``,
+``no_trump_bids`` and ``half_trick_bids`` (the
 bids and blind nils searched, and the answers after its bid in its turn, no trump and a half,
 `_choose_flag`, a blind bid, looking first or each bid open, `_choose_blind_bid`, and a
 raise, the round resumed at the seat, `_choose_raise`; the views of the play show
@@ -251,6 +253,8 @@ class SearchStrategy(CardSearch):
     bid_weight: float = param(1.0, (0.0, 100.0))  # a deal's weight: exp(-bid_weight x the
     #                                               tricks its hands' bids miss the real ones by)
     search_bids: bool = True  # bids by rollouts too (else the rollout strategy's)
+    search_contracts: bool = False  # §4.4's side contracts and bemos by rollouts too (off: no
+    #                                 gain measured over the expert's, BENCHMARKS.md)
 
     @classmethod
     def refuse(cls, rules) -> str | None:
@@ -332,8 +336,44 @@ class SearchStrategy(CardSearch):
         return self.policy.pass_cards(view, rng)
 
     def side_contract(self, view, rng):
-        """A side contract or bemo (RULES.md §4.4): the rollout strategy's, not searched."""
-        return self.policy.side_contract(view, rng)
+        """A side contract or bemo (RULES.md §4.4): the rollout strategy's, or with
+        ``search_contracts`` the best of the codes open (`_choose_contract`)."""
+        own = np.asarray(self.policy.side_contract(view, rng), dtype=np.int8)
+        if not self.search_contracts or not len(view) or view.rules.players == 2:
+            return own
+        return self._chunked(view, rng, own, self._choose_contract)
+
+    def _choose_contract(self, view, rng, keys, own) -> np.ndarray:
+        """Each code open (none among them) valued by rollouts from the turn's start on the same
+        deals (before looking, `deal_blind`, for a contract declared blind), the seat declaring
+        it at the stage it is asked at (`_Declaring`: none at the stages before; a bemo after
+        its bid as made, and its answers after the bid as made); the paired rule against the
+        rollout strategy's code."""
+        n = len(view)
+        stage = _contract_stage(view)
+        if not (stage == stage[0]).all():  # (the engine asks one stage at a time)
+            raise ValueError("side contracts of several stages asked at once")
+        codes = np.arange(16)
+        open_ = (view.legal[:, None].astype(np.int64) >> codes) & 1 == 1
+        rows, seat = np.arange(n), view.seat.astype(np.intp)
+        if stage[0] == _BLIND:
+            drawn = deal_blind(view, self._drawn, keys)
+        else:
+            drawn = self._deal_bidding(view, self._drawn, keys)
+        deals = self._deals(view, keys, rng, drawn, self._dealt_fit(view, drawn, rng))
+        i, s, c = np.nonzero(np.ones((n, self.samples), bool)[:, :, None] & open_[:, None, :])
+        start, made, answers = view, None, {}
+        if stage[0] == _BEMO:  # (after its bid: the turn replayed from its start)
+            start, made = _before_turn(view), view.bids[rows, seat][i]
+            answers = {name: getattr(view, field)[rows, seat][i]
+                       for name, field in (("half_bid", "half"), ("no_trump", "no_trump"))
+                       if getattr(view, field, None) is not None}
+        forced = _Declaring(self.policy, view.seat[i], c.astype(np.int8), int(stage[0]), made,
+                            answers)
+        values = np.full((n, self.samples, codes.size), np.nan)
+        values[i, s, c] = self._bid_rollouts(start, deals[i, s], i, forced, rng)
+        best = self._best(values, np.full(n, self.samples), open_, own.astype(np.intp))
+        return best.astype(np.int8)
 
     def blind_bid(self, view, rng):
         """A bid of 1..7 before looking (RULES.md §4.4 ``blind_bids``; 0: it looks first): the
@@ -705,6 +745,54 @@ def _before_turn(view):
             field[rows, seat] = False
             changes[name] = field
     return dataclasses.replace(view, **changes)
+
+
+# RULES.md §4.4: the stages of a seat's turn at which its side may declare a contract
+_BLIND, _SIGHTED, _BEMO = 0, 1, 2
+
+
+def _contract_stage(view) -> np.ndarray:
+    """int[n]: the stage of a side contract's view (`sim.spades.bidding.contract_view`): before
+    looking (a `BlindView`), after looking before the bid, or after the bid (a bemo)."""
+    if not isinstance(view, BidView):
+        return np.full(len(view), _BLIND)
+    rows = np.arange(len(view))
+    return np.where(view.bids[rows, view.seat] >= 0, _BEMO, _SIGHTED)
+
+
+class _Declaring(_Answering):
+    """The rollout strategy, but for ``seat``'s side contract at ``stage`` (`_BLIND`,
+    `_SIGHTED`, `_BEMO`): ``code`` (int8[N], 0 none) there, none at the stages before (it is
+    asked now); having declined a blind nil and a blind bid where it declares after looking;
+    at a bemo, its bid as made (``made``) and its answers after the bid as made (``answers``,
+    `_Answering`); at the stages after, the rollout strategy's."""
+
+    def __init__(self, policy, seat, code, stage: int, made, answers: dict):
+        super().__init__(policy, seat, made, answers)
+        self.code, self.stage = code, stage
+
+    def side_contract(self, view, rng):
+        out = np.asarray(self.policy.side_contract(view, rng), np.int8).copy()
+        mine = self._mine(view)
+        at = _contract_stage(view)
+        out[mine & (at < self.stage)] = 0
+        here = mine & (at == self.stage)
+        out[here] = self.code[view.rows[here]]
+        return out
+
+    def blind_nil(self, view, rng):
+        out = np.asarray(self.policy.blind_nil(view, rng), bool)
+        return out & ~self._mine(view) if self.stage > _BLIND else out
+
+    def blind_bid(self, view, rng):
+        out = np.asarray(self.policy.blind_bid(view, rng), np.int8)
+        return np.where(self._mine(view), 0, out).astype(np.int8) if self.stage > _BLIND \
+            else out
+
+    def bid(self, view, rng):
+        if self.stage == _BEMO:
+            return super().bid(view, rng)
+        return np.asarray(self.policy.bid(view, rng), np.int8)
 
 
 class _Raising(_OneSeat):

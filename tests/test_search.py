@@ -43,7 +43,7 @@ from sim.games import GAMES
 from sim.lineup import Lineup
 from sim.options import load_rules
 from sim.replay import replay_file, view_at
-from sim.spades.bidding import bid_view, start_bidding
+from sim.spades.bidding import bid_view, offered_codes, start_bidding
 from sim.spades.combinations import VALUES
 from sim.spades.hand import deck_for
 from strategies import card_search, make_strategy
@@ -854,6 +854,54 @@ def test_a_raise_is_valued_from_the_round_resumed_at_the_seat(spec):
     assert same > 20 and changed > 10
 
 
+class Contracts:
+    """Plays like ``expert``; asks ``search`` for every side contract and bemo (its rollouts
+    replaced by the test)."""
+
+    def __init__(self):
+        self.inner = make_strategy("expert", game="spades")
+        self.search = make_strategy({"name": "search", "search_contracts": True}, game="spades")
+        self.asked = collections.Counter()
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def side_contract(self, view, rng):
+        stages = search_module._contract_stage(view)
+        self.asked.update(int(v) for v in stages)
+        return self.search.side_contract(view, rng)
+
+
+@pytest.mark.parametrize("spec, code", [({"team_nil": True}, "team_nil"),
+                                        ({"bemo": True, "mo_a": True}, "little_bemo")])
+def test_the_side_contracts_are_searched(spec, code, monkeypatch):
+    """RULES.md §4.4: with ``search_contracts`` the search values each side contract or bemo
+    open by rollouts from the turn's start (`_Declaring`), and declares as they say: here, the
+    rollouts valuing one code above every other, the sides declare it wherever they are asked
+    and it is open; without it (the default) it declares as the expert does."""
+    from sim.spades.contracts import NAMES
+    rules = load_rules({"preset": "spades.standard", **spec})
+    wanted = NAMES.index(code)
+
+    def rollouts(self, view, hands, i, forced, rng):
+        assert isinstance(forced, search_module._Declaring)
+        return (forced.code == wanted).astype(float)
+
+    monkeypatch.setattr(search_module.SearchStrategy, "_bid_rollouts", rollouts)
+    player = Contracts()
+    result = GAMES["spades"].play_block(rules, Lineup([player] * 4), 5, 0, 12, "hands")
+    table = GAMES["spades"].block_tables(result, 0)[0].to_pydict()
+    column = "bemo_bid" if "bemo" in code else "side_contract"
+    made = [table[f"{column}_{side}"][r] for side in range(2) for r in range(12)]
+    assert sum(player.asked.values()) > 0
+    assert made.count(wanted) >= 12  # (one side at least in every hand)
+    player.search = make_strategy({"name": "search"}, game="spades")  # (the default: off)
+    again = GAMES["spades"].play_block(rules, Lineup([player] * 4), 5, 0, 12, "hands")
+    table = GAMES["spades"].block_tables(again, 0)[0].to_pydict()
+    assert [table[f"{column}_{side}"][r] for side in range(2) for r in range(12)].count(
+        wanted) < 12
+
+
 @pytest.mark.parametrize("players", [4, 6])
 def test_the_face_up_cards_are_dealt_to_their_holders(players):
     rules = load_rules({"preset": "spades.standard", "face_up_cards": 3, "players": players,
@@ -998,7 +1046,7 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
             lacked = rules.target_score - scores[row["game_id"], row["hand_no"]][won]
             pts[won] = max(pts[won], lacked)
         value[row["game_id"], row["hand_no"]] = pts - (pts.sum() - pts) / (sides - 1)
-    checked = declared = their_seen = flags = blind_checked = 0
+    checked = declared = their_seen = flags = blind_checked = contracts_checked = 0
     # two players, first_decides_blind: which of the discards the opponent saw no deal says (the
     # rollouts draw them, `seen_of`): not replayed exactly
     unseen_seconds = players == 2 and rules.draw_mode == "first_decides_blind"
@@ -1027,13 +1075,17 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
             bidden = _as_dealt(deck, before_pass)[0]
         for j, seat in enumerate(order):
             blind_bid = bool(rules.blind_bids and rec["blind"][seat] and rec["bids"][seat])
-            if (rec["blind"][seat] and not blind_bid) or rec["bids"][seat] is None \
-                    or unseen_seconds:
+            contracts, bemo = _declared_before(rec, order[:j], rules)
+            here = [a[0, seat % sides] * (a[0, seat % sides] != b[0, seat % sides])
+                    for a, b in zip(_declared_before(rec, order[:j + 1], rules),
+                                    (contracts, bemo), strict=True)]
+            code, bemo_code = int(here[0]), int(here[1])  # (declared at its turn: §4.4)
+            if (rec["blind"][seat] and not blind_bid) or unseen_seconds \
+                    or (rec["bids"][seat] is None and not code):
                 continue  # (a blind nil, or no bid under the side's contract: not asked)
             first = [None if b is None else b - up for b, up in zip(  # (§4.4 bid_raise: as
                 rec["bids"], rec.get("raised", [0] * players), strict=True)]  # first made)
             bids = [first[s] if s in order[:j] else None for s in range(players)]
-            contracts, bemo = _declared_before(rec, order[:j], rules)
             declared += int(contracts.any() or bemo.any())
             if rules.nil_pass or rules.pass_cards or rules.blind_bids or rules.bid_raise \
                     or rules.no_trump_bids or rules.partnership_bidding \
@@ -1058,6 +1110,27 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                 view = bid_view(state, rules, deck)
             else:
                 view = view_at({**rec, "bids": bids, "plays": []}).view
+            for stage, declared_code in ((None, code), (search_module._BEMO, bemo_code)):
+                if not declared_code:  # (§4.4: a contract or bemo declared at its turn, forced
+                    continue  # from the turn's start: the same hand; none: another, at times)
+                if stage is None:
+                    blind_codes = offered_codes(rules, "blind")
+                    stage = search_module._BLIND if blind_codes >> declared_code & 1 \
+                        else search_module._SIGHTED
+                made = None if stage != search_module._BEMO else np.array([first[seat]])
+                for answer in (declared_code, 0):
+                    forced = search_module._Declaring(search.policy, view.seat,
+                                                      np.array([answer], np.int8), stage, made,
+                                                      {})
+                    got = search._bid_rollouts(view, bidden, np.zeros(1, int), forced,
+                                               np.random.default_rng(0))
+                    if answer:
+                        assert got[0] == pytest.approx(want[seat % sides], abs=1e-9)
+                        contracts_checked += 1
+                    else:
+                        flags += int(abs(got[0] - want[seat % sides]) > 1e-9)
+            if code:
+                continue
             if blind_bid:  # (§4.4: its blind bid forced from the turn's start, `_BlindBid`:
                 #              the same hand; looking first instead: another hand, at times)
                 for answer in (first[seat], 0):
@@ -1101,6 +1174,7 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     assert any(any(r.get("half", ())) for r in records[:12]) or not rules.half_trick_bids
     assert flags > 0 or not (rules.half_trick_bids or rules.no_trump_bids)
     assert blind_checked > 0 and flags > 0 or preset not in PLAYERS or not rules.blind_bids
+    assert contracts_checked > 0 and flags > 0 or preset not in PLAYERS or not _declares(rules)
 
 
 def _declares(rules) -> bool:
