@@ -1118,30 +1118,17 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                     stage = search_module._BLIND if blind_codes >> declared_code & 1 \
                         else search_module._SIGHTED
                 made = None if stage != search_module._BEMO else np.array([first[seat]])
-                for answer in (declared_code, 0):
-                    forced = search_module._Declaring(search.policy, view.seat,
-                                                      np.array([answer], np.int8), stage, made,
-                                                      {})
-                    got = search._bid_rollouts(view, bidden, np.zeros(1, int), forced,
-                                               np.random.default_rng(0))
-                    if answer:
-                        assert got[0] == pytest.approx(want[seat % sides], abs=1e-9)
-                        contracts_checked += 1
-                    else:
-                        flags += int(abs(got[0] - want[seat % sides]) > 1e-9)
+                flags += replays(search, view, bidden, want[seat % sides], *[search_module._Declaring(
+                    search.policy, view.seat, np.array([a], np.int8), stage, made, {})
+                    for a in (declared_code, 0)])
+                contracts_checked += 1
             if code:
                 continue
             if blind_bid:  # (§4.4: its blind bid forced from the turn's start, `_BlindBid`:
                 #              the same hand; looking first instead: another hand, at times)
-                for answer in (first[seat], 0):
-                    forced = _BlindBid(search.policy, view.seat, np.array([answer], np.int8))
-                    got = search._bid_rollouts(view, bidden, np.zeros(1, int), forced,
-                                               np.random.default_rng(0))
-                    if answer:
-                        assert got[0] == pytest.approx(want[seat % sides], abs=1e-9)
-                        blind_checked += 1
-                    else:
-                        flags += int(abs(got[0] - want[seat % sides]) > 1e-9)
+                flags += replays(search, view, bidden, want[seat % sides], *[_BlindBid(
+                    search.policy, view.seat, np.array([a], np.int8)) for a in (first[seat], 0)])
+                blind_checked += 1
                 continue
             forced = _Forced(search.policy, view.seat, np.array([first[seat]]))
             got = search._bid_rollouts(view, bidden, np.zeros(1, int), forced,
@@ -1154,14 +1141,9 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                         if getattr(rules, key)}
             if answered:  # (§4.4: its answers after its bid forced as made: the same hand;
                 #            the other answer forced: another hand, where it was asked)
-                for flip in (False, True):
-                    forced = _Answering(search.policy, view.seat, np.array([first[seat]]),
-                                        {k: v ^ flip for k, v in answered.items()})
-                    got = search._bid_rollouts(view, bidden, np.zeros(1, int), forced,
-                                               np.random.default_rng(0))
-                    if not flip:
-                        assert got[0] == pytest.approx(want[seat % sides], abs=1e-9)
-                    flags += int(flip and abs(got[0] - want[seat % sides]) > 1e-9)
+                flags += replays(search, view, bidden, want[seat % sides], *[_Answering(
+                    search.policy, view.seat, np.array([first[seat]]),
+                    {k: v ^ flip for k, v in answered.items()}) for flip in (False, True)])
     assert len(records) >= 4  # (a game of one hand: a record a game)
     if preset in PLAYERS:  # (the decision it is there for was made, before a bid checked)
         assert declared if _declares(rules) else any(
@@ -1175,6 +1157,17 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
     assert flags > 0 or not (rules.half_trick_bids or rules.no_trump_bids)
     assert blind_checked > 0 and flags > 0 or preset not in PLAYERS or not rules.blind_bids
     assert contracts_checked > 0 and flags > 0 or preset not in PLAYERS or not _declares(rules)
+
+
+def replays(search, view, dealt, want: float, real, other) -> int:
+    """RULES.md §4.4: ``search``'s rollout of the real deal ``dealt`` from ``view`` with the
+    seat's decision forced to its real answer (``real``: a rollout policy forcing it) is the
+    hand as played, valued ``want`` (asserted); 1 where the ``other`` answer makes another
+    hand."""
+    got = [search._bid_rollouts(view, dealt, np.zeros(1, int), forced,
+                                np.random.default_rng(0))[0] for forced in (real, other)]
+    assert got[0] == pytest.approx(want, abs=1e-9)
+    return int(abs(got[1] - want) > 1e-9)
 
 
 def _declares(rules) -> bool:
