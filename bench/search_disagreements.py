@@ -55,7 +55,8 @@ from sim.spades.hand import deck_for, pipeline, play_hand, play_setup, start_han
 from sim.tricks import check_card, play_card  # noqa: E402
 from strategies import make_strategy  # noqa: E402
 from strategies.card_search import after, candidates, own_class  # noqa: E402
-from strategies.search import SearchStrategy, _Forced, _hand_state  # noqa: E402
+from strategies.forced_answers import ForcedBid  # noqa: E402
+from strategies.search import SearchStrategy, _hand_state  # noqa: E402
 
 PLAYER_SEATS = (0, 2)
 
@@ -117,7 +118,7 @@ def replay_bids(view, dealt, bids, strategies, rules, deck, rng) -> np.ndarray:
     """float64[n]: the margin of the seat of each row of ``view`` (a `BidView`) after bidding
     ``bids`` (int[n]) there on the deal ``dealt``, the later bids made and the hand played by
     ``strategies`` (one per seat)."""
-    forced = Lineup([_Forced(s, view.seat, np.asarray(bids, np.int8)) for s in strategies])
+    forced = Lineup([ForcedBid(s, view.seat, np.asarray(bids, np.int8)) for s in strategies])
     at = Seating(rules, deck, forced, rng)
     state = start_bidding(dealt, view.dealer, view.scores, view.bags, rules, bids=view.bids,
                           blind=view.blind)

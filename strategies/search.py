@@ -57,7 +57,7 @@ The bidding of a rollout resumes at the seat's turn from what its view shows (th
 or not, the no-trump bids, the halves, the side contracts and bemos declared before it:
 `sim.spades.bidding.start_bidding`); the seat's own declarations in its turn (a blind bid, a
 side contract before its bid: none, as it is asked to bid; no trump, a half, a bemo, a raise
-after it) are the rollout strategy's (`_Forced`, `_Blind`).
+after it) are the rollout strategy's (`ForcedBid`, `BlindNil`).
 A card with one legal choice, or whose legal cards are all equal, is the rollout strategy's,
 unsearched.
 
@@ -166,12 +166,24 @@ from sim.spades.plugin import HouseRule
 from sim.spades.redeal import poor_hands, redeal_view
 from sim.spades.rules import SpadesRules
 from sim.streams import rows_of
-from sim.views import BidView, BlindView, PlayView
+from sim.views import PlayView
 
 from .base import param, register
 from .card_search import CardSearch, add_copies, after, deal_unseen, deal_view, side_margin, split_copies
 from .draw_deals import KEPT, deal_view_drawn, exchanged, levels_of, their_seen
 from .face_up_deals import deal_each, exchange_made, face_up_held, face_up_holders
+from .forced_answers import (
+    BEMO_STAGE,
+    BLIND_STAGE,
+    Answering,
+    BlindBid,
+    BlindNil,
+    Declaring,
+    ForcedBid,
+    Raising,
+    before_turn,
+    contract_stage,
+)
 from .sampling import deal_hidden, random_bits
 from .seed import SeedStrategy
 
@@ -215,7 +227,7 @@ PLAYED_PARTS = frozenset({"score", "trick_bonus", "bags", "ends_game", "bids", "
                           "own_scoring"})
 # RULES.md §4.4's side contracts (team nil, Mo, bemo, ten for 200 ...): the parts by which a
 # rule offers one; the search then plays the cards and its bids, its declarations the rollout
-# strategy's (`_Forced`), and the bids do not weigh its deals (`bids_unweighed`)
+# strategy's (`ForcedBid`), and the bids do not weigh its deals (`bids_unweighed`)
 CONTRACT_PARTS = ("contracts", "bid_contract")
 # RULES.md §4.4's bidding decisions whose outcome the views hold (the bids as they stand, which
 # were bid blind, the no-trump bids, the halves): blind bids, raising a bid, no trump, a half;
@@ -314,15 +326,9 @@ class SearchStrategy(CardSearch):
         return self._chunked(view, rng, own, self._choose_blind)
 
     def _choose_blind(self, view, rng, keys, own) -> np.ndarray:
-        n = len(view)
-        drawn = deal_blind(view, self._drawn, keys)
-        deals = self._deals(view, keys, rng, drawn, self._dealt_fit(view, drawn, rng))
-        i, s, c = np.nonzero(np.ones((n, self.samples, 2), bool))
-        values = np.full((n, self.samples, 2), np.nan)  # candidate 0: no blind nil; 1: one
-        forced = _Blind(self.policy, view.seat[i], c == 1)
-        values[i, s, c] = self._bid_rollouts(view, deals[i, s], i, forced, rng)
-        best = self._best(values, np.full(n, self.samples), np.ones((n, 2), bool),
-                          own.astype(np.intp))
+        yes_no = np.ones((len(view), 2), bool)  # candidate 0: no blind nil; 1: one
+        best = self._by_rollouts(view, rng, keys, yes_no, own.astype(np.intp), blind=True,
+                                 forcing=lambda i, c: BlindNil(self.policy, view.seat[i], c == 1))
         return best == 1
 
     def draw(self, view, rng):
@@ -346,33 +352,29 @@ class SearchStrategy(CardSearch):
     def _choose_contract(self, view, rng, keys, own) -> np.ndarray:
         """Each code open (none among them) valued by rollouts from the turn's start on the same
         deals (before looking, `deal_blind`, for a contract declared blind), the seat declaring
-        it at the stage it is asked at (`_Declaring`: none at the stages before; a bemo after
+        it at the stage it is asked at (`Declaring`: none at the stages before; a bemo after
         its bid as made, and its answers after the bid as made); the paired rule against the
         rollout strategy's code."""
-        n = len(view)
-        stage = _contract_stage(view)
+        stage = contract_stage(view)
         if not (stage == stage[0]).all():  # (the engine asks one stage at a time)
             raise ValueError("side contracts of several stages asked at once")
         codes = np.arange(16)
         open_ = (view.legal[:, None].astype(np.int64) >> codes) & 1 == 1
-        rows, seat = np.arange(n), view.seat.astype(np.intp)
-        if stage[0] == _BLIND:
-            drawn = deal_blind(view, self._drawn, keys)
-        else:
-            drawn = self._deal_bidding(view, self._drawn, keys)
-        deals = self._deals(view, keys, rng, drawn, self._dealt_fit(view, drawn, rng))
-        i, s, c = np.nonzero(np.ones((n, self.samples), bool)[:, :, None] & open_[:, None, :])
+        rows, seat = np.arange(len(view)), view.seat.astype(np.intp)
         start, made, answers = view, None, {}
-        if stage[0] == _BEMO:  # (after its bid: the turn replayed from its start)
-            start, made = _before_turn(view), view.bids[rows, seat][i]
-            answers = {name: getattr(view, field)[rows, seat][i]
+        if stage[0] == BEMO_STAGE:  # (after its bid: the turn replayed from its start)
+            start, made = before_turn(view), view.bids[rows, seat]
+            answers = {name: getattr(view, field)[rows, seat]
                        for name, field in (("half_bid", "half"), ("no_trump", "no_trump"))
                        if getattr(view, field, None) is not None}
-        forced = _Declaring(self.policy, view.seat[i], c.astype(np.int8), int(stage[0]), made,
-                            answers)
-        values = np.full((n, self.samples, codes.size), np.nan)
-        values[i, s, c] = self._bid_rollouts(start, deals[i, s], i, forced, rng)
-        best = self._best(values, np.full(n, self.samples), open_, own.astype(np.intp))
+
+        def forcing(i, c):
+            return Declaring(self.policy, view.seat[i], c.astype(np.int8), int(stage[0]),
+                             None if made is None else made[i],
+                             {name: answer[i] for name, answer in answers.items()})
+
+        best = self._by_rollouts(view, rng, keys, open_, own.astype(np.intp), forcing,
+                                 blind=stage[0] == BLIND_STAGE, start=start)
         return best.astype(np.int8)
 
     def blind_bid(self, view, rng):
@@ -387,18 +389,13 @@ class SearchStrategy(CardSearch):
     def _choose_blind_bid(self, view, rng, keys, own) -> np.ndarray:
         """Each answer (0: looking first, then bidding as the rollout strategy; 1..7 where open:
         that bid, blind) valued by rollouts on deals of every hand, its own too (it has not
-        looked, `deal_blind`), from the turn's start (`_BlindBid`), as a blind nil is; chosen
+        looked, `deal_blind`), from the turn's start (`BlindBid`), as a blind nil is; chosen
         by the paired rule against the rollout strategy's answer."""
-        n = len(view)
         answers = np.arange(8)  # (the answer is its own index)
         open_ = (answers == 0) | ((view.legal[:, None].astype(np.int64) >> answers) & 1 == 1)
-        drawn = deal_blind(view, self._drawn, keys)
-        deals = self._deals(view, keys, rng, drawn, self._dealt_fit(view, drawn, rng))
-        i, s, c = np.nonzero(np.ones((n, self.samples), bool)[:, :, None] & open_[:, None, :])
-        values = np.full((n, self.samples, answers.size), np.nan)
-        forced = _BlindBid(self.policy, view.seat[i], c.astype(np.int8))
-        values[i, s, c] = self._bid_rollouts(view, deals[i, s], i, forced, rng)
-        best = self._best(values, np.full(n, self.samples), open_, own.astype(np.intp))
+        best = self._by_rollouts(
+            view, rng, keys, open_, own.astype(np.intp), blind=True,
+            forcing=lambda i, c: BlindBid(self.policy, view.seat[i], c.astype(np.int8)))
         return best.astype(np.int8)
 
     def raise_bid(self, view, rng):
@@ -414,18 +411,12 @@ class SearchStrategy(CardSearch):
         """Raising and not each valued by rollouts on the same deals, the round resumed at the
         seat: the bids as they stand (the raises before it made), the seats before it in the
         round raising no more, the seat answering as the candidate says, those after it as
-        the rollout strategy (`_Raising`); chosen by the paired rule against its answer."""
-        n = len(view)
-        drawn = self._deal_bidding(view, self._drawn, keys)
-        deals = self._deals(view, keys, rng, drawn, self._dealt_fit(view, drawn, rng))
-        i, s, c = np.nonzero(np.ones((n, self.samples, 2), bool))
+        the rollout strategy (`Raising`); chosen by the paired rule against its answer."""
         players = view.bids.shape[1]
         place = (view.seat.astype(np.intp) - view.dealer - 1) % players  # its place in the round
-        forced = _Raising(self.policy, view.seat[i], c == 1, place[i])
-        values = np.full((n, self.samples, 2), np.nan)
-        values[i, s, c] = self._bid_rollouts(view, deals[i, s], i, forced, rng)
-        best = self._best(values, np.full(n, self.samples), np.ones((n, 2), bool),
-                          own.astype(np.intp))
+        best = self._by_rollouts(
+            view, rng, keys, np.ones((len(view), 2), bool), own.astype(np.intp),
+            lambda i, c: Raising(self.policy, view.seat[i], c == 1, place[i]))
         return best == 1
 
     def half_bid(self, view, rng):
@@ -449,22 +440,18 @@ class SearchStrategy(CardSearch):
         ``half_bid`` or ``no_trump``), each answer valued by rollouts as a bid is (on the same
         deals): the bidding resumed at the seat's turn with the bids before it, the seat bidding
         what it bid and answering as the candidate says (its earlier answers of the turn as
-        made: a half before no trump, `_Answering`), the later turns and the hand the rollout
+        made: a half before no trump, `Answering`), the later turns and the hand the rollout
         strategy's; chosen by the paired rule against the rollout strategy's answer."""
-        n = len(view)
-        rows, seat = np.arange(n), view.seat.astype(np.intp)
-        before = _before_turn(view)
-        drawn = self._deal_bidding(view, self._drawn, keys)
-        deals = self._deals(view, keys, rng, drawn, self._dealt_fit(view, drawn, rng))
-        i, s, c = np.nonzero(np.ones((n, self.samples, 2), bool))
-        answers = {decision: c == 1}  # (candidate 0: no; 1: yes)
-        if decision == "no_trump" and view.half is not None:  # (asked before no trump)
-            answers["half_bid"] = view.half[rows, seat][i]
-        forced = _Answering(self.policy, view.seat[i], view.bids[rows, seat][i], answers)
-        values = np.full((n, self.samples, 2), np.nan)
-        values[i, s, c] = self._bid_rollouts(before, deals[i, s], i, forced, rng)
-        best = self._best(values, np.full(n, self.samples), np.ones((n, 2), bool),
-                          own.astype(np.intp))
+        rows, seat = np.arange(len(view)), view.seat.astype(np.intp)
+
+        def forcing(i, c):
+            answers = {decision: c == 1}  # (candidate 0: no; 1: yes)
+            if decision == "no_trump" and view.half is not None:  # (asked before no trump)
+                answers["half_bid"] = view.half[rows, seat][i]
+            return Answering(self.policy, view.seat[i], view.bids[rows, seat][i], answers)
+
+        best = self._by_rollouts(view, rng, keys, np.ones((len(view), 2), bool),
+                                 own.astype(np.intp), forcing, start=before_turn(view))
         return best == 1
 
     def redeal(self, view, rng):
@@ -520,19 +507,33 @@ class SearchStrategy(CardSearch):
         open_ &= (shifts >= 0) & (shifts <= 31)
         for c in range(1, 4):  # each bid once
             open_[:, c] &= np.all(shifts[:, :c] != shifts[:, c:c + 1], axis=1)
-        drawn = self._deal_bidding(view, self._drawn, keys)
+        best = self._by_rollouts(view, rng, keys, open_, np.zeros(n, np.intp),
+                                 lambda i, c: ForcedBid(self.policy, view.seat[i], shifts[i, c]))
+        return shifts[np.arange(n), best].astype(np.int8)
+
+    def _by_rollouts(self, view, rng, keys, open_, own, forcing, *, blind: bool = False,
+                     start=None) -> np.ndarray:
+        """intp[n]: the candidate chosen at each row of a decision of the bidding (module
+        docstring, "Bids"), among those ``open_`` (bool[n, C]) by the paired rule against the
+        rollout strategy's (``own``, intp[n]): each valued by rollouts on the same deals of the
+        hands (of every hand, the seat's too, where it decides ``blind``ly, before looking:
+        `deal_blind`), the seat's decision forced to it by the lineup ``forcing(i, c)`` makes
+        (the rows ``i`` of the batch and their candidates ``c``: `strategies.forced_answers`),
+        the bidding resumed from the view ``start`` (the view's own by default)."""
+        n = len(view)
+        drawn = (deal_blind(view, self._drawn, keys) if blind
+                 else self._deal_bidding(view, self._drawn, keys))
         deals = self._deals(view, keys, rng, drawn, self._dealt_fit(view, drawn, rng))
         i, s, c = np.nonzero(np.ones((n, self.samples), bool)[:, :, None] & open_[:, None, :])
-        values = np.full((n, self.samples, 4), np.nan)
-        forced = _Forced(self.policy, view.seat[i], shifts[i, c])
-        values[i, s, c] = self._bid_rollouts(view, deals[i, s], i, forced, rng)
-        best = self._best(values, np.full(n, self.samples), open_, np.zeros(n, np.intp))
-        return shifts[np.arange(n), best].astype(np.int8)
+        values = np.full((n, self.samples, open_.shape[1]), np.nan)
+        values[i, s, c] = self._bid_rollouts(view if start is None else start, deals[i, s], i,
+                                             forcing(i, c), rng)
+        return self._best(values, np.full(n, self.samples), open_, own)
 
     def _bid_rollouts(self, view, hands, i, forced, rng) -> np.ndarray:
         """float64[len(i)]: the value at row ``i`` of a `BidView` (or `BlindView`) with the deal
-        ``hands`` (uint64[N, P]) of the seat's decision as ``forced`` makes it (`_Forced`: a
-        bid; `_Blind`: a blind nil or none), the later turns bid by the rollout strategy, the
+        ``hands`` (uint64[N, P]) of the seat's decision as ``forced`` makes it (`ForcedBid`: a
+        bid; `BlindNil`: a blind nil or none), the later turns bid by the rollout strategy, the
         hand played out by it, scored by the engine (`sim.spades.hand`'s phases)."""
         rules, deck = view.rules, view.deck
         hands, twice = split_copies(hands)
@@ -655,193 +656,6 @@ class SearchStrategy(CardSearch):
             no_spade = (held & view.trump[:, None, None]) == 0
             fits &= ~(view.no_trump[:, None, :] & no_spade).any(axis=2)
         return fits
-
-
-class _OneSeat:
-    """The rollout strategy, but for some decisions of ``seat`` (int8[N], by the batch's rows),
-    forced to ``value`` (by row): every other decision, and every other seat's, is the rollout
-    strategy's."""
-
-    def __init__(self, policy, seat, value):
-        self.policy, self.seat, self.value = policy, seat, value
-
-    def __getattr__(self, name):
-        return getattr(self.policy, name)
-
-    def _mine(self, view) -> np.ndarray:
-        """bool[n]: the view's rows where the seat decides."""
-        return view.seat == self.seat[view.rows]
-
-    def _overridden(self, name: str, view, rng, dtype, value: np.ndarray) -> np.ndarray:
-        """The rollout strategy's answers to the decision ``name``, but ``value`` (by the
-        batch's rows) where the seat decides."""
-        out = np.asarray(getattr(self.policy, name)(view, rng), dtype).copy()
-        mine = self._mine(view)
-        out[mine] = value[view.rows[mine]]
-        return out
-
-    def _no_contract(self, view, rng, stage: np.ndarray | bool) -> np.ndarray:
-        """The rollout strategy's side contracts (RULES.md §4.4), none for the seat's side at
-        ``stage`` (the rows where it declined one before the decision forced)."""
-        mine = self._mine(view) & stage
-        return np.where(mine, 0, np.asarray(self.policy.side_contract(view, rng))
-                        ).astype(np.int8)
-
-
-class _Forced(_OneSeat):
-    """The rollout strategy, but for the bid of ``seat`` at its turn: ``value`` (int[N]); that
-    seat bids no blind nil and no blind bid (RULES.md §4.4 ``blind_bids``: it is asked for its
-    bid, so it looked) and its side declared no contract before its bid; every other decision
-    (a raise after the bids, §4.4 ``bid_raise``; no trump, a bemo) the rollout strategy's."""
-
-    def blind_nil(self, view, rng):
-        return np.asarray(self.policy.blind_nil(view, rng), bool) & ~self._mine(view)
-
-    def blind_bid(self, view, rng):
-        return np.where(self._mine(view), 0, np.asarray(self.policy.blind_bid(view, rng))
-                        ).astype(np.int8)
-
-    def side_contract(self, view, rng):
-        rows = np.arange(len(view))  # (the blind and sighted stages, before its bid; a bemo
-        return self._no_contract(view, rng, view.bids[rows, view.seat] < 0)  # after it)
-
-    def bid(self, view, rng):
-        return self._overridden("bid", view, rng, np.int8, self.value)
-
-
-class _Answering(_Forced):
-    """`_Forced` (the seat's bid: ``value``), and the seat's answers to the decisions of its
-    turn after its bid given in ``answers`` (name -> bool[N] by row: §4.4 ``half_bid``,
-    ``no_trump``); the others the rollout strategy's."""
-
-    def __init__(self, policy, seat, value, answers: dict):
-        super().__init__(policy, seat, value)
-        self.answers = answers
-
-    def half_bid(self, view, rng):
-        return self._answer("half_bid", view, rng)
-
-    def no_trump(self, view, rng):
-        return self._answer("no_trump", view, rng)
-
-    def _answer(self, name: str, view, rng) -> np.ndarray:
-        if name in self.answers:
-            return self._overridden(name, view, rng, bool, self.answers[name])
-        return np.asarray(getattr(self.policy, name)(view, rng), bool)
-
-
-def _before_turn(view):
-    """A `BidView` of a decision after the seat's bid in its turn, as at the turn's start: its
-    bid not yet made, nor its half or no trump (RULES.md §4.4: answered after the bid); what
-    the seats before it bid and declared as shown."""
-    rows, seat = np.arange(len(view)), view.seat.astype(np.intp)
-    bids = view.bids.copy()
-    bids[rows, seat] = -1
-    changes = {"bids": bids}
-    for name in ("half", "no_trump"):
-        field = getattr(view, name, None)
-        if field is not None:
-            field = field.copy()
-            field[rows, seat] = False
-            changes[name] = field
-    return dataclasses.replace(view, **changes)
-
-
-# RULES.md §4.4: the stages of a seat's turn at which its side may declare a contract
-_BLIND, _SIGHTED, _BEMO = 0, 1, 2
-
-
-def _contract_stage(view) -> np.ndarray:
-    """int[n]: the stage of a side contract's view (`sim.spades.bidding.contract_view`): before
-    looking (a `BlindView`), after looking before the bid, or after the bid (a bemo)."""
-    if not isinstance(view, BidView):
-        return np.full(len(view), _BLIND)
-    rows = np.arange(len(view))
-    return np.where(view.bids[rows, view.seat] >= 0, _BEMO, _SIGHTED)
-
-
-class _Declaring(_Answering):
-    """The rollout strategy, but for ``seat``'s side contract at ``stage`` (`_BLIND`,
-    `_SIGHTED`, `_BEMO`): ``code`` (int8[N], 0 none) there, none at the stages before (it is
-    asked now); having declined a blind nil and a blind bid where it declares after looking;
-    at a bemo, its bid as made (``made``) and its answers after the bid as made (``answers``,
-    `_Answering`); at the stages after, the rollout strategy's."""
-
-    def __init__(self, policy, seat, code, stage: int, made, answers: dict):
-        super().__init__(policy, seat, made, answers)
-        self.code, self.stage = code, stage
-
-    def side_contract(self, view, rng):
-        out = np.asarray(self.policy.side_contract(view, rng), np.int8).copy()
-        mine = self._mine(view)
-        at = _contract_stage(view)
-        out[mine & (at < self.stage)] = 0
-        here = mine & (at == self.stage)
-        out[here] = self.code[view.rows[here]]
-        return out
-
-    def blind_nil(self, view, rng):
-        out = np.asarray(self.policy.blind_nil(view, rng), bool)
-        return out & ~self._mine(view) if self.stage > _BLIND else out
-
-    def blind_bid(self, view, rng):
-        out = np.asarray(self.policy.blind_bid(view, rng), np.int8)
-        return np.where(self._mine(view), 0, out).astype(np.int8) if self.stage > _BLIND \
-            else out
-
-    def bid(self, view, rng):
-        if self.stage == _BEMO:
-            return super().bid(view, rng)
-        return np.asarray(self.policy.bid(view, rng), np.int8)
-
-
-class _Raising(_OneSeat):
-    """The rollout strategy, but in the round of raises (RULES.md §4.4 ``bid_raise``) resumed
-    at ``seat``'s turn, its place in the round ``place`` (int[N], 0 = the dealer's left): the
-    seats before it raise no more (their raises made, in the bids as they stand), the seat
-    raises as ``value`` (bool[N]) says."""
-
-    def __init__(self, policy, seat, value, place):
-        super().__init__(policy, seat, value)
-        self.place = place
-
-    def raise_bid(self, view, rng):
-        out = self._overridden("raise_bid", view, rng, bool, self.value)
-        players = view.bids.shape[1]
-        place = (view.seat.astype(np.intp) - view.dealer - 1) % players
-        return out & ~(place < self.place[view.rows])
-
-
-class _Unlooked(_OneSeat):
-    """The rollout strategy, but for a decision of ``seat`` before it looks (`_Blind`,
-    `_BlindBid`): its side declared no contract blind (it is asked after)."""
-
-    def side_contract(self, view, rng):
-        return self._no_contract(view, rng,
-                                 isinstance(view, BlindView) and not isinstance(view, BidView))
-
-
-class _Blind(_Unlooked):
-    """The rollout strategy, but for the blind nil of ``seat``: ``value`` (bool[N]); its side
-    declared no contract blind (it is asked for a blind nil after); where it does not go blind
-    it decides (a contract after looking, a blind bid, RULES.md §4.4) and bids as the rollout
-    strategy."""
-
-    def blind_nil(self, view, rng):
-        return self._overridden("blind_nil", view, rng, bool, self.value)
-
-
-class _BlindBid(_Unlooked):
-    """The rollout strategy, but for the blind bid of ``seat``: ``value`` (int8[N]: 0 it looks
-    first, 1..7 that bid blind, RULES.md §4.4 ``blind_bids``); it declined a blind nil and its
-    side a contract blind (it is asked for a blind bid after them); where it looks it decides
-    (a contract after looking) and bids as the rollout strategy."""
-
-    def blind_nil(self, view, rng):
-        return np.asarray(self.policy.blind_nil(view, rng), bool) & ~self._mine(view)
-
-    def blind_bid(self, view, rng):
-        return self._overridden("blind_bid", view, rng, np.int8, self.value)
 
 
 def _rows_of(field: np.ndarray | None, rows: np.ndarray) -> np.ndarray | None:

@@ -46,16 +46,13 @@ from sim.replay import replay_file, view_at
 from sim.spades.bidding import bid_view, offered_codes, start_bidding
 from sim.spades.combinations import VALUES
 from sim.spades.hand import deck_for
-from strategies import card_search, make_strategy
+from strategies import card_search, forced_answers, make_strategy
 from strategies import search as search_module
 from strategies.card_search import candidates, deal_view, split_copies
 from strategies.draw_deals import levels_of
+from strategies.forced_answers import Answering, BlindBid, ForcedBid, Raising
 from strategies.sampling import NoDeal, deal_hidden, draw
 from strategies.search import (
-    _Answering,
-    _BlindBid,
-    _Forced,
-    _Raising,
     bid_misfit,
     revealed_voids,
     won_at_once,
@@ -711,7 +708,7 @@ class Turns:
         return self.inner.bid(view, rng)
 
     def _after_bid(self, name, view, rng):
-        before = search_module._before_turn(view)
+        before = forced_answers.before_turn(view)
         for j, row in enumerate(view.rows):  # (as at the start of the turn: the bid's view)
             start = self.bid_views[int(row), int(view.seat[j])]
             for field in ("bids", "blind", "half", "no_trump"):
@@ -731,15 +728,15 @@ class Turns:
 
 def test_the_half_and_no_trump_answers_are_searched_from_the_turns_start(monkeypatch):
     """RULES.md §4.4 ``half_trick_bids`` and ``no_trump_bids``: asked after its bid in its turn,
-    the search values each answer by rollouts from the turn's start (`_before_turn`: the view
+    the search values each answer by rollouts from the turn's start (`before_turn`: the view
     of its bid, the bid, half and no trump not yet made), its bid as made and the answer forced
-    (`_Answering`: a half asked before no trump as made), and answers as the rollouts say."""
+    (`Answering`: a half asked before no trump as made), and answers as the rollouts say."""
     rules = load_rules({"preset": "spades.standard", "half_trick_bids": True,
                         "no_trump_bids": True})
     asked = collections.Counter()
 
     def rollouts(self, view, hands, i, forced, rng):  # (the "yes" answers valued higher)
-        assert isinstance(forced, search_module._Answering)
+        assert isinstance(forced, search_module.Answering)
         (name,) = [k for k in forced.answers if k != "half_bid"] or ["half_bid"]
         asked[name] += 1
         return forced.answers[name].astype(float)
@@ -774,13 +771,13 @@ class BlindBids:
 
 def test_the_blind_bids_are_searched(monkeypatch):
     """RULES.md §4.4 ``blind_bids``: the search values looking first and each blind bid open by
-    rollouts from the turn's start (`_BlindBid`), and bids as they say: here, the rollouts
+    rollouts from the turn's start (`BlindBid`), and bids as they say: here, the rollouts
     valuing a blind 3 above every other answer, every blind bid made is 3."""
     rules = load_rules({"preset": "spades.standard", "blind_bids": True,
                         "blind_bid_min_deficit": 0, "blind_nil": False})
 
     def rollouts(self, view, hands, i, forced, rng):
-        assert isinstance(forced, search_module._BlindBid)
+        assert isinstance(forced, search_module.BlindBid)
         return (forced.value == 3).astype(float)
 
     monkeypatch.setattr(search_module.SearchStrategy, "_bid_rollouts", rollouts)
@@ -817,9 +814,9 @@ class Raises:
                                              "raise_total_below": 40}])
 def test_a_raise_is_valued_from_the_round_resumed_at_the_seat(spec):
     """RULES.md §4.4 ``bid_raise``: from a seat's view in the round of raises, a rollout of the
-    real deal with its real answer (`_Raising`: the seats before it raising no more, those
+    real deal with its real answer (`Raising`: the seats before it raising no more, those
     after it as they did) is the hand as played, valued as the rollout from the first bid with
-    that bid forced (`_Forced`) values it; the other answer makes another hand. (An expert
+    that bid forced (`ForcedBid`) values it; the other answer makes another hand. (An expert
     that raises whenever it may would raise again if asked again.)"""
     rules = load_rules({"preset": "spades.standard", "bid_raise": True})
     player = Raises(spec)
@@ -838,14 +835,14 @@ def test_a_raise_is_valued_from_the_round_resumed_at_the_seat(spec):
         opener = int(first.seat[0])
         made = rec["bids"][opener] - rec.get("raised", [0] * 4)[opener]
         want = search._bid_rollouts(first, real, np.zeros(1, int),
-                                    _Forced(search.policy, first.seat, np.array([made])), rng)
+                                    ForcedBid(search.policy, first.seat, np.array([made])), rng)
         if (seat - opener) % 2:  # (the other side's margin)
             want = -want
         place = np.array([(seat - int(view.dealer[0]) - 1) % 4])
         for flip in (False, True):
             answer = np.array([bool(rec.get("raised", [False] * 4)[seat]) ^ flip])
             got = search._bid_rollouts(view, real, np.zeros(1, int),
-                                       _Raising(search.policy, view.seat, answer, place), rng)
+                                       Raising(search.policy, view.seat, answer, place), rng)
             if not flip:
                 assert got[0] == pytest.approx(want[0], abs=1e-9)
                 same += 1
@@ -867,7 +864,7 @@ class Contracts:
         return getattr(self.inner, name)
 
     def side_contract(self, view, rng):
-        stages = search_module._contract_stage(view)
+        stages = forced_answers.contract_stage(view)
         self.asked.update(int(v) for v in stages)
         return self.search.side_contract(view, rng)
 
@@ -876,7 +873,7 @@ class Contracts:
                                         ({"bemo": True, "mo_a": True}, "little_bemo")])
 def test_the_side_contracts_are_searched(spec, code, monkeypatch):
     """RULES.md §4.4: with ``search_contracts`` the search values each side contract or bemo
-    open by rollouts from the turn's start (`_Declaring`), and declares as they say: here, the
+    open by rollouts from the turn's start (`Declaring`), and declares as they say: here, the
     rollouts valuing one code above every other, the sides declare it wherever they are asked
     and it is open; without it (the default) it declares as the expert does."""
     from sim.spades.contracts import NAMES
@@ -884,7 +881,7 @@ def test_the_side_contracts_are_searched(spec, code, monkeypatch):
     wanted = NAMES.index(code)
 
     def rollouts(self, view, hands, i, forced, rng):
-        assert isinstance(forced, search_module._Declaring)
+        assert isinstance(forced, forced_answers.Declaring)
         return (forced.code == wanted).astype(float)
 
     monkeypatch.setattr(search_module.SearchStrategy, "_bid_rollouts", rollouts)
@@ -1110,27 +1107,28 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                 view = bid_view(state, rules, deck)
             else:
                 view = view_at({**rec, "bids": bids, "plays": []}).view
-            for stage, declared_code in ((None, code), (search_module._BEMO, bemo_code)):
+            for stage, declared_code in ((None, code), (forced_answers.BEMO_STAGE, bemo_code)):
                 if not declared_code:  # (§4.4: a contract or bemo declared at its turn, forced
                     continue  # from the turn's start: the same hand; none: another, at times)
                 if stage is None:
                     blind_codes = offered_codes(rules, "blind")
-                    stage = search_module._BLIND if blind_codes >> declared_code & 1 \
-                        else search_module._SIGHTED
-                made = None if stage != search_module._BEMO else np.array([first[seat]])
-                flags += replays(search, view, bidden, want[seat % sides], *[search_module._Declaring(
-                    search.policy, view.seat, np.array([a], np.int8), stage, made, {})
-                    for a in (declared_code, 0)])
+                    stage = forced_answers.BLIND_STAGE if blind_codes >> declared_code & 1 \
+                        else forced_answers.SIGHTED_STAGE
+                made = None if stage != forced_answers.BEMO_STAGE else np.array([first[seat]])
+                declaring = [forced_answers.Declaring(search.policy, view.seat,
+                                                      np.array([a], np.int8), stage, made, {})
+                             for a in (declared_code, 0)]
+                flags += replays(search, view, bidden, want[seat % sides], *declaring)
                 contracts_checked += 1
             if code:
                 continue
-            if blind_bid:  # (§4.4: its blind bid forced from the turn's start, `_BlindBid`:
+            if blind_bid:  # (§4.4: its blind bid forced from the turn's start, `BlindBid`:
                 #              the same hand; looking first instead: another hand, at times)
-                flags += replays(search, view, bidden, want[seat % sides], *[_BlindBid(
+                flags += replays(search, view, bidden, want[seat % sides], *[BlindBid(
                     search.policy, view.seat, np.array([a], np.int8)) for a in (first[seat], 0)])
                 blind_checked += 1
                 continue
-            forced = _Forced(search.policy, view.seat, np.array([first[seat]]))
+            forced = ForcedBid(search.policy, view.seat, np.array([first[seat]]))
             got = search._bid_rollouts(view, bidden, np.zeros(1, int), forced,
                                        np.random.default_rng(0))
             assert got[0] == pytest.approx(want[seat % sides], abs=1e-9)
@@ -1141,7 +1139,7 @@ def test_rollouts_of_the_real_deal_replay_the_real_hand(preset):
                         if getattr(rules, key)}
             if answered:  # (§4.4: its answers after its bid forced as made: the same hand;
                 #            the other answer forced: another hand, where it was asked)
-                flags += replays(search, view, bidden, want[seat % sides], *[_Answering(
+                flags += replays(search, view, bidden, want[seat % sides], *[Answering(
                     search.policy, view.seat, np.array([first[seat]]),
                     {k: v ^ flip for k, v in answered.items()}) for flip in (False, True)])
     assert len(records) >= 4  # (a game of one hand: a record a game)
@@ -1790,7 +1788,6 @@ def test_blind_nil_rollouts_of_the_real_deal_replay_the_real_hand():
     strategy that played the game (``seed``, which bids blind nils), is the hand as it was
     played, valued as the engine scored it (bags priced)."""
     from sim.spades.bidding import blind_nil_allowed, blind_view, start_bidding
-    from strategies.search import _Blind
 
     rules = load_rules("spades.standard")
     seed = make_strategy("seed", game="spades")
@@ -1819,11 +1816,13 @@ def test_blind_nil_rollouts_of_the_real_deal_replay_the_real_hand():
                                   bids=bids, blind=blind)
             view = blind_view(state, rules, DECK)
             assert int(view.seat[0]) == seat
-            forced = _Blind(search.policy, view.seat, np.array([rec["blind"][seat]]))
+            forced = forced_answers.BlindNil(search.policy, view.seat,
+                                             np.array([rec["blind"][seat]]))
             got = search._bid_rollouts(view, real, np.zeros(1, int), forced,
                                        np.random.default_rng(0))
             assert got[0] == pytest.approx(value[rec["game_id"], rec["hand_no"]][seat % 2])
-            flip = _Blind(search.policy, view.seat, np.array([not rec["blind"][seat]]))
+            flip = forced_answers.BlindNil(search.policy, view.seat,
+                                           np.array([not rec["blind"][seat]]))
             other = search._bid_rollouts(view, real, np.zeros(1, int), flip,
                                          np.random.default_rng(0))
             changed += other[0] != got[0]  # the other decision makes another hand
