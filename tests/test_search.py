@@ -9,6 +9,8 @@ cards (strategies/sampling.py).
   ``expert`` one decision at a time through `sim.decisions` and scored by `replay`): the search's
   values agree within their Monte Carlo error, it plays the best card, and equal cards have equal
   values.
+* A hand-made throw-in at four players in partnerships (the 3C endplays the seat holding the
+  KH and the AC) that expert and seed miss.
 * A whole run with ``search`` at one seat completes and its records replay to its tables;
   decisions are the same for a fixed seed, and for a block played with others; the rules it does
   not play are refused with one line naming them.
@@ -1468,6 +1470,46 @@ def test_a_forced_finesse_at_three_players():
     assert got == {"QH": -40.5, "AH": -76.0}
     for seed in range(3):
         assert deck.names_of(int(search.play(view, np.random.default_rng(seed))[0])) == ["QH"]
+    for name in ("expert", "seed"):
+        card = make_strategy(name, game="spades").play(view, np.random.default_rng(0))
+        assert deck.names_of(int(card[0])) == ["AH"]
+
+
+def test_a_throw_in_at_four_players():
+    """A hand-made endplay at four players in partnerships (``spades_broken = false``, a key of
+    RULES.md §3): seat 0 has won the first ten tricks (its side bid 9 + 2, the other 1 + 1); seats
+    2 and 3 have shown void in hearts (trick 9) and clubs (trick 10), so the KH, 5H and AC unseen
+    are seat 1's, and seat 0 (AH QH 3C) leads to the last three tricks. The 3C throws seat 1 in
+    with its AC, and it must lead a heart into the AQ, whatever it leads and however seat 0
+    follows: 12 tricks (110 + 1 bag priced at 10) against a set (-20), +121. The AH first leaves
+    the KH a trick (11 tricks against 2 made: +90) unless seat 1 throws the KH under it, which
+    the rollout strategy does not. (The QH first makes 12 against the rollout strategy's
+    defence too, which plays second hand low under it and lets the AH drop the KH; covering
+    would beat it.) The consistent deals differ only in the diamonds, so the values are exact;
+    the search plays a card of the best value, expert and seed cash the AH."""
+    tricks = ["AS 2S 3S 5S", "KS 2H 4S 6S", "QS 3H 4C 9C", "JS 6H 5C TC", "TS 7H 6C JC",
+              "9S 8H 7C QC", "8S 9H 8C JD", "7S TH 8D QD", "JH 4H 9D KD", "KC 2C TD AD"]
+    hands = [[t.split()[seat] for t in tricks] for seat in range(4)]  # (seat 0 led each)
+    for seat, last in enumerate((["AH", "QH", "3C"], ["KH", "5H", "AC"], ["2D", "3D", "4D"],
+                                 ["5D", "6D", "7D"])):
+        hands[seat] += last
+    rec = {"game": "spades", "rules": {"preset": "spades.standard", "spades_broken": False},
+           "game_id": 0, "hand_no": 1, "dealer": 3, "hands": hands,
+           "plays": [c for t in tricks for c in t.split()],
+           "before": {"scores": [0, 0], "bags": [0, 0]}, "bids": [9, 1, 2, 1],
+           "blind": [False] * 4}
+    position = view_at(rec)
+    view, deck = position.view, position.view.deck
+    assert position.seat == 0
+    assert sorted(deck.names_of(int(view.unseen[0]))) == sorted(
+        ["KH", "5H", "AC", "2D", "3D", "4D", "5D", "6D", "7D"])
+    search = make_strategy("search", game="spades")
+    cands, values = search.estimate(view, np.random.default_rng(0))
+    got = {deck.names_of(int(c))[0]: v for c, v in zip(cands[0], values[0], strict=True) if c}
+    assert got["3C"] == 121.0 and got["AH"] == 90.0
+    for seed in range(3):
+        (card,) = deck.names_of(int(search.play(view, np.random.default_rng(seed))[0]))
+        assert got[card] == 121.0, card
     for name in ("expert", "seed"):
         card = make_strategy(name, game="spades").play(view, np.random.default_rng(0))
         assert deck.names_of(int(card[0])) == ["AH"]
