@@ -48,7 +48,7 @@ from sim.replay import replay_file, view_at
 from sim.spades.bidding import bid_view, offered_codes, start_bidding
 from sim.spades.combinations import VALUES
 from sim.spades.hand import deck_for
-from strategies import card_search, forced_answers, make_strategy
+from strategies import card_search, forced_answers, make_strategy, search_rules
 from strategies import search as search_module
 from strategies.card_search import candidates, deal_view, split_copies
 from strategies.draw_deals import levels_of
@@ -114,8 +114,8 @@ ORDERS = {"spades.jokers": "spades.jokers",
 HOUSE = {}
 for _value in VALUES:
     _spec = {"preset": "spades.standard", **_value}
-    if set(_value) - (search_module.STANDARD_KEYS | search_module.TABLE_KEYS
-                      | search_module.CARD_ORDER_KEYS) and _loads(_spec) \
+    if set(_value) - (search_rules.STANDARD_KEYS | search_rules.TABLE_KEYS
+                      | search_rules.CARD_ORDER_KEYS) and _loads(_spec) \
             and search_module.SearchStrategy.refuse(load_rules(_spec)) is None:
         HOUSE[" ".join(f"{k}={v}" for k, v in _value.items())] = _spec
 # and a few at the other tables
@@ -1234,7 +1234,7 @@ def test_the_bags_priced_are_those_the_hand_adds_to_the_count(preset):
 # RULES.md §4.3 (and §4.2's joker_high_alternate): the rules that constrain the play beyond
 # following suit or name the first leader
 CONSTRAINED = {name: spec for name, spec in {**HOUSE, **ORDERS}.items()
-               if search_module.play_constrained(load_rules(spec))}
+               if search_rules.play_constrained(load_rules(spec))}
 
 
 @pytest.mark.parametrize("name", list(CONSTRAINED))
